@@ -1,0 +1,18 @@
+/**
+ * Unit tests are TypeScript (ts-jest, CommonJS). The sandbox's own tests and the tests that drive
+ * the compiled nodes over real HTTP are ES modules (.test.mjs), run natively by jest under
+ * --experimental-vm-modules (see the "test" script).
+ * @type {import('jest').Config}
+ */
+module.exports = {
+	testEnvironment: 'node',
+	roots: ['<rootDir>/test'],
+	testMatch: ['**/*.test.ts', '**/*.test.mjs'],
+	moduleFileExtensions: ['ts', 'js', 'mjs', 'json'],
+	transform: {
+		'^.+\\.ts$': ['ts-jest', { tsconfig: 'tsconfig.json', diagnostics: { warnOnly: false } }],
+	},
+	testPathIgnorePatterns: ['/node_modules/', '/dist/', '/.cache/'],
+	collectCoverageFrom: ['nodes/**/*.ts', 'credentials/**/*.ts'],
+	coverageReporters: ['text-summary', 'text'],
+};
