@@ -1,0 +1,38 @@
+import type { IExecuteFunctions, INodeExecutionData, INodeType, INodeTypeDescription } from 'n8n-workflow';
+import { NodeConnectionTypes } from 'n8n-workflow';
+
+import { resourceOptions, resources } from './actions/resources';
+import { router } from './actions/router';
+
+export class FacilitaPay implements INodeType {
+	description: INodeTypeDescription = {
+		displayName: 'FacilitaPay',
+		name: 'facilitaPay',
+		icon: { light: 'file:facilitaPay.svg', dark: 'file:facilitaPay.dark.svg' },
+		group: ['transform'],
+		version: 1,
+		subtitle: '={{$parameter["operation"] + ": " + $parameter["resource"]}}',
+		description:
+			'Collect and pay out money in Brazil with FacilitaPay (Attrus): PIX, boleto, card checkout, payouts, KYC, subscriptions',
+		defaults: { name: 'FacilitaPay' },
+		usableAsTool: true,
+		inputs: [NodeConnectionTypes.Main],
+		outputs: [NodeConnectionTypes.Main],
+		credentials: [{ name: 'facilitaPayApi', required: true }],
+		properties: [
+			{
+				displayName: 'Resource',
+				name: 'resource',
+				type: 'options',
+				noDataExpression: true,
+				options: resourceOptions,
+				default: 'subject',
+			},
+			...Object.values(resources).flatMap((resource) => resource.description),
+		],
+	};
+
+	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
+		return await router.call(this);
+	}
+}

@@ -1,0 +1,105 @@
+import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
+import type { z } from 'zod';
+
+import { problemsOf } from '../../schemas/checked';
+import type { Check } from '../../validation/result';
+
+const NOTHING_SENT = 'Nothing was sent to FacilitaPay for this item.';
+
+/**
+ * The error a user reads when an item's input breaks a rule: which field, which item, why, and
+ * that nothing left n8n. Thrown before any request is made.
+ */
+export function invalidInput(
+	ctx: IExecuteFunctions,
+	itemIndex: number,
+	label: string,
+	reason: string,
+	fix?: string,
+): NodeOperationError {
+	return new NodeOperationError(ctx.getNode(), `Invalid ${label} (item ${itemIndex}): ${reason}`, {
+		itemIndex,
+		description: `${fix ?? `Correct "${label}" and run the node again.`} ${NOTHING_SENT}`,
+	});
+}
+
+/** Returns the normalised value of a passed check, or throws the readable error. */
+export function requireValid(
+	ctx: IExecuteFunctions,
+	itemIndex: number,
+	label: string,
+	check: Check,
+): string {
+	if (!check.ok) throw invalidInput(ctx, itemIndex, label, check.reason);
+	return check.value;
+}
+
+/**
+ * Parses a request body with its zod schema. Every broken rule is listed (field by field) in one
+ * error so the user can fix them all at once.
+ */
+export function validateBody<S extends z.ZodTypeAny>(
+	ctx: IExecuteFunctions,
+	itemIndex: number,
+	schema: S,
+	raw: unknown,
+	labels: Record<string, string> = {},
+): z.output<S> {
+	const result = schema.safeParse(raw);
+	if (result.success) return result.data as z.output<S>;
+	const problems = problemsOf(result.error, labels);
+	const first = problems[0];
+	if (problems.length === 1) throw invalidInput(ctx, itemIndex, first.label, first.reason);
+	const list = problems.map((p) => `${p.label}: ${p.reason}`).join('; ');
+	throw new NodeOperationError(
+		ctx.getNode(),
+		`Invalid input (item ${itemIndex}): ${problems.length} fields need fixing: ${list}`,
+		{ itemIndex, description: `Correct the fields listed and run the node again. ${NOTHING_SENT}` },
+	);
+}
+
+/** Drops undefined and empty-string values so optional fields left blank are not sent. */
+export function compact<T extends IDataObject>(object: T): T {
+	const result: IDataObject = {};
+	for (const [key, value] of Object.entries(object)) {
+		if (value === undefined || value === null || value === '') continue;
+		result[key] = value;
+	}
+	return result as T;
+}
+
+/** Parses a JSON parameter that may arrive as a string or an object. */
+export function jsonParameter(
+	ctx: IExecuteFunctions,
+	itemIndex: number,
+	label: string,
+	value: unknown,
+): unknown {
+	if (typeof value !== 'string') return value;
+	if (value.trim() === '') return undefined;
+	try {
+		return JSON.parse(value);
+	} catch (error) {
+		throw invalidInput(ctx, itemIndex, label, `is not valid JSON (${(error as Error).message})`);
+	}
+}
+
+/**
+ * Reads an ID parameter that goes into a URL path: trimmed, non-empty, and without characters that
+ * would change the path.
+ */
+export function idParameter(
+	ctx: IExecuteFunctions,
+	itemIndex: number,
+	name: string,
+	label: string,
+): string {
+	const raw = ctx.getNodeParameter(name, itemIndex, '') as string | number;
+	const value = String(raw ?? '').trim();
+	if (value === '') throw invalidInput(ctx, itemIndex, label, 'is empty: enter the ID');
+	if (/[\s/?#]/.test(value)) {
+		throw invalidInput(ctx, itemIndex, label, 'must be a single ID without spaces or slashes');
+	}
+	return value;
+}

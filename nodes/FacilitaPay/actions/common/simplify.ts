@@ -1,0 +1,55 @@
+import type { IDataObject } from 'n8n-workflow';
+
+const pick = (source: IDataObject, keys: string[]): IDataObject => {
+	const result: IDataObject = {};
+	for (const key of keys) if (source[key] !== undefined) result[key] = source[key];
+	return result;
+};
+
+const TRANSACTION_KEYS = [
+	'id',
+	'status',
+	'value',
+	'currency',
+	'exchange_currency',
+	'exchanged_value',
+	'subject_id',
+	'cleared',
+	'dynamic_pix_code',
+	'url_pdf',
+	'bar_code',
+	'digital_line',
+	'canceled_reason',
+	'canceled_at',
+	'inserted_at',
+];
+
+/** The fields of a transaction people act on; nested accounts and the subject are left out. */
+export function simplifyTransaction(transaction: IDataObject): IDataObject {
+	const result = pick(transaction, TRANSACTION_KEYS);
+	const meta = transaction.meta as IDataObject | undefined;
+	if (meta?.dynamic_pix_due_date) result.dynamic_pix_due_date = meta.dynamic_pix_due_date;
+	const subject = transaction.subject as IDataObject | undefined;
+	if (subject?.social_name) result.subject_name = subject.social_name;
+	return result;
+}
+
+const SUBJECT_KEYS = [
+	'id',
+	'status',
+	'social_name',
+	'document_type',
+	'document_number',
+	'fiscal_country',
+	'email',
+	'phone_number',
+	'clearance_level',
+	'required_clearance_level',
+	'inserted_at',
+	'updated_at',
+];
+
+/** The fields of a subject people act on; documents, references and the address are left out. */
+export function simplifySubject(subject: IDataObject): IDataObject {
+	return pick(subject, SUBJECT_KEYS);
+}

@@ -1,0 +1,68 @@
+import type { INodeProperties } from 'n8n-workflow';
+
+import * as create from './create.operation';
+import * as get from './get.operation';
+import * as getMany from './getMany.operation';
+import * as getTransactions from './getTransactions.operation';
+import * as getTransactionValues from './getTransactionValues.operation';
+import * as update from './update.operation';
+import * as uploadDocument from './uploadDocument.operation';
+
+export { create, get, getMany, getTransactions, getTransactionValues, update, uploadDocument };
+
+export const description: INodeProperties[] = [
+	{
+		displayName: 'Operation',
+		name: 'operation',
+		type: 'options',
+		noDataExpression: true,
+		displayOptions: { show: { resource: ['subject'] } },
+		options: [
+			{
+				name: 'Create or Update',
+				value: 'create',
+				description: 'Register a person; an existing document number updates that person',
+				action: 'Create or update a subject',
+			},
+			{ name: 'Get', value: 'get', description: 'Get a person by ID', action: 'Get a subject' },
+			{
+				name: 'Get Many',
+				value: 'getMany',
+				description: 'List the registered people',
+				action: 'Get many subjects',
+			},
+			{
+				name: 'Get Transaction Values',
+				value: 'getTransactionValues',
+				description: 'Total transacted value and number of transactions of a subject',
+				action: 'Get transaction values of a subject',
+			},
+			{
+				name: 'Get Transactions',
+				value: 'getTransactions',
+				description: 'List a subject’s transactions in local currency',
+				action: 'Get transactions of a subject',
+			},
+			{
+				name: 'Update',
+				value: 'update',
+				description: 'Change a person’s details (not the document)',
+				action: 'Update a subject',
+			},
+			{
+				name: 'Upload Document',
+				value: 'uploadDocument',
+				description: 'Send a KYC document (PDF, PNG or JPEG up to 15 MB)',
+				action: 'Upload a document for a subject',
+			},
+		],
+		default: 'create',
+	},
+	...create.description,
+	...get.description,
+	...getMany.description,
+	...update.description,
+	...getTransactions.description,
+	...getTransactionValues.description,
+	...uploadDocument.description,
+];

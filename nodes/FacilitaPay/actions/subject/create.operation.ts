@@ -1,0 +1,91 @@
+import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
+
+import { apiRequest } from '../../transport';
+import { compact, jsonParameter, validateBody } from '../common/input';
+import { PERSON_LABELS, personCreateSchema } from '../../schemas/subject';
+import { personFieldsToApi, personOptionalFields } from './personFields';
+
+const properties: INodeProperties[] = [
+	{
+		displayName: 'Document Type',
+		name: 'documentType',
+		type: 'options',
+		required: true,
+		options: [
+			{ name: 'CC (Colombia, Citizens)', value: 'cc' },
+			{ name: 'CE (Colombia, Foreigners)', value: 'ce' },
+			{ name: 'CPF (Brazil)', value: 'cpf' },
+			{ name: 'CURP (Mexico)', value: 'curp' },
+			{ name: 'Passport', value: 'passport' },
+			{ name: 'RUT (Chile)', value: 'rut' },
+		],
+		default: 'cpf',
+		description: 'Type of the national document. It cannot be changed later.',
+	},
+	{
+		displayName: 'Document Number',
+		name: 'documentNumber',
+		type: 'string',
+		required: true,
+		default: '',
+		placeholder: 'e.g. 39053344705',
+		description:
+			'The document number. Dots, dashes, slashes and spaces are removed before sending. If a person with this number exists, their details are updated. It cannot be changed later.',
+	},
+	{
+		displayName: 'Social Name',
+		name: 'socialName',
+		type: 'string',
+		required: true,
+		default: '',
+		placeholder: 'e.g. Maria da Silva',
+		description: 'Full social name',
+	},
+	{
+		displayName: 'Fiscal Country',
+		name: 'fiscalCountry',
+		type: 'string',
+		required: true,
+		default: 'BR',
+		placeholder: 'e.g. BR',
+		description: 'Country where the person pays taxes',
+	},
+	{
+		displayName: 'Additional Fields',
+		name: 'additionalFields',
+		type: 'collection',
+		placeholder: 'Add Field',
+		default: {},
+		options: personOptionalFields,
+	},
+];
+
+export const description = updateDisplayOptions(
+	{ show: { resource: ['subject'], operation: ['create'] } },
+	properties,
+);
+
+export async function execute(this: IExecuteFunctions, i: number): Promise<INodeExecutionData[]> {
+	const additional = this.getNodeParameter('additionalFields', i, {}) as IDataObject;
+	const raw: IDataObject = compact({
+		document_type: this.getNodeParameter('documentType', i) as string,
+		document_number: this.getNodeParameter('documentNumber', i) as string,
+		social_name: this.getNodeParameter('socialName', i) as string,
+		fiscal_country: this.getNodeParameter('fiscalCountry', i) as string,
+		...personFieldsToApi(compact(additional)),
+	});
+	if (raw.documents !== undefined) {
+		raw.documents = jsonParameter(this, i, 'Documents (JSON)', raw.documents) as IDataObject[];
+		if (Array.isArray(raw.documents) && raw.documents.length === 0) delete raw.documents;
+	}
+	const person = validateBody(this, i, personCreateSchema, raw, PERSON_LABELS);
+	const data = await apiRequest.call(this, {
+		method: 'POST',
+		path: '/subject/people',
+		body: { person: compact(person as IDataObject) },
+		retry: 'safe',
+		itemIndex: i,
+	});
+	return [{ json: data as IDataObject }];
+}

@@ -1,0 +1,25 @@
+import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
+
+import { apiRequest } from '../../transport';
+import { checkUuid } from '../../validation/misc';
+import { subjectIdField } from '../common/fields';
+import { requireValid } from '../common/input';
+
+const properties: INodeProperties[] = [subjectIdField()];
+
+export const description = updateDisplayOptions(
+	{ show: { resource: ['subject'], operation: ['getTransactionValues'] } },
+	properties,
+);
+
+export async function execute(this: IExecuteFunctions, i: number): Promise<INodeExecutionData[]> {
+	const id = requireValid(this, i, 'Subject ID', checkUuid(this.getNodeParameter('subjectId', i) as string));
+	const data = await apiRequest.call(this, {
+		method: 'GET',
+		path: `/subject/${encodeURIComponent(id)}/transaction_values`,
+		retry: 'safe',
+		itemIndex: i,
+	});
+	return [{ json: (data && typeof data === 'object' ? data : { value: data }) as IDataObject }];
+}

@@ -1,0 +1,64 @@
+import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
+
+import { apiRequest } from '../../transport';
+import { PERSON_LABELS, personUpdateSchema } from '../../schemas/subject';
+import { checkUuid } from '../../validation/misc';
+import { subjectIdField } from '../common/fields';
+import { compact, jsonParameter, requireValid, validateBody } from '../common/input';
+import { personFieldsToApi, personOptionalFields } from './personFields';
+
+const properties: INodeProperties[] = [
+	subjectIdField('ID of the person to update, a UUID'),
+	{
+		displayName: 'Update Fields',
+		name: 'updateFields',
+		type: 'collection',
+		placeholder: 'Add Field',
+		default: {},
+		description:
+			'Only the fields to change. Document type and number cannot be changed: register a new subject instead.',
+		options: (
+			[
+			{
+				displayName: 'Social Name',
+				name: 'socialName',
+				type: 'string',
+				default: '',
+				description: 'Full social name',
+			},
+			{
+				displayName: 'Fiscal Country',
+				name: 'fiscalCountry',
+				type: 'string',
+				default: '',
+				placeholder: 'e.g. BR',
+			},
+			...personOptionalFields,
+			] as INodeProperties[]
+		).sort((a, b) => a.displayName.localeCompare(b.displayName)),
+	},
+];
+
+export const description = updateDisplayOptions(
+	{ show: { resource: ['subject'], operation: ['update'] } },
+	properties,
+);
+
+export async function execute(this: IExecuteFunctions, i: number): Promise<INodeExecutionData[]> {
+	const id = requireValid(this, i, 'Subject ID', checkUuid(this.getNodeParameter('subjectId', i) as string));
+	const fields = personFieldsToApi(compact(this.getNodeParameter('updateFields', i, {}) as IDataObject));
+	if (fields.documents !== undefined) {
+		fields.documents = jsonParameter(this, i, 'Documents (JSON)', fields.documents) as IDataObject[];
+		if (Array.isArray(fields.documents) && fields.documents.length === 0) delete fields.documents;
+	}
+	const person = validateBody(this, i, personUpdateSchema, fields, PERSON_LABELS);
+	const data = await apiRequest.call(this, {
+		method: 'PUT',
+		path: `/subject/people/${encodeURIComponent(id)}`,
+		body: { person: compact(person as IDataObject) },
+		retry: 'safe',
+		itemIndex: i,
+	});
+	return [{ json: data as IDataObject }];
+}

@@ -1,0 +1,138 @@
+import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
+
+import { apiRequest } from '../../transport';
+import { documentSchema } from '../../schemas/subject';
+import { checkDocumentFile, DOCUMENT_LABELS } from '../../validation/files';
+import { checkUuid } from '../../validation/misc';
+import { subjectIdField } from '../common/fields';
+import { invalidInput, requireValid, validateBody } from '../common/input';
+
+const LABEL_NAMES: Record<string, string> = {
+	'address-proof': 'Address Proof',
+	'cpf-number': 'CPF Number',
+	'person-cpf': 'Person CPF',
+	'revenue-tax-declaration': 'Revenue Tax Declaration',
+	'rg-number': 'RG Number',
+	'rg-photo': 'RG Photo',
+};
+
+const FILE_TYPES = [
+	{ name: 'JPEG Image', value: 'image/jpeg' },
+	{ name: 'PDF', value: 'application/pdf' },
+	{ name: 'PNG Image', value: 'image/png' },
+];
+
+const properties: INodeProperties[] = [
+	subjectIdField(),
+	{
+		displayName: 'Labels',
+		name: 'labels',
+		type: 'multiOptions',
+		required: true,
+		options: DOCUMENT_LABELS.map((label) => ({ name: LABEL_NAMES[label] ?? label, value: label })),
+		default: [],
+		description: 'Keywords that describe the document',
+	},
+	{
+		displayName: 'File Source',
+		name: 'source',
+		type: 'options',
+		options: [
+			{
+				name: 'Binary Field',
+				value: 'binary',
+				description: 'A file from a previous node (form upload, Read File, HTTP Request…)',
+			},
+			{ name: 'Public URL', value: 'url', description: 'FacilitaPay downloads the file itself' },
+		],
+		default: 'binary',
+	},
+	{
+		displayName: 'Input Binary Field',
+		name: 'binaryPropertyName',
+		type: 'string',
+		required: true,
+		default: 'data',
+		hint: 'The name of the input binary field containing the file to upload',
+		displayOptions: { show: { source: ['binary'] } },
+	},
+	{
+		displayName: 'File URL',
+		name: 'fileUrl',
+		type: 'string',
+		required: true,
+		default: '',
+		placeholder: 'e.g. https://example.com/documents/proof.pdf',
+		description: 'Public URL starting with http:// or https://',
+		displayOptions: { show: { source: ['url'] } },
+	},
+	{
+		displayName: 'File Type',
+		name: 'fileType',
+		type: 'options',
+		required: true,
+		options: FILE_TYPES,
+		default: 'application/pdf',
+		description: 'MIME type of the file at the URL; it must match the file’s real content',
+		displayOptions: { show: { source: ['url'] } },
+	},
+	{
+		displayName: 'Options',
+		name: 'options',
+		type: 'collection',
+		placeholder: 'Add Option',
+		default: {},
+		displayOptions: { show: { source: ['binary'] } },
+		options: [
+			{
+				displayName: 'File Name',
+				name: 'fileName',
+				type: 'string',
+				default: '',
+				placeholder: 'e.g. proof-of-address.pdf',
+				description: 'Name to store the file under, with an extension. Defaults to the binary file’s name.',
+			},
+		],
+	},
+];
+
+export const description = updateDisplayOptions(
+	{ show: { resource: ['subject'], operation: ['uploadDocument'] } },
+	properties,
+);
+
+export async function execute(this: IExecuteFunctions, i: number): Promise<INodeExecutionData[]> {
+	const id = requireValid(this, i, 'Subject ID', checkUuid(this.getNodeParameter('subjectId', i) as string));
+	const labels = this.getNodeParameter('labels', i, []) as string[];
+	const source = this.getNodeParameter('source', i) as string;
+	let raw: IDataObject;
+	if (source === 'url') {
+		raw = {
+			labels,
+			file_type: this.getNodeParameter('fileType', i) as string,
+			file_url: this.getNodeParameter('fileUrl', i) as string,
+		};
+	} else {
+		const property = this.getNodeParameter('binaryPropertyName', i) as string;
+		const options = this.getNodeParameter('options', i, {}) as IDataObject;
+		const binary = this.helpers.assertBinaryData(i, property);
+		const bytes = await this.helpers.getBinaryDataBuffer(i, property);
+		const fileName = ((options.fileName as string) || binary.fileName || '').trim();
+		const file = checkDocumentFile({ bytes, fileName, declaredType: binary.mimeType });
+		if (!file.ok) {
+			const label = { file_data: `File in "${property}"`, file_name: 'File Name', file_type: 'File Type' }[file.field];
+			throw invalidInput(this, i, label, file.reason);
+		}
+		raw = { labels, file_type: file.fileType, file_name: file.fileName, file_data: bytes.toString('base64') };
+	}
+	const document = validateBody(this, i, documentSchema, raw, { labels: 'Labels', file_url: 'File URL' });
+	const data = await apiRequest.call(this, {
+		method: 'POST',
+		path: `/subject/${encodeURIComponent(id)}/documents`,
+		body: { document: document as IDataObject },
+		retry: 'sendOnce',
+		itemIndex: i,
+	});
+	return [{ json: (data && typeof data === 'object' ? data : { result: data }) as IDataObject }];
+}

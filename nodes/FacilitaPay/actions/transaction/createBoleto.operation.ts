@@ -1,0 +1,55 @@
+import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
+
+import { apiRequest } from '../../transport';
+import { boletoSchema, TRANSACTION_LABELS } from '../../schemas/transaction';
+import { bankAccountIdField, currencyField, subjectIdField, valueField } from '../common/fields';
+import { validateBody } from '../common/input';
+
+const properties: INodeProperties[] = [
+	subjectIdField(
+		'ID of the customer who pays. The subject must have every address field, an email and a phone number registered.',
+	),
+	valueField('Amount in the source currency with exactly two decimals'),
+	currencyField('currency', 'Currency', 'Source currency (ISO 4217)'),
+	currencyField('exchangeCurrency', 'Exchange Currency', 'Currency the payment is converted to'),
+	{
+		displayName: 'Expire At',
+		name: 'expireAt',
+		type: 'dateTime',
+		required: true,
+		default: '={{ $today.plus({ days: 3 }).toFormat("yyyy-MM-dd") }}',
+		description: 'Due date of the boleto (YYYY-MM-DD), today or later. Confirmation of payment can take up to 3 business days.',
+	},
+	bankAccountIdField('toBankAccountId', 'To Bank Account ID', 'Account that receives the funds after payment'),
+];
+
+export const description = updateDisplayOptions(
+	{ show: { resource: ['transaction'], operation: ['createBoleto'] } },
+	properties,
+);
+
+export async function execute(this: IExecuteFunctions, i: number): Promise<INodeExecutionData[]> {
+	const transaction = validateBody(
+		this,
+		i,
+		boletoSchema(new Date()),
+		{
+			subject_id: this.getNodeParameter('subjectId', i),
+			to_bank_account_id: this.getNodeParameter('toBankAccountId', i),
+			currency: this.getNodeParameter('currency', i),
+			exchange_currency: this.getNodeParameter('exchangeCurrency', i),
+			value: this.getNodeParameter('value', i),
+			from_boleto: { expire_at: this.getNodeParameter('expireAt', i) },
+		},
+		TRANSACTION_LABELS,
+	);
+	const data = await apiRequest.call(this, {
+		method: 'POST',
+		path: '/transactions',
+		body: { transaction: transaction as IDataObject },
+		retry: 'sendOnce',
+		itemIndex: i,
+	});
+	return [{ json: data as IDataObject }];
+}
