@@ -1,0 +1,201 @@
+import { invalid, valid, type Check } from './result';
+
+/** The service accepts document files of at most 15 MB each. */
+export const MAX_DOCUMENT_BYTES = 15 * 1024 * 1024;
+
+export type DocumentFileType = 'application/pdf' | 'image/png' | 'image/jpeg';
+
+/** Accepted file types with the name a person knows them by. */
+export const DOCUMENT_FILE_TYPES: Record<DocumentFileType, string> = {
+	'application/pdf': 'PDF document',
+	'image/png': 'PNG image',
+	'image/jpeg': 'JPEG image',
+};
+
+const ACCEPTED_TYPES_TEXT = 'PDF (application/pdf), PNG (image/png) or JPEG (image/jpeg)';
+
+/** Recognises a PDF, PNG or JPEG file by its first bytes (magic numbers). */
+export function detectFileType(bytes: Buffer): DocumentFileType | undefined {
+	if (!bytes || bytes.length < 3) return undefined;
+	if (bytes.length >= 5 && bytes.subarray(0, 5).toString('latin1') === '%PDF-') return 'application/pdf';
+	if (
+		bytes.length >= 8 &&
+		bytes.subarray(0, 8).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]))
+	) {
+		return 'image/png';
+	}
+	if (bytes[0] === 0xff && bytes[1] === 0xd8 && bytes[2] === 0xff) return 'image/jpeg';
+	return undefined;
+}
+
+/** Reads a declared MIME type leniently: trimmed, lower-cased, parameters dropped, image/jpg → image/jpeg. */
+function normaliseDeclaredType(declared: string): string {
+	const type = declared.split(';')[0].trim().toLowerCase();
+	return type === 'image/jpg' || type === 'image/pjpeg' ? 'image/jpeg' : type;
+}
+
+function megabytes(bytes: number): string {
+	return `${(bytes / (1024 * 1024)).toFixed(1)} MB`;
+}
+
+export type DocumentFileCheck =
+	| { ok: true; fileType: string; fileName: string }
+	| { ok: false; field: 'file_data' | 'file_name' | 'file_type'; reason: string };
+
+/**
+ * Checks a document before upload (`POST /subject/:id/documents`): the file is not empty and at
+ * most 15 MB (the size of the file itself, not of its Base64 text), its content is a PDF, PNG or
+ * JPEG, the declared File Type (if given) matches the content, and the file name has an extension.
+ * On success `fileType` is the detected MIME type and `fileName` the trimmed name.
+ */
+export function checkDocumentFile(input: {
+	bytes: Buffer;
+	fileName: string;
+	declaredType?: string;
+}): DocumentFileCheck {
+	const { bytes } = input;
+	if (!bytes || bytes.length === 0) {
+		return { ok: false, field: 'file_data', reason: 'is empty; choose a file with content' };
+	}
+	if (bytes.length > MAX_DOCUMENT_BYTES) {
+		return {
+			ok: false,
+			field: 'file_data',
+			reason: `is ${megabytes(bytes.length)}; the limit is 15 MB per file, so send a smaller or compressed file`,
+		};
+	}
+	const detected = detectFileType(bytes);
+	if (detected === undefined) {
+		return {
+			ok: false,
+			field: 'file_data',
+			reason: `is not a file type the service accepts; send a ${ACCEPTED_TYPES_TEXT} file`,
+		};
+	}
+	const declaredText = String(input.declaredType ?? '').trim();
+	if (declaredText !== '') {
+		const declared = normaliseDeclaredType(declaredText);
+		if (declared !== detected) {
+			return {
+				ok: false,
+				field: 'file_type',
+				reason: `does not match the file: the file is a ${DOCUMENT_FILE_TYPES[detected]} but File Type says ${declaredText}; use ${detected}`,
+			};
+		}
+	}
+	const fileName = String(input.fileName ?? '').trim();
+	if (fileName === '') {
+		return {
+			ok: false,
+			field: 'file_name',
+			reason: `is empty; enter a name with an extension, e.g. document${extensionFor(detected)}`,
+		};
+	}
+	if (!/[^./\\]\.[A-Za-z0-9]{1,10}$/.test(fileName)) {
+		return {
+			ok: false,
+			field: 'file_name',
+			reason: `has no extension; add one that matches the file, e.g. ${fileName.replace(/\.+$/, '')}${extensionFor(detected)}`,
+		};
+	}
+	return { ok: true, fileType: detected, fileName };
+}
+
+function extensionFor(type: DocumentFileType): string {
+	return type === 'application/pdf' ? '.pdf' : type === 'image/png' ? '.png' : '.jpg';
+}
+
+/**
+ * Base64 text (standard alphabet, padded). Whitespace and line breaks are ignored and removed; a
+ * `data:…;base64,` prefix (as copied from a browser) is removed too. `value` is the clean text.
+ */
+export function checkBase64(raw: string): Check {
+	let text = String(raw ?? '').replace(/\s+/g, '');
+	const dataUrl = /^data:[^,]*;base64,/i.exec(text);
+	if (dataUrl) text = text.slice(dataUrl[0].length);
+	if (text === '') return invalid('is empty; enter the file content encoded in Base64');
+	if (/[-_]/.test(text) && /^[A-Za-z0-9\-_]+=*$/.test(text)) {
+		return invalid(
+			'uses the URL-safe Base64 alphabet ("-" and "_"); the service needs standard Base64 with "+" and "/"',
+		);
+	}
+	if (!/^[A-Za-z0-9+/]*={0,2}$/.test(text)) {
+		return invalid(
+			'contains characters that are not Base64; Base64 uses only letters, digits, "+", "/" and "=" at the end',
+		);
+	}
+	if (text.length % 4 !== 0) {
+		return invalid(
+			'has a length that is not a multiple of 4, so it is not complete Base64; the text may have been cut off',
+		);
+	}
+	return valid(text);
+}
+
+/** A public web address starting with http:// or https://, trimmed. */
+export function checkHttpUrl(raw: string): Check {
+	const text = String(raw ?? '').trim();
+	if (text === '') return invalid('is empty; enter a web address such as https://example.com/file.pdf');
+	let url: URL;
+	try {
+		url = new URL(text);
+	} catch {
+		return invalid(
+			'is not a web address; enter a full address starting with https://, e.g. https://example.com/file.pdf',
+		);
+	}
+	if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+		return invalid(
+			`starts with ${url.protocol}; the address must start with http:// or https://, e.g. https://example.com/file.pdf`,
+		);
+	}
+	if (url.hostname === '') {
+		return invalid('has no host name; enter a full address, e.g. https://example.com/file.pdf');
+	}
+	return valid(text);
+}
+
+/** Document labels the spec lists as "in use", sorted. */
+export const DOCUMENT_LABELS = [
+	'address-proof',
+	'cpf-number',
+	'person-cpf',
+	'revenue-tax-declaration',
+	'rg-number',
+	'rg-photo',
+] as const;
+
+const LABEL_PATTERN = /^[a-z0-9]+(-[a-z0-9]+)*$/;
+
+/**
+ * Labels of a document: a list, or one text with labels separated by commas. At least one label.
+ * The spec only names the labels "in use" (DOCUMENT_LABELS), not a closed list, so any kebab-case
+ * label (lower-case letters and digits joined by "-") is accepted. Labels are trimmed, lower-cased
+ * and de-duplicated, keeping their order.
+ */
+export function checkLabels(
+	labels: string[] | string,
+): { ok: true; value: string[] } | { ok: false; reason: string } {
+	const parts = Array.isArray(labels) ? labels : String(labels ?? '').split(',');
+	const cleaned = parts.map((label) => String(label ?? '').trim().toLowerCase()).filter((label) => label !== '');
+	if (cleaned.length === 0) {
+		return {
+			ok: false,
+			reason: `is empty; enter at least one label, e.g. ${DOCUMENT_LABELS.join(', ')}`,
+		};
+	}
+	for (const label of cleaned) {
+		if (!LABEL_PATTERN.test(label)) {
+			const suggestion = label
+				.replace(/[^a-z0-9]+/g, '-')
+				.replace(/^-+|-+$/g, '');
+			return {
+				ok: false,
+				reason: `contains "${label}", which is not a label; labels use lower-case letters, digits and dashes${
+					suggestion && suggestion !== label ? `, e.g. ${suggestion}` : ''
+				} (labels in use: ${DOCUMENT_LABELS.join(', ')})`,
+			};
+		}
+	}
+	return { ok: true, value: [...new Set(cleaned)] };
+}
