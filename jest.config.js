@@ -15,4 +15,7 @@ module.exports = {
 	testPathIgnorePatterns: ['/node_modules/', '/dist/', '/.cache/'],
 	collectCoverageFrom: ['nodes/**/*.ts', 'credentials/**/*.ts'],
 	coverageReporters: ['text-summary', 'text'],
+	// Prepares one real n8n for test/e2e (only when e2e tests are part of the run).
+	globalSetup: '<rootDir>/test/e2e/global-setup.mjs',
+	globalTeardown: '<rootDir>/test/e2e/global-teardown.mjs',
 };

@@ -1,0 +1,73 @@
+// Real n8n 2.x, our packed package installed as a community package, the sandbox in-process:
+// the FacilitaPay action node as a user would run it. Prepared by test/e2e/global-setup.mjs.
+import fs from 'node:fs';
+import path from 'node:path';
+import { listNodeTypes } from '../../scripts/n8n-runtime.mjs';
+import {
+	CLI_TIMEOUT,
+	NODE_TYPES,
+	describeE2e,
+	requirePieces,
+	runWorkflow,
+	sandboxApi,
+	sandboxRequests,
+	sharedState,
+	validCpf,
+	workflowWithNode,
+} from './lib/n8n-e2e.mjs';
+
+describeE2e('FacilitaPay in a real n8n 2.x', () => {
+	test(
+		'n8n loads the installed package and lists its nodes',
+		async () => {
+			const state = sharedState();
+			const types = await listNodeTypes({ version: state.version, userFolder: state.userFolder });
+			expect(types).toContain(NODE_TYPES.action);
+			const installed = JSON.parse(
+				fs.readFileSync(path.join(state.userFolder, '.n8n/nodes/node_modules/n8n-nodes-facilitapay/package.json'), 'utf8'),
+			);
+			if ((installed.n8n?.nodes ?? []).some((/** @type {string} */ n) => n.includes('FacilitaPayTrigger'))) {
+				expect(types).toContain(NODE_TYPES.trigger);
+			}
+		},
+		CLI_TIMEOUT,
+	);
+
+	test(
+		'Subject → Get Many with Return All outputs every person registered in the sandbox',
+		async () => {
+			const state = sharedState();
+			requirePieces(state, ['sandbox', 'node']);
+			const seed = Date.now() % 100000;
+			const people = [0, 1, 2].map((i) => ({
+				document_type: 'cpf',
+				document_number: validCpf(seed + i),
+				social_name: `E2E Person ${seed}-${i}`,
+				fiscal_country: 'Brazil',
+				email: `e2e-${seed}-${i}@example.com`,
+			}));
+			for (const person of people) {
+				const created = await sandboxApi('POST', '/subject/people', { person }, state);
+				expect(created.status).toBeLessThan(300);
+			}
+			const since = new Date();
+
+			const run = await runWorkflow(
+				workflowWithNode({ parameters: { resource: 'subject', operation: 'getMany', returnAll: true, simplify: false } }),
+				{ state },
+			);
+
+			expect(run.error).toBeNull();
+			expect(run.exitCode).toBe(0);
+			const documents = run.items.map((item) => item.document_number);
+			for (const person of people) expect(documents).toContain(person.document_number);
+			const byDocument = new Map(run.items.map((item) => [item.document_number, item]));
+			expect(byDocument.get(people[1].document_number)).toMatchObject({ social_name: people[1].social_name });
+
+			const received = await sandboxRequests({ since, method: 'GET', pathPrefix: '/subject/people' }, state);
+			expect(received.length).toBeGreaterThanOrEqual(1);
+			expect(received.every((request) => request.method === 'GET')).toBe(true);
+		},
+		CLI_TIMEOUT,
+	);
+});

@@ -1,0 +1,316 @@
+// Helpers for the tests that drive a real n8n (test/e2e/*.test.mjs). The shared n8n (one install,
+// one user folder, one server, one sandbox) is prepared by test/e2e/global-setup.mjs; these helpers
+// read its state file. Add a workflow per operation with workflowWithNode() + runWorkflow().
+import fs from 'node:fs';
+import path from 'node:path';
+import {
+	CACHE_DIR,
+	CREDENTIAL_TYPE,
+	NODE_TYPES,
+	executeWorkflow,
+	importIntoN8n,
+	listExecutions as listExecutionsApi,
+	n8nCli,
+	nodeOutput,
+} from '../../../scripts/n8n-runtime.mjs';
+
+export { NODE_TYPES, CREDENTIAL_TYPE };
+
+export const STATE_FILE = path.join(CACHE_DIR, 'e2e', 'state.json');
+/** Per-test timeout for anything that boots n8n's CLI (each call takes 5-15 s on 2 cores). */
+export const CLI_TIMEOUT = 120_000;
+/** Timeout for a beforeAll that may install n8n (cold: several minutes). */
+export const INSTALL_TIMEOUT = 900_000;
+
+/**
+ * Whether the e2e tests should run: `npm run test:e2e`, a jest run given a test/e2e path, or
+ * FACILITAPAY_E2E=1. A plain `npm test` skips them (they need minutes and ~1 GB for n8n).
+ */
+export function e2eEnabled() {
+	return process.env.FACILITAPAY_E2E === '1';
+}
+
+/** `describe` when e2e tests are enabled, else `describe.skip`. */
+export function describeE2e(name, fn) {
+	// eslint-disable-next-line no-undef
+	const d = /** @type {any} */ (globalThis).describe;
+	return (e2eEnabled() ? d : d.skip)(name, fn);
+}
+
+/**
+ * @typedef {{
+ *   version: 'v2'|'v1', userFolder: string, n8nUrl: string|null, apiKey: string|null,
+ *   sandboxUrl: string|null, sandboxToken: string, credentials: {id: string, name: string}|null,
+ *   tarball: string, missing: string[]
+ * }} E2eState
+ */
+
+/** The shared n8n prepared by global-setup.mjs. @returns {E2eState} */
+export function sharedState() {
+	const file = process.env.FACILITAPAY_E2E_STATE ?? STATE_FILE;
+	if (!fs.existsSync(file)) {
+		throw new Error(`No e2e state at ${file}: run the e2e tests through jest (npm run test:e2e), whose globalSetup prepares n8n.`);
+	}
+	return JSON.parse(fs.readFileSync(file, 'utf8'));
+}
+
+/** Fails with the list of pieces global-setup found missing (node, sandbox…). @param {E2eState} state @param {string[]} needs */
+export function requirePieces(state, needs) {
+	const missing = state.missing.filter((m) => needs.some((n) => m.startsWith(n)));
+	if (missing.length > 0) throw new Error(`The e2e environment lacks: ${missing.join('; ')}`);
+}
+
+let counter = 0;
+/** A workflow id unique to this run (n8n ids are strings of at most 36 characters). @param {string} prefix */
+export function uniqueId(prefix) {
+	counter += 1;
+	return `${prefix}-${Date.now().toString(36)}-${counter}`.slice(0, 36);
+}
+
+/**
+ * A workflow: Manual Trigger → one node (named "FacilitaPay" unless told), using the shared
+ * sandbox credentials.
+ * @param {{
+ *   type?: string, parameters?: object, typeVersion?: number, name?: string, nodeName?: string,
+ *   credentials?: {id: string, name: string} | null, id?: string, extraNodes?: object[]
+ * }} options
+ */
+export function workflowWithNode({
+	type = NODE_TYPES.action,
+	parameters = {},
+	typeVersion = 1,
+	name,
+	nodeName = 'FacilitaPay',
+	credentials = sharedCredentialsOrNull(),
+	id = uniqueId('e2e'),
+} = {}) {
+	return {
+		id,
+		name: name ?? `e2e ${type.split('.').pop()} ${JSON.stringify(parameters).slice(0, 60)}`,
+		active: false,
+		settings: { executionOrder: 'v1' },
+		nodes: [
+			{
+				id: 'manual-trigger',
+				name: 'When clicking Execute',
+				type: 'n8n-nodes-base.manualTrigger',
+				typeVersion: 1,
+				position: [0, 0],
+				parameters: {},
+			},
+			{
+				id: 'node-under-test',
+				name: nodeName,
+				type,
+				typeVersion,
+				position: [220, 0],
+				parameters,
+				...(credentials ? { credentials: { [CREDENTIAL_TYPE]: credentials } } : {}),
+			},
+		],
+		connections: {
+			'When clicking Execute': { main: [[{ node: nodeName, type: 'main', index: 0 }]] },
+		},
+		pinData: {},
+	};
+}
+
+/**
+ * A workflow holding a single trigger node (e.g. the FacilitaPay Trigger), to activate.
+ * @param {{type?: string, parameters?: object, typeVersion?: number, id?: string, nodeName?: string, webhookId?: string}} options
+ */
+export function workflowWithTrigger({
+	type = NODE_TYPES.trigger,
+	parameters = {},
+	typeVersion = 1,
+	id = uniqueId('e2e-trigger'),
+	nodeName = 'FacilitaPay Trigger',
+	webhookId = `wh-${id}`,
+} = {}) {
+	const credentials = sharedCredentialsOrNull();
+	return {
+		id,
+		name: `e2e trigger ${id}`,
+		active: false,
+		settings: { executionOrder: 'v1' },
+		nodes: [
+			{
+				id: 'trigger-under-test',
+				name: nodeName,
+				type,
+				typeVersion,
+				position: [0, 0],
+				parameters,
+				webhookId,
+				...(credentials ? { credentials: { [CREDENTIAL_TYPE]: credentials } } : {}),
+			},
+		],
+		connections: {},
+		pinData: {},
+	};
+}
+
+function sharedCredentialsOrNull() {
+	try {
+		return sharedState().credentials;
+	} catch {
+		return null;
+	}
+}
+
+/** @param {E2eState} state */
+const cliOptions = (state) => ({ version: state.version, userFolder: state.userFolder });
+
+/**
+ * Imports workflows with `n8n import:workflow`.
+ * @param {object|object[]} workflows
+ * @param {E2eState} [state]
+ */
+export async function importWorkflows(workflows, state = sharedState()) {
+	await importIntoN8n('workflow', Array.isArray(workflows) ? workflows : [workflows], cliOptions(state));
+}
+
+/**
+ * Imports the workflow (unless `imported`), runs it with `n8n execute --id --rawOutput` and
+ * returns the output items (json) of `nodeName`, the node's error if it failed, and the whole run.
+ * @param {any} workflow
+ * @param {{nodeName?: string, state?: E2eState, imported?: boolean}} [options]
+ */
+export async function runWorkflow(workflow, { nodeName = 'FacilitaPay', state = sharedState(), imported = false } = {}) {
+	if (!imported) await importWorkflows(workflow, state);
+	const result = await executeWorkflow(workflow.id, cliOptions(state));
+	const runData = result.runData;
+	const output = runData ? nodeOutput(runData, nodeName) : undefined;
+	const error = output && !Array.isArray(output) ? output.error : runData?.resultData?.error;
+	return {
+		items: Array.isArray(output) ? output : [],
+		error: error ?? null,
+		exitCode: result.code,
+		runData,
+		stdout: result.stdout,
+		stderr: result.stderr,
+	};
+}
+
+/**
+ * Activates a workflow on the running shared server through the public API, so its trigger
+ * registers now (v2 may call it "publish"; both routes are tried).
+ * @param {string} workflowId
+ * @param {E2eState} [state]
+ */
+export async function activateWorkflow(workflowId, state = sharedState()) {
+	if (!state.n8nUrl || !state.apiKey) throw new Error('The shared n8n server is not running.');
+	const errors = [];
+	for (const route of [`/workflows/${workflowId}/activate`, `/workflows/${workflowId}/publish`]) {
+		const response = await fetch(`${state.n8nUrl}/api/v1${route}`, {
+			method: 'POST',
+			headers: { 'X-N8N-API-KEY': state.apiKey, 'content-type': 'application/json' },
+			body: '{}',
+		});
+		if (response.ok) return response.json();
+		errors.push(`POST ${route}: HTTP ${response.status} ${(await response.text()).slice(0, 200)}`);
+	}
+	throw new Error(`Could not activate workflow ${workflowId}: ${errors.join('; ')}`);
+}
+
+/**
+ * Creates a workflow on the running server through the public API (faster than the CLI import,
+ * and the server knows about it at once). Returns the created workflow (with its id).
+ * @param {any} workflow
+ * @param {E2eState} [state]
+ */
+export async function createWorkflowViaApi(workflow, state = sharedState()) {
+	if (!state.n8nUrl || !state.apiKey) throw new Error('The shared n8n server is not running.');
+	const { name, nodes, connections, settings } = workflow;
+	const response = await fetch(`${state.n8nUrl}/api/v1/workflows`, {
+		method: 'POST',
+		headers: { 'X-N8N-API-KEY': state.apiKey, 'content-type': 'application/json' },
+		body: JSON.stringify({ name, nodes, connections, settings }),
+	});
+	const text = await response.text();
+	if (!response.ok) throw new Error(`POST /api/v1/workflows: HTTP ${response.status} ${text.slice(0, 300)}`);
+	return JSON.parse(text);
+}
+
+/**
+ * Executions of the shared server (public API, with data), newest first.
+ * @param {{workflowId?: string, status?: string, limit?: number}} [filter]
+ * @param {E2eState} [state]
+ */
+export async function listExecutions(filter = {}, state = sharedState()) {
+	if (!state.n8nUrl || !state.apiKey) throw new Error('The shared n8n server is not running.');
+	return listExecutionsApi(state.n8nUrl, state.apiKey, filter);
+}
+
+export { nodeOutput };
+
+/**
+ * Requests the sandbox received (GET /_sandbox/requests), optionally only those after `since`
+ * (an ISO time or a Date) or matching `filter`.
+ * @param {{since?: string|Date, method?: string, route?: string, pathPrefix?: string}} [filter]
+ * @param {E2eState} [state]
+ */
+export async function sandboxRequests({ since, method, route, pathPrefix } = {}, state = sharedState()) {
+	if (!state.sandboxUrl) throw new Error('The sandbox is not running (sandbox/server.mjs missing?).');
+	const response = await fetch(`${state.sandboxUrl}/_sandbox/requests`);
+	if (!response.ok) throw new Error(`GET /_sandbox/requests: HTTP ${response.status}`);
+	const body = await response.json();
+	const sinceMs = since === undefined ? -Infinity : new Date(since).getTime();
+	return (body.data ?? []).filter(
+		(/** @type {any} */ r) =>
+			(r.at === undefined || new Date(r.at).getTime() >= sinceMs) &&
+			(!method || r.method === method) &&
+			(!route || r.route === route) &&
+			(!pathPrefix || String(r.url).includes(pathPrefix)),
+	);
+}
+
+/** POST /_sandbox/reset. @param {E2eState} [state] */
+export async function resetSandbox(state = sharedState()) {
+	if (!state.sandboxUrl) throw new Error('The sandbox is not running.');
+	const response = await fetch(`${state.sandboxUrl}/_sandbox/reset`, { method: 'POST' });
+	if (!response.ok) throw new Error(`POST /_sandbox/reset: HTTP ${response.status}`);
+}
+
+/**
+ * Calls the sandbox's API directly (as a test fixture, not as the node under test).
+ * @param {string} method
+ * @param {string} apiPath e.g. "/subject/people"
+ * @param {unknown} [body]
+ * @param {E2eState} [state]
+ */
+export async function sandboxApi(method, apiPath, body, state = sharedState()) {
+	if (!state.sandboxUrl) throw new Error('The sandbox is not running.');
+	const response = await fetch(`${state.sandboxUrl}/api/v1${apiPath}`, {
+		method,
+		headers: { authorization: `Bearer ${state.sandboxToken}`, 'content-type': 'application/json' },
+		body: body === undefined ? undefined : JSON.stringify(body),
+	});
+	const text = await response.text();
+	let json = null;
+	try {
+		json = JSON.parse(text);
+	} catch {
+		json = null;
+	}
+	return { status: response.status, json, text };
+}
+
+/** A valid CPF (11 digits with correct check digits) derived from `seed`. @param {number} seed */
+export function validCpf(seed) {
+	const base = String(100000000 + ((seed * 7919) % 899999999)).slice(0, 9).split('').map(Number);
+	if (new Set(base).size === 1) base[0] = (base[0] + 1) % 10;
+	const check = (/** @type {number[]} */ digits) => {
+		const sum = digits.reduce((acc, d, i) => acc + d * (digits.length + 1 - i), 0);
+		const rest = sum % 11;
+		return rest < 2 ? 0 : 11 - rest;
+	};
+	const d1 = check(base);
+	const d2 = check([...base, d1]);
+	return [...base, d1, d2].join('');
+}
+
+/** Runs any other n8n CLI command against the shared user folder. @param {string[]} args @param {E2eState} [state] */
+export async function cli(args, state = sharedState()) {
+	return n8nCli(args, { ...cliOptions(state), allowFailure: true });
+}
