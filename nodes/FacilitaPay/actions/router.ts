@@ -1,4 +1,4 @@
-import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodeExecutionData, JsonObject } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import type { OperationModule } from './node.type';
@@ -40,7 +40,8 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 			}
 			if (error instanceof NodeApiError) {
 				if (error.context.itemIndex === undefined) error.context.itemIndex = i;
-				throw new NodeApiError(this.getNode(), error);
+				// Hands back the same error: NodeApiError does not wrap itself twice.
+				throw new NodeApiError(this.getNode(), error as unknown as JsonObject);
 			}
 			// Hands back the same error when it already is a NodeOperationError.
 			const failure = new NodeOperationError(this.getNode(), error as Error, { itemIndex: i });

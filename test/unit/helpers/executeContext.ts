@@ -1,0 +1,143 @@
+import type {
+	IBinaryData,
+	IDataObject,
+	JsonObject,
+	IExecuteFunctions,
+	IHttpRequestOptions,
+	INode,
+	INodeExecutionData,
+} from 'n8n-workflow';
+import { NodeApiError } from 'n8n-workflow';
+
+import { FacilitaPay } from '../../../nodes/FacilitaPay/FacilitaPay.node';
+
+export const BASE_URL = 'https://sandbox.test/api/v1';
+
+export const testNode: INode = {
+	id: 'node-1',
+	name: 'FacilitaPay',
+	type: 'n8n-nodes-facilitapay.facilitaPay',
+	typeVersion: 1,
+	position: [0, 0],
+	parameters: {},
+};
+
+/** What n8n-core's httpRequestWithAuthentication throws for an HTTP error answer. */
+export function httpError(status: number, body: unknown, headers: Record<string, string> = {}) {
+	const cause = Object.assign(new Error(`Request failed with status code ${status}`), {
+		name: 'AxiosError',
+		isAxiosError: true,
+		response: { status, data: body, headers },
+	});
+	return new NodeApiError(testNode, cause as unknown as JsonObject);
+}
+
+/** What it throws when the connection fails (no answer at all). */
+export function connectionError(code: string) {
+	const cause = Object.assign(new Error(`${code} while talking to the server`), { code });
+	return new NodeApiError(testNode, cause as unknown as JsonObject);
+}
+
+type Reply = unknown | ((options: IHttpRequestOptions) => unknown);
+
+export interface ContextOptions {
+	/** Node parameters; an array gives each input item its own parameters. */
+	parameters: IDataObject | IDataObject[];
+	/** Input items; defaults to one empty item per parameter set. */
+	items?: INodeExecutionData[];
+	continueOnFail?: boolean;
+	credentials?: IDataObject;
+	/** Answers of the service, in order. An Error is thrown; a function is called with the request. */
+	replies?: Reply[];
+}
+
+export interface FakeContext {
+	ctx: IExecuteFunctions;
+	/** Every request the node sent, in order. */
+	requests: IHttpRequestOptions[];
+}
+
+/**
+ * An IExecuteFunctions good enough to run the node's operations: parameters per item, credentials,
+ * binary helpers, and an httpRequestWithAuthentication that records each request and plays the
+ * scripted replies (throwing the errors n8n-core would throw).
+ */
+export function createContext(options: ContextOptions): FakeContext {
+	const parameterSets = Array.isArray(options.parameters) ? options.parameters : [options.parameters];
+	const items: INodeExecutionData[] = options.items ?? parameterSets.map(() => ({ json: {} }));
+	const replies = [...(options.replies ?? [])];
+	const requests: IHttpRequestOptions[] = [];
+	const credentials = options.credentials ?? {
+		environment: 'custom',
+		baseUrl: `${BASE_URL}/`,
+		authentication: 'accessToken',
+		accessToken: 'test-token',
+	};
+
+	const http = jest.fn(async (_type: string, request: IHttpRequestOptions) => {
+		requests.push(JSON.parse(JSON.stringify(request)) as IHttpRequestOptions);
+		if (replies.length === 0) throw new Error(`Unexpected request: ${request.method} ${request.url}`);
+		const reply = replies.shift();
+		const value = typeof reply === 'function' ? (reply as (o: IHttpRequestOptions) => unknown)(request) : reply;
+		if (value instanceof Error) throw value;
+		return value;
+	});
+
+	const ctx = {
+		getNode: () => testNode,
+		getInputData: () => items,
+		continueOnFail: () => options.continueOnFail ?? false,
+		getCredentials: async () => credentials,
+		getNodeParameter: (name: string, itemIndex: number, fallback?: unknown) => {
+			const set = parameterSets[Math.min(itemIndex, parameterSets.length - 1)];
+			const value = set[name];
+			if (value === undefined) {
+				if (fallback !== undefined) return fallback;
+				throw new Error(`Could not get parameter "${name}"`);
+			}
+			return value;
+		},
+		helpers: {
+			httpRequestWithAuthentication: http,
+			assertBinaryData: (itemIndex: number, property: string): IBinaryData => {
+				const binary = items[itemIndex]?.binary?.[property];
+				if (!binary) throw new Error(`This operation expects the node's input data to contain a binary file '${property}', but none was found`);
+				return binary;
+			},
+			getBinaryDataBuffer: async (itemIndex: number, property: string) =>
+				Buffer.from(items[itemIndex].binary![property].data, 'base64'),
+			prepareBinaryData: async (data: Buffer, fileName?: string, mimeType?: string): Promise<IBinaryData> => ({
+				data: data.toString('base64'),
+				fileName,
+				mimeType: mimeType ?? 'application/octet-stream',
+				fileSize: `${data.length} B`,
+			}),
+		},
+	} as unknown as IExecuteFunctions;
+	return { ctx, requests };
+}
+
+/** Runs the node's execute() with a fake context; returns the first output and the requests. */
+export async function runNode(options: ContextOptions) {
+	const fake = createContext(options);
+	const node = new FacilitaPay();
+	const [output] = await node.execute.call(fake.ctx);
+	return { output, requests: fake.requests };
+}
+
+/** Runs the node expecting it to throw; returns the error and the requests that left. */
+export async function runNodeExpectingError(options: ContextOptions) {
+	const fake = createContext(options);
+	const node = new FacilitaPay();
+	try {
+		await node.execute.call(fake.ctx);
+	} catch (error) {
+		return { error: error as Error & { description?: string; context: IDataObject }, requests: fake.requests };
+	}
+	throw new Error('The node did not throw');
+}
+
+/** A binary item as a previous node (Read File, Form) would produce it. */
+export function binaryItem(bytes: Buffer, fileName: string, mimeType: string, property = 'data'): INodeExecutionData {
+	return { json: {}, binary: { [property]: { data: bytes.toString('base64'), fileName, mimeType } } };
+}
