@@ -38,7 +38,8 @@ export function checkBrazilianState(raw: string): Check {
 	const text = String(raw ?? '')
 		.trim()
 		.toUpperCase();
-	if (text === '') return invalid('is empty; enter the two-letter code of a Brazilian state, e.g. SP');
+	if (text === '')
+		return invalid('is empty; enter the two-letter code of a Brazilian state, e.g. SP');
 	if (!(BRAZILIAN_STATES as readonly string[]).includes(text)) {
 		return invalid(
 			`is not the code of a Brazilian state; use one of ${BRAZILIAN_STATES.join(', ')} (e.g. SP for São Paulo)`,
@@ -51,8 +52,10 @@ export function checkBrazilianState(raw: string): Check {
 export function checkCep(raw: string): Check {
 	const { value } = stripDocumentPunctuation(raw);
 	if (value === '') return invalid('is empty; enter the 8 digits of the CEP, e.g. 01310-100');
-	if (!/^\d+$/.test(value)) return invalid('must contain digits only; a CEP has 8 digits, e.g. 01310-100');
-	if (value.length !== 8) return invalid(`has ${plural(value.length, 'digit')}; a CEP has 8 digits`);
+	if (!/^\d+$/.test(value))
+		return invalid('must contain digits only; a CEP has 8 digits, e.g. 01310-100');
+	if (value.length !== 8)
+		return invalid(`has ${plural(value.length, 'digit')}; a CEP has 8 digits`);
 	return valid(value);
 }
 

@@ -28,7 +28,8 @@ export function mod10CheckDigit(digits: string): number {
 export function checkBoletoBarcode(raw: string): Check {
 	const value = digitsOf(raw);
 	if (value === '') return invalid('is empty; enter the 44 digits of the boleto barcode');
-	if (!/^\d+$/.test(value)) return invalid('must contain digits only; a boleto barcode has 44 digits');
+	if (!/^\d+$/.test(value))
+		return invalid('must contain digits only; a boleto barcode has 44 digits');
 	if (value.length !== 44) {
 		return invalid(
 			value.length === 47
@@ -37,7 +38,9 @@ export function checkBoletoBarcode(raw: string): Check {
 		);
 	}
 	if (boletoBarcodeCheckDigit(value.slice(0, 4) + value.slice(5)) !== Number(value[4])) {
-		return invalid('check digit does not match: this is not a valid boleto barcode (check for a typo)');
+		return invalid(
+			'check digit does not match: this is not a valid boleto barcode (check for a typo)',
+		);
 	}
 	return valid(value);
 }
@@ -49,7 +52,8 @@ export function checkBoletoBarcode(raw: string): Check {
 export function checkDigitalLine(raw: string): Check {
 	const value = digitsOf(raw);
 	if (value === '') return invalid('is empty; enter the 47 digits of the digital line');
-	if (!/^\d+$/.test(value)) return invalid('must contain digits only; a digital line has 47 digits');
+	if (!/^\d+$/.test(value))
+		return invalid('must contain digits only; a digital line has 47 digits');
 	if (value.length !== 47) {
 		return invalid(
 			value.length === 44
@@ -72,7 +76,9 @@ export function checkDigitalLine(raw: string): Check {
 	}
 	const barcode = digitalLineToBarcode(value);
 	if (boletoBarcodeCheckDigit(barcode.slice(0, 4) + barcode.slice(5)) !== Number(barcode[4])) {
-		return invalid('general check digit (digit 33) does not match: check for a typo in the digital line');
+		return invalid(
+			'general check digit (digit 33) does not match: check for a typo in the digital line',
+		);
 	}
 	return valid(value);
 }
@@ -85,7 +91,9 @@ export function checkDigitalLine(raw: string): Check {
 export function digitalLineToBarcode(line: string): string {
 	const l = digitsOf(line);
 	if (!/^\d{47}$/.test(l)) throw new Error('A boleto digital line has 47 digits');
-	return l.slice(0, 4) + l[32] + l.slice(33, 47) + l.slice(4, 9) + l.slice(10, 20) + l.slice(21, 31);
+	return (
+		l.slice(0, 4) + l[32] + l.slice(33, 47) + l.slice(4, 9) + l.slice(10, 20) + l.slice(21, 31)
+	);
 }
 
 /**

@@ -15,7 +15,9 @@ export function checkCardNumber(raw: string): Check {
 	const text = String(raw ?? '').replace(/[\s-]+/g, '');
 	if (text === '') return invalid('is empty; enter the card number');
 	if (!/^\d+$/.test(text)) {
-		return invalid('contains characters other than digits; enter only the digits of the card number');
+		return invalid(
+			'contains characters other than digits; enter only the digits of the card number',
+		);
 	}
 	if (text.length < 13) {
 		return invalid(`has ${text.length} digits; a card number has at least 13 digits`);
@@ -29,8 +31,10 @@ export function checkCardNumber(raw: string): Check {
 /** The security code (CVV/CVC): exactly 3 digits, surrounding spaces ignored. */
 export function checkSecurityCode(raw: string): Check {
 	const text = String(raw ?? '').trim();
-	if (text === '') return invalid('is empty; enter the 3-digit code printed on the back of the card');
-	if (!/^\d+$/.test(text)) return invalid('must contain digits only; the security code has 3 digits');
+	if (text === '')
+		return invalid('is empty; enter the 3-digit code printed on the back of the card');
+	if (!/^\d+$/.test(text))
+		return invalid('must contain digits only; the security code has 3 digits');
 	if (text.length !== 3) {
 		return invalid(
 			`has ${text.length} ${text.length === 1 ? 'digit' : 'digits'}; the service accepts a security code of exactly 3 digits`,
@@ -44,10 +48,13 @@ export function checkFullName(raw: string): Check {
 	const text = String(raw ?? '')
 		.trim()
 		.replace(/\s+/g, ' ');
-	if (text === '') return invalid('is empty; enter the full name as printed on the card, e.g. Maria Silva');
+	if (text === '')
+		return invalid('is empty; enter the full name as printed on the card, e.g. Maria Silva');
 	const words = text.split(' ').filter((word) => /\p{L}/u.test(word));
 	if (words.length < 2) {
-		return invalid('is not a full name; enter first and last name as printed on the card, e.g. Maria Silva');
+		return invalid(
+			'is not a full name; enter first and last name as printed on the card, e.g. Maria Silva',
+		);
 	}
 	return valid(text);
 }
@@ -64,7 +71,13 @@ export function maskCardNumber(raw: string): string {
 }
 
 /** `from_card.threeds.challengeWindowSize` values, sorted. */
-export const CHALLENGE_WINDOW_SIZES = ['250x400', '390x400', '500x600', '600x400', 'fullPage'] as const;
+export const CHALLENGE_WINDOW_SIZES = [
+	'250x400',
+	'390x400',
+	'500x600',
+	'600x400',
+	'fullPage',
+] as const;
 export type ChallengeWindowSize = (typeof CHALLENGE_WINDOW_SIZES)[number];
 
 /** `from_card.meta.mcc` values (dynamic merchant category codes), sorted. */
@@ -80,6 +93,7 @@ export const SOFT_DESCRIPTOR_LENGTH = 13;
  */
 export function truncateSoftDescriptor(raw: string): { value: string; truncated: boolean } {
 	const characters = [...String(raw ?? '').trim()];
-	if (characters.length <= SOFT_DESCRIPTOR_LENGTH) return { value: characters.join(''), truncated: false };
+	if (characters.length <= SOFT_DESCRIPTOR_LENGTH)
+		return { value: characters.join(''), truncated: false };
 	return { value: characters.slice(0, SOFT_DESCRIPTOR_LENGTH).join('').trimEnd(), truncated: true };
 }

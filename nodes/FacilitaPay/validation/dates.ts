@@ -133,7 +133,9 @@ export function checkBoletoExpireAt(raw: string, now: Date): Check {
 	}
 	const today = todayUtc(now);
 	if (parsed.date < today) {
-		return invalid(`is in the past (${parsed.date}); the boleto must expire today (${today}) or later`);
+		return invalid(
+			`is in the past (${parsed.date}); the boleto must expire today (${today}) or later`,
+		);
 	}
 	return valid(parsed.date);
 }

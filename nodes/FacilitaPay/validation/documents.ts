@@ -23,7 +23,11 @@ function describeOtherCharacters(value: string, allowed: RegExp): string {
 	return others.map((character) => `"${character}"`).join(', ');
 }
 
-function checkDigitsOnly(value: string, documentName: string, lengthText: string): Check | undefined {
+function checkDigitsOnly(
+	value: string,
+	documentName: string,
+	lengthText: string,
+): Check | undefined {
 	if (value === '') return invalid(`is empty; enter the ${lengthText} of the ${documentName}`);
 	if (!/^\d+$/.test(value)) {
 		return invalid(
@@ -41,7 +45,8 @@ export function checkCpf(raw: string): Check {
 	const { value } = stripDocumentPunctuation(raw);
 	const problem = checkDigitsOnly(value, 'CPF', '11 digits');
 	if (problem) return problem;
-	if (value.length !== 11) return invalid(`has ${plural(value.length, 'digit')}; a CPF has 11 digits`);
+	if (value.length !== 11)
+		return invalid(`has ${plural(value.length, 'digit')}; a CPF has 11 digits`);
 	if (allSame(value)) return invalid('has all digits equal: this is not a valid CPF');
 	const digits = [...value].map(Number);
 	const checkDigit = (count: number): number => {
@@ -73,7 +78,9 @@ export function checkCnpj(raw: string): Check {
 		return invalid(`has ${plural(value.length, 'character')}; a CNPJ has 14 characters`);
 	}
 	if (!/^\d{2}$/.test(value.slice(12))) {
-		return invalid('ends with a letter; the last 2 characters of a CNPJ (its check digits) are digits');
+		return invalid(
+			'ends with a letter; the last 2 characters of a CNPJ (its check digits) are digits',
+		);
 	}
 	if (allSame(value)) return invalid('has all characters equal: this is not a valid CNPJ');
 	const codes = [...value].map((character) => character.charCodeAt(0) - 48);
@@ -150,11 +157,13 @@ export function checkRfcPerson(raw: string, curp?: string): Check {
 	const { value } = stripDocumentPunctuation(raw);
 	if (value === '') return invalid('is empty; enter the 13 characters of the RFC');
 	if (value.length !== 13) {
-		return invalid(`has ${plural(value.length, 'character')}; the RFC of a person has 13 characters`);
+		return invalid(
+			`has ${plural(value.length, 'character')}; the RFC of a person has 13 characters`,
+		);
 	}
 	if (!RFC_PERSON_PATTERN.test(value)) {
 		return invalid(
-			'does not have the shape of a person\'s RFC: 4 letters, 6 digits of birth date (YYMMDD), 2 letters or digits, then a digit or A',
+			"does not have the shape of a person's RFC: 4 letters, 6 digits of birth date (YYMMDD), 2 letters or digits, then a digit or A",
 		);
 	}
 	if (curp !== undefined && curp.trim() !== '') {

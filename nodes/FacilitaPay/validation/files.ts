@@ -17,7 +17,8 @@ const ACCEPTED_TYPES_TEXT = 'PDF (application/pdf), PNG (image/png) or JPEG (ima
 /** Recognises a PDF, PNG or JPEG file by its first bytes (magic numbers). */
 export function detectFileType(bytes: Buffer): DocumentFileType | undefined {
 	if (!bytes || bytes.length < 3) return undefined;
-	if (bytes.length >= 5 && bytes.subarray(0, 5).toString('latin1') === '%PDF-') return 'application/pdf';
+	if (bytes.length >= 5 && bytes.subarray(0, 5).toString('latin1') === '%PDF-')
+		return 'application/pdf';
 	if (
 		bytes.length >= 8 &&
 		bytes.subarray(0, 8).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]))
@@ -34,8 +35,9 @@ function normaliseDeclaredType(declared: string): string {
 	return type === 'image/jpg' || type === 'image/pjpeg' ? 'image/jpeg' : type;
 }
 
+/** Size in MB with one decimal, rounded up so that a file over the limit never reads "15.0 MB". */
 function megabytes(bytes: number): string {
-	return `${(bytes / (1024 * 1024)).toFixed(1)} MB`;
+	return `${(Math.ceil((bytes / (1024 * 1024)) * 10) / 10).toFixed(1)} MB`;
 }
 
 export type DocumentFileCheck =
@@ -92,10 +94,11 @@ export function checkDocumentFile(input: {
 		};
 	}
 	if (!/[^./\\]\.[A-Za-z0-9]{1,10}$/.test(fileName)) {
+		const base = /^\.[A-Za-z0-9]*$/.test(fileName) ? 'document' : fileName.replace(/\.+$/, '');
 		return {
 			ok: false,
 			field: 'file_name',
-			reason: `has no extension; add one that matches the file, e.g. ${fileName.replace(/\.+$/, '')}${extensionFor(detected)}`,
+			reason: `has no extension; add one that matches the file, e.g. ${base}${extensionFor(detected)}`,
 		};
 	}
 	return { ok: true, fileType: detected, fileName };
@@ -135,7 +138,8 @@ export function checkBase64(raw: string): Check {
 /** A public web address starting with http:// or https://, trimmed. */
 export function checkHttpUrl(raw: string): Check {
 	const text = String(raw ?? '').trim();
-	if (text === '') return invalid('is empty; enter a web address such as https://example.com/file.pdf');
+	if (text === '')
+		return invalid('is empty; enter a web address such as https://example.com/file.pdf');
 	let url: URL;
 	try {
 		url = new URL(text);
@@ -177,7 +181,13 @@ export function checkLabels(
 	labels: string[] | string,
 ): { ok: true; value: string[] } | { ok: false; reason: string } {
 	const parts = Array.isArray(labels) ? labels : String(labels ?? '').split(',');
-	const cleaned = parts.map((label) => String(label ?? '').trim().toLowerCase()).filter((label) => label !== '');
+	const cleaned = parts
+		.map((label) =>
+			String(label ?? '')
+				.trim()
+				.toLowerCase(),
+		)
+		.filter((label) => label !== '');
 	if (cleaned.length === 0) {
 		return {
 			ok: false,
@@ -186,9 +196,7 @@ export function checkLabels(
 	}
 	for (const label of cleaned) {
 		if (!LABEL_PATTERN.test(label)) {
-			const suggestion = label
-				.replace(/[^a-z0-9]+/g, '-')
-				.replace(/^-+|-+$/g, '');
+			const suggestion = label.replace(/[^a-z0-9]+/g, '-').replace(/^-+|-+$/g, '');
 			return {
 				ok: false,
 				reason: `contains "${label}", which is not a label; labels use lower-case letters, digits and dashes${

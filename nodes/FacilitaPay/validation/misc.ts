@@ -11,7 +11,8 @@ export function checkUuid(raw: string): Check {
 	const text = String(raw ?? '')
 		.trim()
 		.toLowerCase();
-	if (text === '') return invalid('is empty; enter an id such as 3f2b8c1e-9d4a-4f6b-8e2a-1c5d7e9f0a1b');
+	if (text === '')
+		return invalid('is empty; enter an id such as 3f2b8c1e-9d4a-4f6b-8e2a-1c5d7e9f0a1b');
 	if (!UUID_PATTERN.test(text)) {
 		return invalid(
 			'is not an id in the expected form: 32 hexadecimal characters in groups 8-4-4-4-12, e.g. 3f2b8c1e-9d4a-4f6b-8e2a-1c5d7e9f0a1b',
@@ -27,7 +28,8 @@ export function checkUuid(raw: string): Check {
 export function checkEmail(raw: string): Check {
 	const text = String(raw ?? '').trim();
 	if (text === '') return invalid('is empty; enter an e-mail address such as name@example.com');
-	if (text.length > 254) return invalid('is longer than 254 characters, the limit of an e-mail address');
+	if (text.length > 254)
+		return invalid('is longer than 254 characters, the limit of an e-mail address');
 	if (!/^[^\s@]+@[^\s@]+\.[^\s@.]+$/.test(text) || /\.\./.test(text)) {
 		return invalid('is not an e-mail address; use the form name@example.com');
 	}

@@ -18,7 +18,8 @@ function trimLeadingZeros(amount: string): string {
 }
 
 function checkPositive(amount: string): Check {
-	if (/^0+\.00$/.test(amount)) return invalid('is zero; enter an amount greater than zero, e.g. 10.50');
+	if (/^0+\.00$/.test(amount))
+		return invalid('is zero; enter an amount greater than zero, e.g. 10.50');
 	return valid(trimLeadingZeros(amount));
 }
 
@@ -113,7 +114,8 @@ function checkMoneyNumber(amount: number): Check {
  */
 export function checkMoney(raw: string | number): Check {
 	if (typeof raw === 'number') return checkMoneyNumber(raw);
-	if (typeof raw !== 'string') return invalid('is missing; enter an amount with two decimals, e.g. 10.50');
+	if (typeof raw !== 'string')
+		return invalid('is missing; enter an amount with two decimals, e.g. 10.50');
 	return checkMoneyText(raw);
 }
 
@@ -132,7 +134,9 @@ export function checkCurrency(raw: string, allowed: readonly string[] = CURRENCI
 	}
 	if (!allowed.includes(text)) {
 		return invalid(
-			allowed.length === 1 ? `is ${text}; only ${list} is accepted here` : `is ${text}; use one of ${list}`,
+			allowed.length === 1
+				? `is ${text}; only ${list} is accepted here`
+				: `is ${text}; use one of ${list}`,
 		);
 	}
 	return valid(text);

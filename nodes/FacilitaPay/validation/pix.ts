@@ -80,7 +80,8 @@ export function parseBrCode(code: string): BrCodeParse {
 	if (!text.startsWith('000201')) {
 		return {
 			ok: false,
-			reason: 'is not a PIX code: a PIX copy-and-paste code starts with 000201; copy the whole code again',
+			reason:
+				'is not a PIX code: a PIX copy-and-paste code starts with 000201; copy the whole code again',
 		};
 	}
 	const tlv = parseTlv(text, 'a field');
@@ -90,14 +91,16 @@ export function parseBrCode(code: string): BrCodeParse {
 	if (!('63' in fields) || text.slice(crcAt, crcAt + 4) !== '6304') {
 		return {
 			ok: false,
-			reason: 'does not end with its checksum (field 63, e.g. 6304A1B2); the code is incomplete, copy it again',
+			reason:
+				'does not end with its checksum (field 63, e.g. 6304A1B2); the code is incomplete, copy it again',
 		};
 	}
 	const expected = crc16CcittFalse(text.slice(0, crcAt + 4));
 	if (expected !== text.slice(crcAt + 4).toUpperCase()) {
 		return {
 			ok: false,
-			reason: 'checksum (the last 4 characters) does not match: the code was changed or copied incompletely',
+			reason:
+				'checksum (the last 4 characters) does not match: the code was changed or copied incompletely',
 		};
 	}
 	let merchantAccount: Record<string, string> | undefined;
@@ -178,7 +181,8 @@ export function checkPixKey(raw: string): PixKeyCheck {
 		};
 	}
 
-	if (EVP_PATTERN.test(text.toLowerCase())) return { ok: true, value: text.toLowerCase(), kind: 'evp' };
+	if (EVP_PATTERN.test(text.toLowerCase()))
+		return { ok: true, value: text.toLowerCase(), kind: 'evp' };
 
 	const { value } = stripDocumentPunctuation(text);
 	if (/^\d{11}$/.test(value)) {

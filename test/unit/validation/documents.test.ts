@@ -68,7 +68,10 @@ describe('checkCnpj', () => {
 		['16727230000198', 'check digits do not match: this is not a valid CNPJ'],
 		['00000000000000', 'has all characters equal: this is not a valid CNPJ'],
 		['1672723000019', 'has 13 characters; a CNPJ has 14 characters'],
-		['12ABC34501DE3A', 'ends with a letter; the last 2 characters of a CNPJ (its check digits) are digits'],
+		[
+			'12ABC34501DE3A',
+			'ends with a letter; the last 2 characters of a CNPJ (its check digits) are digits',
+		],
 		['', 'is empty; enter the 14 characters of the CNPJ'],
 		['12ABC34501DE3*', 'contains "*"; a CNPJ has only letters A to Z and digits'],
 	])('rejects %j: %s', (raw, reason) => {
@@ -89,7 +92,10 @@ describe('checkCurp', () => {
 		['BOXW310820HNERXN08', 'check digit does not match: this is not a valid CURP'],
 		['BOXW310820HNERXN0', 'has 17 characters; a CURP has 18 characters'],
 		['', 'is empty; enter the 18 characters of the CURP'],
-		['BBXW310820HNERXN09', 'does not start with 4 letters (the second a vowel or X) as a CURP does'],
+		[
+			'BBXW310820HNERXN09',
+			'does not start with 4 letters (the second a vowel or X) as a CURP does',
+		],
 		['BOXW311320HNERXN09', 'characters 5 to 10 are not a birth date written YYMMDD as in a CURP'],
 		['BOXW310832HNERXN09', 'characters 5 to 10 are not a birth date written YYMMDD as in a CURP'],
 		['BOXW310820FNERXN09', 'character 11 must be H, M or X in a CURP'],
@@ -283,7 +289,9 @@ describe('checkDocumentNumber', () => {
 	it('knows every person document type', () => {
 		for (const type of PERSON_DOCUMENT_TYPES) {
 			expect(checkDocumentNumber(type, '').ok).toBe(false);
-			expect(checkDocumentNumber(type, '').ok === false && checkDocumentNumber(type, '')).not.toMatchObject({
+			expect(
+				checkDocumentNumber(type, '').ok === false && checkDocumentNumber(type, ''),
+			).not.toMatchObject({
 				reason: expect.stringContaining('unknown'),
 			});
 		}

@@ -22,11 +22,26 @@ describe('checkMoney', () => {
 		['10', 'has no decimals; an amount needs exactly 2 decimals: write 10.00'],
 		['10.5', 'has 1 decimal; an amount needs exactly 2 decimals: write 10.50'],
 		['10.', 'has no decimals; an amount needs exactly 2 decimals: write 10.00'],
-		['10.555', 'has 3 decimals; an amount has exactly 2 decimals, e.g. 10.50 (round it before sending)'],
-		['10,50', 'contains a comma; use a dot as the decimal separator and no thousands separators, e.g. 10.50'],
-		['1.234,56', 'contains a comma; use a dot as the decimal separator and no thousands separators, e.g. 1234.56'],
-		['1,234.56', 'contains a comma; use a dot as the decimal separator and no thousands separators, e.g. 1234.56'],
-		['10,5', 'contains a comma; use a dot as the decimal separator and no thousands separators, e.g. 10.50'],
+		[
+			'10.555',
+			'has 3 decimals; an amount has exactly 2 decimals, e.g. 10.50 (round it before sending)',
+		],
+		[
+			'10,50',
+			'contains a comma; use a dot as the decimal separator and no thousands separators, e.g. 10.50',
+		],
+		[
+			'1.234,56',
+			'contains a comma; use a dot as the decimal separator and no thousands separators, e.g. 1234.56',
+		],
+		[
+			'1,234.56',
+			'contains a comma; use a dot as the decimal separator and no thousands separators, e.g. 1234.56',
+		],
+		[
+			'10,5',
+			'contains a comma; use a dot as the decimal separator and no thousands separators, e.g. 10.50',
+		],
 		['0.00', 'is zero; enter an amount greater than zero, e.g. 10.50'],
 		['0', 'is zero; enter an amount greater than zero, e.g. 10.50'],
 		['-10.00', 'is negative; enter an amount greater than zero, e.g. 10.50'],
@@ -36,10 +51,22 @@ describe('checkMoney', () => {
 			'R$ 10.50',
 			'is not an amount; write digits with a dot and exactly 2 decimals, without currency symbols, e.g. 10.50',
 		],
-		['abc', 'is not an amount; write digits with a dot and exactly 2 decimals, without currency symbols, e.g. 10.50'],
-		['1e3', 'is not an amount; write digits with a dot and exactly 2 decimals, without currency symbols, e.g. 10.50'],
-		[10.555, 'has 3 decimals; an amount has at most 2 decimals, e.g. 10.50 (round it before sending)'],
-		[0.1 + 0.2, 'has 17 decimals; an amount has at most 2 decimals, e.g. 10.50 (round it before sending)'],
+		[
+			'abc',
+			'is not an amount; write digits with a dot and exactly 2 decimals, without currency symbols, e.g. 10.50',
+		],
+		[
+			'1e3',
+			'is not an amount; write digits with a dot and exactly 2 decimals, without currency symbols, e.g. 10.50',
+		],
+		[
+			10.555,
+			'has 3 decimals; an amount has at most 2 decimals, e.g. 10.50 (round it before sending)',
+		],
+		[
+			0.1 + 0.2,
+			'has 17 decimals; an amount has at most 2 decimals, e.g. 10.50 (round it before sending)',
+		],
 		[1e-7, 'has more than 2 decimals; an amount has at most 2 decimals, e.g. 10.50'],
 		[0, 'is zero; enter an amount greater than zero, e.g. 10.50'],
 		[-5, 'is negative; enter an amount greater than zero, e.g. 10.50'],
@@ -73,8 +100,16 @@ describe('checkCurrency', () => {
 
 	it.each<[string, readonly string[] | undefined, string]>([
 		['', undefined, 'is empty; use one of BRL, CLP, COP, EUR, MXN, USD'],
-		['R$', undefined, 'is not a 3-letter currency code (ISO 4217); use one of BRL, CLP, COP, EUR, MXN, USD'],
-		['REAL', undefined, 'is not a 3-letter currency code (ISO 4217); use one of BRL, CLP, COP, EUR, MXN, USD'],
+		[
+			'R$',
+			undefined,
+			'is not a 3-letter currency code (ISO 4217); use one of BRL, CLP, COP, EUR, MXN, USD',
+		],
+		[
+			'REAL',
+			undefined,
+			'is not a 3-letter currency code (ISO 4217); use one of BRL, CLP, COP, EUR, MXN, USD',
+		],
 		['GBP', undefined, 'is GBP; use one of BRL, CLP, COP, EUR, MXN, USD'],
 		['MXN', ['BRL', 'USD', 'EUR'], 'is MXN; use one of BRL, USD, EUR'],
 		['USD', ['BRL'], 'is USD; only BRL is accepted here'],

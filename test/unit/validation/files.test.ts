@@ -1,0 +1,270 @@
+import {
+	checkBase64,
+	checkDocumentFile,
+	checkHttpUrl,
+	checkLabels,
+	detectFileType,
+	DOCUMENT_LABELS,
+	MAX_DOCUMENT_BYTES,
+} from '../../../nodes/FacilitaPay/validation/files';
+
+const PDF = Buffer.concat([Buffer.from('%PDF-1.7\n'), Buffer.alloc(100, 0x20)]);
+const PNG = Buffer.concat([
+	Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+	Buffer.alloc(100),
+]);
+const JPEG = Buffer.concat([Buffer.from([0xff, 0xd8, 0xff, 0xe0]), Buffer.alloc(100)]);
+const TEXT = Buffer.from('hello, this is not a document');
+
+function withSize(header: Buffer, size: number): Buffer {
+	const bytes = Buffer.alloc(size);
+	header.copy(bytes);
+	return bytes;
+}
+
+describe('detectFileType', () => {
+	it.each<[string, Buffer, string | undefined]>([
+		['a PDF', PDF, 'application/pdf'],
+		['a PNG', PNG, 'image/png'],
+		['a JPEG', JPEG, 'image/jpeg'],
+		['text', TEXT, undefined],
+		['an empty buffer', Buffer.alloc(0), undefined],
+		['a GIF', Buffer.from('GIF89a.....'), undefined],
+		['a truncated PNG signature', Buffer.from([0x89, 0x50, 0x4e, 0x47]), undefined],
+	])('recognises %s', (_name, bytes, type) => {
+		expect(detectFileType(bytes)).toBe(type);
+	});
+});
+
+describe('checkDocumentFile', () => {
+	it.each<[string, Buffer, string, string | undefined, string, string]>([
+		['a PDF without declared type', PDF, 'proof.pdf', undefined, 'application/pdf', 'proof.pdf'],
+		[
+			'a PDF declared as such',
+			PDF,
+			' proof.pdf ',
+			'application/pdf',
+			'application/pdf',
+			'proof.pdf',
+		],
+		['a PNG declared in capitals', PNG, 'rg.png', 'IMAGE/PNG', 'image/png', 'rg.png'],
+		['a JPEG declared as image/jpg', JPEG, 'rg.jpeg', 'image/jpg', 'image/jpeg', 'rg.jpeg'],
+		['an empty declared type', JPEG, 'rg.jpg', '', 'image/jpeg', 'rg.jpg'],
+		[
+			'a file of exactly 15 MB',
+			withSize(PDF, MAX_DOCUMENT_BYTES),
+			'big.pdf',
+			undefined,
+			'application/pdf',
+			'big.pdf',
+		],
+	])('accepts %s', (_name, bytes, fileName, declaredType, fileType, cleanName) => {
+		expect(checkDocumentFile({ bytes, fileName, declaredType })).toEqual({
+			ok: true,
+			fileType,
+			fileName: cleanName,
+		});
+	});
+
+	it.each<[string, Buffer, string, string | undefined, string, string]>([
+		[
+			'a file over 15 MB',
+			withSize(PDF, 16 * 1024 * 1024),
+			'big.pdf',
+			undefined,
+			'file_data',
+			'is 16.0 MB; the limit is 15 MB per file, so send a smaller or compressed file',
+		],
+		[
+			'a file one byte over the limit',
+			withSize(PDF, MAX_DOCUMENT_BYTES + 1),
+			'big.pdf',
+			undefined,
+			'file_data',
+			'is 15.1 MB; the limit is 15 MB per file, so send a smaller or compressed file',
+		],
+		[
+			'an empty file',
+			Buffer.alloc(0),
+			'a.pdf',
+			undefined,
+			'file_data',
+			'is empty; choose a file with content',
+		],
+		[
+			'unknown content',
+			TEXT,
+			'notes.txt',
+			'text/plain',
+			'file_data',
+			'is not a file type the service accepts; send a PDF (application/pdf), PNG (image/png) or JPEG (image/jpeg) file',
+		],
+		[
+			'a PNG declared as PDF',
+			PNG,
+			'rg.pdf',
+			'application/pdf',
+			'file_type',
+			'does not match the file: the file is a PNG image but File Type says application/pdf; use image/png',
+		],
+		[
+			'a PDF declared as JPEG',
+			PDF,
+			'proof.pdf',
+			'image/jpeg',
+			'file_type',
+			'does not match the file: the file is a PDF document but File Type says image/jpeg; use application/pdf',
+		],
+		[
+			'a name without extension',
+			PDF,
+			'proof',
+			undefined,
+			'file_name',
+			'has no extension; add one that matches the file, e.g. proof.pdf',
+		],
+		[
+			'a name ending with a dot',
+			PNG,
+			'photo.',
+			undefined,
+			'file_name',
+			'has no extension; add one that matches the file, e.g. photo.png',
+		],
+		[
+			'a name that is only an extension',
+			JPEG,
+			'.jpg',
+			undefined,
+			'file_name',
+			'has no extension; add one that matches the file, e.g. document.jpg',
+		],
+		[
+			'an empty name',
+			JPEG,
+			'  ',
+			undefined,
+			'file_name',
+			'is empty; enter a name with an extension, e.g. document.jpg',
+		],
+	])('rejects %s', (_name, bytes, fileName, declaredType, field, reason) => {
+		expect(checkDocumentFile({ bytes, fileName, declaredType })).toEqual({
+			ok: false,
+			field,
+			reason,
+		});
+	});
+});
+
+describe('checkBase64', () => {
+	it.each([
+		['aGVsbG8=', 'aGVsbG8='],
+		['aGVs\nbG8h', 'aGVsbG8h'],
+		['  aGVsbA== ', 'aGVsbA=='],
+		['a+/b', 'a+/b'],
+		['data:application/pdf;base64,JVBERi0=', 'JVBERi0='],
+	])('accepts %j as %j', (raw, value) => {
+		expect(checkBase64(raw)).toEqual({ ok: true, value });
+	});
+
+	it.each([
+		['', 'is empty; enter the file content encoded in Base64'],
+		['   ', 'is empty; enter the file content encoded in Base64'],
+		[
+			'aGVsbG8',
+			'has a length that is not a multiple of 4, so it is not complete Base64; the text may have been cut off',
+		],
+		[
+			'aGVs*G8=',
+			'contains characters that are not Base64; Base64 uses only letters, digits, "+", "/" and "=" at the end',
+		],
+		[
+			'aGV=bG8=',
+			'contains characters that are not Base64; Base64 uses only letters, digits, "+", "/" and "=" at the end',
+		],
+		[
+			'a-_b',
+			'uses the URL-safe Base64 alphabet ("-" and "_"); the service needs standard Base64 with "+" and "/"',
+		],
+	])('rejects %j: %s', (raw, reason) => {
+		expect(checkBase64(raw)).toEqual({ ok: false, reason });
+	});
+});
+
+describe('checkHttpUrl', () => {
+	it.each([
+		['https://example.com/file.pdf', 'https://example.com/file.pdf'],
+		[' http://files.example.com.br/a%20b.png?x=1 ', 'http://files.example.com.br/a%20b.png?x=1'],
+		['HTTPS://EXAMPLE.COM/x', 'HTTPS://EXAMPLE.COM/x'],
+	])('accepts %j as %j', (raw, value) => {
+		expect(checkHttpUrl(raw)).toEqual({ ok: true, value });
+	});
+
+	it.each([
+		['', 'is empty; enter a web address such as https://example.com/file.pdf'],
+		[
+			'example.com/file.pdf',
+			'is not a web address; enter a full address starting with https://, e.g. https://example.com/file.pdf',
+		],
+		[
+			'ftp://example.com/file.pdf',
+			'starts with ftp:; the address must start with http:// or https://, e.g. https://example.com/file.pdf',
+		],
+		[
+			'file:///etc/passwd',
+			'starts with file:; the address must start with http:// or https://, e.g. https://example.com/file.pdf',
+		],
+		[
+			'https://',
+			'is not a web address; enter a full address starting with https://, e.g. https://example.com/file.pdf',
+		],
+	])('rejects %j: %s', (raw, reason) => {
+		expect(checkHttpUrl(raw)).toEqual({ ok: false, reason });
+	});
+});
+
+describe('checkLabels', () => {
+	it('knows the labels in use, sorted', () => {
+		expect(DOCUMENT_LABELS).toEqual([
+			'address-proof',
+			'cpf-number',
+			'person-cpf',
+			'revenue-tax-declaration',
+			'rg-number',
+			'rg-photo',
+		]);
+	});
+
+	it.each<[string[] | string, string[]]>([
+		[['rg-number'], ['rg-number']],
+		[
+			['rg-number', 'rg-photo'],
+			['rg-number', 'rg-photo'],
+		],
+		['rg-number, rg-photo', ['rg-number', 'rg-photo']],
+		[' RG-Number ,, cpf-number ,', ['rg-number', 'cpf-number']],
+		[['rg-photo', 'rg-photo'], ['rg-photo']],
+		['selfie-2026', ['selfie-2026']],
+	])('accepts %j as %j', (raw, value) => {
+		expect(checkLabels(raw)).toEqual({ ok: true, value });
+	});
+
+	it.each<[string[] | string, string]>([
+		[[], 'is empty; enter at least one label'],
+		['', 'is empty; enter at least one label'],
+		[' , ', 'is empty; enter at least one label'],
+		[
+			['rg_number'],
+			'contains "rg_number", which is not a label; labels use lower-case letters, digits and dashes, e.g. rg-number',
+		],
+		[
+			'address proof',
+			'contains "address proof", which is not a label; labels use lower-case letters, digits and dashes, e.g. address-proof',
+		],
+		[['-rg'], 'contains "-rg", which is not a label'],
+	])('rejects %j', (raw, reason) => {
+		const result = checkLabels(raw);
+		expect(result.ok).toBe(false);
+		expect(result.ok ? '' : result.reason).toContain(reason);
+	});
+});
