@@ -1,0 +1,311 @@
+/**
+ * Subjects (people and companies): registration rules, KYC approval state machine, documents,
+ * and the 20k USD annual rule.
+ */
+import { randomUUID } from 'node:crypto';
+import {
+	Errors, BRAZIL_STATES, PERSON_DOCUMENT_TYPES, ALL_DOCUMENT_TYPES, documentNumberError, isBlank, isDate,
+	isMoney, isValidRfc, isBrazil,
+} from '../validation.mjs';
+import { check, notFound } from '../errors.mjs';
+import { convertCents, toCents } from '../money.mjs';
+
+export const MAX_FILE_BYTES = 15 * 1024 * 1024;
+export const ANNUAL_LIMIT_USD_CENTS = 2000000n; // 20 000.00 USD
+
+/** Mandatory documents (by label) for subjects above the annual limit. */
+export const MANDATORY_DOCUMENTS = [
+	{ label: 'address-proof', item: 'proof_of_address_missing', required: 'proof_of_address' },
+	{ label: 'revenue-tax-declaration', item: 'tax_declaration_insufficient', required: 'revenue_tax_declaration' },
+];
+
+const STRING_FIELDS = [
+	'document_number', 'document_type', 'social_name', 'fiscal_country', 'email', 'website', 'phone_country_code',
+	'phone_area_code', 'phone_number', 'birth_date', 'net_monthly_average_income', 'address_street', 'address_number',
+	'address_complement', 'address_neighborhood', 'address_postal_code', 'address_city', 'address_state',
+	'address_country', 'rfc_pf', 'company_name',
+];
+
+export const ADDRESS_FIELDS = [
+	'address_street', 'address_number', 'address_neighborhood', 'address_postal_code', 'address_city', 'address_state',
+	'address_country',
+];
+
+/**
+ * Validates a document object (upload body or an item of `person.documents`).
+ * @param {Errors} errors @param {any} doc @param {string} prefix
+ */
+export function validateDocument(errors, doc, prefix = '') {
+	if (!doc || typeof doc !== 'object' || Array.isArray(doc)) {
+		errors.add(prefix.replace(/\.$/, '') || 'document', "can't be blank");
+		return null;
+	}
+	if (!Array.isArray(doc.labels) || doc.labels.length === 0) errors.add(`${prefix}labels`, "can't be blank");
+	else if (doc.labels.some((l) => typeof l !== 'string' || !l.trim())) errors.add(`${prefix}labels`, 'must be a list of non-empty strings');
+	const types = ['application/pdf', 'image/png', 'image/jpeg', 'image/jpg'];
+	if (isBlank(doc.file_type)) errors.add(`${prefix}file_type`, "can't be blank");
+	else if (!types.includes(doc.file_type)) errors.add(`${prefix}file_type`, `is not supported (use one of: ${types.join(', ')})`);
+	const hasData = !isBlank(doc.file_data);
+	const hasUrl = !isBlank(doc.file_url);
+	let size = null;
+	if (!hasData && !hasUrl) errors.add(`${prefix}file_data`, "can't be blank: give file_data (Base64) with file_name, or file_url");
+	if (hasData && hasUrl) errors.add(`${prefix}file_url`, 'give either file_data or file_url, not both');
+	if (hasData) {
+		const data = String(doc.file_data).replace(/\s/g, '');
+		if (typeof doc.file_data !== 'string' || data.length % 4 !== 0 || !/^[A-Za-z0-9+/]*={0,2}$/.test(data)) {
+			errors.add(`${prefix}file_data`, 'is not valid Base64');
+		} else {
+			size = Math.floor((data.length * 3) / 4) - (data.endsWith('==') ? 2 : data.endsWith('=') ? 1 : 0);
+			if (size > MAX_FILE_BYTES) errors.add(`${prefix}file_data`, `is too large (${size} bytes decoded; at most 15 MB)`);
+			else if (types.includes(doc.file_type)) {
+				const head = Buffer.from(data.slice(0, 16), 'base64');
+				const detected = sniff(head);
+				const wanted = doc.file_type === 'image/jpg' ? 'image/jpeg' : doc.file_type;
+				if (detected !== wanted) errors.add(`${prefix}file_type`, `does not match the file content (content looks like ${detected ?? 'an unknown type'})`);
+			}
+		}
+		if (isBlank(doc.file_name)) errors.add(`${prefix}file_name`, "can't be blank when file_data is given");
+		else if (!/\.[A-Za-z0-9]{1,5}$/.test(doc.file_name)) errors.add(`${prefix}file_name`, 'must include an extension, e.g. "proof.pdf"');
+	}
+	if (hasUrl && !/^https?:\/\/\S+$/.test(String(doc.file_url))) errors.add(`${prefix}file_url`, 'must start with http:// or https://');
+	return size;
+}
+
+/** @param {Buffer} head */
+function sniff(head) {
+	if (head.subarray(0, 4).toString('latin1') === '%PDF') return 'application/pdf';
+	if (head.subarray(0, 8).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]))) return 'image/png';
+	if (head[0] === 0xff && head[1] === 0xd8 && head[2] === 0xff) return 'image/jpeg';
+	return null;
+}
+
+export function createSubjects(ctx) {
+	const { state, clock } = ctx;
+
+	function get(id) {
+		const s = state.subjects.get(id);
+		if (!s) throw notFound();
+		return s;
+	}
+
+	function findByDocument(number) {
+		for (const s of state.subjects.values()) if (s.document_number === number) return s;
+		return null;
+	}
+
+	/**
+	 * @param {Errors} errors @param {any} p merged person @param {any} input fields sent
+	 * @param {{allTypes?: boolean}} [o]
+	 */
+	function validatePersonFields(errors, p, input, o = {}) {
+		for (const f of STRING_FIELDS) {
+			if (input[f] !== undefined && input[f] !== null && typeof input[f] !== 'string') errors.add(f, 'must be a string');
+		}
+		const types = o.allTypes ? ALL_DOCUMENT_TYPES : PERSON_DOCUMENT_TYPES;
+		if (isBlank(p.document_type)) errors.add('document_type', "can't be blank");
+		else if (!types.includes(p.document_type)) errors.add('document_type', `must be one of: ${types.join(', ')}`);
+		else if (typeof p.document_number === 'string' || isBlank(p.document_number)) {
+			const msg = documentNumberError(p.document_type, p.document_number);
+			if (msg) errors.add('document_number', msg);
+		}
+		if (isBlank(p.social_name)) errors.add('social_name', "can't be blank");
+		if (isBlank(p.fiscal_country)) errors.add('fiscal_country', "can't be blank");
+		if (!isBlank(p.email) && !/^[^@\s]+@[^@\s]+\.[^@\s]+$/.test(String(p.email))) errors.add('email', 'is not a valid e-mail address');
+		if (!isBlank(p.phone_country_code) && !/^\d{1,3}$/.test(String(p.phone_country_code))) errors.add('phone_country_code', 'must be 1 to 3 digits, e.g. "55"');
+		if (!isBlank(p.phone_area_code) && !/^\d{1,4}$/.test(String(p.phone_area_code))) errors.add('phone_area_code', 'must be digits only');
+		if (!isBlank(p.phone_number) && !/^\d{4,15}$/.test(String(p.phone_number))) errors.add('phone_number', 'must be 4 to 15 digits, without spaces or dashes');
+		if (!isBlank(p.birth_date)) {
+			if (!isDate(p.birth_date)) errors.add('birth_date', 'must be a date in the form YYYY-MM-DD');
+			else if (Date.parse(`${p.birth_date}T00:00:00Z`) > clock.now()) errors.add('birth_date', 'cannot be in the future');
+		}
+		if (!isBlank(p.net_monthly_average_income) && !isMoney(p.net_monthly_average_income)) {
+			errors.add('net_monthly_average_income', 'must be a string with exactly two decimals, e.g. "5000.00"');
+		}
+		const brazilian = isBrazil(p.address_country ?? p.fiscal_country);
+		if (!isBlank(p.address_state) && brazilian && !BRAZIL_STATES.includes(p.address_state)) {
+			errors.add('address_state', `must be one of the 27 Brazilian states: ${BRAZIL_STATES.join(', ')}`);
+		}
+		if (!isBlank(p.address_postal_code) && brazilian && !/^\d{8}$/.test(String(p.address_postal_code))) {
+			errors.add('address_postal_code', 'must be 8 digits (Brazilian CEP), without dash');
+		}
+		if (!isBlank(p.rfc_pf)) {
+			if (!isValidRfc(p.rfc_pf)) errors.add('rfc_pf', 'is not a valid RFC (13 characters)');
+			else if (p.document_type === 'curp' && typeof p.document_number === 'string' && p.rfc_pf.slice(0, 10) !== p.document_number.slice(0, 10)) {
+				errors.add('rfc_pf', 'its first 10 characters must equal the first 10 characters of the CURP');
+			}
+		}
+		if (input.documents !== undefined && input.documents !== null) {
+			if (!Array.isArray(input.documents)) errors.add('documents', 'must be a list');
+			else input.documents.forEach((d, i) => validateDocument(errors, d, `documents[${i}].`));
+		}
+	}
+
+	function storedDocument(doc, size) {
+		return {
+			id: randomUUID(),
+			labels: doc.labels,
+			file_type: doc.file_type,
+			file_name: doc.file_name ?? null,
+			file_url: doc.file_url ?? null,
+			size,
+			status: 'pending_analysis',
+			inserted_at: clock.iso(),
+		};
+	}
+
+	function applyFields(subject, input) {
+		for (const f of STRING_FIELDS) if (input[f] !== undefined && f !== 'document_number' && f !== 'document_type') subject[f] = input[f];
+		if (input.partners !== undefined) subject.partners = input.partners;
+		if (Array.isArray(input.documents)) {
+			for (const d of input.documents) subject.documents.push(storedDocument(d, d.file_data ? Buffer.byteLength(d.file_data, 'base64') : null));
+		}
+		subject.updated_at = clock.iso();
+	}
+
+	/**
+	 * POST /subject/people: creates, or updates the person with the same document number.
+	 * @returns {{subject: any, created: boolean}}
+	 */
+	function register(input, o = {}) {
+		const errors = new Errors();
+		if (!input || typeof input !== 'object' || Array.isArray(input)) {
+			errors.add('person', "can't be blank");
+			check(errors);
+		}
+		validatePersonFields(errors, input, input, o);
+		check(errors);
+		const existing = findByDocument(input.document_number);
+		if (existing) {
+			if (existing.document_type !== input.document_type) {
+				errors.add('document_type', `cannot be updated (the person with this document number has type ${existing.document_type})`);
+				check(errors);
+			}
+			applyFields(existing, input);
+			return { subject: existing, created: false };
+		}
+		const now = clock.iso();
+		const subject = {
+			id: randomUUID(),
+			status: 'approved',
+			document_type: input.document_type,
+			document_number: input.document_number,
+			social_name: null, company_name: null, fiscal_country: null, email: null, website: null,
+			phone_country_code: null, phone_area_code: null, phone_number: null, birth_date: null,
+			net_monthly_average_income: null, rfc_pf: null,
+			address_street: null, address_number: null, address_complement: null, address_neighborhood: null,
+			address_postal_code: null, address_city: null, address_state: null, address_country: null,
+			clearance_level: 1,
+			required_clearance_level: 1,
+			references: [],
+			documents: [],
+			inserted_at: now,
+			updated_at: now,
+		};
+		applyFields(subject, input);
+		state.subjects.set(subject.id, subject);
+		ctx.transactions.identifyPendingBankTransactions(subject);
+		return { subject, created: true };
+	}
+
+	/** PUT /subject/people/:id */
+	function update(id, input) {
+		const subject = get(id);
+		const errors = new Errors();
+		if (!input || typeof input !== 'object' || Array.isArray(input)) {
+			errors.add('person', "can't be blank");
+			check(errors);
+		}
+		for (const f of ['document_number', 'document_type']) {
+			if (input[f] !== undefined && input[f] !== subject[f]) errors.add(f, 'cannot be updated');
+		}
+		check(errors);
+		const merged = { ...subject, ...input, document_number: subject.document_number, document_type: subject.document_type };
+		validatePersonFields(errors, merged, input, { allTypes: true });
+		check(errors);
+		applyFields(subject, input);
+		return subject;
+	}
+
+	/** POST /subject/:id/documents (400 on errors, as the service) */
+	function addDocument(id, doc) {
+		const subject = get(id);
+		const errors = new Errors();
+		const size = validateDocument(errors, doc, '');
+		check(errors, 400);
+		const stored = storedDocument(doc, size);
+		subject.documents.push(stored);
+		if (subject.status === 'reproved') subject.status = 'waiting_approval';
+		subject.updated_at = clock.iso();
+		return stored;
+	}
+
+	function missingMandatory(subject) {
+		const labels = new Set(subject.documents.filter((d) => d.status !== 'rejected').flatMap((d) => d.labels));
+		return MANDATORY_DOCUMENTS.filter((m) => !labels.has(m.label));
+	}
+
+	/** Transacted amount in USD cents over the current calendar year (sandbox clock). */
+	function annualUsdCents(subject) {
+		const year = clock.iso().slice(0, 4);
+		let total = 0n;
+		for (const t of state.transactions.values()) {
+			if (t.subject_id !== subject.id || t.status === 'canceled' || !t.inserted_at.startsWith(year)) continue;
+			total += convertCents(toCents(t.value), t.currency, 'USD');
+		}
+		return total;
+	}
+
+	/**
+	 * Called before a new payment of the subject is recorded. Returns its `cleared` flag and applies
+	 * the 20k USD rule (reprove + events).
+	 */
+	function clearanceForNewPayment(subject) {
+		if (subject.status !== 'approved') return false;
+		if (annualUsdCents(subject) < ANNUAL_LIMIT_USD_CENTS) return true;
+		const missing = missingMandatory(subject);
+		if (missing.length === 0) return true;
+		subject.status = 'reproved';
+		subject.required_clearance_level = Math.max(subject.required_clearance_level, 2);
+		subject.updated_at = clock.iso();
+		ctx.emit('subject_reproved', { subject_id: subject.id, reason: 'annual_limit_reached', items: missing.map((m) => m.item) });
+		ctx.emit('document_required', { subject_id: subject.id, required_documents: missing.map((m) => m.required) });
+		return false;
+	}
+
+	/** Back office approves (again): releases held transactions. */
+	function approve(id) {
+		const subject = get(id);
+		subject.status = 'approved';
+		subject.clearance_level = Math.max(subject.clearance_level, subject.required_clearance_level);
+		for (const d of subject.documents) if (d.status === 'pending_analysis') d.status = 'approved';
+		subject.updated_at = clock.iso();
+		ctx.emit('subject_approved', { subject_id: subject.id });
+		const released = [];
+		for (const t of state.transactions.values()) {
+			if (t.subject_id === subject.id && !t.cleared && t.status !== 'canceled') {
+				t.cleared = true;
+				released.push(t.id);
+			}
+		}
+		if (released.length && ctx.config.autoSettle) ctx.transactions.settle({});
+		return { subject, released_transaction_ids: released };
+	}
+
+	function reprove(id, body = {}) {
+		const subject = get(id);
+		const items = Array.isArray(body.items) && body.items.length ? body.items : ['proof_of_address_rejected'];
+		subject.status = 'reproved';
+		for (const d of subject.documents) if (d.status === 'pending_analysis') d.status = 'rejected';
+		subject.updated_at = clock.iso();
+		const event = { subject_id: subject.id, items };
+		if (body.reason) event.reason = body.reason;
+		ctx.emit('subject_reproved', event);
+		return subject;
+	}
+
+	function view(subject) {
+		return { ...subject };
+	}
+
+	return { get, findByDocument, register, update, addDocument, approve, reprove, view, annualUsdCents, clearanceForNewPayment, missingMandatory };
+}

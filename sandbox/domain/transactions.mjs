@@ -1,0 +1,564 @@
+/**
+ * Transactions: dynamic PIX, boleto, payout, card checkout, static PIX / TED receipts, refunds,
+ * and the exchange / wire step (with corrections).
+ * Status machine: pending → identified → (exchanged) → (wired); pending|identified → canceled.
+ */
+import { randomUUID } from 'node:crypto';
+import { Errors, isBlank, isDate, requireCurrency, requireMoney, requirePresent, toBool } from '../validation.mjs';
+import { ApiError, check, invalid, notFound } from '../errors.mjs';
+import { convert, formatCents, toCents } from '../money.mjs';
+import { buildDynamicBrCode } from '../brcode.mjs';
+import { buildBarcode, barcodeToDigitalLine, freeFieldFrom } from '../boleto.mjs';
+import { isoSeconds } from '../clock.mjs';
+import { ADDRESS_FIELDS } from './subjects.mjs';
+import { ACCOUNT_IDS } from '../accounts.mjs';
+
+export const DEFAULT_PIX_EXPIRY_SECONDS = 3600;
+export const WIRE_RETRY_SECONDS = 60;
+export const CARD_CURRENCIES = ['BRL', 'MXN', 'COP', 'CLP'];
+export const EXCHANGE_CURRENCIES = ['BRL', 'USD', 'EUR'];
+export const WIRE_ERRORS = {
+	AC03: 'Creditor account number invalid or missing',
+	AC14: 'Creditor account type missing or invalid',
+	CH11: 'Creditor identifier value incorrect',
+	AG03: 'Transaction type not supported or authorised on the account',
+};
+export const CARD_SUBJECT_FIELDS = ['email', 'phone_number', ...ADDRESS_FIELDS];
+
+export function createTransactions(ctx) {
+	const { state, clock } = ctx;
+
+	function get(id) {
+		const t = state.transactions.get(id);
+		if (!t) throw notFound();
+		return t;
+	}
+
+	function account(id) {
+		return id ? state.bankAccounts.get(id) ?? null : null;
+	}
+
+	function view(t) {
+		const out = {};
+		for (const [k, v] of Object.entries(t)) if (!k.startsWith('_')) out[k] = v;
+		out.subject = t.subject_id ? ctx.subjects.view(state.subjects.get(t.subject_id)) : null;
+		return out;
+	}
+
+	/** Common fields of a new transaction. */
+	function base(kind, subject, o) {
+		const cleared = ctx.subjects.clearanceForNewPayment(subject);
+		const forExchange = o.currency !== o.exchange_currency;
+		const estimate = forExchange ? convert(o.value, o.currency, o.exchange_currency) : o.value;
+		return {
+			id: randomUUID(),
+			value: o.value,
+			status: 'pending',
+			currency: o.currency,
+			exchange_currency: o.exchange_currency,
+			to_bank_account: account(o.to_bank_account_id),
+			from_bank_account: account(o.from_bank_account_id),
+			from_credit_card: o.from_credit_card ?? null,
+			subject_id: subject.id,
+			subject_is_receiver: kind === 'payout',
+			source_name: o.source_name ?? subject.social_name,
+			source_document_type: o.source_document_type ?? subject.document_type,
+			source_document_number: o.source_document_number ?? subject.document_number,
+			inserted_at: clock.iso(),
+			for_exchange: forExchange,
+			exchange_under_request: false,
+			estimated_value_until_exchange: estimate,
+			cleared,
+			dynamic_pix_code: null,
+			exchanged_value: null,
+			exchange_id: null,
+			wire_id: null,
+			canceled_reason: null,
+			canceled_at: null,
+			paid_at: null,
+			bank_transaction: o.bank_transaction ?? null,
+			meta: o.meta ?? {},
+			_kind: kind,
+		};
+	}
+
+	function subjectRef(errors, id) {
+		if (isBlank(id)) {
+			errors.add('subject_id', "can't be blank");
+			return null;
+		}
+		const s = state.subjects.get(id);
+		if (!s) errors.add('subject_id', 'was not found');
+		return s ?? null;
+	}
+
+	function accountRef(errors, field, id) {
+		if (isBlank(id)) {
+			errors.add(field, "can't be blank");
+			return null;
+		}
+		const a = state.bankAccounts.get(id);
+		if (!a) errors.add(field, 'was not found');
+		return a ?? null;
+	}
+
+	function destinationMatches(errors, to, exchangeCurrency, field = 'to_bank_account_id') {
+		if (to && exchangeCurrency && to.currency !== exchangeCurrency) {
+			errors.add(field, `currency (${to.currency}) must equal exchange_currency (${exchangeCurrency})`);
+		}
+	}
+
+	function subjectHas(errors, subject, fields, what) {
+		if (!subject) return;
+		const missing = fields.filter((f) => isBlank(subject[f]));
+		if (missing.length) {
+			errors.add('subject_id', `the subject must have ${missing.join(', ')} registered for ${what}; update it with PUT /subject/people/:id`);
+		}
+	}
+
+	/** POST /transactions */
+	function create(body) {
+		const tx = body?.transaction;
+		const errors = new Errors();
+		if (!tx || typeof tx !== 'object' || Array.isArray(tx)) {
+			errors.add('transaction', "can't be blank");
+			check(errors);
+		}
+		if (tx.use_dynamic_pix !== undefined && tx.use_dynamic_pix !== null) {
+			if (toBool(tx.use_dynamic_pix) !== true) {
+				errors.add('use_dynamic_pix', 'must be true for a dynamic PIX (omit it for boleto and payout)');
+				check(errors);
+			}
+			return createDynamicPix(tx, errors);
+		}
+		if (tx.from_boleto !== undefined) return createBoleto(tx, errors);
+		return createPayout(tx, errors);
+	}
+
+	function createDynamicPix(tx, errors) {
+		const subject = subjectRef(errors, tx.subject_id);
+		const from = accountRef(errors, 'from_bank_account_id', tx.from_bank_account_id);
+		const to = accountRef(errors, 'to_bank_account_id', tx.to_bank_account_id);
+		if (from) {
+			if (!state.accountPurposes[from.id]?.partner || from.currency !== 'BRL') errors.add('from_bank_account_id', "must be the partner's exclusive BRL bank account");
+			else if (!from.pix_info?.key) errors.add('from_bank_account_id', 'has no registered PIX key; dynamic PIX needs an account with a PIX key');
+		}
+		requireCurrency(errors, tx, 'currency', ['BRL']);
+		requireCurrency(errors, tx, 'exchange_currency', EXCHANGE_CURRENCIES);
+		requireMoney(errors, tx, 'value');
+		destinationMatches(errors, to, tx.exchange_currency);
+		let expiresAt = clock.now() + DEFAULT_PIX_EXPIRY_SECONDS * 1000;
+		const exp = tx.dynamic_pix_expires_at;
+		if (!isBlank(exp)) {
+			if (typeof exp !== 'string' || !/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$/.test(exp) || !isDate(exp.slice(0, 10)) || Number.isNaN(Date.parse(exp))) {
+				errors.add('dynamic_pix_expires_at', 'must be a UTC date-time in the form YYYY-MM-DDThh:mm:ssZ');
+			} else if (Date.parse(exp) <= clock.now() + 60000) {
+				errors.add('dynamic_pix_expires_at', `must be more than 1 minute after the current time (${clock.iso()})`);
+			} else expiresAt = Date.parse(exp);
+		}
+		check(errors);
+		const t = base('dynamic_pix', subject, tx);
+		t.meta = { ...(typeof tx.meta === 'object' && tx.meta ? tx.meta : {}), dynamic_pix_due_date: isoSeconds(expiresAt) };
+		t.dynamic_pix_code = buildDynamicBrCode({
+			location: `${ctx.publicHost()}/_sandbox/pix/${t.id.replace(/-/g, '')}`,
+			value: t.value,
+			reference: t.id.replace(/-/g, '').slice(0, 25),
+		});
+		t._expiryTask = clock.schedule(expiresAt, () => expire(t), `dynamic PIX expiry ${t.id}`);
+		state.transactions.set(t.id, t);
+		return t;
+	}
+
+	function createBoleto(tx, errors) {
+		const subject = subjectRef(errors, tx.subject_id);
+		const to = accountRef(errors, 'to_bank_account_id', tx.to_bank_account_id);
+		requireCurrency(errors, tx, 'currency', ['BRL']);
+		requireCurrency(errors, tx, 'exchange_currency', EXCHANGE_CURRENCIES);
+		requireMoney(errors, tx, 'value');
+		destinationMatches(errors, to, tx.exchange_currency);
+		const fb = tx.from_boleto;
+		const expire = fb && typeof fb === 'object' ? fb.expire_at : undefined;
+		if (isBlank(expire)) errors.add('from_boleto.expire_at', "can't be blank");
+		else if (!isDate(expire)) errors.add('from_boleto.expire_at', 'must be a date in the form YYYY-MM-DD');
+		else if (expire < clock.iso().slice(0, 10)) errors.add('from_boleto.expire_at', `cannot be in the past (today is ${clock.iso().slice(0, 10)})`);
+		subjectHas(errors, subject, CARD_SUBJECT_FIELDS, 'boleto');
+		check(errors);
+		const t = base('boleto', subject, tx);
+		t.from_boleto = { expire_at: expire };
+		t.bar_code = buildBarcode({ expireAt: expire, cents: toCents(t.value), freeField: freeFieldFrom(t.id) });
+		t.digital_line = barcodeToDigitalLine(t.bar_code);
+		t.url_pdf = `${ctx.baseUrl()}/api/v1/transactions/${t.id}/boleto_pdf`;
+		const endOfDay = Date.parse(`${expire}T00:00:00Z`) + 86400000;
+		t._expiryTask = clock.schedule(endOfDay, () => expire_(t), `boleto expiry ${t.id}`);
+		state.transactions.set(t.id, t);
+		return t;
+	}
+
+	function createPayout(tx, errors) {
+		const subject = subjectRef(errors, tx.subject_id);
+		const from = accountRef(errors, 'from_bank_account_id', tx.from_bank_account_id);
+		const to = accountRef(errors, 'to_bank_account_id', tx.to_bank_account_id);
+		if (from && !(from.internal && from.flow_type === 'cash_out' && state.accountPurposes[from.id]?.partner)) {
+			errors.add('from_bank_account_id', "must be the partner's cash-out internal account");
+		}
+		requireCurrency(errors, tx, 'currency');
+		requireCurrency(errors, tx, 'exchange_currency');
+		requireMoney(errors, tx, 'value');
+		if (from && tx.currency && from.currency !== tx.currency) errors.add('currency', `must equal the currency of from_bank_account_id (${from.currency})`);
+		destinationMatches(errors, to, tx.exchange_currency);
+		if (to && !to.account_number && !to.pix_info?.key && !to.iban) errors.add('to_bank_account_id', 'has neither bank details nor a PIX key');
+		check(errors);
+		const t = base('payout', subject, tx);
+		t.payout_method = to.account_number && to.branch_number ? 'ted' : to.pix_info?.key ? 'pix' : 'wire';
+		state.transactions.set(t.id, t);
+		identify(t);
+		return t;
+	}
+
+	/** POST /transactions/checkout (body without wrapper) */
+	function createCheckout(body) {
+		const errors = new Errors();
+		const b = body && typeof body === 'object' ? body : {};
+		const subject = subjectRef(errors, b.subject_id);
+		const to = accountRef(errors, 'to_bank_account_id', b.to_bank_account_id);
+		requireMoney(errors, b, 'value');
+		requireCurrency(errors, b, 'currency', CARD_CURRENCIES);
+		requireCurrency(errors, b, 'exchange_currency', EXCHANGE_CURRENCIES);
+		destinationMatches(errors, to, b.exchange_currency);
+		subjectHas(errors, subject, CARD_SUBJECT_FIELDS, 'card payments');
+		check(errors);
+		const id = randomUUID();
+		const checkout = {
+			id,
+			checkout_id: id,
+			checkout_url: `${ctx.baseUrl()}/_sandbox/checkout/${id}`,
+			status: 'active',
+			subject_id: subject.id,
+			value: b.value,
+			currency: b.currency,
+			exchange_currency: b.exchange_currency,
+			to_bank_account_id: to.id,
+			transaction_ids: [],
+			paid_transaction_id: null,
+			inserted_at: clock.iso(),
+			paid_at: null,
+		};
+		state.checkouts.set(id, checkout);
+		return checkout;
+	}
+
+	function checkoutAttempt(checkout, success) {
+		if (checkout.status !== 'active') throw invalid('status', `the checkout is ${checkout.status}; only an active checkout page can be paid`);
+		const subject = state.subjects.get(checkout.subject_id);
+		const t = base('card', subject, { ...checkout, from_credit_card: { brand: 'visa', last4: success ? '4242' : '0002', holder_name: subject.social_name } });
+		t.checkout_id = checkout.id;
+		state.transactions.set(t.id, t);
+		checkout.transaction_ids.push(t.id);
+		if (success) {
+			checkout.status = 'paid';
+			checkout.paid_at = clock.iso();
+			checkout.paid_transaction_id = t.id;
+			ctx.emit('payment_approved', { transaction_id: t.id, checkout_id: checkout.id });
+			identify(t);
+		} else {
+			cancel(t, 'card_declined');
+			ctx.emit('payment_failed', { transaction_id: t.id, checkout_id: checkout.id });
+		}
+		return t;
+	}
+
+	/** The customer pays (or not) a dynamic PIX, boleto, or checkout page. */
+	function pay(id, body = {}) {
+		const success = body.success === undefined ? true : toBool(body.success);
+		if (success === undefined) throw invalid('success', 'must be true or false');
+		const checkout = state.checkouts.get(id);
+		if (checkout) return checkoutAttempt(checkout, success);
+		const t = get(id);
+		if (t._kind !== 'dynamic_pix' && t._kind !== 'boleto') throw invalid('id', 'only dynamic PIX, boleto and checkout payments can be paid here');
+		if (t.status !== 'pending') throw invalid('status', `the transaction is ${t.status}; only a pending transaction can be paid`);
+		if (!success) {
+			expire_(t);
+			return t;
+		}
+		clock.cancel(t._expiryTask);
+		const payer = body.payer_document_number;
+		const subject = state.subjects.get(t.subject_id);
+		if (t._kind === 'dynamic_pix' && !isBlank(payer) && payer !== subject.document_number) {
+			t.paid_at = clock.iso();
+			t.payer_document_number = payer;
+			cancel(t, 'third_party_payer_refunded');
+			ctx.emit('payment_refunded', { transaction_id: t.id });
+			return t;
+		}
+		t.paid_at = clock.iso();
+		identify(t);
+		return t;
+	}
+
+	function identify(t) {
+		t.status = 'identified';
+		ctx.emit('identified', { transaction_id: t.id });
+		if (ctx.config.autoSettle) settle({});
+	}
+
+	function cancel(t, reason) {
+		clock.cancel(t._expiryTask);
+		t.status = 'canceled';
+		t.canceled_reason = reason;
+		t.canceled_at = clock.iso();
+	}
+
+	function expire(t) {
+		if (t.status !== 'pending') return;
+		cancel(t, 'expired');
+		ctx.emit('payment_expired', { transaction_id: t.id });
+	}
+	const expire_ = expire;
+
+	/** GET /transactions/:id/refund: cancels a payment that has not been processed. */
+	function refund(id) {
+		const t = get(id);
+		if (t.status !== 'pending') {
+			throw invalid('status', `the transaction is ${t.status}; only a pending (unprocessed) payment can be canceled. For a received payment use GET /transactions/:id/refund_received_transaction`);
+		}
+		cancel(t, 'canceled_by_partner');
+		return t;
+	}
+
+	/** GET /transactions/:id/refund_received_transaction: full refund of a received pay-in. */
+	function refundReceived(id) {
+		const t = get(id);
+		if (t.status !== 'identified' || t._kind === 'payout') {
+			throw invalid('status', `the transaction is ${t.status}${t._kind === 'payout' ? ' (a payout)' : ''}; only a received payment that is identified and not yet exchanged or wired can be refunded`);
+		}
+		cancel(t, 'refunded');
+		t.refunded_value = t.value;
+		ctx.emit('payment_refunded', { transaction_id: t.id });
+		return t;
+	}
+
+	/** Static PIX / TED receipt from a payer identified by document number. */
+	function receive(method, body = {}) {
+		const errors = new Errors();
+		requirePresent(errors, body, ['document_number']);
+		requireMoney(errors, body, 'value');
+		const currency = body.currency ?? 'BRL';
+		if (currency !== 'BRL') errors.add('currency', 'must be BRL (PIX and TED are Brazilian)');
+		check(errors);
+		const toId = method === 'pix' ? ACCOUNT_IDS.brlPixExclusive : ACCOUNT_IDS.brlNoPixKey;
+		const bt = {
+			id: randomUUID(),
+			value: body.value,
+			currency,
+			movement_date: clock.iso().slice(0, 10),
+			bank_account_id: toId,
+			paid_at: clock.iso(),
+			method,
+			status: 'non_identified',
+			subject: {
+				document_number: body.document_number,
+				document_type: body.document_type ?? (String(body.document_number).length === 14 ? 'cnpj' : 'cpf'),
+				name: body.name ?? 'Unregistered Payer',
+				bank_account: { bank: { code: '260', name: 'Nu Pagamentos S.A.' }, branch_number: '0001', account_number: '12345678', account_type: 'conta-corrente' },
+			},
+		};
+		const subject = ctx.subjects.findByDocument(body.document_number);
+		if (subject) return { identified: true, transaction: identifyBankTransaction(bt, subject) };
+		state.bankTransactions.set(bt.id, bt);
+		const { status, method: _m, ...pub } = bt;
+		ctx.emit('non_identified_bank_transaction', { bank_transaction: pub });
+		bt._refundTask = clock.schedule(addBusinessDays(clock.now(), 2), () => {
+			if (bt.status === 'non_identified') bt.status = 'refunded';
+		}, `refund of non-identified bank transaction ${bt.id}`);
+		return { identified: false, bank_transaction: bt };
+	}
+
+	function identifyBankTransaction(bt, subject) {
+		const { status, method, _refundTask, ...pub } = bt;
+		const t = base(method === 'pix' ? 'static_pix' : 'ted', subject, {
+			value: bt.value,
+			currency: bt.currency,
+			exchange_currency: bt.currency,
+			to_bank_account_id: bt.bank_account_id,
+			bank_transaction: pub,
+			source_name: bt.subject.name === 'Unregistered Payer' ? subject.social_name : bt.subject.name,
+		});
+		t.paid_at = bt.paid_at;
+		state.transactions.set(t.id, t);
+		bt.status = 'identified';
+		bt.transaction_id = t.id;
+		identify(t);
+		return t;
+	}
+
+	/** A registered subject's document number matches earlier unidentified receipts. */
+	function identifyPendingBankTransactions(subject) {
+		for (const bt of state.bankTransactions.values()) {
+			if (bt.status === 'non_identified' && bt.subject.document_number === subject.document_number) {
+				clock.cancel(bt._refundTask);
+				identifyBankTransaction(bt, subject);
+			}
+		}
+	}
+
+	function needsWire(t) {
+		return t.to_bank_account && !t.to_bank_account.internal;
+	}
+
+	/**
+	 * The exchange / wire step: groups cleared transactions by subject and destination account.
+	 * @param {{ wire_error_code?: string }} o
+	 */
+	function settle(o = {}) {
+		const code = o.wire_error_code;
+		if (code !== undefined && !WIRE_ERRORS[code]) throw invalid('wire_error_code', `must be one of: ${Object.keys(WIRE_ERRORS).join(', ')}`);
+		const groups = (list) => {
+			const m = new Map();
+			for (const t of list) {
+				const k = `${t.subject_id}|${t.to_bank_account?.id}`;
+				if (!m.has(k)) m.set(k, []);
+				m.get(k).push(t);
+			}
+			return [...m.values()];
+		};
+		const all = [...state.transactions.values()].filter((t) => t.cleared);
+		const exchanges = [];
+		for (const g of groups(all.filter((t) => t.status === 'identified' && t.for_exchange))) {
+			const ex = {
+				id: randomUUID(),
+				subject_id: g[0].subject_id,
+				to_bank_account_id: g[0].to_bank_account?.id ?? null,
+				currency: g[0].currency,
+				exchange_currency: g[0].exchange_currency,
+				value: formatCents(g.reduce((s, t) => s + toCents(t.value), 0n)),
+				exchanged_value: null,
+				transaction_ids: g.map((t) => t.id),
+				inserted_at: clock.iso(),
+			};
+			let total = 0n;
+			for (const t of g) {
+				t.status = 'exchanged';
+				t.exchanged_value = convert(t.value, t.currency, t.exchange_currency);
+				t.exchange_id = ex.id;
+				total += toCents(t.exchanged_value);
+			}
+			ex.exchanged_value = formatCents(total);
+			state.exchanges.set(ex.id, ex);
+			exchanges.push(ex);
+			ctx.emit('exchange_created', { exchange_id: ex.id, transaction_ids: ex.transaction_ids });
+		}
+		const wires = [];
+		const wireable = all.filter(
+			(t) => !t.wire_id && needsWire(t) && (t.status === 'exchanged' || (t.status === 'identified' && !t.for_exchange)),
+		);
+		for (const g of groups(wireable)) {
+			const to = g[0].to_bank_account;
+			const w = {
+				id: randomUUID(),
+				currency: to.currency,
+				value: formatCents(g.reduce((s, t) => s + toCents(t.exchanged_value ?? t.value), 0n)),
+				status: 'sent',
+				method: g[0].payout_method ?? (to.currency === 'BRL' ? 'ted' : 'swift'),
+				inserted_at: clock.iso(),
+				unretryable: false,
+				subject_id: g[0].subject_id,
+				to_bank_account: to,
+				transaction_ids: g.map((t) => t.id),
+				error_code: null,
+				error_description: null,
+			};
+			for (const t of g) t.wire_id = w.id;
+			state.wires.set(w.id, w);
+			wires.push(w);
+			if (code) {
+				w.status = 'waiting_correction';
+				w.error_code = code;
+				w.error_description = WIRE_ERRORS[code];
+				ctx.emit('wire_waiting_correction', {
+					error_code: code,
+					error_description: WIRE_ERRORS[code],
+					bank_account_owner_id: w.subject_id,
+					bank_account_id: to.id,
+					transaction_ids: w.transaction_ids,
+					wire_id: w.id,
+				});
+			} else sendWire(w);
+		}
+		return { exchanges, wires };
+	}
+
+	function sendWire(w) {
+		w.status = 'sent';
+		w.error_code = null;
+		w.error_description = null;
+		for (const id of w.transaction_ids) {
+			const t = state.transactions.get(id);
+			if (t) t.status = 'wired';
+		}
+		ctx.emit('wire_created', { wire_id: w.id, transaction_ids: w.transaction_ids });
+	}
+
+	/** PUT /wires/:id/update_bank_account */
+	function updateWireBankAccount(id, body) {
+		const w = state.wires.get(id);
+		if (!w) throw notFound();
+		const ba = body?.bank_account;
+		const errors = new Errors();
+		if (!ba || typeof ba !== 'object') {
+			errors.add('bank_account', "can't be blank");
+			check(errors);
+		}
+		requireCurrency(errors, ba, 'currency');
+		if (!ba.bank || typeof ba.bank !== 'object') errors.add('bank', "can't be blank");
+		else requirePresent(errors, ba.bank, ['code', 'name'], 'bank.');
+		requirePresent(errors, ba, ['branch_number', 'account_number', 'owner_document_number', 'owner_name']);
+		if (isBlank(ba.branch_country)) errors.add('branch_country', "can't be blank");
+		else if (!/^[A-Z]{2}$/.test(ba.branch_country)) errors.add('branch_country', 'must be a two-letter country code, e.g. "BR"');
+		if (isBlank(ba.account_type)) errors.add('account_type', "can't be blank");
+		else if (!['conta-corrente', 'poupanca'].includes(ba.account_type)) errors.add('account_type', 'must be one of: conta-corrente, poupanca');
+		if (!isBlank(ba.currency) && ba.currency !== w.currency) errors.add('currency', `must equal the wire currency (${w.currency})`);
+		check(errors);
+		if (w.status !== 'waiting_correction') throw invalid('status', `the wire is ${w.status}; only a wire waiting for correction can be updated`);
+		const old = w.to_bank_account;
+		const updated = {
+			...old,
+			id: randomUUID(),
+			currency: ba.currency,
+			bank: { ...(old?.bank ?? {}), code: ba.bank.code, name: ba.bank.name },
+			branch_number: ba.branch_number,
+			branch_country: ba.branch_country,
+			account_number: ba.account_number,
+			account_type: ba.account_type,
+			owner_document_number: ba.owner_document_number,
+			owner_name: ba.owner_name,
+			internal: false,
+		};
+		state.bankAccounts.set(updated.id, updated);
+		w.to_bank_account = updated;
+		w.status = 'waiting_confirmation';
+		clock.schedule(clock.now() + WIRE_RETRY_SECONDS * 1000, () => {
+			if (w.status === 'waiting_confirmation') sendWire(w);
+		}, `wire retry ${w.id}`);
+		return w;
+	}
+
+	function wireView(w) {
+		return { ...w };
+	}
+
+	return {
+		get, view, create, createCheckout, pay, refund, refundReceived, receive, settle, updateWireBankAccount, wireView,
+		identifyPendingBankTransactions,
+	};
+}
+
+function addBusinessDays(ms, days) {
+	let t = ms;
+	let left = days;
+	while (left > 0) {
+		t += 86400000;
+		const wd = new Date(t).getUTCDay();
+		if (wd !== 0 && wd !== 6) left--;
+	}
+	return t;
+}

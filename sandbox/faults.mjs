@@ -1,0 +1,62 @@
+/**
+ * Fault injection on API routes: latency, 429 (with Retry-After), 500, 502, 503, or a socket reset.
+ * A fault matches `"METHOD /api/v1/path/:param"` (the fastify route pattern) or `"*"`.
+ */
+import { Errors, isBlank } from './validation.mjs';
+import { check } from './errors.mjs';
+
+export const FAULT_KINDS = ['latency', '429', '500', '502', '503', 'reset'];
+
+export function createFaults({ random = Math.random } = {}) {
+	/** @type {any[]} */
+	let faults = [];
+	let seq = 0;
+
+	function add(body = {}) {
+		const errors = new Errors();
+		if (isBlank(body.route)) errors.add('route', "can't be blank: use \"*\" or \"METHOD /api/v1/path/:param\"");
+		else if (body.route !== '*' && !/^[A-Z]+ \/\S*$/.test(body.route)) errors.add('route', 'must be "*" or "METHOD /api/v1/path/:param"');
+		const kind = String(body.kind ?? '');
+		if (!FAULT_KINDS.includes(kind)) errors.add('kind', `must be one of: ${FAULT_KINDS.join(', ')}`);
+		const rate = body.rate === undefined ? 1 : Number(body.rate);
+		if (!(rate >= 0 && rate <= 1)) errors.add('rate', 'must be a number from 0 to 1');
+		if (body.count !== undefined && body.count !== null && !(Number.isInteger(body.count) && body.count > 0)) errors.add('count', 'must be a positive integer');
+		if (kind === 'latency' && !(Number(body.ms) >= 0)) errors.add('ms', "can't be blank for latency (milliseconds)");
+		check(errors);
+		const f = {
+			id: ++seq,
+			route: body.route,
+			kind,
+			rate,
+			ms: body.ms === undefined ? null : Number(body.ms),
+			retry_after: body.retry_after === undefined ? null : Number(body.retry_after),
+			remaining: body.count ?? null,
+			fired: 0,
+		};
+		faults.push(f);
+		return f;
+	}
+
+	/** Picks the fault that fires for this request, if any (consumes one `count`). */
+	function pick(method, routeUrl) {
+		const key = `${method} ${routeUrl}`;
+		for (const f of faults) {
+			if (f.route !== '*' && f.route !== key) continue;
+			if (f.remaining !== null && f.remaining <= 0) continue;
+			if (f.rate < 1 && random() >= f.rate) continue;
+			if (f.remaining !== null) f.remaining--;
+			f.fired++;
+			return f;
+		}
+		return null;
+	}
+
+	return {
+		add,
+		pick,
+		list: () => faults,
+		clear() {
+			faults = [];
+		},
+	};
+}

@@ -1,0 +1,170 @@
+/**
+ * Control endpoints under /_sandbox (no authentication): they play the outside world (payers,
+ * banks, the back office), move the virtual clock, inject faults and show what was received.
+ * Every endpoint is documented in docs/sandbox.md.
+ */
+import { Errors, isBlank } from '../validation.mjs';
+import { check, invalid, notFound } from '../errors.mjs';
+import { notificationView } from '../webhooks.mjs';
+
+export function registerControlRoutes(app, ctx) {
+	const body = (request) => (request.body && typeof request.body === 'object' ? request.body : {});
+	const id = (request) => /** @type {any} */ (request.params).id;
+
+	app.get('/accounts', async () => ({
+		data: [...ctx.state.bankAccounts.values()]
+			.filter((a) => ctx.state.accountPurposes[a.id])
+			.map((a) => ({ ...a, purpose: ctx.state.accountPurposes[a.id].purpose, partner: ctx.state.accountPurposes[a.id].partner })),
+	}));
+
+	app.post('/reset', async () => {
+		await ctx.reset();
+		return { data: { reset: true, now: ctx.clock.iso() } };
+	});
+
+	// ---- clock ----
+	app.get('/clock', async () => ({ data: { now: ctx.clock.iso(), pending: ctx.clock.pending() } }));
+	app.post('/clock/advance', async (request) => {
+		const b = body(request);
+		const errors = new Errors();
+		const seconds = Number(b.seconds ?? 0) + Number(b.minutes ?? 0) * 60 + Number(b.hours ?? 0) * 3600 + Number(b.days ?? 0) * 86400;
+		if (!Number.isFinite(seconds) || seconds < 0) errors.add('seconds', 'must be a number of seconds ≥ 0');
+		check(errors);
+		const r = await ctx.clock.advance(seconds * 1000);
+		return { data: { now: r.now, tasks_run: r.tasks_run, pending: ctx.clock.pending() } };
+	});
+
+	// ---- payers and banks ----
+	app.post('/transactions/:id/pay', async (request) => {
+		const t = ctx.transactions.pay(id(request), body(request));
+		await ctx.webhooks.idle();
+		return { data: ctx.transactions.view(t) };
+	});
+	app.post('/pix/receive', async (request) => receive('pix', request));
+	app.post('/ted/receive', async (request) => receive('ted', request));
+	async function receive(method, request) {
+		const r = ctx.transactions.receive(method, body(request));
+		await ctx.webhooks.idle();
+		if (r.identified) return { data: { identified: true, transaction: ctx.transactions.view(r.transaction) } };
+		const { _refundTask, ...bt } = r.bank_transaction;
+		return { data: { identified: false, bank_transaction: bt } };
+	}
+	app.get('/pix/:ref', async (request) => {
+		const ref = /** @type {any} */ (request.params).ref;
+		const t = [...ctx.state.transactions.values()].find((x) => x.id.replace(/-/g, '') === ref);
+		if (!t) throw notFound();
+		return { data: ctx.transactions.view(t) };
+	});
+	app.get('/checkout/:id', async (request, reply) => {
+		const c = ctx.state.checkouts.get(id(request));
+		if (!c) throw notFound();
+		return reply.type('text/html; charset=utf-8').send(checkoutPage(c));
+	});
+	app.get('/checkouts/:id', async (request) => {
+		const c = ctx.state.checkouts.get(id(request));
+		if (!c) throw notFound();
+		return { data: c };
+	});
+
+	// ---- back office: subjects, authorisations, bank accounts, settlement ----
+	app.post('/subjects', async (request) => {
+		const { subject } = ctx.subjects.register(body(request).subject ?? body(request).person, { allTypes: true });
+		return { data: ctx.subjects.view(subject) };
+	});
+	app.post('/subjects/:id/approve', async (request) => {
+		const r = ctx.subjects.approve(id(request));
+		await ctx.webhooks.idle();
+		return { data: { ...ctx.subjects.view(r.subject), released_transaction_ids: r.released_transaction_ids } };
+	});
+	app.post('/subjects/:id/reprove', async (request) => {
+		const s = ctx.subjects.reprove(id(request), body(request));
+		await ctx.webhooks.idle();
+		return { data: ctx.subjects.view(s) };
+	});
+	app.post('/authorizations/:id/approve', async (request) => ({ data: ctx.marketplace.decide(id(request), true) }));
+	app.post('/authorizations/:id/reprove', async (request) => ({ data: ctx.marketplace.decide(id(request), false, body(request).reason) }));
+	app.post('/bank_account_requests/:id/complete', async (request) => ({ data: ctx.marketplace.view(ctx.marketplace.complete(id(request))) }));
+	app.post('/settlement/run', async (request) => {
+		const r = ctx.transactions.settle(body(request));
+		await ctx.webhooks.idle();
+		return { data: r };
+	});
+	app.get('/wires', async () => ({ data: [...ctx.state.wires.values()] }));
+	app.get('/exchanges', async () => ({ data: [...ctx.state.exchanges.values()] }));
+
+	// ---- subscriptions: the payer and the card network ----
+	app.post('/subscriptions/:id/authorize', async (request) => ({ data: ctx.subscriptions.view(ctx.subscriptions.authorize(id(request))) }));
+	app.post('/subscriptions/:id/payer_cancel', async (request) => ({
+		data: ctx.subscriptions.view(ctx.subscriptions.cancelActive(id(request), { reason: body(request).reason ?? 'canceled_by_payer' }, true)),
+	}));
+	app.post('/subscriptions/:id/decline', async (request) => {
+		const count = body(request).count ?? 1;
+		if (!(Number.isInteger(count) && count > 0)) throw invalid('count', 'must be a positive integer');
+		return { data: ctx.subscriptions.view(ctx.subscriptions.decline(id(request), count)) };
+	});
+
+	// ---- webhooks ----
+	app.post('/deliveries/wait', async () => {
+		await ctx.webhooks.idle();
+		return { data: { in_flight: 0 } };
+	});
+	app.post('/events', async (request) => {
+		const b = body(request);
+		if (isBlank(b.type) || typeof b.type !== 'string') throw invalid('type', "can't be blank");
+		const { type, ...fields } = b;
+		const rec = ctx.emit(type, fields);
+		await ctx.webhooks.idle();
+		return { data: { event: { type, ...fields }, notification: rec ? notificationView(rec) : null } };
+	});
+	app.get('/events', async () => ({ data: ctx.state.events }));
+	app.get('/webhook', async () => ({ data: { url: ctx.state.webhook.url, secret: ctx.state.webhook.secret, enabled: ctx.state.webhook.enabled } }));
+
+	// ---- faults and the request log ----
+	app.post('/faults', async (request) => ({ data: ctx.faults.add(body(request)) }));
+	app.get('/faults', async () => ({ data: ctx.faults.list() }));
+	app.delete('/faults', async () => {
+		ctx.faults.clear();
+		return { data: 'ok' };
+	});
+	app.get('/requests', async (request) => {
+		const q = /** @type {any} */ (request.query);
+		const all = ctx.state.requests.filter((r) => !q.route || r.route === q.route);
+		/** @type {Record<string, number>} */
+		const counts = {};
+		for (const r of all) {
+			const key = r.route ?? `${r.method} ${r.url.split('?')[0]}`;
+			counts[key] = (counts[key] ?? 0) + 1;
+		}
+		return { data: all.map(({ id: _id, ...r }) => r), counts };
+	});
+	app.delete('/requests', async () => {
+		ctx.state.requests.length = 0;
+		return { data: 'ok' };
+	});
+}
+
+function esc(s) {
+	return String(s).replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+}
+
+function checkoutPage(c) {
+	const payUrl = `/_sandbox/transactions/${c.id}/pay`;
+	return `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>FacilitaPay Sandbox checkout</title>
+<style>body{font-family:sans-serif;max-width:32rem;margin:3rem auto}button{margin-right:1rem;padding:.5rem 1rem}</style></head>
+<body><h1>Sandbox card checkout</h1>
+<p>Checkout <code>${esc(c.id)}</code> &middot; status <strong id="status">${esc(c.status)}</strong></p>
+<p>Amount: <strong>${esc(c.currency)} ${esc(c.value)}</strong></p>
+<p>This page plays the customer. No real card is charged.</p>
+<button id="ok">Pay (approved)</button><button id="ko">Pay (declined)</button>
+<pre id="out"></pre>
+<script>
+async function pay(success){
+  const r = await fetch(${JSON.stringify(payUrl)}, {method:'POST', headers:{'content-type':'application/json'}, body: JSON.stringify({success})});
+  const j = await r.json(); document.getElementById('out').textContent = JSON.stringify(j, null, 2);
+  if (r.ok && success) document.getElementById('status').textContent = 'paid';
+}
+document.getElementById('ok').onclick = () => pay(true);
+document.getElementById('ko').onclick = () => pay(false);
+</script></body></html>`;
+}

@@ -1,0 +1,50 @@
+/** Subject endpoints: people, their transactions, transaction values and documents. */
+import { page } from '../state.mjs';
+import { formatCents, toCents, convertCents } from '../money.mjs';
+
+export const PAGE_SIZE = 100;
+
+export function registerSubjectRoutes(api, ctx) {
+	api.post('/subject/people', async (request) => {
+		const { subject } = ctx.subjects.register(request.body?.person);
+		return { data: ctx.subjects.view(subject) };
+	});
+
+	api.get('/subject/people', async (request) => {
+		const q = /** @type {any} */ (request.query);
+		const list = page([...ctx.state.subjects.values()], q.last_id, PAGE_SIZE);
+		return { data: list.map((s) => ctx.subjects.view(s)) };
+	});
+
+	api.get('/subject/people/:id', async (request) => ({ data: ctx.subjects.view(ctx.subjects.get(/** @type {any} */ (request.params).id)) }));
+
+	api.put('/subject/people/:id', async (request) => {
+		const s = ctx.subjects.update(/** @type {any} */ (request.params).id, request.body?.person);
+		return { data: ctx.subjects.view(s) };
+	});
+
+	api.get('/subject/:id/transactions', async (request) => {
+		const subject = ctx.subjects.get(/** @type {any} */ (request.params).id);
+		const q = /** @type {any} */ (request.query);
+		const all = [...ctx.state.transactions.values()].filter((t) => t.subject_id === subject.id);
+		return { data: page(all, q.last_id, PAGE_SIZE).map((t) => ctx.transactions.view(t)) };
+	});
+
+	/** Total of the subject's non-canceled transactions, converted to BRL (sandbox rates). */
+	api.get('/subject/:id/transaction_values', async (request) => {
+		const subject = ctx.subjects.get(/** @type {any} */ (request.params).id);
+		let total = 0n;
+		let count = 0;
+		for (const t of ctx.state.transactions.values()) {
+			if (t.subject_id !== subject.id || t.status === 'canceled') continue;
+			total += convertCents(toCents(t.value), t.currency, 'BRL');
+			count++;
+		}
+		return { data: { total_value: formatCents(total), currency: 'BRL', transactions_count: count } };
+	});
+
+	api.post('/subject/:id/documents', async (request) => {
+		const doc = ctx.subjects.addDocument(/** @type {any} */ (request.params).id, request.body?.document);
+		return { data: doc };
+	});
+}

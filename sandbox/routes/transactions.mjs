@@ -1,0 +1,32 @@
+/** Transaction endpoints: create (dynamic PIX / boleto / payout), checkout, read, refunds, boleto PDF. */
+import { renderPdf } from '../pdf.mjs';
+import { notFound } from '../errors.mjs';
+
+export function registerTransactionRoutes(api, ctx) {
+	api.post('/transactions', async (request) => ({ data: ctx.transactions.view(ctx.transactions.create(request.body)) }));
+
+	api.post('/transactions/checkout', async (request) => ({ data: ctx.transactions.createCheckout(request.body) }));
+
+	api.get('/transactions/:id', async (request) => ({ data: ctx.transactions.view(ctx.transactions.get(/** @type {any} */ (request.params).id)) }));
+
+	api.get('/transactions/:id/refund', async (request) => ({ data: ctx.transactions.view(ctx.transactions.refund(/** @type {any} */ (request.params).id)) }));
+
+	api.get('/transactions/:id/refund_received_transaction', async (request) => ({
+		data: ctx.transactions.view(ctx.transactions.refundReceived(/** @type {any} */ (request.params).id)),
+	}));
+
+	api.get('/transactions/:id/boleto_pdf', async (request, reply) => {
+		const t = ctx.transactions.get(/** @type {any} */ (request.params).id);
+		if (!t.bar_code) throw notFound();
+		const pdf = renderPdf([
+			'FacilitaPay Sandbox - Boleto (not payable: sandbox document)',
+			`Transaction: ${t.id}`,
+			`Payer: ${t.subject?.social_name ?? ctx.state.subjects.get(t.subject_id)?.social_name ?? ''}`,
+			`Value: BRL ${t.value}`,
+			`Due date: ${t.from_boleto.expire_at}`,
+			`Digital line: ${t.digital_line}`,
+			`Bar code: ${t.bar_code}`,
+		]);
+		return reply.type('application/pdf').header('content-disposition', `inline; filename="boleto-${t.id}.pdf"`).send(pdf);
+	});
+}

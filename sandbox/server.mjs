@@ -1,0 +1,213 @@
+/**
+ * The local FacilitaPay sandbox: the service's behaviour on loopback, state in memory, driven by
+ * a virtual clock. Dev tool of this repository, never shipped.
+ *
+ *   const sb = await createSandbox({ port: 0 });
+ *   await sb.listen();            // sb.url → http://127.0.0.1:41234
+ *   ...                           // API under `${sb.url}/api/v1`, control under `${sb.url}/_sandbox`
+ *   await sb.close();
+ */
+import Fastify from 'fastify';
+import { randomUUID } from 'node:crypto';
+import { createClock } from './clock.mjs';
+import { createState } from './state.mjs';
+import { createWebhooks } from './webhooks.mjs';
+import { createAuth } from './auth.mjs';
+import { createFaults } from './faults.mjs';
+import { ApiError } from './errors.mjs';
+import { createSubjects } from './domain/subjects.mjs';
+import { createTransactions } from './domain/transactions.mjs';
+import { createSubscriptions } from './domain/subscriptions.mjs';
+import { createMarketplace } from './domain/marketplace.mjs';
+import { registerAuthRoutes } from './routes/auth.mjs';
+import { registerSubjectRoutes } from './routes/subjects.mjs';
+import { registerTransactionRoutes } from './routes/transactions.mjs';
+import { registerSubscriptionRoutes } from './routes/subscriptions.mjs';
+import { registerWebhookRoutes } from './routes/webhooks.mjs';
+import { registerMarketplaceRoutes } from './routes/marketplace.mjs';
+import { registerControlRoutes } from './routes/control.mjs';
+
+export const API_PREFIX = '/api/v1';
+/** Largest request body: a 15 MB file in Base64 plus JSON around it. */
+export const BODY_LIMIT = 25 * 1024 * 1024;
+
+/**
+ * @param {{
+ *   port?: number, host?: string, token?: string, username?: string, password?: string,
+ *   now?: number|string|Date, autoSettle?: boolean, webhookTimeoutMs?: number, logger?: boolean,
+ *   random?: () => number,
+ * }} [options]
+ */
+export async function createSandbox(options = {}) {
+	const config = {
+		port: options.port ?? 4010,
+		host: options.host ?? '127.0.0.1',
+		token: options.token ?? 'sandbox-token',
+		username: options.username ?? 'sandbox',
+		password: options.password ?? 'sandbox',
+		autoSettle: options.autoSettle ?? false,
+		userId: randomUUID(),
+	};
+	const clock = createClock({ now: options.now });
+	const ctx = {
+		config,
+		clock,
+		state: createState(),
+		/** Origin of the sandbox, e.g. http://127.0.0.1:4010 */
+		baseUrl: () => sandbox.url ?? `http://${config.host}:${config.port}`,
+		/** Host and port, without scheme (BR Code locations). */
+		publicHost: () => ctx.baseUrl().replace(/^https?:\/\//, ''),
+		emit: (type, fields) => ctx.webhooks.emit(type, fields),
+	};
+	ctx.webhooks = createWebhooks({ state: ctx.state, clock, timeoutMs: options.webhookTimeoutMs });
+	clock.setSettle(() => ctx.webhooks.idle());
+	ctx.auth = createAuth({ clock, token: config.token, username: config.username, password: config.password });
+	ctx.faults = createFaults({ random: options.random });
+	ctx.subjects = createSubjects(ctx);
+	ctx.transactions = createTransactions(ctx);
+	ctx.subscriptions = createSubscriptions(ctx);
+	ctx.marketplace = createMarketplace(ctx);
+	ctx.reset = async () => {
+		await ctx.webhooks.idle();
+		clock.reset();
+		ctx.state = createState();
+		ctx.faults.clear();
+		ctx.auth.reset();
+		// domain modules read ctx.state through closures created with the old object: rebuild them
+		rebuildDomain();
+	};
+	function rebuildDomain() {
+		ctx.webhooks = createWebhooks({ state: ctx.state, clock, timeoutMs: options.webhookTimeoutMs });
+		clock.setSettle(() => ctx.webhooks.idle());
+		ctx.subjects = createSubjects(ctx);
+		ctx.transactions = createTransactions(ctx);
+		ctx.subscriptions = createSubscriptions(ctx);
+		ctx.marketplace = createMarketplace(ctx);
+	}
+
+	const app = Fastify({ logger: options.logger ?? false, bodyLimit: BODY_LIMIT, forceCloseConnections: true });
+
+	app.removeContentTypeParser('application/json');
+	app.addContentTypeParser('application/json', { parseAs: 'string' }, (_req, body, done) => {
+		const text = String(body);
+		if (!text.trim()) return done(null, undefined);
+		try {
+			done(null, JSON.parse(text));
+		} catch (err) {
+			const e = new ApiError(400, { error: `Malformed JSON in request body: ${/** @type {Error} */ (err).message}` });
+			done(e, undefined);
+		}
+	});
+
+	app.addHook('onRequest', async (request, reply) => {
+		if (!request.url.startsWith(API_PREFIX)) return;
+		const route = request.routeOptions.url ? `${request.method} ${request.routeOptions.url}` : null;
+		const entry = {
+			id: randomUUID(),
+			method: request.method,
+			url: request.url,
+			route,
+			query: { ...(/** @type {object} */ (request.query) ?? {}) },
+			body: null,
+			at: clock.iso(),
+			status: null,
+			fault: null,
+		};
+		ctx.state.requests.push(entry);
+		/** @type {any} */ (request).sandboxEntry = entry;
+		if (!route) return;
+		const fault = ctx.faults.pick(request.method, request.routeOptions.url);
+		if (!fault) return;
+		entry.fault = fault.kind;
+		if (fault.kind === 'latency') {
+			await new Promise((resolve) => setTimeout(resolve, fault.ms));
+			return;
+		}
+		if (fault.kind === 'reset') {
+			reply.hijack();
+			request.raw.socket.destroy();
+			return reply;
+		}
+		const status = Number(fault.kind);
+		entry.status = status;
+		if (status === 429) {
+			return reply.code(429).header('retry-after', String(fault.retry_after ?? 1)).send({ error: 'too_many_requests' });
+		}
+		if (fault.retry_after !== null) reply.header('retry-after', String(fault.retry_after));
+		if (status === 500) return reply.code(500).type('text/plain').send('Internal Server Error');
+		if (status === 502) return reply.code(502).type('text/html').send('<html><body><h1>502 Bad Gateway</h1></body></html>');
+		return reply.code(503).send({ error: 'service_unavailable' });
+	});
+
+	app.addHook('preHandler', async (request) => {
+		const entry = /** @type {any} */ (request).sandboxEntry;
+		if (entry) entry.body = redact(request.body);
+		if (!request.url.startsWith(API_PREFIX)) return;
+		if (/** @type {any} */ (request.routeOptions.config)?.public) return;
+		if (!ctx.auth.verify(request.headers.authorization)) throw new ApiError(401, { error: 'invalid_token' });
+	});
+
+	app.addHook('onResponse', async (request, reply) => {
+		const entry = /** @type {any} */ (request).sandboxEntry;
+		if (entry && entry.status === null) entry.status = reply.statusCode;
+	});
+
+	app.setErrorHandler((err, _request, reply) => {
+		if (err instanceof ApiError) {
+			for (const [k, v] of Object.entries(err.headers)) reply.header(k, v);
+			return reply.code(err.status).send(err.body);
+		}
+		const e = /** @type {any} */ (err);
+		if (e.code === 'FST_ERR_CTP_BODY_TOO_LARGE') return reply.code(413).send({ error: 'Request body too large' });
+		if (e.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') return reply.code(415).send({ error: 'Content-Type must be application/json' });
+		if (e.statusCode && e.statusCode >= 400 && e.statusCode < 500) return reply.code(e.statusCode).send({ error: e.message });
+		return reply.code(500).send({ error: 'internal_error', message: e.message });
+	});
+
+	app.setNotFoundHandler((_request, reply) => reply.code(404).send({ error: 'not_found' }));
+
+	await app.register(
+		async (api) => {
+			registerAuthRoutes(api, ctx);
+			registerSubjectRoutes(api, ctx);
+			registerTransactionRoutes(api, ctx);
+			registerSubscriptionRoutes(api, ctx);
+			registerWebhookRoutes(api, ctx);
+			registerMarketplaceRoutes(api, ctx);
+		},
+		{ prefix: API_PREFIX },
+	);
+	await app.register(async (control) => registerControlRoutes(control, ctx), { prefix: '/_sandbox' });
+
+	const sandbox = {
+		app,
+		ctx,
+		get state() {
+			return ctx.state;
+		},
+		clock,
+		config,
+		/** @type {string|null} */
+		url: null,
+		async listen() {
+			await app.listen({ port: config.port, host: config.host });
+			const addr = /** @type {import('node:net').AddressInfo} */ (app.server.address());
+			const host = addr.family === 'IPv6' ? `[${addr.address}]` : addr.address;
+			sandbox.url = `http://${host}:${addr.port}`;
+			return sandbox.url;
+		},
+		async close() {
+			await ctx.webhooks.idle();
+			await app.close();
+		},
+	};
+	return sandbox;
+}
+
+/** Copy of a request body for the request log, with long strings (file data) shortened. */
+function redact(body) {
+	if (body === undefined) return null;
+	return JSON.parse(
+		JSON.stringify(body, (_k, v) => (typeof v === 'string' && v.length > 200 ? `${v.slice(0, 32)}… (${v.length} characters)` : v)),
+	);
+}
