@@ -302,6 +302,12 @@ export interface PageOptions {
 	pageSize?: number;
 	/** Query parameter that carries the page size, when the endpoint accepts one. */
 	pageSizeParam?: string;
+	/**
+	 * Whether a page shorter than `pageSize` ends the list (default true). Set it to false when the
+	 * service's maximum page size is unknown and it may return fewer items than asked for: the list
+	 * then ends only on an empty page, a page with nothing new, or the `limit`.
+	 */
+	shortPageEnds?: boolean;
 }
 
 /**
@@ -341,7 +347,7 @@ export async function apiRequestAllItems(
 			fresh === 0 ||
 			lastId === undefined ||
 			lastId === null ||
-			(page.pageSize !== undefined && pageItems.length < page.pageSize)
+			(page.shortPageEnds !== false && page.pageSize !== undefined && pageItems.length < page.pageSize)
 		) {
 			return items;
 		}
