@@ -135,26 +135,28 @@ export function checkBase64(raw: string): Check {
 	return valid(text);
 }
 
-/** A public web address starting with http:// or https://, trimmed. */
-export function checkHttpUrl(raw: string): Check {
+/**
+ * A public web address starting with http:// or https://, trimmed. `example` is the address shown
+ * in the reasons (a file by default; a webhook URL where one is asked for).
+ */
+export function checkHttpUrl(raw: string, example = 'https://example.com/file.pdf'): Check {
 	const text = String(raw ?? '').trim();
-	if (text === '')
-		return invalid('is empty; enter a web address such as https://example.com/file.pdf');
+	if (text === '') return invalid(`is empty; enter a web address such as ${example}`);
 	let url: URL;
 	try {
 		url = new URL(text);
 	} catch {
 		return invalid(
-			'is not a web address; enter a full address starting with https://, e.g. https://example.com/file.pdf',
+			`is not a web address; enter a full address starting with https://, e.g. ${example}`,
 		);
 	}
 	if (url.protocol !== 'http:' && url.protocol !== 'https:') {
 		return invalid(
-			`starts with ${url.protocol}; the address must start with http:// or https://, e.g. https://example.com/file.pdf`,
+			`starts with ${url.protocol}; the address must start with http:// or https://, e.g. ${example}`,
 		);
 	}
 	if (url.hostname === '') {
-		return invalid('has no host name; enter a full address, e.g. https://example.com/file.pdf');
+		return invalid(`has no host name; enter a full address, e.g. ${example}`);
 	}
 	return valid(text);
 }
