@@ -120,6 +120,19 @@ export function checkMoney(raw: string | number): Check {
 }
 
 /**
+ * Like checkMoney, but zero is allowed ("0.00"): for amounts that describe someone rather than
+ * move money, such as `net_monthly_average_income` (a student may have no income).
+ */
+export function checkNonNegativeMoney(raw: string | number): Check {
+	const result = checkMoney(raw);
+	if (result.ok || !result.reason.startsWith('is zero')) return result;
+	const text = typeof raw === 'string' ? raw.trim() : '';
+	if (typeof raw === 'number' || /^0+\.00$/.test(text)) return valid('0.00');
+	const decimals = /\.\d$/.test(text) ? 'has 1 decimal' : 'has no decimals';
+	return invalid(`${decimals}; an amount needs exactly 2 decimals: write 0.00`);
+}
+
+/**
  * A currency code: 3 letters (upper-cased), one of `allowed` (default: the currencies the service
  * uses).
  */

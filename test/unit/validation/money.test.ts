@@ -1,4 +1,9 @@
-import { checkCurrency, checkMoney, CURRENCIES } from '../../../nodes/FacilitaPay/validation/money';
+import {
+	checkCurrency,
+	checkMoney,
+	checkNonNegativeMoney,
+	CURRENCIES,
+} from '../../../nodes/FacilitaPay/validation/money';
 
 describe('checkMoney', () => {
 	it.each<[string | number, string]>([
@@ -115,5 +120,26 @@ describe('checkCurrency', () => {
 		['USD', ['BRL'], 'is USD; only BRL is accepted here'],
 	])('rejects %j (allowed %j): %s', (raw, allowed, reason) => {
 		expect(checkCurrency(raw, allowed)).toEqual({ ok: false, reason });
+	});
+});
+
+describe('checkNonNegativeMoney', () => {
+	it.each<[string | number, string]>([
+		['0.00', '0.00'],
+		[' 000.00 ', '0.00'],
+		[0, '0.00'],
+		['1500.00', '1500.00'],
+		[1500, '1500.00'],
+	])('accepts %j as %j', (raw, value) => {
+		expect(checkNonNegativeMoney(raw)).toEqual({ ok: true, value });
+	});
+
+	it.each<[string | number, string]>([
+		['0', 'has no decimals; an amount needs exactly 2 decimals: write 0.00'],
+		['0.0', 'has 1 decimal; an amount needs exactly 2 decimals: write 0.00'],
+		['-1.00', 'is negative; enter an amount greater than zero, e.g. 10.50'],
+		['1500', 'has no decimals; an amount needs exactly 2 decimals: write 1500.00'],
+	])('rejects %j: %s', (raw, reason) => {
+		expect(checkNonNegativeMoney(raw)).toEqual({ ok: false, reason });
 	});
 });
