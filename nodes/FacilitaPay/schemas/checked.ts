@@ -7,9 +7,18 @@ import type { Check } from '../validation/result';
  * validator's reason becomes the issue message, so the user reads the same sentence whether the
  * rule runs alone or inside a request schema.
  */
-export function checked(check: (raw: string) => Check) {
+export function checked(check: (raw: string) => Check): z.ZodEffects<z.ZodUnion<[z.ZodString, z.ZodNumber]>, string>;
+export function checked(
+	check: (raw: string | number) => Check,
+	options: { keepNumbers: true },
+): z.ZodEffects<z.ZodUnion<[z.ZodString, z.ZodNumber]>, string>;
+export function checked(
+	check: ((raw: string) => Check) | ((raw: string | number) => Check),
+	options: { keepNumbers?: boolean } = {},
+) {
 	return z.union([z.string(), z.number()]).transform((raw, ctx) => {
-		const result = check(String(raw));
+		const input = options.keepNumbers && typeof raw === 'number' ? raw : String(raw);
+		const result = (check as (raw: string | number) => Check)(input);
 		if (!result.ok) {
 			ctx.addIssue({ code: z.ZodIssueCode.custom, message: result.reason });
 			return z.NEVER;

@@ -8,8 +8,9 @@ import {
 	PERSON_DOCUMENT_TYPES,
 } from '../validation/documents';
 import { checkBase64, checkHttpUrl, checkLabels } from '../validation/files';
-import { checkMoney } from '../validation/money';
+import { checkNonNegativeMoney } from '../validation/money';
 import { checkEmail } from '../validation/misc';
+import type { Check } from '../validation/result';
 import { checked, oneOf, optionalText, text } from './checked';
 
 const BRAZIL = new Set(['BR', 'BRA', 'BRAZIL', 'BRASIL']);
@@ -29,12 +30,15 @@ export const PERSON_LABELS: Record<string, string> = {
 	address_state: 'Address State',
 };
 
-const optionalChecked = (check: Parameters<typeof checked>[0]) =>
+const optionalChecked = (
+	check: (raw: string) => Check,
+	options?: { keepNumbers: true },
+) =>
 	z
 		.union([z.string(), z.number()])
 		.optional()
 		.transform((value) => (value === undefined || String(value).trim() === '' ? undefined : value))
-		.pipe(checked(check).optional());
+		.pipe((options ? checked(check as (raw: string | number) => Check, options) : checked(check)).optional());
 
 export const documentSchema = z
 	.object({
@@ -98,7 +102,7 @@ const personFields = {
 	),
 	phone_number: optionalText(),
 	birth_date: optionalChecked((raw) => checkBirthDate(raw, new Date())),
-	net_monthly_average_income: optionalChecked(checkMoney),
+	net_monthly_average_income: optionalChecked(checkNonNegativeMoney, { keepNumbers: true }),
 	address_street: optionalText(),
 	address_number: optionalText(),
 	address_complement: optionalText(),

@@ -9,7 +9,7 @@ import { checked } from './checked';
 export const SETTLEMENT_CURRENCIES = ['BRL', 'EUR', 'USD'] as const;
 
 const uuid = checked(checkUuid);
-const money = checked(checkMoney);
+const money = checked(checkMoney, { keepNumbers: true });
 const currency = (allowed: readonly string[] = CURRENCIES) =>
 	checked((raw) => checkCurrency(raw, allowed));
 
