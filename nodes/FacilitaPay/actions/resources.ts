@@ -1,17 +1,33 @@
 import type { INodePropertyOptions } from 'n8n-workflow';
 
+import * as marketplaceAccount from './marketplaceAccount/MarketplaceAccount.resource';
 import type { ResourceModule } from './node.type';
+import * as notification from './notification/Notification.resource';
 import * as subject from './subject/Subject.resource';
 import * as transaction from './transaction/Transaction.resource';
+import * as webhook from './webhook/Webhook.resource';
+import * as wire from './wire/Wire.resource';
 
 /** Every resource of the node, by its `resource` parameter value. */
 export const resources: Record<string, ResourceModule> = {
+	marketplaceAccount,
+	notification,
 	subject,
 	transaction,
+	webhook,
+	wire,
 };
 
 /** The Resource dropdown, sorted by name. */
 export const resourceOptions: INodePropertyOptions[] = [
+	{
+		name: 'Marketplace Account',
+		value: 'marketplaceAccount',
+		description: 'Authorise and open pay-in bank accounts for subjects (by agreement)',
+	},
+	{ name: 'Notification', value: 'notification', description: 'Webhook notifications sent, failed or delivered' },
 	{ name: 'Subject', value: 'subject', description: 'Customers (people) and their KYC documents' },
 	{ name: 'Transaction', value: 'transaction', description: 'PIX, boleto, card checkout, payouts, refunds' },
+	{ name: 'Webhook', value: 'webhook', description: 'The account’s single webhook URL: enable or disable' },
+	{ name: 'Wire', value: 'wire', description: 'Correct the bank account of a wire waiting for correction' },
 ];

@@ -48,7 +48,8 @@ export const bankAccountSchema = z
 		if (account.branch_country !== 'BR') return;
 		const apply = (path: string[], check: (raw: string) => Check, set: (value: string) => void) => {
 			const raw = path.reduce<unknown>((object, key) => (object as Record<string, unknown>)[key], account);
-			const result = check(String(raw));
+			if (typeof raw !== 'string') return; // already reported as missing
+			const result = check(raw);
 			if (result.ok) set(result.value);
 			else ctx.addIssue({ code: z.ZodIssueCode.custom, path, message: result.reason });
 		};

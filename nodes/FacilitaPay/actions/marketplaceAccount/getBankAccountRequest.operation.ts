@@ -1,0 +1,35 @@
+import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
+
+import { apiRequest } from '../../transport';
+import { idParameter } from '../common/input';
+
+const properties: INodeProperties[] = [
+	{
+		displayName: 'Request ID',
+		name: 'requestId',
+		type: 'string',
+		required: true,
+		default: '',
+		placeholder: 'e.g. 5e0c1f4a-2b3d-4c6e-8f9a-0b1c2d3e4f5a',
+		description:
+			'ID of the bank account request: the ID returned by Request Bank Account, or request_id of the account_request_status event',
+		hint: 'While the status is processing there is no bank_account yet; it appears once the status is complete',
+	},
+];
+
+export const description = updateDisplayOptions(
+	{ show: { resource: ['marketplaceAccount'], operation: ['getBankAccountRequest'] } },
+	properties,
+);
+
+export async function execute(this: IExecuteFunctions, i: number): Promise<INodeExecutionData[]> {
+	const id = idParameter(this, i, 'requestId', 'Request ID');
+	const data = await apiRequest.call(this, {
+		method: 'GET',
+		path: `/bank/accounts/request/${encodeURIComponent(id)}`,
+		retry: 'safe',
+		itemIndex: i,
+	});
+	return [{ json: (data && typeof data === 'object' ? data : { id, result: data }) as IDataObject }];
+}

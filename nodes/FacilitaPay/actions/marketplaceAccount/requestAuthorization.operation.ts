@@ -1,0 +1,50 @@
+import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
+
+import { accountRequestSchema, MARKETPLACE_LABELS } from '../../schemas/marketplaceAccount';
+import { apiRequest } from '../../transport';
+import { checkUuid } from '../../validation/misc';
+import { subjectIdField } from '../common/fields';
+import { requireValid, validateBody } from '../common/input';
+import { accountOwnerOptions } from './ownerOption';
+
+const properties: INodeProperties[] = [
+	{
+		...subjectIdField(
+			'ID of the subject (a UUID) to open a collection account for; its document must be a CPF, passport, CNPJ or tax ID',
+		),
+		hint: 'The subject needs its address, income, website (people) and at least 2 documents (CNPJ: 3, or 4 without a website, plus one per partner with 25% or more) before FacilitaPay approves',
+	},
+	accountOwnerOptions(
+		'Whether the account is handled under the subject’s own document number. When off, the account is registered under FacilitaPay’s name.',
+	),
+];
+
+export const description = updateDisplayOptions(
+	{ show: { resource: ['marketplaceAccount'], operation: ['requestAuthorization'] } },
+	properties,
+);
+
+/** Sent once (`sendOnce`): each call creates an authorisation request. */
+export async function execute(this: IExecuteFunctions, i: number): Promise<INodeExecutionData[]> {
+	const id = requireValid(this, i, 'Subject ID', checkUuid(this.getNodeParameter('subjectId', i) as string));
+	const options = this.getNodeParameter('options', i, {}) as IDataObject;
+	const body =
+		options.isSubjectAccountOwner === undefined
+			? undefined
+			: (validateBody(
+					this,
+					i,
+					accountRequestSchema,
+					{ is_subject_account_owner: options.isSubjectAccountOwner },
+					MARKETPLACE_LABELS,
+				) as IDataObject);
+	const data = await apiRequest.call(this, {
+		method: 'POST',
+		path: `/subject/${encodeURIComponent(id)}/account_request`,
+		body,
+		retry: 'sendOnce',
+		itemIndex: i,
+	});
+	return [{ json: (data && typeof data === 'object' ? data : { subject_id: id, result: data }) as IDataObject }];
+}

@@ -1,0 +1,50 @@
+import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
+
+import { bankAccountRequestSchema, MARKETPLACE_LABELS } from '../../schemas/marketplaceAccount';
+import { apiRequest } from '../../transport';
+import { subjectIdField } from '../common/fields';
+import { compact, validateBody } from '../common/input';
+import { accountOwnerOptions } from './ownerOption';
+
+const properties: INodeProperties[] = [
+	{
+		displayName:
+			'An approved account authorisation must exist first (Marketplace Account > Request Authorization, then the subject_account_authorization event with status approved); otherwise FacilitaPay rejects the request.',
+		name: 'approvalNotice',
+		type: 'notice',
+		default: '',
+	},
+	subjectIdField('ID of the subject (a UUID) whose authorisation was approved'),
+	accountOwnerOptions(
+		'Whether the account is handled under the subject’s own document number; sent as the text "true" or "false", as FacilitaPay lists it',
+	),
+];
+
+export const description = updateDisplayOptions(
+	{ show: { resource: ['marketplaceAccount'], operation: ['requestBankAccount'] } },
+	properties,
+);
+
+/** Sent once (`sendOnce`): each call opens a bank account request. */
+export async function execute(this: IExecuteFunctions, i: number): Promise<INodeExecutionData[]> {
+	const options = this.getNodeParameter('options', i, {}) as IDataObject;
+	const body = validateBody(
+		this,
+		i,
+		bankAccountRequestSchema,
+		{
+			subject_id: this.getNodeParameter('subjectId', i),
+			is_subject_account_owner: options.isSubjectAccountOwner,
+		},
+		MARKETPLACE_LABELS,
+	);
+	const data = await apiRequest.call(this, {
+		method: 'POST',
+		path: '/bank/accounts/request',
+		body: compact(body as IDataObject),
+		retry: 'sendOnce',
+		itemIndex: i,
+	});
+	return [{ json: (data && typeof data === 'object' ? data : { subject_id: body.subject_id, result: data }) as IDataObject }];
+}

@@ -1,0 +1,41 @@
+import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
+
+import { apiRequest } from '../../transport';
+import { checkUuid } from '../../validation/misc';
+import { requireValid } from '../common/input';
+
+const properties: INodeProperties[] = [
+	{
+		displayName: 'Notification ID',
+		name: 'notificationId',
+		type: 'string',
+		required: true,
+		default: '',
+		placeholder: 'e.g. 3f2b8c1e-9d4a-4f6b-8e2a-1c5d7e9f0a1b',
+		description: 'ID (a UUID) of a failed notification, as listed by Notification > Get Many with Only Failed',
+		hint: 'FacilitaPay lists a notification as failed until it is marked successful; it is not sent again',
+	},
+];
+
+export const description = updateDisplayOptions(
+	{ show: { resource: ['notification'], operation: ['markAsSuccessful'] } },
+	properties,
+);
+
+/** Sent with retry `safe`: marking a notification twice leaves it marked. */
+export async function execute(this: IExecuteFunctions, i: number): Promise<INodeExecutionData[]> {
+	const id = requireValid(
+		this,
+		i,
+		'Notification ID',
+		checkUuid(this.getNodeParameter('notificationId', i) as string),
+	);
+	const data = await apiRequest.call(this, {
+		method: 'PUT',
+		path: `/notifications/${encodeURIComponent(id)}`,
+		retry: 'safe',
+		itemIndex: i,
+	});
+	return [{ json: (data && typeof data === 'object' ? data : { id, result: data }) as IDataObject }];
+}

@@ -1,0 +1,34 @@
+import type { INodeProperties } from 'n8n-workflow';
+
+import * as disable from './disable.operation';
+import * as enable from './enable.operation';
+
+export { disable, enable };
+
+export const description: INodeProperties[] = [
+	{
+		displayName: 'Operation',
+		name: 'operation',
+		type: 'options',
+		noDataExpression: true,
+		displayOptions: { show: { resource: ['webhook'] } },
+		options: [
+			{
+				name: 'Disable',
+				value: 'disable',
+				description: 'Turn off ALL notifications of the FacilitaPay account (every workflow and system)',
+				action: 'Disable webhooks',
+			},
+			{
+				name: 'Enable',
+				value: 'enable',
+				description:
+					'Set the account’s single webhook URL (replacing any other) and get the secret notifications carry',
+				action: 'Enable webhooks',
+			},
+		],
+		default: 'enable',
+	},
+	...disable.description,
+	...enable.description,
+];

@@ -1,0 +1,26 @@
+import type { INodeProperties } from 'n8n-workflow';
+
+import * as updateBankAccount from './updateBankAccount.operation';
+
+export { updateBankAccount };
+
+export const description: INodeProperties[] = [
+	{
+		displayName: 'Operation',
+		name: 'operation',
+		type: 'options',
+		noDataExpression: true,
+		displayOptions: { show: { resource: ['wire'] } },
+		options: [
+			{
+				name: 'Update Bank Account',
+				value: 'updateBankAccount',
+				description:
+					'Correct the destination account of a wire waiting for correction (AC03: branch or account number, AC14: account type, CH11: owner document, AG03: use another account); FacilitaPay then retries the wire',
+				action: 'Update the bank account of a wire',
+			},
+		],
+		default: 'updateBankAccount',
+	},
+	...updateBankAccount.description,
+];
