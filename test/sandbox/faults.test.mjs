@@ -1,0 +1,111 @@
+import { startSandbox, createPerson } from './helpers.mjs';
+
+let t;
+beforeAll(async () => (t = await startSandbox()));
+afterAll(() => t.close());
+beforeEach(() => t.control('POST', '/reset'));
+
+const fault = (f) => t.control('POST', '/faults', f);
+
+test('429 with Retry-After on one route, once (rate 1, count 1)', async () => {
+	await fault({ route: 'GET /api/v1/subject/people', rate: 1, kind: '429', retry_after: 7, count: 1 });
+	const r = await t.api('GET', '/subject/people');
+	expect(r.status).toBe(429);
+	expect(r.headers.get('retry-after')).toBe('7');
+	expect(r.json).toEqual({ error: 'too_many_requests' });
+	expect((await t.api('GET', '/subject/people')).status).toBe(200);
+});
+
+test('a fault on a route pattern with a parameter matches every id', async () => {
+	const p = await createPerson(t);
+	await fault({ route: 'GET /api/v1/subject/people/:id', rate: 1, kind: '503', count: 1, retry_after: 2 });
+	const r = await t.api('GET', `/subject/people/${p.id}`);
+	expect(r.status).toBe(503);
+	expect(r.headers.get('retry-after')).toBe('2');
+	expect(r.json).toEqual({ error: 'service_unavailable' });
+	expect((await t.api('GET', '/subject/people')).status).toBe(200);
+});
+
+test('500 answers plain text, 502 answers HTML', async () => {
+	await fault({ route: '*', rate: 1, kind: '500', count: 1 });
+	const a = await t.api('GET', '/subject/people');
+	expect(a.status).toBe(500);
+	expect(a.text).toBe('Internal Server Error');
+	await fault({ route: '*', rate: 1, kind: '502', count: 1 });
+	const b = await t.api('GET', '/subject/people');
+	expect(b.status).toBe(502);
+	expect(b.headers.get('content-type')).toMatch(/^text\/html/);
+});
+
+test('reset destroys the socket without an answer', async () => {
+	await fault({ route: 'POST /api/v1/subject/people', rate: 1, kind: 'reset', count: 1 });
+	await expect(t.api('POST', '/subject/people', { person: {} })).rejects.toThrow();
+	expect((await t.api('POST', '/subject/people', { person: {} })).status).toBe(422);
+});
+
+test('latency delays but still answers', async () => {
+	await fault({ route: '*', rate: 1, kind: 'latency', ms: 20, count: 1 });
+	expect((await t.api('GET', '/subject/people')).status).toBe(200);
+	const [f] = (await t.control('GET', '/faults')).json.data;
+	expect(f).toMatchObject({ kind: 'latency', fired: 1, remaining: 0 });
+});
+
+test('rate 0 never fires; DELETE clears all faults', async () => {
+	await fault({ route: '*', rate: 0, kind: '500' });
+	expect((await t.api('GET', '/subject/people')).status).toBe(200);
+	await fault({ route: '*', rate: 1, kind: '500' });
+	expect((await t.api('GET', '/subject/people')).status).toBe(500);
+	await t.control('DELETE', '/faults');
+	expect((await t.api('GET', '/subject/people')).status).toBe(200);
+});
+
+test('a fraction rate fires by the injected random source', async () => {
+	const values = [0.1, 0.9, 0.2, 0.8];
+	const seeded = await startSandbox({ random: () => values.shift() });
+	try {
+		await seeded.control('POST', '/faults', { route: '*', rate: 0.5, kind: '500' });
+		const statuses = [];
+		for (let i = 0; i < 4; i++) statuses.push((await seeded.api('GET', '/subject/people')).status);
+		expect(statuses).toEqual([500, 200, 500, 200]);
+	} finally {
+		await seeded.close();
+	}
+});
+
+test('invalid fault bodies are refused', async () => {
+	const r = await fault({ route: 'people', rate: 2, kind: 'boom' });
+	expect(r.status).toBe(422);
+	expect(Object.keys(r.json.errors).sort()).toEqual(['kind', 'rate', 'route']);
+});
+
+test('the request log lists method, url, route, query, body and counts, without the Authorization header', async () => {
+	await t.api('GET', '/subject/people?last_id=abc');
+	await t.api('POST', '/subject/people', { person: { document_type: 'cpf' } });
+	await t.api('POST', '/subject/people', { person: { document_type: 'cpf' } });
+	await t.api('GET', '/nope');
+	const r = (await t.control('GET', '/requests')).json;
+	expect(r.counts).toEqual({ 'GET /api/v1/subject/people': 1, 'POST /api/v1/subject/people': 2, 'GET /api/v1/nope': 1 });
+	expect(r.data[0]).toMatchObject({ method: 'GET', url: '/api/v1/subject/people?last_id=abc', route: 'GET /api/v1/subject/people', query: { last_id: 'abc' }, at: '2025-03-10T12:00:00Z', status: 200 });
+	expect(r.data[1]).toMatchObject({ body: { person: { document_type: 'cpf' } }, status: 422 });
+	expect(JSON.stringify(r)).not.toContain('sandbox-token');
+	const filtered = (await t.control('GET', `/requests?route=${encodeURIComponent('POST /api/v1/subject/people')}`)).json;
+	expect(filtered.data).toHaveLength(2);
+	expect(filtered.counts).toEqual({ 'POST /api/v1/subject/people': 2 });
+});
+
+test('reset empties the state and returns the clock to its start', async () => {
+	await createPerson(t);
+	await t.advance(3600);
+	await fault({ route: '*', rate: 1, kind: '500' });
+	const r = await t.control('POST', '/reset');
+	expect(r.json.data).toEqual({ reset: true, now: '2025-03-10T12:00:00Z' });
+	expect((await t.api('GET', '/subject/people')).json).toEqual({ data: [] });
+	expect((await t.control('GET', '/clock')).json.data.now).toBe('2025-03-10T12:00:00Z');
+	expect((await t.control('GET', '/accounts')).json.data).toHaveLength(6);
+});
+
+test('unknown API paths answer 404 not_found', async () => {
+	const r = await t.api('GET', '/does/not/exist');
+	expect(r.status).toBe(404);
+	expect(r.json).toEqual({ error: 'not_found' });
+});

@@ -1,0 +1,153 @@
+import { startSandbox, startReceiver, createPerson, dynamicPix } from './helpers.mjs';
+
+let t;
+let rx;
+beforeAll(async () => {
+	t = await startSandbox();
+	rx = await startReceiver();
+});
+afterAll(async () => {
+	await t.close();
+	await rx.close();
+});
+beforeEach(async () => {
+	await t.control('POST', '/reset');
+	rx.received.length = 0;
+	rx.respondWith(200);
+});
+
+const enable = async (url = rx.url) => (await t.api('POST', '/enable_webhooks', { url })).json.data.secret;
+const wait = () => t.control('POST', '/deliveries/wait');
+const list = async (query = '') => (await t.api('GET', `/notifications${query}`)).json.data;
+
+test('enable returns a new short secret each time; the url is required', async () => {
+	const a = await enable();
+	const b = await enable();
+	expect(a).toMatch(/^\d{4}$/);
+	expect(b).toMatch(/^\d{4}$/);
+	expect(b).not.toBe(a);
+	const r = await t.api('POST', '/enable_webhooks', {});
+	expect(r.status).toBe(422);
+	expect(r.json).toEqual({ errors: { url: ["can't be blank"] } });
+});
+
+test('an event is POSTed as {"notification": {type, secret, ...fields}} and recorded', async () => {
+	const secret = await enable();
+	const s = await createPerson(t);
+	const tx = (await t.api('POST', '/transactions', dynamicPix(s.id))).json.data;
+	await t.control('POST', `/transactions/${tx.id}/pay`, {});
+	await wait();
+	expect(rx.received).toEqual([{ notification: { type: 'identified', secret, transaction_id: tx.id } }]);
+	const [rec] = await list();
+	expect(rec).toEqual(expect.objectContaining({
+		id: expect.stringMatching(/^[0-9a-f-]{36}$/), url: rx.url, sent_at: '2025-03-10T12:00:00Z', failed_at: null, inserted_at: '2025-03-10T12:00:00Z',
+		notification: { type: 'identified', transaction_id: tx.id },
+	}));
+});
+
+test('enabling again replaces the url; the new secret travels', async () => {
+	const other = await startReceiver();
+	try {
+		await enable();
+		const secret = await enable(other.url);
+		await t.control('POST', '/events', { type: 'subject_approved', subject_id: 'abc' });
+		expect(rx.received).toEqual([]);
+		expect(other.received).toEqual([{ notification: { type: 'subject_approved', secret, subject_id: 'abc' } }]);
+	} finally {
+		await other.close();
+	}
+});
+
+test('a failing receiver gets 5 more attempts at 1, 5, 15, 60 and 360 minutes of the sandbox clock, then the record stays failed', async () => {
+	await enable();
+	rx.respondWith(500);
+	await t.control('POST', '/events', { type: 'payment_expired', transaction_id: 't1' });
+	expect(rx.received).toHaveLength(1);
+	let [rec] = await list();
+	expect(rec).toMatchObject({ failed_at: '2025-03-10T12:00:00Z', attempts: 1, next_attempt_at: '2025-03-10T12:01:00Z' });
+	await t.advance(59);
+	expect(rx.received).toHaveLength(1);
+	await t.advance(1);
+	expect(rx.received).toHaveLength(2);
+	await t.advance(5 * 60);
+	expect(rx.received).toHaveLength(3);
+	await t.advance((15 + 60 + 360) * 60);
+	expect(rx.received).toHaveLength(6);
+	await t.advance(30 * 86400);
+	expect(rx.received).toHaveLength(6);
+	[rec] = await list('?failed=true');
+	expect(rec).toMatchObject({ failed_at: '2025-03-10T19:21:00Z', attempts: 6, next_attempt_at: null, last_error: 'HTTP 500' });
+	expect(await list('?failed=false')).toEqual([]);
+	const marked = await t.api('PUT', `/notifications/${rec.id}`);
+	expect(marked.json.data).toMatchObject({ id: rec.id, failed_at: null });
+	expect(await list('?failed=true')).toEqual([]);
+});
+
+test('a receiver that recovers stops the redelivery; the record is successful', async () => {
+	await enable();
+	rx.respondWith((n) => (n < 3 ? 503 : 204));
+	await t.control('POST', '/events', { type: 'identified', transaction_id: 't1' });
+	await t.advance(6 * 60);
+	expect(rx.received).toHaveLength(3);
+	await t.advance(86400);
+	expect(rx.received).toHaveLength(3);
+	expect((await list())[0]).toMatchObject({ failed_at: null, attempts: 3, sent_at: '2025-03-10T12:06:00Z' });
+});
+
+test('an unreachable url is retried like a failed answer', async () => {
+	const dead = await startReceiver();
+	await dead.close();
+	await enable(dead.url);
+	await t.control('POST', '/events', { type: 'identified', transaction_id: 't1' });
+	const [rec] = await list();
+	expect(rec.failed_at).not.toBeNull();
+	expect(rec.last_error).toBe('ECONNREFUSED');
+	expect(rec.next_attempt_at).toBe('2025-03-10T12:01:00Z');
+});
+
+test('marking a failed notification successful stops its redelivery', async () => {
+	await enable();
+	rx.respondWith(500);
+	await t.control('POST', '/events', { type: 'identified', transaction_id: 't1' });
+	const [rec] = await list();
+	await t.api('PUT', `/notifications/${rec.id}`);
+	await t.advance(86400);
+	expect(rx.received).toHaveLength(1);
+	expect((await t.api('PUT', '/notifications/00000000-0000-4000-8000-000000000000')).status).toBe(404);
+});
+
+test('disable answers "ok" and stops every delivery, including pending retries', async () => {
+	await enable();
+	rx.respondWith(500);
+	await t.control('POST', '/events', { type: 'identified', transaction_id: 't1' });
+	const r = await t.api('GET', '/disable_webhooks');
+	expect(r.json).toEqual({ data: 'ok' });
+	await t.control('POST', '/events', { type: 'identified', transaction_id: 't2' });
+	await t.advance(86400);
+	expect(rx.received).toHaveLength(1);
+	expect(await list()).toHaveLength(1);
+	// the event still shows in the sandbox's own event log
+	expect((await t.events()).map((e) => e.transaction_id)).toEqual(['t1', 't2']);
+});
+
+test('notifications page with last_id and per_page, ascending by default or desc', async () => {
+	await enable();
+	for (let i = 1; i <= 5; i++) await t.control('POST', '/events', { type: 'identified', transaction_id: `t${i}` });
+	const ids = (l) => l.map((n) => n.notification.transaction_id);
+	const p1 = await list('?per_page=2');
+	expect(ids(p1)).toEqual(['t1', 't2']);
+	expect(ids(await list(`?per_page=2&last_id=${p1[1].id}`))).toEqual(['t3', 't4']);
+	const d1 = await list('?per_page=2&order_by=desc');
+	expect(ids(d1)).toEqual(['t5', 't4']);
+	expect(ids(await list(`?per_page=10&order_by=desc&last_id=${d1[1].id}`))).toEqual(['t3', 't2', 't1']);
+	expect((await t.api('GET', '/notifications?per_page=abc')).json).toEqual({ errors: { per_page: ['must be a positive integer'] } });
+	expect((await t.api('GET', '/notifications?failed=maybe')).status).toBe(422);
+});
+
+test('a raw event can be sent with POST /_sandbox/events', async () => {
+	const secret = await enable();
+	const r = await t.control('POST', '/events', { type: 'invoice_paid', invoice: { id: 'i1', status: 'paid' } });
+	expect(r.json.data.notification.notification).toEqual({ type: 'invoice_paid', invoice: { id: 'i1', status: 'paid' } });
+	expect(rx.received[0]).toEqual({ notification: { type: 'invoice_paid', secret, invoice: { id: 'i1', status: 'paid' } } });
+	expect((await t.control('POST', '/events', {})).status).toBe(422);
+});
