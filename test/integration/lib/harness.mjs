@@ -1,0 +1,172 @@
+// Runs the COMPILED nodes (dist/) against a real HTTP server (the local sandbox), with an n8n-like
+// execution context whose httpRequestWithAuthentication really speaks HTTP (axios), applies the
+// credentials (bearer token, or sign-in through the credential's own preAuthentication, renewed once
+// on 401 like n8n-core does) and throws NodeApiError the way n8n-core does. Build first: `npm run build`.
+import axios from 'axios';
+import fs from 'node:fs';
+import path from 'node:path';
+import { createRequire } from 'node:module';
+import { fileURLToPath } from 'node:url';
+
+const require = createRequire(import.meta.url);
+export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
+const DIST = path.join(ROOT, 'dist');
+
+function loadDist(relative) {
+	const file = path.join(DIST, relative);
+	if (!fs.existsSync(file)) {
+		throw new Error(`${relative} is not built. Run "npm run build" before the integration tests.`);
+	}
+	return require(file);
+}
+
+const { NodeApiError } = require('n8n-workflow');
+
+export const node = {
+	id: 'integration-node',
+	name: 'FacilitaPay',
+	type: 'n8n-nodes-facilitapay.facilitaPay',
+	typeVersion: 1,
+	position: [0, 0],
+	parameters: {},
+};
+
+/** Credentials pointing at a sandbox. */
+export function sandboxCredentials(sandboxUrl, overrides = {}) {
+	return {
+		environment: 'custom',
+		baseUrl: `${sandboxUrl}/api/v1/`,
+		authentication: 'accessToken',
+		accessToken: 'sandbox-token',
+		...overrides,
+	};
+}
+
+/** Plain axios call shaped like n8n's helpers.httpRequest (IHttpRequestOptions in, body or full response out). */
+async function httpRequest(options) {
+	const response = await axios.request({
+		method: options.method ?? 'GET',
+		url: options.url,
+		params: options.qs,
+		data: options.body,
+		headers: { ...(options.body && options.json !== false ? { 'Content-Type': 'application/json' } : {}), ...options.headers },
+		responseType: options.encoding === 'arraybuffer' ? 'arraybuffer' : 'json',
+		validateStatus: (status) => status >= 200 && status < 300,
+		maxBodyLength: Infinity,
+		maxContentLength: Infinity,
+		timeout: 20_000,
+	});
+	let body = response.data;
+	if (options.encoding === 'arraybuffer') body = Buffer.from(body);
+	if (options.returnFullResponse) return { body, headers: response.headers, statusCode: response.status };
+	return body;
+}
+
+/**
+ * Creates the execution context. `credentials` is the decrypted credential data; a session token
+ * obtained by sign-in is kept on it (as n8n keeps the expirable field) and renewed once on 401.
+ * @returns {{ ctx: any, stats: { signIns: number, requests: number } }}
+ */
+export function createContext({ parameters, items, credentials, continueOnFail = false }) {
+	const { FacilitaPayApi } = loadDist('credentials/FacilitaPayApi.credentials.js');
+	const credentialType = new FacilitaPayApi();
+	const sets = Array.isArray(parameters) ? parameters : [parameters];
+	const inputItems = items ?? sets.map(() => ({ json: {} }));
+	const stats = { signIns: 0, requests: 0 };
+	const helpers = {
+		httpRequest: async (options) => {
+			if (String(options.url).endsWith('/sign_in')) stats.signIns++;
+			return await httpRequest(options);
+		},
+	};
+
+	async function preAuthenticate(expired) {
+		if (credentials.sessionToken && !expired) return;
+		Object.assign(credentials, await credentialType.preAuthentication.call({ helpers }, credentials));
+	}
+	function authorize(options) {
+		const token = credentials.authentication === 'usernamePassword' ? credentials.sessionToken : credentials.accessToken;
+		return { ...options, headers: { ...options.headers, Authorization: `Bearer ${token}` } };
+	}
+
+	const ctx = {
+		getNode: () => node,
+		getInputData: () => inputItems,
+		continueOnFail: () => continueOnFail,
+		getCredentials: async () => credentials,
+		getNodeParameter: (name, itemIndex, fallback) => {
+			const set = sets[Math.min(itemIndex, sets.length - 1)];
+			const value = set[name];
+			if (value === undefined) {
+				if (fallback !== undefined) return fallback;
+				throw new Error(`Could not get parameter "${name}"`);
+			}
+			return value;
+		},
+		helpers: {
+			httpRequestWithAuthentication: async function (_type, options) {
+				stats.requests++;
+				try {
+					await preAuthenticate(false);
+					return await httpRequest(authorize(options));
+				} catch (error) {
+					if (error?.response?.status === 401) {
+						try {
+							await preAuthenticate(true);
+							return await httpRequest(authorize(options));
+						} catch (retryError) {
+							throw new NodeApiError(node, retryError);
+						}
+					}
+					throw new NodeApiError(node, error);
+				}
+			},
+			assertBinaryData: (itemIndex, property) => {
+				const binary = inputItems[itemIndex]?.binary?.[property];
+				if (!binary) throw new Error(`No binary data in "${property}"`);
+				return binary;
+			},
+			getBinaryDataBuffer: async (itemIndex, property) => Buffer.from(inputItems[itemIndex].binary[property].data, 'base64'),
+			prepareBinaryData: async (data, fileName, mimeType) => ({
+				data: data.toString('base64'),
+				fileName,
+				mimeType: mimeType ?? 'application/octet-stream',
+				fileSize: `${data.length} B`,
+			}),
+		},
+	};
+	return { ctx, stats };
+}
+
+/** Runs the action node once over the items; returns the first output and the stats. */
+export async function runAction(options) {
+	const { FacilitaPay } = loadDist('nodes/FacilitaPay/FacilitaPay.node.js');
+	const { ctx, stats } = createContext(options);
+	const [output] = await new FacilitaPay().execute.call(ctx);
+	return { output, stats };
+}
+
+/** Runs the action node expecting a failure; returns the error. */
+export async function runActionExpectingError(options) {
+	try {
+		await runAction(options);
+	} catch (error) {
+		return error;
+	}
+	throw new Error('The node did not fail');
+}
+
+/** JSON helper for the sandbox's control endpoints. */
+export function control(sandboxUrl) {
+	const client = axios.create({ baseURL: `${sandboxUrl}/_sandbox`, validateStatus: () => true });
+	return {
+		get: async (url) => (await client.get(url)).data,
+		post: async (url, body = {}) => (await client.post(url, body)).data,
+		del: async (url) => (await client.delete(url)).data,
+		/** Requests the sandbox received on one route ("METHOD /api/v1/path/:param"). */
+		received: async (route) => {
+			const { data } = (await client.get('/requests', { params: route ? { route } : {} })).data;
+			return data;
+		},
+	};
+}
