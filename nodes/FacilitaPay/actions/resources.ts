@@ -1,18 +1,22 @@
 import type { INodePropertyOptions } from 'n8n-workflow';
 
+import * as invoice from './invoice/Invoice.resource';
 import * as marketplaceAccount from './marketplaceAccount/MarketplaceAccount.resource';
 import type { ResourceModule } from './node.type';
 import * as notification from './notification/Notification.resource';
 import * as subject from './subject/Subject.resource';
+import * as subscription from './subscription/Subscription.resource';
 import * as transaction from './transaction/Transaction.resource';
 import * as webhook from './webhook/Webhook.resource';
 import * as wire from './wire/Wire.resource';
 
 /** Every resource of the node, by its `resource` parameter value. */
 export const resources: Record<string, ResourceModule> = {
+	invoice,
 	marketplaceAccount,
 	notification,
 	subject,
+	subscription,
 	transaction,
 	webhook,
 	wire,
@@ -20,6 +24,7 @@ export const resources: Record<string, ResourceModule> = {
 
 /** The Resource dropdown, sorted by name. */
 export const resourceOptions: INodePropertyOptions[] = [
+	{ name: 'Invoice', value: 'invoice', description: 'Invoices of subscriptions' },
 	{
 		name: 'Marketplace Account',
 		value: 'marketplaceAccount',
@@ -27,6 +32,11 @@ export const resourceOptions: INodePropertyOptions[] = [
 	},
 	{ name: 'Notification', value: 'notification', description: 'Webhook notifications sent, failed or delivered' },
 	{ name: 'Subject', value: 'subject', description: 'Customers (people) and their KYC documents' },
+	{
+		name: 'Subscription',
+		value: 'subscription',
+		description: 'Recurring billing by card or automatic PIX',
+	},
 	{ name: 'Transaction', value: 'transaction', description: 'PIX, boleto, card checkout, payouts, refunds' },
 	{ name: 'Webhook', value: 'webhook', description: 'The account’s single webhook URL: enable or disable' },
 	{ name: 'Wire', value: 'wire', description: 'Correct the bank account of a wire waiting for correction' },

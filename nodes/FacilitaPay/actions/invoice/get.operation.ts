@@ -1,0 +1,47 @@
+import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
+
+import { apiRequest } from '../../transport';
+import { maskedJson } from '../common/cardData';
+import { idParameter } from '../common/input';
+
+const properties: INodeProperties[] = [
+	{
+		displayName: 'Invoice ID',
+		name: 'invoiceId',
+		type: 'string',
+		required: true,
+		default: '',
+		placeholder: 'e.g. 2c7e9a14-5b3d-4f8e-a1c6-7d9b0e2f4a68',
+		description: 'ID of the invoice, e.g. from the invoice_paid event',
+		hint: 'FacilitaPay answers this path with one invoice, or with a list when the ID is a subscription’s: each invoice of the list becomes an item',
+	},
+];
+
+export const description = updateDisplayOptions(
+	{ show: { resource: ['invoice'], operation: ['get'] } },
+	properties,
+);
+
+export async function execute(this: IExecuteFunctions, i: number): Promise<INodeExecutionData[]> {
+	const id = idParameter(this, i, 'invoiceId', 'Invoice ID');
+	const data = await apiRequest.call(this, {
+		method: 'GET',
+		path: `/subscriptions/invoices/${encodeURIComponent(id)}`,
+		retry: 'safe',
+		itemIndex: i,
+	});
+	// The spec leaves open whether this path takes an invoice or a subscription ID: an array of one
+	// is that invoice; an array of several is a subscription's invoices, one item each.
+	if (Array.isArray(data)) {
+		if (data.length === 0) {
+			throw new NodeOperationError(this.getNode(), `No invoice found for ID "${id}" (item ${i})`, {
+				itemIndex: i,
+				description:
+					'FacilitaPay answered with an empty list: no invoice has this ID, or it is a subscription without invoices yet. Check the ID.',
+			});
+		}
+		return data.map((invoice) => ({ json: maskedJson(invoice) }));
+	}
+	return [{ json: maskedJson(data) }];
+}

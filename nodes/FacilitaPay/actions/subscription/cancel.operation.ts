@@ -1,0 +1,51 @@
+import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
+
+import { apiRequest } from '../../transport';
+import { cancelSubscriptionSchema, SUBSCRIPTION_LABELS } from '../../schemas/subscription';
+import { maskedJson } from '../common/cardData';
+import { idParameter, validateBody } from '../common/input';
+import { subscriptionIdField } from './subscriptionIdField';
+
+const properties: INodeProperties[] = [
+	{
+		...subscriptionIdField('ID of an active subscription'),
+		hint: 'Stops the subscription: no later invoices or charges. It is sent once and never repeated automatically.',
+	},
+	{
+		displayName: 'Reason',
+		name: 'reason',
+		type: 'string',
+		required: true,
+		default: '',
+		placeholder: 'e.g. Customer asked to stop',
+		description: 'Why the subscription is cancelled',
+	},
+];
+
+export const description = updateDisplayOptions(
+	{ show: { resource: ['subscription'], operation: ['cancel'] } },
+	properties,
+);
+
+export async function execute(this: IExecuteFunctions, i: number): Promise<INodeExecutionData[]> {
+	const id = idParameter(this, i, 'subscriptionId', 'Subscription ID');
+	const body = validateBody(
+		this,
+		i,
+		cancelSubscriptionSchema,
+		{ reason: this.getNodeParameter('reason', i, '') },
+		SUBSCRIPTION_LABELS,
+	);
+	const data = await apiRequest.call(this, {
+		method: 'PUT',
+		path: `/subscriptions/${encodeURIComponent(id)}/cancel`,
+		body: body as IDataObject,
+		retry: 'sendOnce',
+		itemIndex: i,
+	});
+	if (data === undefined || data === null || data === '') {
+		return [{ json: { subscription_id: id, canceled: true } }];
+	}
+	return [{ json: maskedJson(data) }];
+}
