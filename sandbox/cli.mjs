@@ -22,13 +22,13 @@ if (flag('help') || flag('h')) {
 	process.exit(0);
 }
 
-const port = Number(arg('port') ?? process.env.PORT ?? 4010);
+const port = Number(arg('port') ?? (process.env.PORT || 4010));
 if (!Number.isInteger(port) || port < 0 || port > 65535) {
 	console.error(`Invalid port "${arg('port') ?? process.env.PORT}". Use --port with a number from 0 to 65535.`);
 	process.exit(1);
 }
-const host = arg('host') ?? process.env.HOST ?? '127.0.0.1';
-const token = arg('token') ?? process.env.SANDBOX_TOKEN ?? 'sandbox-token';
+const host = arg('host') ?? (process.env.HOST || '127.0.0.1');
+const token = arg('token') ?? (process.env.SANDBOX_TOKEN || 'sandbox-token');
 const username = process.env.SANDBOX_USERNAME ?? 'sandbox';
 const password = process.env.SANDBOX_PASSWORD ?? 'sandbox';
 const autoSettle = flag('auto-settle') || process.env.SANDBOX_AUTO_SETTLE === '1';
