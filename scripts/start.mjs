@@ -40,6 +40,7 @@ async function shutdown(code = 0) {
 	if (stopping) return;
 	stopping = true;
 	log('stopping…');
+	if (ticker) clearInterval(ticker);
 	await n8n?.stop().catch((error) => log(`stopping n8n: ${error.message}`));
 	await sandbox?.close().catch((error) => log(`stopping the sandbox: ${error.message}`));
 	log('stopped.');
@@ -47,6 +48,43 @@ async function shutdown(code = 0) {
 }
 process.on('SIGINT', () => void shutdown(0));
 process.on('SIGTERM', () => void shutdown(0));
+
+/** @type {string[]} */
+let seededAccounts = [];
+/** @type {ReturnType<typeof setInterval> | null} */
+let ticker = null;
+
+/** Like `npm run sandbox`: the sandbox's virtual clock follows real time (expiries, schedules). @param {any} sb */
+function followRealTime(sb) {
+	if (!sb.clock?.advance) return;
+	let last = Date.now();
+	let busy = false;
+	ticker = setInterval(async () => {
+		if (busy) return;
+		busy = true;
+		const now = Date.now();
+		const elapsed = now - last;
+		last = now;
+		try {
+			await sb.clock.advance(elapsed);
+		} catch (error) {
+			log(`sandbox clock: ${/** @type {Error} */ (error).message}`);
+		} finally {
+			busy = false;
+		}
+	}, 1000);
+}
+
+/** @param {any} sb */
+function describeSeededAccounts(sb) {
+	try {
+		return [...sb.state.bankAccounts.values()].map(
+			(a) => `${a.id}  ${a.currency}  ${sb.state.accountPurposes?.[a.id]?.purpose ?? ''}`,
+		);
+	} catch {
+		return [];
+	}
+}
 
 /** @param {unknown} value */
 const hashOf = (value) => createHash('sha256').update(JSON.stringify(value)).digest('hex').slice(0, 16);
@@ -104,9 +142,12 @@ async function main() {
 	const sandboxModule = await loadSandboxModule();
 	let credentials = null;
 	if (sandboxModule) {
-		sandbox = sandboxModule.createSandbox({ port: sandboxPort, host: '127.0.0.1' });
-		await /** @type {any} */ (sandbox).listen();
-		const sandboxUrl = /** @type {any} */ (sandbox).url ?? `http://127.0.0.1:${sandboxPort}`;
+		const sb = await sandboxModule.createSandbox({ port: sandboxPort, host: '127.0.0.1', token: sandboxToken });
+		await sb.listen();
+		sandbox = sb;
+		const sandboxUrl = sb.url ?? `http://127.0.0.1:${sandboxPort}`;
+		followRealTime(sb);
+		seededAccounts = describeSeededAccounts(sb);
 		credentials = sandboxCredentials({ baseUrl: `${sandboxUrl.replace(/\/$/, '')}/api/v1`, token: sandboxToken });
 	} else {
 		log('sandbox/server.mjs is not there yet: starting n8n without the sandbox and without its credentials.');
@@ -130,7 +171,9 @@ async function main() {
 			`  sandbox        ${sandboxUrl}   API base ${credentials.data.baseUrl}`,
 			`  sandbox token  ${sandboxToken}   (credentials "${credentials.name}", id ${credentials.id})`,
 			`  sandbox log    GET ${sandboxUrl}/_sandbox/requests   reset: POST ${sandboxUrl}/_sandbox/reset`,
+			`  try           curl -H 'Authorization: Bearer ${sandboxToken}' ${credentials.data.baseUrl}/subject/people`,
 		);
+		if (seededAccounts.length > 0) lines.push('  seeded bank accounts:', ...seededAccounts.map((a) => `    ${a}`));
 	} else {
 		lines.push('  sandbox        not started (sandbox/server.mjs missing)');
 	}

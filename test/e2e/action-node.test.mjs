@@ -10,6 +10,7 @@ import {
 	requirePieces,
 	runWorkflow,
 	sandboxApi,
+	sandboxMark,
 	sandboxRequests,
 	sharedState,
 	validCpf,
@@ -50,7 +51,7 @@ describeE2e('FacilitaPay in a real n8n 2.x', () => {
 				const created = await sandboxApi('POST', '/subject/people', { person }, state);
 				expect(created.status).toBeLessThan(300);
 			}
-			const since = new Date();
+			const mark = await sandboxMark(state);
 
 			const run = await runWorkflow(
 				workflowWithNode({ parameters: { resource: 'subject', operation: 'getMany', returnAll: true, simplify: false } }),
@@ -64,7 +65,7 @@ describeE2e('FacilitaPay in a real n8n 2.x', () => {
 			const byDocument = new Map(run.items.map((item) => [item.document_number, item]));
 			expect(byDocument.get(people[1].document_number)).toMatchObject({ social_name: people[1].social_name });
 
-			const received = await sandboxRequests({ since, method: 'GET', pathPrefix: '/subject/people' }, state);
+			const received = await sandboxRequests({ after: mark, method: 'GET', pathPrefix: '/subject/people' }, state);
 			expect(received.length).toBeGreaterThanOrEqual(1);
 			expect(received.every((request) => request.method === 'GET')).toBe(true);
 		},

@@ -20,6 +20,7 @@ import {
 	startN8n,
 	stopStaleN8n,
 } from '../../scripts/n8n-runtime.mjs';
+import globalTeardown from './global-teardown.mjs';
 import { STATE_FILE } from './lib/n8n-e2e.mjs';
 
 /** @param {any} globalConfig */
@@ -33,6 +34,16 @@ function e2eSelected(globalConfig) {
 /** @param {any} globalConfig */
 export default async function globalSetup(globalConfig) {
 	if (!e2eSelected(globalConfig)) return;
+	try {
+		await prepare();
+	} catch (error) {
+		// Jest does not run globalTeardown when globalSetup fails: stop what was started.
+		await globalTeardown();
+		throw error;
+	}
+}
+
+async function prepare() {
 	process.env.FACILITAPAY_E2E = '1';
 	const startedAt = Date.now();
 	const e2eDir = path.join(CACHE_DIR, 'e2e');
@@ -65,7 +76,8 @@ export default async function globalSetup(globalConfig) {
 	const sandboxModule = await loadSandboxModule();
 	if (sandboxModule?.createSandbox) {
 		const port = Number(process.env.E2E_SANDBOX_PORT ?? 0);
-		const sandbox = sandboxModule.createSandbox({ port, host: '127.0.0.1' });
+		// Frozen clock (no ticker): tests move it with POST /_sandbox/clock/advance when they need to.
+		const sandbox = await sandboxModule.createSandbox({ port, host: '127.0.0.1', token: 'sandbox-token' });
 		await sandbox.listen();
 		sandboxUrl = String(sandbox.url).replace(/\/$/, '');
 		/** @type {any} */ (globalThis).__facilitapayE2e = { sandbox };

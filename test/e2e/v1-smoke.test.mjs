@@ -20,6 +20,7 @@ import {
 	describeE2e,
 	requirePieces,
 	sandboxApi,
+	sandboxMark,
 	sandboxRequests,
 	sharedState,
 	validCpf,
@@ -63,7 +64,7 @@ describeE2e('FacilitaPay in n8n 1.123.81 (smoke)', () => {
 				fiscal_country: 'Brazil',
 			};
 			expect((await sandboxApi('POST', '/subject/people', { person }, state)).status).toBeLessThan(300);
-			const since = new Date();
+			const mark = await sandboxMark(state);
 			const workflow = workflowWithNode({
 				parameters: { resource: 'subject', operation: 'getMany', returnAll: true, simplify: false },
 				credentials: state.credentials,
@@ -76,7 +77,7 @@ describeE2e('FacilitaPay in n8n 1.123.81 (smoke)', () => {
 			const items = nodeOutput(run.runData, 'FacilitaPay');
 			expect(Array.isArray(items)).toBe(true);
 			expect(/** @type {any[]} */ (items).map((item) => item.document_number)).toContain(person.document_number);
-			const received = await sandboxRequests({ since, method: 'GET', pathPrefix: '/subject/people' }, state);
+			const received = await sandboxRequests({ after: mark, method: 'GET', pathPrefix: '/subject/people' }, state);
 			expect(received.length).toBeGreaterThanOrEqual(1);
 		},
 		CLI_TIMEOUT,

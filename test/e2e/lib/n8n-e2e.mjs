@@ -245,24 +245,38 @@ export async function listExecutions(filter = {}, state = sharedState()) {
 export { nodeOutput };
 
 /**
- * Requests the sandbox received (GET /_sandbox/requests), optionally only those after `since`
- * (an ISO time or a Date) or matching `filter`.
- * @param {{since?: string|Date, method?: string, route?: string, pathPrefix?: string}} [filter]
+ * How many requests the sandbox has logged so far; pass it as `after` to sandboxRequests() to see
+ * only what came later. (The log's `at` is the sandbox's virtual clock, not wall time.)
  * @param {E2eState} [state]
  */
-export async function sandboxRequests({ since, method, route, pathPrefix } = {}, state = sharedState()) {
+export async function sandboxMark(state = sharedState()) {
+	return (await fetchSandboxLog(state)).length;
+}
+
+/** @param {E2eState} state */
+async function fetchSandboxLog(state) {
 	if (!state.sandboxUrl) throw new Error('The sandbox is not running (sandbox/server.mjs missing?).');
 	const response = await fetch(`${state.sandboxUrl}/_sandbox/requests`);
 	if (!response.ok) throw new Error(`GET /_sandbox/requests: HTTP ${response.status}`);
 	const body = await response.json();
-	const sinceMs = since === undefined ? -Infinity : new Date(since).getTime();
-	return (body.data ?? []).filter(
-		(/** @type {any} */ r) =>
-			(r.at === undefined || new Date(r.at).getTime() >= sinceMs) &&
-			(!method || r.method === method) &&
-			(!route || r.route === route) &&
-			(!pathPrefix || String(r.url).includes(pathPrefix)),
-	);
+	return /** @type {Array<{method: string, url: string, route?: string, query?: any, body?: any, at?: string}>} */ (body.data ?? []);
+}
+
+/**
+ * Requests the sandbox received (GET /_sandbox/requests): those logged after the `after` mark
+ * (see sandboxMark) and matching the filter.
+ * @param {{after?: number, method?: string, route?: string, pathPrefix?: string}} [filter]
+ * @param {E2eState} [state]
+ */
+export async function sandboxRequests({ after = 0, method, route, pathPrefix } = {}, state = sharedState()) {
+	return (await fetchSandboxLog(state))
+		.slice(after)
+		.filter(
+			(r) =>
+				(!method || r.method === method) &&
+				(!route || r.route === route) &&
+				(!pathPrefix || String(r.url).includes(pathPrefix)),
+		);
 }
 
 /** POST /_sandbox/reset. @param {E2eState} [state] */
