@@ -37,7 +37,10 @@ export const notificationQuerySchema = z
 		per_page: positiveInteger.optional(),
 		order_by: oneOf(['asc', 'desc'], 'asc: oldest first, desc: newest first').optional(),
 		failed: oneOf(
-			Object.keys(FAILED_FILTERS) as [keyof typeof FAILED_FILTERS, ...Array<keyof typeof FAILED_FILTERS>],
+			Object.keys(FAILED_FILTERS) as [
+				keyof typeof FAILED_FILTERS,
+				...Array<keyof typeof FAILED_FILTERS>,
+			],
 			'any, only failed or only successful deliveries',
 		).optional(),
 	})

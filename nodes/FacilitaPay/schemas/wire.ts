@@ -47,7 +47,10 @@ export const bankAccountSchema = z
 	.superRefine((account, ctx) => {
 		if (account.branch_country !== 'BR') return;
 		const apply = (path: string[], check: (raw: string) => Check, set: (value: string) => void) => {
-			const raw = path.reduce<unknown>((object, key) => (object as Record<string, unknown>)[key], account);
+			const raw = path.reduce<unknown>(
+				(object, key) => (object as Record<string, unknown>)[key],
+				account,
+			);
 			if (typeof raw !== 'string') return; // already reported as missing
 			const result = check(raw);
 			if (result.ok) set(result.value);
@@ -56,5 +59,9 @@ export const bankAccountSchema = z
 		apply(['bank', 'code'], checkBrazilianBankCode, (v) => (account.bank.code = v));
 		apply(['branch_number'], checkBrazilianBranchNumber, (v) => (account.branch_number = v));
 		apply(['account_number'], checkBrazilianAccountNumber, (v) => (account.account_number = v));
-		apply(['owner_document_number'], checkBrazilianOwnerDocument, (v) => (account.owner_document_number = v));
+		apply(
+			['owner_document_number'],
+			checkBrazilianOwnerDocument,
+			(v) => (account.owner_document_number = v),
+		);
 	});

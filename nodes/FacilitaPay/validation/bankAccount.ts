@@ -15,7 +15,8 @@ export type AccountType = (typeof ACCOUNT_TYPES)[number];
 /** A Brazilian bank code (COMPE): exactly 3 digits, e.g. 001 (Banco do Brasil), 341 (Itaú). */
 export function checkBrazilianBankCode(raw: string): Check {
 	const text = String(raw ?? '').trim();
-	if (text === '') return invalid('is empty; enter the 3-digit bank code, e.g. 001 for Banco do Brasil');
+	if (text === '')
+		return invalid('is empty; enter the 3-digit bank code, e.g. 001 for Banco do Brasil');
 	if (!/^\d+$/.test(text)) {
 		return invalid('must contain digits only; a Brazilian bank code has 3 digits, e.g. 001 or 341');
 	}
@@ -39,7 +40,9 @@ export function checkBrazilianBranchNumber(raw: string): Check {
 		return invalid('must contain digits only (no dashes, dots or spaces), e.g. 0001');
 	}
 	if (text.length > 5) {
-		return invalid(`has ${plural(text.length, 'digit')}; a Brazilian branch number has at most 5 digits`);
+		return invalid(
+			`has ${plural(text.length, 'digit')}; a Brazilian branch number has at most 5 digits`,
+		);
 	}
 	return valid(text);
 }
@@ -61,7 +64,9 @@ export function checkBrazilianAccountNumber(raw: string): Check {
 		);
 	}
 	if (match[1].length > 20) {
-		return invalid(`has ${plural(match[1].length, 'digit')}; an account number has at most 20 digits`);
+		return invalid(
+			`has ${plural(match[1].length, 'digit')}; an account number has at most 20 digits`,
+		);
 	}
 	return valid(text);
 }
@@ -72,7 +77,8 @@ export function checkBrazilianAccountNumber(raw: string): Check {
  */
 export function checkBrazilianOwnerDocument(raw: string): Check {
 	const { value } = stripDocumentPunctuation(raw);
-	if (value === '') return invalid('is empty; enter the owner’s CPF (11 digits) or CNPJ (14 characters)');
+	if (value === '')
+		return invalid('is empty; enter the owner’s CPF (11 digits) or CNPJ (14 characters)');
 	if (value.length === 11) return checkCpf(value);
 	if (value.length === 14) return checkCnpj(value);
 	return invalid(

@@ -1,4 +1,9 @@
-import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeProperties,
+} from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { apiRequest } from '../../transport';
@@ -31,5 +36,7 @@ export async function execute(this: IExecuteFunctions, i: number): Promise<INode
 		retry: 'safe',
 		itemIndex: i,
 	});
-	return [{ json: (data && typeof data === 'object' ? data : { id, result: data }) as IDataObject }];
+	return [
+		{ json: (data && typeof data === 'object' ? data : { id, result: data }) as IDataObject },
+	];
 }

@@ -1,4 +1,9 @@
-import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeProperties,
+} from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { accountRequestSchema, MARKETPLACE_LABELS } from '../../schemas/marketplaceAccount';
@@ -27,7 +32,12 @@ export const description = updateDisplayOptions(
 
 /** Sent once (`sendOnce`): each call creates an authorisation request. */
 export async function execute(this: IExecuteFunctions, i: number): Promise<INodeExecutionData[]> {
-	const id = requireValid(this, i, 'Subject ID', checkUuid(this.getNodeParameter('subjectId', i) as string));
+	const id = requireValid(
+		this,
+		i,
+		'Subject ID',
+		checkUuid(this.getNodeParameter('subjectId', i) as string),
+	);
 	const options = this.getNodeParameter('options', i, {}) as IDataObject;
 	const body =
 		options.isSubjectAccountOwner === undefined
@@ -46,5 +56,11 @@ export async function execute(this: IExecuteFunctions, i: number): Promise<INode
 		retry: 'sendOnce',
 		itemIndex: i,
 	});
-	return [{ json: (data && typeof data === 'object' ? data : { subject_id: id, result: data }) as IDataObject }];
+	return [
+		{
+			json: (data && typeof data === 'object'
+				? data
+				: { subject_id: id, result: data }) as IDataObject,
+		},
+	];
 }

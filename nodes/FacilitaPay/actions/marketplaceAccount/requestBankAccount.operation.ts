@@ -1,4 +1,9 @@
-import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeProperties,
+} from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { bankAccountRequestSchema, MARKETPLACE_LABELS } from '../../schemas/marketplaceAccount';
@@ -46,5 +51,11 @@ export async function execute(this: IExecuteFunctions, i: number): Promise<INode
 		retry: 'sendOnce',
 		itemIndex: i,
 	});
-	return [{ json: (data && typeof data === 'object' ? data : { subject_id: body.subject_id, result: data }) as IDataObject }];
+	return [
+		{
+			json: (data && typeof data === 'object'
+				? data
+				: { subject_id: body.subject_id, result: data }) as IDataObject,
+		},
+	];
 }

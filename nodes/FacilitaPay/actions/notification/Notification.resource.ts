@@ -16,7 +16,8 @@ export const description: INodeProperties[] = [
 			{
 				name: 'Get Many',
 				value: 'getMany',
-				description: 'List the notifications FacilitaPay sent to the webhook URL, failed or delivered',
+				description:
+					'List the notifications FacilitaPay sent to the webhook URL, failed or delivered',
 				action: 'Get many notifications',
 			},
 			{

@@ -1,4 +1,9 @@
-import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeProperties,
+} from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { NOTIFICATION_LABELS, notificationQuerySchema } from '../../schemas/notification';
@@ -33,7 +38,11 @@ const properties: INodeProperties[] = [
 						value: 'onlyFailed',
 						description: 'Notifications still failing after the 5 redeliveries',
 					},
-					{ name: 'Only Successful', value: 'onlySuccessful', description: 'Delivered notifications' },
+					{
+						name: 'Only Successful',
+						value: 'onlySuccessful',
+						description: 'Delivered notifications',
+					},
 				],
 				default: 'any',
 				description: 'Which notifications to list, by the outcome of their delivery',
@@ -44,7 +53,8 @@ const properties: INodeProperties[] = [
 				type: 'string',
 				default: '',
 				placeholder: 'e.g. 3f2b8c1e-9d4a-4f6b-8e2a-1c5d7e9f0a1b',
-				description: 'Start after this notification (it is excluded): the ID of the last one you already have',
+				description:
+					'Start after this notification (it is excluded): the ID of the last one you already have',
 			},
 			{
 				displayName: 'Order',
@@ -94,7 +104,13 @@ export async function execute(this: IExecuteFunctions, i: number): Promise<INode
 	const { per_page: perPage, ...query } = qs;
 	const notifications = await apiRequestAllItems.call(
 		this,
-		{ method: 'GET', path: '/notifications', qs: query as IDataObject, retry: 'safe', itemIndex: i },
+		{
+			method: 'GET',
+			path: '/notifications',
+			qs: query as IDataObject,
+			retry: 'safe',
+			itemIndex: i,
+		},
 		{
 			limit,
 			pageSize: perPage === undefined ? NOTIFICATIONS_PAGE_SIZE : Number(perPage),

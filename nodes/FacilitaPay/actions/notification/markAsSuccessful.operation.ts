@@ -1,4 +1,9 @@
-import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeProperties,
+} from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { apiRequest } from '../../transport';
@@ -13,7 +18,8 @@ const properties: INodeProperties[] = [
 		required: true,
 		default: '',
 		placeholder: 'e.g. 3f2b8c1e-9d4a-4f6b-8e2a-1c5d7e9f0a1b',
-		description: 'ID (a UUID) of a failed notification, as listed by Notification > Get Many with Only Failed',
+		description:
+			'ID (a UUID) of a failed notification, as listed by Notification > Get Many with Only Failed',
 		hint: 'FacilitaPay lists a notification as failed until it is marked successful; it is not sent again',
 	},
 ];
@@ -37,5 +43,7 @@ export async function execute(this: IExecuteFunctions, i: number): Promise<INode
 		retry: 'safe',
 		itemIndex: i,
 	});
-	return [{ json: (data && typeof data === 'object' ? data : { id, result: data }) as IDataObject }];
+	return [
+		{ json: (data && typeof data === 'object' ? data : { id, result: data }) as IDataObject },
+	];
 }

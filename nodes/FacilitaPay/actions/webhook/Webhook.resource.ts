@@ -16,7 +16,8 @@ export const description: INodeProperties[] = [
 			{
 				name: 'Disable',
 				value: 'disable',
-				description: 'Turn off ALL notifications of the FacilitaPay account (every workflow and system)',
+				description:
+					'Turn off ALL notifications of the FacilitaPay account (every workflow and system)',
 				action: 'Disable webhooks',
 			},
 			{

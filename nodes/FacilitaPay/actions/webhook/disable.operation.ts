@@ -26,5 +26,12 @@ export async function execute(this: IExecuteFunctions, i: number): Promise<INode
 		retry: 'safe',
 		itemIndex: i,
 	});
-	return [{ json: { disabled: true, result: typeof data === 'string' ? data : JSON.stringify(data ?? null) } }];
+	return [
+		{
+			json: {
+				disabled: true,
+				result: typeof data === 'string' ? data : JSON.stringify(data ?? null),
+			},
+		},
+	];
 }

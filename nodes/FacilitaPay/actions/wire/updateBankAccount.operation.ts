@@ -1,4 +1,9 @@
-import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeProperties,
+} from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { BANK_ACCOUNT_LABELS, bankAccountSchema } from '../../schemas/wire';
@@ -21,7 +26,8 @@ const properties: INodeProperties[] = [
 		required: true,
 		default: '',
 		placeholder: 'e.g. 7c9e6679-7425-40de-944b-e07fc1f90ae7',
-		description: 'ID of the wire waiting for correction: the wire_id of the wire_waiting_correction event',
+		description:
+			'ID of the wire waiting for correction: the wire_id of the wire_waiting_correction event',
 	},
 	currencyField('currency', 'Currency', 'Currency of the destination account'),
 	{
@@ -31,7 +37,8 @@ const properties: INodeProperties[] = [
 		required: true,
 		default: '',
 		placeholder: 'e.g. 001',
-		description: 'Code of the bank; in Brazil the 3-digit COMPE code (001 Banco do Brasil, 341 Itaú…)',
+		description:
+			'Code of the bank; in Brazil the 3-digit COMPE code (001 Banco do Brasil, 341 Itaú…)',
 	},
 	{
 		displayName: 'Bank Name',
@@ -116,7 +123,10 @@ export async function execute(this: IExecuteFunctions, i: number): Promise<INode
 		bankAccountSchema,
 		{
 			currency: this.getNodeParameter('currency', i),
-			bank: { code: this.getNodeParameter('bankCode', i), name: this.getNodeParameter('bankName', i) },
+			bank: {
+				code: this.getNodeParameter('bankCode', i),
+				name: this.getNodeParameter('bankName', i),
+			},
 			branch_number: this.getNodeParameter('branchNumber', i),
 			account_number: this.getNodeParameter('accountNumber', i),
 			owner_document_number: this.getNodeParameter('ownerDocumentNumber', i),
@@ -133,5 +143,7 @@ export async function execute(this: IExecuteFunctions, i: number): Promise<INode
 		retry: 'sendOnce',
 		itemIndex: i,
 	});
-	return [{ json: (data && typeof data === 'object' ? data : { id, result: data }) as IDataObject }];
+	return [
+		{ json: (data && typeof data === 'object' ? data : { id, result: data }) as IDataObject },
+	];
 }

@@ -1,0 +1,217 @@
+import type { IDataObject } from 'n8n-workflow';
+
+import { defaultRetryOptions } from '../../../../nodes/FacilitaPay/transport';
+import { description } from '../../../../nodes/FacilitaPay/actions/wire/updateBankAccount.operation';
+import { description as resourceDescription } from '../../../../nodes/FacilitaPay/actions/wire/Wire.resource';
+import {
+	connectionError,
+	httpError,
+	runNode,
+	runNodeExpectingError,
+} from '../../helpers/executeContext';
+
+const waits: number[] = [];
+beforeEach(() => {
+	waits.length = 0;
+	jest.spyOn(defaultRetryOptions, 'wait').mockImplementation(async (ms: number) => {
+		waits.push(ms);
+	});
+});
+afterEach(() => jest.restoreAllMocks());
+
+const WIRE_ID = '7c9e6679-7425-40de-944b-e07fc1f90ae7';
+const wire = {
+	data: { id: WIRE_ID, status: 'waiting_confirmation', value: '100.00', unretryable: false },
+};
+
+const params = (overrides: IDataObject = {}) => ({
+	resource: 'wire',
+	operation: 'updateBankAccount',
+	wireId: WIRE_ID,
+	currency: 'BRL',
+	bankCode: '001',
+	bankName: 'Banco do Brasil',
+	branchNumber: '0001',
+	accountNumber: '12345-6',
+	accountType: 'conta-corrente',
+	ownerDocumentNumber: '390.533.447-05',
+	ownerName: 'Maria da Silva',
+	branchCountry: 'br',
+	...overrides,
+});
+
+describe('Wire > Update Bank Account', () => {
+	it('sends PUT /wires/:id/update_bank_account with the whole bank_account and returns the wire', async () => {
+		const { output, requests } = await runNode({ parameters: params(), replies: [wire] });
+		expect(requests).toHaveLength(1);
+		expect(requests[0].method).toBe('PUT');
+		expect(requests[0].url).toBe(
+			`https://sandbox.test/api/v1/wires/${WIRE_ID}/update_bank_account`,
+		);
+		expect(requests[0].body).toEqual({
+			bank_account: {
+				currency: 'BRL',
+				bank: { code: '001', name: 'Banco do Brasil' },
+				branch_number: '0001',
+				account_number: '12345-6',
+				owner_document_number: '39053344705',
+				owner_name: 'Maria da Silva',
+				branch_country: 'BR',
+				account_type: 'conta-corrente',
+			},
+		});
+		expect(output[0].json).toEqual(wire.data);
+	});
+
+	it.each([
+		[
+			'savings and a CNPJ owner',
+			{ accountType: 'poupanca', ownerDocumentNumber: '16.727.230/0001-97' },
+			{ account_type: 'poupanca', owner_document_number: '16727230000197' },
+		],
+		[
+			'an alphanumeric CNPJ',
+			{ ownerDocumentNumber: '12ABC34501DE35' },
+			{ owner_document_number: '12ABC34501DE35' },
+		],
+		['an account with check digit X', { accountNumber: '98765-x' }, { account_number: '98765-X' }],
+		[
+			'an account without check digit, 5-digit branch',
+			{ accountNumber: '1234567', branchNumber: '12345' },
+			{ account_number: '1234567', branch_number: '12345' },
+		],
+	])('accepts %s', async (_name, overrides, sent) => {
+		const { requests } = await runNode({ parameters: params(overrides), replies: [wire] });
+		expect((requests[0].body as { bank_account: IDataObject }).bank_account).toMatchObject(sent);
+	});
+
+	it('checks only "not empty" for bank details outside Brazil', async () => {
+		const { requests } = await runNode({
+			parameters: params({
+				branchCountry: 'MX',
+				currency: 'MXN',
+				bankCode: '0012',
+				branchNumber: 'N/A',
+				accountNumber: '012180001234567897',
+				ownerDocumentNumber: 'BOXW310820HNERXN09',
+			}),
+			replies: [wire],
+		});
+		expect((requests[0].body as { bank_account: IDataObject }).bank_account).toMatchObject({
+			currency: 'MXN',
+			branch_country: 'MX',
+			bank: { code: '0012', name: 'Banco do Brasil' },
+			branch_number: 'N/A',
+		});
+	});
+
+	it.each([
+		[
+			'a 4-digit Brazilian bank code',
+			{ bankCode: '0001' },
+			/Invalid Bank Code \(item 0\): has 4 digits; a Brazilian bank code has exactly 3 digits/,
+		],
+		[
+			'a bank code with letters',
+			{ bankCode: 'BB1' },
+			/Invalid Bank Code \(item 0\): must contain digits only/,
+		],
+		[
+			'a branch with a dash',
+			{ branchNumber: '1234-5' },
+			/Invalid Branch Number \(item 0\): must contain digits only/,
+		],
+		[
+			'a 6-digit branch',
+			{ branchNumber: '123456' },
+			/Invalid Branch Number \(item 0\): has 6 digits/,
+		],
+		[
+			'an account with dots',
+			{ accountNumber: '12.345-6' },
+			/Invalid Account Number \(item 0\): must contain digits only/,
+		],
+		[
+			'an owner CPF with wrong check digits',
+			{ ownerDocumentNumber: '23100299900' },
+			/Invalid Owner Document Number \(item 0\): check digits do not match/,
+		],
+		[
+			'an owner document of 9 digits',
+			{ ownerDocumentNumber: '123456789' },
+			/Invalid Owner Document Number \(item 0\): has 9 characters; .*CPF \(11 digits\) or a CNPJ/,
+		],
+		[
+			'a 3-letter branch country',
+			{ branchCountry: 'BRA' },
+			/Invalid Branch Country \(item 0\): is not a two-letter country code/,
+		],
+		[
+			'an unknown account type',
+			{ accountType: 'salario' },
+			/Invalid Account Type \(item 0\): must be one of conta-corrente, poupanca/,
+		],
+		['an unknown currency', { currency: 'XYZ' }, /Invalid Currency \(item 0\)/],
+		['an empty bank name', { bankName: '  ' }, /Invalid Bank Name \(item 0\): is required/],
+		['an empty owner name', { ownerName: '' }, /Invalid Owner Name \(item 0\): is required/],
+		[
+			'an empty account number outside Brazil',
+			{ branchCountry: 'MX', accountNumber: '' },
+			/Invalid Account Number \(item 0\): is required/,
+		],
+		[
+			'a wire id with a slash',
+			{ wireId: 'abc/def' },
+			/Invalid Wire ID \(item 0\): must be a single ID/,
+		],
+		['an empty wire id', { wireId: ' ' }, /Invalid Wire ID \(item 0\): is empty/],
+	])('refuses %s and sends nothing', async (_name, overrides, message) => {
+		const { error, requests } = await runNodeExpectingError({ parameters: params(overrides) });
+		expect(requests).toHaveLength(0);
+		expect(error.message).toMatch(message);
+		expect(error.description).toContain('Nothing was sent to FacilitaPay');
+	});
+
+	it('lists every broken field at once', async () => {
+		const { error } = await runNodeExpectingError({
+			parameters: params({ bankCode: '1', branchNumber: 'x', ownerName: '' }),
+		});
+		expect(error.message).toMatch(
+			/Invalid input \(item 0\): 3 fields need fixing: .*Owner Name: .*Bank Code: .*Branch Number: /,
+		);
+	});
+
+	it('names the item that is wrong among several', async () => {
+		const { error, requests } = await runNodeExpectingError({
+			parameters: [params(), params({ accountType: 'x' })],
+			replies: [wire],
+		});
+		expect(requests).toHaveLength(1);
+		expect(error.message).toMatch(/Invalid Account Type \(item 1\)/);
+	});
+
+	it('is never repeated after a 503 or a timeout (the wire is retried, money moves)', async () => {
+		const failed503 = await runNodeExpectingError({
+			parameters: params(),
+			replies: [httpError(503, 'busy')],
+		});
+		expect(failed503.requests).toHaveLength(1);
+		const timedOut = await runNodeExpectingError({
+			parameters: params(),
+			replies: [connectionError('ETIMEDOUT')],
+		});
+		expect(timedOut.requests).toHaveLength(1);
+		expect(timedOut.error.description).toMatch(/was not repeated/);
+	});
+
+	it('explains the four error codes and the field each asks to correct', () => {
+		const notice = description.find((p) => p.type === 'notice')?.displayName ?? '';
+		expect(notice).toMatch(/AC03 → Branch Number or Account Number/);
+		expect(notice).toMatch(/AC14 → Account Type/);
+		expect(notice).toMatch(/CH11 → Owner Document Number/);
+		expect(notice).toMatch(/AG03 → the account rejected the payment, so enter another account/);
+		const operation = (resourceDescription[0].options as Array<{ description: string }>)[0]
+			.description;
+		expect(operation).toMatch(/AC03.*AC14.*CH11.*AG03/);
+	});
+});
