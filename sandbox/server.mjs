@@ -30,6 +30,8 @@ import { registerControlRoutes } from './routes/control.mjs';
 export const API_PREFIX = '/api/v1';
 /** Largest request body: a 15 MB file in Base64 plus JSON around it. */
 export const BODY_LIMIT = 25 * 1024 * 1024;
+/** The request log keeps the latest requests only. */
+export const MAX_LOGGED_REQUESTS = 10000;
 
 /**
  * @param {{
@@ -114,6 +116,7 @@ export async function createSandbox(options = {}) {
 			fault: null,
 		};
 		ctx.state.requests.push(entry);
+		if (ctx.state.requests.length > MAX_LOGGED_REQUESTS) ctx.state.requests.splice(0, ctx.state.requests.length - MAX_LOGGED_REQUESTS);
 		/** @type {any} */ (request).sandboxEntry = entry;
 		if (!route) return;
 		const fault = ctx.faults.pick(request.method, request.routeOptions.url);
