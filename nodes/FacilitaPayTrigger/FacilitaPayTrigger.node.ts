@@ -63,7 +63,7 @@ export class FacilitaPayTrigger implements INodeType {
 		properties: [
 			{
 				displayName:
-					'FacilitaPay sends all notifications of an account to one URL. Activating this workflow points that URL here, so only one active FacilitaPay Trigger per account receives events: use one trigger and route with a Switch node, or call other workflows with Execute Workflow. "Listen for test event" takes the URL over from an active workflow until that workflow is deactivated and activated again; notifications missed meanwhile are listed by the FacilitaPay node (Notification → Get Many, only failed) and can be replayed.',
+					'FacilitaPay sends all notifications of an account to one URL. Activating this workflow points that URL here, so only one active FacilitaPay Trigger per account receives events: use one trigger and route with a Switch node, or call other workflows with Execute Workflow. "Listen for test event" takes the URL over from an active workflow until that workflow is deactivated and activated again; notifications missed meanwhile are listed by the FacilitaPay node (Notification → Get Many, Delivery Status: Only Failed) and can be replayed.',
 				name: 'notice',
 				type: 'notice',
 				default: '',
