@@ -56,27 +56,71 @@ export function redactText(text: string, secrets: CardSecrets, hideCode = false)
 	return result;
 }
 
-function maskNumberValue(value: unknown): unknown {
-	if (typeof value !== 'string' && typeof value !== 'number') return value;
-	const digits = String(value).replace(/\D/g, '');
+/** 13 to 19 digits, maybe grouped by single spaces or dashes, not part of a longer id or word. */
+const CARD_NUMBER_CANDIDATE = /(?<![\w-])\d(?:[ -]?\d){12,18}(?![\w-])/g;
+
+/** The Luhn checksum every issued card number passes. */
+function passesLuhn(digits: string): boolean {
+	let sum = 0;
+	for (let k = 0; k < digits.length; k++) {
+		let digit = Number(digits[digits.length - 1 - k]);
+		if (k % 2 === 1) {
+			digit *= 2;
+			if (digit > 9) digit -= 9;
+		}
+		sum += digit;
+	}
+	return sum % 10 === 0;
+}
+
+/**
+ * Masks what looks like a card number in a text even when the card is not known (a read): 13 to
+ * 19 digits that pass the Luhn check.
+ */
+export function maskLikelyCardNumbers(text: string): string {
+	return text.replace(CARD_NUMBER_CANDIDATE, (found) => {
+		const digits = found.replace(/\D/g, '');
+		return digits.length >= 13 && digits.length <= 19 && passesLuhn(digits) ? maskCardNumber(digits) : found;
+	});
+}
+
+function maskText(text: string, secrets: CardSecrets, hideCode: boolean): string {
+	return maskLikelyCardNumbers(redactText(text, secrets, hideCode));
+}
+
+/** A value under a card number key: a number is masked; a sentence about it is redacted. */
+function maskNumberValue(value: unknown, secrets: CardSecrets, hideCode: boolean): unknown {
+	if (typeof value === 'number') return maskCardNumber(String(value));
+	if (typeof value !== 'string') return maskValue(value, secrets, true, hideCode);
+	if (!/^[\d\s*.-]+$/.test(value)) return maskText(value, secrets, true);
 	// Four digits or fewer: already masked by the service ("**** 1234"); nothing left to hide.
-	return digits.length <= 4 ? value : maskCardNumber(String(value));
+	return value.replace(/\D/g, '').length <= 4 ? value : maskCardNumber(value);
+}
+
+/** A value under a security code key: the code itself is replaced; a sentence about it is redacted. */
+function maskCodeValue(value: unknown, secrets: CardSecrets): unknown {
+	if (value === null || value === undefined || value === '') return value;
+	if (typeof value === 'number') return MASKED_CODE;
+	if (typeof value === 'string') return /^\s*\d{3,4}\s*$/.test(value) ? MASKED_CODE : maskText(value, secrets, true);
+	return maskValue(value, secrets, true, true);
 }
 
 function maskValue(value: unknown, secrets: CardSecrets, inCard: boolean, hideCode: boolean): unknown {
-	if (typeof value === 'string') return redactText(value, secrets, hideCode || inCard);
+	if (typeof value === 'string') return maskText(value, secrets, hideCode || inCard);
 	if (Array.isArray(value)) return value.map((entry) => maskValue(entry, secrets, inCard, hideCode));
 	if (value === null || typeof value !== 'object' || Buffer.isBuffer(value)) return value;
 	const result: IDataObject = {};
 	for (const [key, inner] of Object.entries(value as IDataObject)) {
 		const normal = normalKey(key);
+		let masked: unknown;
 		if (NUMBER_KEYS.has(normal) || (inCard && normal === 'number')) {
-			result[key] = maskNumberValue(inner) as IDataObject[string];
+			masked = maskNumberValue(inner, secrets, hideCode);
 		} else if (CODE_KEYS.has(normal)) {
-			result[key] = inner === null || inner === undefined || inner === '' ? inner : MASKED_CODE;
+			masked = maskCodeValue(inner, secrets);
 		} else {
-			result[key] = maskValue(inner, secrets, inCard || CARD_OBJECT_KEYS.has(normal), hideCode) as IDataObject[string];
+			masked = maskValue(inner, secrets, inCard || CARD_OBJECT_KEYS.has(normal), hideCode);
 		}
+		result[key] = masked as IDataObject[string];
 	}
 	return result;
 }
@@ -84,8 +128,8 @@ function maskValue(value: unknown, secrets: CardSecrets, inCard: boolean, hideCo
 /**
  * A copy of a service answer with every card number masked (`**** **** **** 1234`) and every
  * security code replaced by `***`: under the keys that hold them (`card_number`,
- * `card_security_code`, `cvv`…, and `number` inside a card object such as `from_card`), and, for
- * the card this item sent, anywhere inside a text.
+ * `card_security_code`, `cvv`…, and `number` inside a card object such as `from_card`); inside
+ * texts, the card this item sent and anything else that looks like a card number (Luhn).
  */
 export function maskCardData<T>(value: T, secrets: CardSecrets = {}, hideCodeInText = false): T {
 	return maskValue(value, secrets, false, hideCodeInText) as T;
@@ -118,8 +162,8 @@ export function redactCardError(ctx: IExecuteFunctions, error: unknown, secrets:
 		} else {
 			message = redactText(message, secrets, true);
 		}
-		message = redactText(message, secrets);
-		const description = error.description ? redactText(error.description, secrets) : undefined;
+		message = maskText(message, secrets, false);
+		const description = error.description ? maskText(error.description, secrets, false) : undefined;
 		return new NodeApiError(
 			ctx.getNode(),
 			{ message, status: (response.status ?? null) as string, body: (safeBody ?? null) as JsonObject },
@@ -132,15 +176,15 @@ export function redactCardError(ctx: IExecuteFunctions, error: unknown, secrets:
 		);
 	}
 	if (error instanceof Error) {
-		const message = redactText(error.message, secrets, true);
+		const message = maskText(error.message, secrets, true);
 		const description = (error as NodeOperationError).description;
 		const itemIndex = (error as NodeOperationError).context?.itemIndex as number | undefined;
-		if (message === error.message && (!description || redactText(description, secrets, true) === description)) {
+		if (message === error.message && (!description || maskText(description, secrets, true) === description)) {
 			return error;
 		}
 		return new NodeOperationError(ctx.getNode(), message, {
 			itemIndex,
-			description: description ? redactText(description, secrets, true) : undefined,
+			description: description ? maskText(description, secrets, true) : undefined,
 		});
 	}
 	return error as Error;
