@@ -288,9 +288,11 @@ export async function ensureN8n(version = 'v2') {
 
 /**
  * `npm run build` and `npm pack` of this repository. Returns the tarball's path (.cache/pack/).
- * @param {{quiet?: boolean}} [options]
+ * With `reuse`, the last tarball is returned when no source file changed since it was built
+ * (FACILITAPAY_FORCE_BUILD=1 forces the build).
+ * @param {{quiet?: boolean, reuse?: boolean}} [options]
  */
-export async function buildAndPackPackage({ quiet = true } = {}) {
+export async function buildAndPackPackage({ quiet = true, reuse = false } = {}) {
 	const given = process.env.FACILITAPAY_TARBALL;
 	if (given) {
 		// For runs against a known build (e.g. while someone else's half-finished edit breaks tsc).
@@ -299,6 +301,16 @@ export async function buildAndPackPackage({ quiet = true } = {}) {
 		return path.resolve(given);
 	}
 	const startedAt = Date.now();
+	const packDir = path.join(CACHE_DIR, 'pack');
+	const stampFile = path.join(packDir, 'sources.json');
+	const sourcesHash = hashPackageSources();
+	if (reuse && process.env.FACILITAPAY_FORCE_BUILD !== '1' && fs.existsSync(stampFile)) {
+		const stamp = JSON.parse(fs.readFileSync(stampFile, 'utf8'));
+		if (stamp.sourcesHash === sourcesHash && fs.existsSync(stamp.tarball)) {
+			log(`package sources unchanged since the last build: reusing ${path.relative(ROOT, stamp.tarball)}`);
+			return stamp.tarball;
+		}
+	}
 	const logFile = path.join(CACHE_DIR, 'pack', 'build.log');
 	fs.mkdirSync(path.dirname(logFile), { recursive: true });
 	fs.writeFileSync(logFile, '');
@@ -317,7 +329,6 @@ export async function buildAndPackPackage({ quiet = true } = {}) {
 				'Check that the sources under nodes/ and credentials/ exist and compile.',
 		);
 	}
-	const packDir = path.join(CACHE_DIR, 'pack');
 	for (const old of fs.readdirSync(packDir).filter((f) => f.endsWith('.tgz'))) fs.rmSync(path.join(packDir, old));
 	const out = spawnSync('npm', ['pack', '--json', '--pack-destination', packDir], {
 		cwd: ROOT,
@@ -327,8 +338,27 @@ export async function buildAndPackPackage({ quiet = true } = {}) {
 	if (out.status !== 0) throw new Error(`npm pack failed:\n${out.stderr}`);
 	const [{ filename, size }] = JSON.parse(out.stdout);
 	const tarball = path.join(packDir, path.basename(filename));
+	fs.writeFileSync(stampFile, JSON.stringify({ sourcesHash, tarball }, null, 2));
 	log(`packed ${path.relative(ROOT, tarball)} (${(size / 1024).toFixed(0)} kB) in ${seconds(startedAt)}`);
 	return tarball;
+}
+
+/** Hash of everything `npm run build` + `npm pack` read: nodes/, credentials/, configs, manifest. */
+export function hashPackageSources() {
+	const hash = createHash('sha256');
+	/** @param {string} rel */
+	const add = (rel) => {
+		const full = path.join(ROOT, rel);
+		if (!fs.existsSync(full)) return;
+		const stat = fs.statSync(full);
+		if (stat.isDirectory()) {
+			for (const entry of fs.readdirSync(full).sort()) add(path.join(rel, entry));
+		} else {
+			hash.update(`${rel}\0`).update(fs.readFileSync(full)).update('\0');
+		}
+	};
+	for (const rel of ['nodes', 'credentials', 'icons', 'package.json', 'tsconfig.json', 'tsconfig.build.json', 'gulpfile.js', 'README.md', 'LICENSE', 'LICENSE.md']) add(rel);
+	return hash.digest('hex');
 }
 
 /**

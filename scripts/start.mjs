@@ -98,7 +98,7 @@ async function importChangedContent(credentials) {
 		await importIntoN8n('credentials', [credentials], options);
 		status.credentials = hashOf(credentials);
 	}
-	const examplesDir = path.join(ROOT, 'examples');
+	const examplesDir = process.env.FACILITAPAY_EXAMPLES_DIR ? path.resolve(process.env.FACILITAPAY_EXAMPLES_DIR) : path.join(ROOT, 'examples');
 	const files = fs.existsSync(examplesDir) ? fs.readdirSync(examplesDir).filter((f) => f.endsWith('.json')).sort() : [];
 	status.workflows ??= {};
 	const changed = [];
@@ -111,6 +111,8 @@ async function importChangedContent(credentials) {
 			log(`skipping examples/${file}: not valid JSON (${/** @type {Error} */ (error).message})`);
 			continue;
 		}
+		// A stable id, so that a changed example replaces its earlier import instead of duplicating it.
+		workflow.id ??= `example-${file.replace(/\.json$/, '').replace(/[^A-Za-z0-9-]/g, '-')}`.slice(0, 36);
 		if (status.workflows[file] !== hashOf(text)) changed.push({ file, workflow, hash: hashOf(text) });
 	}
 	if (changed.length > 0) {
@@ -135,7 +137,7 @@ async function main() {
 	await assertPortFree(brokerPort, "n8n's task broker (N8N_RUNNERS_BROKER_PORT)");
 	await assertPortFree(sandboxPort, 'the sandbox (SANDBOX_PORT)');
 
-	const [tarball] = await Promise.all([buildAndPackPackage(), ensureN8n('v2')]);
+	const [tarball] = await Promise.all([buildAndPackPackage({ reuse: true }), ensureN8n('v2')]);
 	installPackageInto(userFolder, tarball);
 	log(`installed ${path.relative(ROOT, tarball)} into ${path.relative(ROOT, userFolder)}/.n8n/nodes/`);
 
@@ -171,7 +173,7 @@ async function main() {
 			`  sandbox        ${sandboxUrl}   API base ${credentials.data.baseUrl}`,
 			`  sandbox token  ${sandboxToken}   (credentials "${credentials.name}", id ${credentials.id})`,
 			`  sandbox log    GET ${sandboxUrl}/_sandbox/requests   reset: POST ${sandboxUrl}/_sandbox/reset`,
-			`  try           curl -H 'Authorization: Bearer ${sandboxToken}' ${credentials.data.baseUrl}/subject/people`,
+			`  try            curl -H 'Authorization: Bearer ${sandboxToken}' ${credentials.data.baseUrl}/subject/people`,
 		);
 		if (seededAccounts.length > 0) lines.push('  seeded bank accounts:', ...seededAccounts.map((a) => `    ${a}`));
 	} else {

@@ -61,7 +61,7 @@ async function prepare() {
 	/** @type {string[]} */
 	const missing = [];
 
-	const [tarball] = await Promise.all([buildAndPackPackage(), ensureN8n('v2')]);
+	const [tarball] = await Promise.all([buildAndPackPackage({ reuse: true }), ensureN8n('v2')]);
 	installPackageInto(userFolder, tarball);
 	const installed = JSON.parse(
 		fs.readFileSync(path.join(userFolder, '.n8n/nodes/node_modules/n8n-nodes-facilitapay/package.json'), 'utf8'),
