@@ -16,6 +16,7 @@ export const RETRY_MINUTES = [1, 5, 15, 60, 360];
 export function createWebhooks({ state, clock, timeoutMs = 10000 }) {
 	/** @type {Set<Promise<void>>} */
 	const inFlight = new Set();
+	let queue = Promise.resolve();
 	const http = axios.create({ timeout: timeoutMs, validateStatus: () => true, maxRedirects: 0 });
 
 	function newSecret() {
@@ -62,7 +63,10 @@ export function createWebhooks({ state, clock, timeoutMs = 10000 }) {
 			_retryTask: null,
 		};
 		state.notifications.set(rec.id, rec);
-		track(attempt(rec));
+		// first attempts go out one after the other, in the order the events happened
+		const p = queue.then(() => attempt(rec));
+		queue = p.catch(() => {});
+		track(p);
 		return rec;
 	}
 

@@ -11,6 +11,8 @@ import { check, notFound } from '../errors.mjs';
 import { convertCents, toCents } from '../money.mjs';
 
 export const MAX_FILE_BYTES = 15 * 1024 * 1024;
+/** Statuses of a transaction whose funds have moved (what counts as "transacted"). */
+export const MONEY_MOVED = ['identified', 'exchanged', 'wired'];
 export const ANNUAL_LIMIT_USD_CENTS = 2000000n; // 20 000.00 USD
 
 /** Mandatory documents (by label) for subjects above the annual limit. */
@@ -244,12 +246,12 @@ export function createSubjects(ctx) {
 		return MANDATORY_DOCUMENTS.filter((m) => !labels.has(m.label));
 	}
 
-	/** Transacted amount in USD cents over the current calendar year (sandbox clock). */
+	/** Transacted amount (funds moved) in USD cents over the current calendar year (sandbox clock). */
 	function annualUsdCents(subject) {
 		const year = clock.iso().slice(0, 4);
 		let total = 0n;
 		for (const t of state.transactions.values()) {
-			if (t.subject_id !== subject.id || t.status === 'canceled' || !t.inserted_at.startsWith(year)) continue;
+			if (t.subject_id !== subject.id || !MONEY_MOVED.includes(t.status) || !t.inserted_at.startsWith(year)) continue;
 			total += convertCents(toCents(t.value), t.currency, 'USD');
 		}
 		return total;

@@ -1,6 +1,7 @@
 /** Subject endpoints: people, their transactions, transaction values and documents. */
 import { page } from '../state.mjs';
 import { formatCents, toCents, convertCents } from '../money.mjs';
+import { MONEY_MOVED } from '../domain/subjects.mjs';
 
 export const PAGE_SIZE = 100;
 
@@ -30,13 +31,13 @@ export function registerSubjectRoutes(api, ctx) {
 		return { data: page(all, q.last_id, PAGE_SIZE).map((t) => ctx.transactions.view(t)) };
 	});
 
-	/** Total of the subject's non-canceled transactions, converted to BRL (sandbox rates). */
+	/** Total of the subject's transactions whose funds moved (identified, exchanged, wired), in BRL (sandbox rates). */
 	api.get('/subject/:id/transaction_values', async (request) => {
 		const subject = ctx.subjects.get(/** @type {any} */ (request.params).id);
 		let total = 0n;
 		let count = 0;
 		for (const t of ctx.state.transactions.values()) {
-			if (t.subject_id !== subject.id || t.status === 'canceled') continue;
+			if (t.subject_id !== subject.id || !MONEY_MOVED.includes(t.status)) continue;
 			total += convertCents(toCents(t.value), t.currency, 'BRL');
 			count++;
 		}

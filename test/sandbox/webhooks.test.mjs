@@ -151,3 +151,16 @@ test('a raw event can be sent with POST /_sandbox/events', async () => {
 	expect(rx.received[0]).toEqual({ notification: { type: 'invoice_paid', secret, invoice: { id: 'i1', status: 'paid' } } });
 	expect((await t.control('POST', '/events', {})).status).toBe(422);
 });
+
+test('events reach the receiver in the order they happened', async () => {
+	const secret = await enable();
+	const s = await createPerson(t);
+	const c = (await t.api('POST', '/transactions/checkout', {
+		subject_id: s.id, value: '10.00', currency: 'BRL', exchange_currency: 'BRL', to_bank_account_id: '0b5e7c2a-1f3d-4a8e-9c61-000000000001',
+	})).json.data;
+	await t.control('POST', `/transactions/${c.id}/pay`, { success: false });
+	await t.control('POST', `/transactions/${c.id}/pay`, { success: true });
+	await wait();
+	expect(rx.received.map((r) => r.notification.type)).toEqual(['payment_failed', 'payment_approved', 'identified']);
+	expect(rx.received.every((r) => r.notification.secret === secret)).toBe(true);
+});
