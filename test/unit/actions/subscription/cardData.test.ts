@@ -78,6 +78,8 @@ describe.each(operations)('%s never shows the card number or the security code',
 		const text = everythingIn(error);
 		expect(text).not.toContain(CARD_NUMBER);
 		expect(text).not.toMatch(new RegExp(`(?<![0-9A-Za-z])${SECURITY_CODE}(?![0-9A-Za-z])`));
+		// The answer kept with the error is there, masked.
+		expect(JSON.stringify((error as unknown as IDataObject).errorResponse)).toContain('1111');
 		// The error still says what went wrong, with the status and the request.
 		expect(error.description).toContain(`HTTP ${status}`);
 		expect(error.context.itemIndex).toBe(0);

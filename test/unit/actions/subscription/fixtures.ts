@@ -74,8 +74,19 @@ export const threedsChallenge = (overrides: IDataObject = {}): IDataObject => ({
 	...overrides,
 });
 
-/** Everything a user could read from a failed run: message, description and the error's data. */
+/**
+ * Everything a user could read from a failed run: message, description, the error as n8n
+ * serialises it, the answer it keeps (errorResponse), its messages and its cause.
+ */
 export function everythingIn(error: unknown): string {
-	const e = error as Error & { description?: string };
-	return [e.message, e.description ?? '', JSON.stringify(error)].join('\n');
+	const e = error as Error & { description?: string; errorResponse?: unknown; messages?: string[] };
+	return [
+		e.message,
+		e.description ?? '',
+		JSON.stringify(error),
+		JSON.stringify(e.errorResponse ?? null),
+		JSON.stringify(e.messages ?? []),
+		String(e.cause ?? ''),
+		JSON.stringify(e.cause ?? null),
+	].join('\n');
 }
