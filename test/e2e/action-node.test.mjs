@@ -2,7 +2,7 @@
 // the FacilitaPay action node as a user would run it. Prepared by test/e2e/global-setup.mjs.
 import fs from 'node:fs';
 import path from 'node:path';
-import { listNodeTypes } from '../../scripts/n8n-runtime.mjs';
+import { importIntoN8n, listNodeTypes, sandboxCredentials } from '../../scripts/n8n-runtime.mjs';
 import {
 	CLI_TIMEOUT,
 	NODE_TYPES,
@@ -68,6 +68,35 @@ describeE2e('FacilitaPay in a real n8n 2.x', () => {
 			const received = await sandboxRequests({ after: mark, method: 'GET', pathPrefix: '/subject/people' }, state);
 			expect(received.length).toBeGreaterThanOrEqual(1);
 			expect(received.every((request) => request.method === 'GET')).toBe(true);
+		},
+		CLI_TIMEOUT,
+	);
+
+	test(
+		'a wrong access token makes the run fail with an error the user can act on',
+		async () => {
+			const state = sharedState();
+			requirePieces(state, ['sandbox', 'node']);
+			const wrong = sandboxCredentials({
+				baseUrl: `${state.sandboxUrl}/api/v1`,
+				token: 'not-the-sandbox-token',
+				id: 'facilitapay-wrong-token',
+				name: 'FacilitaPay Wrong Token',
+			});
+			await importIntoN8n('credentials', [wrong], { version: state.version, userFolder: state.userFolder });
+
+			const run = await runWorkflow(
+				workflowWithNode({
+					parameters: { resource: 'subject', operation: 'getMany', returnAll: false, limit: 5 },
+					credentials: { id: wrong.id, name: wrong.name },
+				}),
+				{ state },
+			);
+
+			expect(run.exitCode).not.toBe(0);
+			expect(run.items).toEqual([]);
+			expect(run.error).not.toBeNull();
+			expect(JSON.stringify(run.error)).toMatch(/401|unauthori[sz]ed|token|credential/i);
 		},
 		CLI_TIMEOUT,
 	);
