@@ -236,7 +236,11 @@ export class FacilitaPayTrigger implements INodeType {
 				try {
 					fields.transaction = (await apiRequest.call(
 						this,
-						{ method: 'GET', path: `/transactions/${encodeURIComponent(transactionId)}`, retry: 'safe' },
+						{
+							method: 'GET',
+							path: `/transactions/${encodeURIComponent(transactionId)}`,
+							retry: 'safe',
+						},
 						{
 							...defaultRetryOptions,
 							maxAttempts: FETCH_TRANSACTION_ATTEMPTS,
@@ -247,7 +251,10 @@ export class FacilitaPayTrigger implements INodeType {
 					this.logger.error(
 						`FacilitaPay Trigger: could not re-read transaction ${transactionId} for a ${fields.type} notification: ${(error as Error).message}. FacilitaPay will send it again.`,
 					);
-					return refuse(503, 'Could not read the transaction from FacilitaPay; send the notification again later');
+					return refuse(
+						503,
+						'Could not read the transaction from FacilitaPay; send the notification again later',
+					);
 				}
 			}
 		}

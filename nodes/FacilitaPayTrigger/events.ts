@@ -40,7 +40,8 @@ export const EVENT_TYPES: readonly EventType[] = [
 		value: 'payment_approved',
 		name: 'Payment Approved',
 		group: 'transaction',
-		description: 'A card payment was approved (with the checkout ID when paid on a hosted checkout page)',
+		description:
+			'A card payment was approved (with the checkout ID when paid on a hosted checkout page)',
 	},
 	{
 		value: 'payment_failed',
@@ -112,20 +113,21 @@ export const EVENT_TYPES: readonly EventType[] = [
 		name: 'Subject Reproved',
 		group: 'subject',
 		description:
-			"A customer reached their transaction limit or had documents rejected (reasons listed in items); their payments are held",
+			'A customer reached their transaction limit or had documents rejected (reasons listed in items); their payments are held',
 	},
 	{
 		value: 'document_required',
 		name: 'Document Required',
 		group: 'subject',
-		description: 'FacilitaPay asks for more documents from a customer without changing their approval',
+		description:
+			'FacilitaPay asks for more documents from a customer without changing their approval',
 	},
 	{
 		value: 'subject_account_authorization',
 		name: 'Subject Account Authorization',
 		group: 'subject',
 		description:
-			"FacilitaPay approved or reproved a request to open a bank account for a customer (with the reason if reproved)",
+			'FacilitaPay approved or reproved a request to open a bank account for a customer (with the reason if reproved)',
 	},
 	{
 		value: 'account_request_status',

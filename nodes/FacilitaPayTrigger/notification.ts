@@ -4,7 +4,9 @@ import type { IDataObject } from 'n8n-workflow';
 export const KYC_STATUS_TYPE = 'kyc_status';
 
 function isPlainObject(value: unknown): value is IDataObject {
-	return typeof value === 'object' && value !== null && !Array.isArray(value) && !Buffer.isBuffer(value);
+	return (
+		typeof value === 'object' && value !== null && !Array.isArray(value) && !Buffer.isBuffer(value)
+	);
 }
 
 export type ParsedBody = { ok: true; payload: IDataObject } | { ok: false; reason: string };

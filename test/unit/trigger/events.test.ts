@@ -1,6 +1,10 @@
 import codex from '../../../nodes/FacilitaPayTrigger/FacilitaPayTrigger.node.json';
 import pkg from '../../../package.json';
-import { EVENT_TYPES, eventOptions, isEventSelected } from '../../../nodes/FacilitaPayTrigger/events';
+import {
+	EVENT_TYPES,
+	eventOptions,
+	isEventSelected,
+} from '../../../nodes/FacilitaPayTrigger/events';
 import { FacilitaPayTrigger } from '../../../nodes/FacilitaPayTrigger/FacilitaPayTrigger.node';
 
 const SPEC_EVENTS = [
@@ -29,7 +33,8 @@ describe('Events choice', () => {
 		expect(eventOptions[0]).toMatchObject({ name: 'All Events', value: '*' });
 		const values = eventOptions.slice(1).map((option) => option.value);
 		expect([...values].sort()).toEqual([...SPEC_EVENTS].sort());
-		for (const option of eventOptions) expect(String(option.description).length).toBeGreaterThan(20);
+		for (const option of eventOptions)
+			expect(String(option.description).length).toBeGreaterThan(20);
 	});
 
 	it('lists the event types alphabetically by name', () => {
@@ -55,7 +60,12 @@ describe('Events choice', () => {
 		['a type not chosen', 'identified', ['payment_approved'], false],
 		['any type with All Events', 'identified', ['*'], true],
 		['a type the node does not know, with All Events', 'pix_qr_code_ready', ['*'], true],
-		['a type the node does not know, without All Events', 'pix_qr_code_ready', ['identified'], false],
+		[
+			'a type the node does not know, without All Events',
+			'pix_qr_code_ready',
+			['identified'],
+			false,
+		],
 		['nothing chosen', 'identified', [], false],
 		['a broken parameter', 'identified', 'identified', false],
 	])('%s', (_name, type, selected, result) => {

@@ -44,7 +44,11 @@ describe('create: activating the workflow', () => {
 			replies: [{ data: { secret: '0042' } }],
 		});
 		expect(requests[0].body).toEqual({ url: TEST_URL });
-		expect(staticData).toMatchObject({ secretDigest: digestSecret('0042'), webhookUrl: TEST_URL, testRegistration: true });
+		expect(staticData).toMatchObject({
+			secretDigest: digestSecret('0042'),
+			webhookUrl: TEST_URL,
+			testRegistration: true,
+		});
 	});
 
 	it('replaces what an earlier registration stored (a new secret)', async () => {
@@ -56,7 +60,9 @@ describe('create: activating the workflow', () => {
 	});
 
 	it('fails visibly when FacilitaPay returns no secret, and stores nothing', async () => {
-		const { error, staticData } = await runLifecycleExpectingError('create', { replies: [{ data: 'ok' }] });
+		const { error, staticData } = await runLifecycleExpectingError('create', {
+			replies: [{ data: 'ok' }],
+		});
 		expect(error.message).toBe('FacilitaPay enabled notifications but returned no secret');
 		expect(staticData).toEqual({});
 	});
@@ -85,7 +91,9 @@ describe('create: activating the workflow', () => {
 
 describe('checkExists: answers from what this node registered', () => {
 	it('true when this node registered the URL n8n gives it now', async () => {
-		const { result, requests } = await runLifecycle('checkExists', { staticData: registeredStaticData() });
+		const { result, requests } = await runLifecycle('checkExists', {
+			staticData: registeredStaticData(),
+		});
 		expect(result).toBe(true);
 		expect(requests).toHaveLength(0);
 	});
@@ -97,7 +105,10 @@ describe('checkExists: answers from what this node registered', () => {
 	});
 
 	it('false for a test listening while the production URL is registered, so the test URL gets registered', async () => {
-		const { result } = await runLifecycle('checkExists', { mode: 'manual', staticData: registeredStaticData() });
+		const { result } = await runLifecycle('checkExists', {
+			mode: 'manual',
+			staticData: registeredStaticData(),
+		});
 		expect(result).toBe(false);
 	});
 
@@ -112,7 +123,9 @@ describe('checkExists: answers from what this node registered', () => {
 
 describe('delete: deactivating the workflow', () => {
 	it('by default forgets the secret and leaves the account alone (no request)', async () => {
-		const { result, requests, staticData } = await runLifecycle('delete', { staticData: registeredStaticData() });
+		const { result, requests, staticData } = await runLifecycle('delete', {
+			staticData: registeredStaticData(),
+		});
 		expect(result).toBe(true);
 		expect(requests).toHaveLength(0);
 		expect(staticData).toEqual({});

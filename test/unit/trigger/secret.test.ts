@@ -1,6 +1,10 @@
 import { createHash } from 'crypto';
 
-import { digestSecret, matchesStoredDigest, secretsEqual } from '../../../nodes/FacilitaPayTrigger/secret';
+import {
+	digestSecret,
+	matchesStoredDigest,
+	secretsEqual,
+} from '../../../nodes/FacilitaPayTrigger/secret';
 
 describe('secretsEqual: constant-time comparison that never throws', () => {
 	it.each<[string, unknown, unknown, boolean]>([

@@ -68,7 +68,9 @@ function recordingHttp(replies: Reply[]) {
 
 function parameterGetter(parameters: IDataObject) {
 	return (name: string, fallback?: unknown) => {
-		const value = name.split('.').reduce<unknown>((at, key) => (at as IDataObject | undefined)?.[key], parameters);
+		const value = name
+			.split('.')
+			.reduce<unknown>((at, key) => (at as IDataObject | undefined)?.[key], parameters);
 		return value === undefined ? fallback : value;
 	};
 }
@@ -130,14 +132,21 @@ export async function receive(options: WebhookOptions): Promise<WebhookResult> {
 		getMode: () => 'webhook',
 		getBodyData: () => (options.bodyData ?? {}) as IDataObject,
 		getHeaderData: () =>
-			(options.headers ?? { 'content-type': 'application/json' }) as ReturnType<IWebhookFunctions['getHeaderData']>,
+			(options.headers ?? { 'content-type': 'application/json' }) as ReturnType<
+				IWebhookFunctions['getHeaderData']
+			>,
 		getRequestObject: () =>
 			({ rawBody: options.rawBody, headers: options.headers ?? {} }) as unknown as ReturnType<
 				IWebhookFunctions['getRequestObject']
 			>,
-		getResponseObject: () => response as unknown as ReturnType<IWebhookFunctions['getResponseObject']>,
+		getResponseObject: () =>
+			response as unknown as ReturnType<IWebhookFunctions['getResponseObject']>,
 		getWorkflowStaticData: () => staticData,
-		getNodeParameter: parameterGetter({ events: ['*'], options: {}, ...options.parameters }) as IWebhookFunctions['getNodeParameter'],
+		getNodeParameter: parameterGetter({
+			events: ['*'],
+			options: {},
+			...options.parameters,
+		}) as IWebhookFunctions['getNodeParameter'],
 		getCredentials: async <T extends object>() => credentials as unknown as T,
 		helpers: { httpRequestWithAuthentication: http } as unknown as IWebhookFunctions['helpers'],
 	});
@@ -169,7 +178,11 @@ function hookContext(options: HookOptions) {
 		getActivationMode: () => (mode === 'manual' ? 'manual' : 'activate'),
 		getNodeWebhookUrl: () => webhookUrl,
 		getWorkflowStaticData: () => staticData,
-		getNodeParameter: parameterGetter({ events: ['*'], options: {}, ...options.parameters }) as IHookFunctions['getNodeParameter'],
+		getNodeParameter: parameterGetter({
+			events: ['*'],
+			options: {},
+			...options.parameters,
+		}) as IHookFunctions['getNodeParameter'],
 		getCredentials: async <T extends object>() => credentials as unknown as T,
 		helpers: { httpRequestWithAuthentication: http } as unknown as IHookFunctions['helpers'],
 	});
@@ -184,7 +197,10 @@ export async function runLifecycle(method: LifecycleMethod, options: HookOptions
 }
 
 /** Same, expecting the method to throw: the error, the requests that left and the static data after. */
-export async function runLifecycleExpectingError(method: LifecycleMethod, options: HookOptions = {}) {
+export async function runLifecycleExpectingError(
+	method: LifecycleMethod,
+	options: HookOptions = {},
+) {
 	const { ctx, requests, staticData } = hookContext(options);
 	let error: (Error & { description?: string }) | undefined;
 	try {

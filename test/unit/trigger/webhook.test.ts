@@ -55,14 +55,24 @@ describe('webhook: a genuine notification', () => {
 			subject: { document_number: '39053344705', document_type: 'cpf', name: 'Ana' },
 		};
 		const { responseData } = await receive({
-			bodyData: notification({ type: 'non_identified_bank_transaction', bank_transaction: bankTransaction }),
+			bodyData: notification({
+				type: 'non_identified_bank_transaction',
+				bank_transaction: bankTransaction,
+			}),
 		});
 		expect(item(responseData).bank_transaction).toEqual(bankTransaction);
 
 		const wire = await receive({
-			bodyData: notification({ type: 'wire_created', wire_id: 'w-1', transaction_ids: ['tx-1', 'tx-2'] }),
+			bodyData: notification({
+				type: 'wire_created',
+				wire_id: 'w-1',
+				transaction_ids: ['tx-1', 'tx-2'],
+			}),
 		});
-		expect(item(wire.responseData)).toMatchObject({ wire_id: 'w-1', transaction_ids: ['tx-1', 'tx-2'] });
+		expect(item(wire.responseData)).toMatchObject({
+			wire_id: 'w-1',
+			transaction_ids: ['tx-1', 'tx-2'],
+		});
 	});
 
 	it('reads a JSON body that n8n left as raw bytes (sent without a JSON content type)', async () => {
@@ -81,7 +91,10 @@ describe('webhook: forged or broken requests start nothing', () => {
 		['no secret', { notification: { type: 'payment_approved', transaction_id: 'tx-1' } }],
 		['an empty secret', notification({ type: 'payment_approved', secret: '' })],
 		['a numeric secret', notification({ type: 'payment_approved', secret: 3718 })],
-		['the secret as an object', notification({ type: 'payment_approved', secret: { value: SECRET } })],
+		[
+			'the secret as an object',
+			notification({ type: 'payment_approved', secret: { value: SECRET } }),
+		],
 		['a body without notification', { type: 'payment_approved', secret: SECRET }],
 	])('%s: 401 and no execution', async (_name, body) => {
 		const { responseData, response } = await receive({ bodyData: body });
@@ -92,15 +105,22 @@ describe('webhook: forged or broken requests start nothing', () => {
 	});
 
 	it('refuses every notification when no secret is stored, and says in the log how to fix it', async () => {
-		const { responseData, response, logger } = await receive({ bodyData: paymentApproved, staticData: {} });
+		const { responseData, response, logger } = await receive({
+			bodyData: paymentApproved,
+			staticData: {},
+		});
 		expect(response.statusCode).toBe(401);
 		expect(responseData.workflowData).toBeUndefined();
-		expect(logger.warn).toHaveBeenCalledWith(expect.stringMatching(/Deactivate and activate the workflow/));
+		expect(logger.warn).toHaveBeenCalledWith(
+			expect.stringMatching(/Deactivate and activate the workflow/),
+		);
 	});
 
 	it('does not accept the stored digest in place of the secret', async () => {
 		const digest = registeredStaticData().secretDigest;
-		const { response } = await receive({ bodyData: notification({ type: 'identified', secret: digest }) });
+		const { response } = await receive({
+			bodyData: notification({ type: 'identified', secret: digest }),
+		});
 		expect(response.statusCode).toBe(401);
 	});
 
@@ -116,13 +136,17 @@ describe('webhook: forged or broken requests start nothing', () => {
 	});
 
 	it('a notification that is not an object: 400', async () => {
-		const { response, responseData } = await receive({ bodyData: { notification: 'payment_approved' } });
+		const { response, responseData } = await receive({
+			bodyData: { notification: 'payment_approved' },
+		});
 		expect(response.statusCode).toBe(400);
 		expect(responseData.workflowData).toBeUndefined();
 	});
 
 	it('a genuine notification without a type: 400', async () => {
-		const { response, responseData } = await receive({ bodyData: notification({ transaction_id: 'tx-1' }) });
+		const { response, responseData } = await receive({
+			bodyData: notification({ transaction_id: 'tx-1' }),
+		});
 		expect(response.statusCode).toBe(400);
 		expect(response.body).toEqual({ message: 'The notification has no type' });
 		expect(responseData.workflowData).toBeUndefined();
@@ -158,7 +182,10 @@ describe('webhook: Events choice', () => {
 			parameters: { events: ['*'] },
 			bodyData: notification({ type: 'automatic_pix_qr_code_ready', subscription: { id: 's-1' } }),
 		});
-		expect(item(responseData)).toMatchObject({ type: 'automatic_pix_qr_code_ready', subscription: { id: 's-1' } });
+		expect(item(responseData)).toMatchObject({
+			type: 'automatic_pix_qr_code_ready',
+			subscription: { id: 's-1' },
+		});
 	});
 
 	it('filtering happens after verification: a forged event of an unchosen type is still 401', async () => {
@@ -294,7 +321,9 @@ describe('webhook: Fetch Transaction', () => {
 		expect(requests).toHaveLength(1);
 		expect(response.statusCode).toBe(503);
 		expect(responseData).toEqual({ noWebhookResponse: true });
-		expect(logger.error).toHaveBeenCalledWith(expect.stringMatching(/could not re-read transaction tx-1/));
+		expect(logger.error).toHaveBeenCalledWith(
+			expect.stringMatching(/could not re-read transaction tx-1/),
+		);
 	});
 
 	it('keeps the delay bounded: one retry at most on a passing outage', async () => {
