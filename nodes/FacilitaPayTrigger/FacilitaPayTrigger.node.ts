@@ -8,7 +8,8 @@ import type {
 } from 'n8n-workflow';
 import { NodeConnectionTypes, NodeOperationError } from 'n8n-workflow';
 
-import { apiRequest, defaultRetryOptions } from '../FacilitaPay/transport';
+import { credentialBaseUrl } from '../../credentials/FacilitaPayApi.credentials';
+import { apiRequest, CREDENTIAL_TYPE, defaultRetryOptions } from '../FacilitaPay/transport';
 import { ALL_EVENTS, eventOptions, isEventSelected } from './events';
 import {
 	classifyPayload,
@@ -139,9 +140,14 @@ export class FacilitaPayTrigger implements INodeType {
 						description: 'Save the workflow and activate it again.',
 					});
 				}
-				if (isUnreachableFromInternet(webhookUrl)) {
+				// A service on the internet cannot call a local URL; a local sandbox can, so stay quiet then.
+				const credentials = await this.getCredentials(CREDENTIAL_TYPE);
+				if (
+					isUnreachableFromInternet(webhookUrl) &&
+					!isUnreachableFromInternet(credentialBaseUrl(credentials))
+				) {
 					this.logger.warn(
-						`FacilitaPay Trigger: the webhook URL ${webhookUrl} is not reachable from the internet, so FacilitaPay cannot deliver to it. Set WEBHOOK_URL to n8n's public address (or a tunnel), unless you use a local sandbox.`,
+						`FacilitaPay Trigger: the webhook URL ${webhookUrl} is not reachable from the internet, so FacilitaPay cannot deliver to it. Set WEBHOOK_URL to n8n's public address (or a tunnel).`,
 					);
 				}
 				const data = (await apiRequest.call(this, {

@@ -5,6 +5,7 @@ import {
 	PRODUCTION_URL,
 	SECRET,
 	TEST_URL,
+	credentials,
 	registeredStaticData,
 	runLifecycle,
 	runLifecycleExpectingError,
@@ -81,6 +82,15 @@ describe('create: activating the workflow', () => {
 			replies: [{ data: { secret: SECRET } }],
 		});
 		expect(logger.warn).toHaveBeenCalledWith(expect.stringMatching(/WEBHOOK_URL/));
+	});
+
+	it('does not warn when the credentials point at a local sandbox, which can reach it', async () => {
+		const { logger } = await runLifecycle('create', {
+			webhookUrl: 'http://localhost:5678/webhook/3f1c/webhook',
+			credentials: { ...credentials, baseUrl: 'http://127.0.0.1:4010/api/v1' },
+			replies: [{ data: { secret: SECRET } }],
+		});
+		expect(logger.warn).not.toHaveBeenCalled();
 	});
 
 	it('does not warn for a public URL', async () => {

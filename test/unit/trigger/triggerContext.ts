@@ -161,6 +161,7 @@ export interface HookOptions {
 	/** 'manual' is "Listen for test event"; 'trigger' an activation. */
 	mode?: 'manual' | 'trigger';
 	webhookUrl?: string;
+	credentials?: IDataObject;
 }
 
 export type LifecycleMethod = 'checkExists' | 'create' | 'delete';
@@ -183,7 +184,8 @@ function hookContext(options: HookOptions) {
 			options: {},
 			...options.parameters,
 		}) as IHookFunctions['getNodeParameter'],
-		getCredentials: async <T extends object>() => credentials as unknown as T,
+		getCredentials: async <T extends object>() =>
+			(options.credentials ?? credentials) as unknown as T,
 		helpers: { httpRequestWithAuthentication: http } as unknown as IHookFunctions['helpers'],
 	});
 	return { ctx, requests, staticData, logger };
