@@ -424,7 +424,7 @@ export function n8nEnv({ version, userFolder, port, brokerPort, env = {} }) {
 		N8N_PUBLIC_API_SWAGGERUI_DISABLED: 'true',
 		EXTERNAL_FRONTEND_HOOKS_URLS: '',
 		DB_TYPE: 'sqlite',
-		N8N_LOG_LEVEL: 'info',
+		N8N_LOG_LEVEL: process.env.N8N_LOG_LEVEL ?? 'info',
 		...(version === 'v1' ? { N8N_EXPRESSION_ENGINE: 'legacy', N8N_RUNNERS_ENABLED: 'true' } : {}),
 		...env,
 	});
@@ -646,17 +646,22 @@ export async function executeWorkflow(workflowId, options) {
 }
 
 /**
- * `n8n execute --rawOutput` prints log lines, then the run as pretty JSON. Returns that JSON.
+ * `n8n execute --rawOutput` prints log lines, then the run as pretty JSON; on a failed run the JSON
+ * follows "Execution error:" and is followed by the error's stack and message. Returns that JSON.
  * @param {string} stdout
  */
 export function parseExecuteOutput(stdout) {
 	const lines = stdout.split('\n');
 	for (let i = 0; i < lines.length; i++) {
-		if (!/^[{[]/.test(lines[i])) continue;
-		try {
-			return JSON.parse(lines.slice(i).join('\n'));
-		} catch {
-			/* a log line that happens to start with a brace; keep looking */
+		if (lines[i] !== '{') continue;
+		// The document ends at a closing brace in column 0; try each one until one parses.
+		for (let j = i + 1; j < lines.length; j++) {
+			if (lines[j] !== '}') continue;
+			try {
+				return JSON.parse(lines.slice(i, j + 1).join('\n'));
+			} catch {
+				/* a nested or unrelated brace; keep looking */
+			}
 		}
 	}
 	return null;

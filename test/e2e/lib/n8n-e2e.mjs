@@ -193,15 +193,16 @@ export async function runWorkflow(workflow, { nodeName = 'FacilitaPay', state = 
 }
 
 /**
- * Activates a workflow on the running shared server through the public API, so its trigger
- * registers now (v2 may call it "publish"; both routes are tried).
+ * Activates ("publishes", in 2.x words) a workflow on the running shared server through the public
+ * API. In 2.x the trigger's registration happens asynchronously right after the answer: wait for
+ * its effect (e.g. the registration request in sandboxRequests) with waitFor().
  * @param {string} workflowId
  * @param {E2eState} [state]
  */
 export async function activateWorkflow(workflowId, state = sharedState()) {
 	if (!state.n8nUrl || !state.apiKey) throw new Error('The shared n8n server is not running.');
 	const errors = [];
-	for (const route of [`/workflows/${workflowId}/activate`, `/workflows/${workflowId}/publish`]) {
+	for (const route of [`/workflows/${workflowId}/publish`, `/workflows/${workflowId}/activate`]) {
 		const response = await fetch(`${state.n8nUrl}/api/v1${route}`, {
 			method: 'POST',
 			headers: { 'X-N8N-API-KEY': state.apiKey, 'content-type': 'application/json' },
@@ -327,4 +328,43 @@ export function validCpf(seed) {
 /** Runs any other n8n CLI command against the shared user folder. @param {string[]} args @param {E2eState} [state] */
 export async function cli(args, state = sharedState()) {
 	return n8nCli(args, { ...cliOptions(state), allowFailure: true });
+}
+
+/**
+ * Polls `check` until it returns a truthy value (then returns it) or `timeoutMs` passes (then
+ * throws with `what`). For things n8n does on its own: an execution appearing, a trigger
+ * registering. Not a sleep: it returns as soon as the condition holds.
+ * @template T
+ * @param {() => Promise<T>} check
+ * @param {{what: string, timeoutMs?: number, intervalMs?: number}} options
+ * @returns {Promise<T>}
+ */
+export async function waitFor(check, { what, timeoutMs = 30_000, intervalMs = 250 }) {
+	const deadline = Date.now() + timeoutMs;
+	let lastError;
+	for (;;) {
+		try {
+			const value = await check();
+			if (value) return value;
+		} catch (error) {
+			lastError = error;
+		}
+		if (Date.now() > deadline) {
+			throw new Error(`Timed out waiting for ${what}${lastError ? ` (last error: ${/** @type {Error} */ (lastError).message})` : ''}`);
+		}
+		await new Promise((resolve) => setTimeout(resolve, intervalMs));
+	}
+}
+
+/** GET on the sandbox's control API (/_sandbox/...). @param {string} route @param {E2eState} [state] */
+export async function sandboxControl(method, route, body, state = sharedState()) {
+	if (!state.sandboxUrl) throw new Error('The sandbox is not running.');
+	const response = await fetch(`${state.sandboxUrl}/_sandbox${route}`, {
+		method,
+		headers: body === undefined ? {} : { 'content-type': 'application/json' },
+		body: body === undefined ? undefined : JSON.stringify(body),
+	});
+	const text = await response.text();
+	if (!response.ok) throw new Error(`${method} /_sandbox${route}: HTTP ${response.status} ${text.slice(0, 300)}`);
+	return text ? JSON.parse(text) : null;
 }
