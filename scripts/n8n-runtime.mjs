@@ -6,6 +6,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import net from 'node:net';
+import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -362,14 +363,68 @@ export function hashPackageSources() {
 }
 
 /**
+ * Where the installed package really lives when the user folder is inside this repository.
+ * Node resolves a module's imports by walking up from its real path: under .cache/ that walk
+ * would reach this repository's node_modules and hand the package our n8n-workflow 2.41.0 and
+ * our devDependencies (zod…) instead of what n8n itself provides (n8n puts its own
+ * node_modules on NODE_PATH, which Node consults only after the walk). A real install has no
+ * such neighbour, so the package goes outside the repository and .n8n/nodes is a symlink to it.
+ * @param {string} userFolder
+ */
+export function packageHomeFor(userFolder) {
+	const base = process.env.FACILITAPAY_NODES_DIR
+		? path.resolve(process.env.FACILITAPAY_NODES_DIR)
+		: path.join(os.homedir(), '.cache', 'n8n-nodes-facilitapay');
+	const id = createHash('sha256').update(path.resolve(userFolder)).digest('hex').slice(0, 16);
+	return path.join(base, `${path.basename(userFolder)}-${id}`);
+}
+
+/** @param {string} dir */
+function isInsideRepo(dir) {
+	const resolved = path.resolve(dir);
+	return resolved === ROOT || resolved.startsWith(`${ROOT}${path.sep}`);
+}
+
+/**
+ * Deletes a user folder and, if its .n8n/nodes was moved out of the repository, that too.
+ * @param {string} userFolder
+ */
+export function removeUserFolder(userFolder) {
+	const link = path.join(userFolder, '.n8n', 'nodes');
+	try {
+		if (fs.lstatSync(link).isSymbolicLink()) fs.rmSync(path.dirname(fs.realpathSync(link)), { recursive: true, force: true });
+	} catch {
+		/* no nodes folder */
+	}
+	fs.rmSync(userFolder, { recursive: true, force: true });
+}
+
+/**
  * Installs the tarball the way n8n's Community Nodes installer leaves it:
  * <userFolder>/.n8n/nodes/node_modules/n8n-nodes-facilitapay, listed in .n8n/nodes/package.json.
- * Replaces any earlier copy.
+ * Replaces any earlier copy. Inside this repository, .n8n/nodes is a symlink to a folder outside
+ * it (see packageHomeFor).
  * @param {string} userFolder
  * @param {string} tarball
  */
 export function installPackageInto(userFolder, tarball) {
 	const nodesDir = path.join(userFolder, '.n8n', 'nodes');
+	fs.mkdirSync(path.dirname(nodesDir), { recursive: true });
+	if (isInsideRepo(userFolder)) {
+		const realNodes = path.join(packageHomeFor(userFolder), 'nodes');
+		if (isInsideRepo(realNodes)) throw new Error(`FACILITAPAY_NODES_DIR must be outside ${ROOT}.`);
+		fs.mkdirSync(realNodes, { recursive: true });
+		let isLink = false;
+		try {
+			isLink = fs.lstatSync(nodesDir).isSymbolicLink();
+		} catch {
+			/* not there yet */
+		}
+		if (!isLink || fs.realpathSync(nodesDir) !== fs.realpathSync(realNodes)) {
+			fs.rmSync(nodesDir, { recursive: true, force: true });
+			fs.symlinkSync(realNodes, nodesDir, 'dir');
+		}
+	}
 	const target = path.join(nodesDir, 'node_modules', PACKAGE_NAME);
 	fs.rmSync(target, { recursive: true, force: true });
 	fs.mkdirSync(target, { recursive: true });

@@ -14,6 +14,7 @@ import {
 	importIntoN8n,
 	installPackageInto,
 	loadSandboxModule,
+	removeUserFolder,
 	log,
 	sandboxCredentials,
 	setupOwner,
@@ -54,7 +55,7 @@ async function prepare() {
 	}
 	// Keep the last few run folders for post-mortems, drop older ones.
 	const runs = fs.readdirSync(e2eDir).filter((d) => d.startsWith('run-')).sort();
-	for (const old of runs.slice(0, Math.max(0, runs.length - 3))) fs.rmSync(path.join(e2eDir, old), { recursive: true, force: true });
+	for (const old of runs.slice(0, Math.max(0, runs.length - 3))) removeUserFolder(path.join(e2eDir, old));
 
 	const userFolder = path.join(e2eDir, `run-${new Date().toISOString().replace(/[:.]/g, '-')}`);
 	fs.mkdirSync(userFolder, { recursive: true });

@@ -4,13 +4,13 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import {
-	CACHE_DIR,
 	ensureN8n,
 	executeWorkflow,
 	importIntoN8n,
 	installPackageInto,
 	listNodeTypes,
 	nodeOutput,
+	removeUserFolder,
 	sandboxCredentials,
 } from '../../scripts/n8n-runtime.mjs';
 import {
@@ -35,7 +35,7 @@ describeE2e('FacilitaPay in n8n 1.123.81 (smoke)', () => {
 		const state = sharedState();
 		await ensureN8n('v1');
 		const userFolder = path.join(path.dirname(state.userFolder), `${path.basename(state.userFolder)}-v1`);
-		fs.rmSync(userFolder, { recursive: true, force: true });
+		removeUserFolder(userFolder);
 		fs.mkdirSync(userFolder, { recursive: true });
 		installPackageInto(userFolder, state.tarball);
 		v1 = { version: 'v1', userFolder };
