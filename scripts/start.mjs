@@ -182,8 +182,16 @@ async function main() {
 	lines.push(`  workflows      ${examples} from examples/*.json`, `  ready in       ${((Date.now() - startedAt) / 1000).toFixed(1)} s`, '');
 	process.stdout.write(`${lines.join('\n')}\n`);
 
-	// If n8n dies on its own, take the sandbox down too and say so.
+	// If n8n dies on its own, take the sandbox down too and say so. If whoever started us (npm)
+	// went away without passing on a signal, stop too rather than leave n8n running orphaned.
+	const parent = process.ppid;
 	const watch = setInterval(() => {
+		if (process.ppid !== parent) {
+			clearInterval(watch);
+			log('the parent process went away; stopping');
+			void shutdown(0);
+			return;
+		}
 		try {
 			process.kill(/** @type {any} */ (n8n).pid, 0);
 		} catch {
