@@ -518,13 +518,21 @@ export async function freePort() {
 
 /**
  * Starts `n8n start` headless and waits for /healthz/readiness.
- * @param {{version?: 'v2'|'v1', userFolder: string, port?: number, brokerPort?: number, env?: Record<string,string>, readyTimeoutMs?: number}} options
+ * @param {{version?: 'v2'|'v1', userFolder: string, port?: number, brokerPort?: number, env?: Record<string,string>, readyTimeoutMs?: number, portVariables?: {port: string, brokerPort: string}}} options
  * @returns {Promise<{url: string, pid: number, logFile: string, install: Awaited<ReturnType<typeof ensureN8n>>, stop: () => Promise<void>}>}
  */
-export async function startN8n({ version = 'v2', userFolder, port = 5678, brokerPort = port + 1, env = {}, readyTimeoutMs = 180_000 }) {
+export async function startN8n({
+	version = 'v2',
+	userFolder,
+	port = 5678,
+	brokerPort = port + 1,
+	env = {},
+	readyTimeoutMs = 180_000,
+	portVariables = { port: 'N8N_PORT', brokerPort: 'N8N_RUNNERS_BROKER_PORT' },
+}) {
 	const install = await ensureN8n(version);
-	await assertPortFree(port, 'n8n (N8N_PORT)');
-	await assertPortFree(brokerPort, "n8n's task broker (N8N_RUNNERS_BROKER_PORT)");
+	await assertPortFree(port, `n8n (${portVariables.port})`);
+	await assertPortFree(brokerPort, `n8n's task broker (${portVariables.brokerPort})`);
 	fs.mkdirSync(userFolder, { recursive: true });
 	const logFile = path.join(userFolder, 'n8n.log');
 	const fd = fs.openSync(logFile, 'a');

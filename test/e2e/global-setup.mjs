@@ -90,7 +90,13 @@ async function prepare() {
 	}
 
 	const port = Number(process.env.E2E_N8N_PORT ?? 5690);
-	const n8n = await startN8n({ version: 'v2', userFolder, port, brokerPort: Number(process.env.E2E_N8N_BROKER_PORT ?? port + 1) });
+	const n8n = await startN8n({
+		version: 'v2',
+		userFolder,
+		port,
+		brokerPort: Number(process.env.E2E_N8N_BROKER_PORT ?? port + 1),
+		portVariables: { port: 'E2E_N8N_PORT', brokerPort: 'E2E_N8N_BROKER_PORT' },
+	});
 	/** @type {any} */ (globalThis).__facilitapayE2e = { .../** @type {any} */ (globalThis).__facilitapayE2e, n8n };
 	const { client } = await setupOwner(n8n.url);
 	const apiKey = await createApiKey(n8n.url, { client, label: 'e2e' });
@@ -106,8 +112,12 @@ async function prepare() {
 		tarball,
 		missing,
 	};
+	// The run's own state file reaches the tests through the environment (so two runs at once do
+	// not read each other's); .cache/e2e/state.json names the latest run for manual use.
+	const stateFile = path.join(userFolder, 'state.json');
+	fs.writeFileSync(stateFile, JSON.stringify(state, null, 2));
 	fs.writeFileSync(STATE_FILE, JSON.stringify(state, null, 2));
-	process.env.FACILITAPAY_E2E_STATE = STATE_FILE;
+	process.env.FACILITAPAY_E2E_STATE = stateFile;
 	log(`e2e environment ready in ${((Date.now() - startedAt) / 1000).toFixed(1)} s: ${userFolder}`);
 	if (missing.length > 0) log(`e2e environment lacks: ${missing.join('; ')}`);
 }
