@@ -253,8 +253,9 @@ async function send(
 		method: request.method,
 		url: `${credentialBaseUrl(credentials)}${request.path}`,
 		json: true,
-		headers: { Accept: 'application/json' },
 		...extra,
+		// The service wants this header on every request, with or without a body.
+		headers: { Accept: 'application/json', ...extra.headers, 'Content-Type': 'application/json' },
 	};
 	if (request.body !== undefined) options.body = request.body;
 	if (request.qs !== undefined && Object.keys(request.qs).length > 0) options.qs = request.qs;

@@ -1,0 +1,256 @@
+// The action node's Subscription, Invoice, Webhook, Notification, Wire and Marketplace Account
+// operations, compiled, against the local sandbox over real HTTP.
+import http from 'node:http';
+
+import { createSandbox } from '../../sandbox/server.mjs';
+import { control, runAction, runActionExpectingError, sandboxCredentials } from './lib/harness.mjs';
+
+const BRL_PIX = '0b5e7c2a-1f3d-4a8e-9c61-000000000001';
+const USD_DEST = '0b5e7c2a-1f3d-4a8e-9c61-000000000004';
+const CUSTOMER_BRL = '0b5e7c2a-1f3d-4a8e-9c61-000000000006';
+const CARD = '4111111111111111';
+
+let sandbox;
+let sb;
+let credentials;
+
+beforeAll(async () => {
+	sandbox = await createSandbox({ port: 0 });
+	await sandbox.listen();
+	sb = control(sandbox.url);
+});
+afterAll(async () => {
+	await sandbox.close();
+});
+beforeEach(async () => {
+	await sb.post('/reset');
+	credentials = sandboxCredentials(sandbox.url);
+});
+
+const run = (parameters, extra = {}) => runAction({ credentials, parameters, ...extra });
+
+async function createSubject(documentNumber = '39053344705') {
+	const { output } = await run({
+		resource: 'subject',
+		operation: 'create',
+		documentType: 'cpf',
+		documentNumber,
+		socialName: 'Maria da Silva',
+		fiscalCountry: 'BR',
+		additionalFields: {
+			email: 'maria@example.com',
+			phoneNumber: '11987654321',
+			addressStreet: 'Avenida Paulista',
+			addressNumber: '1000',
+			addressNeighborhood: 'Bela Vista',
+			addressPostalCode: '01310100',
+			addressCity: 'São Paulo',
+			addressState: 'SP',
+			addressCountry: 'BR',
+			netMonthlyAverageIncome: '5000.00',
+			website: 'https://maria.example.com',
+		},
+	});
+	return output[0].json;
+}
+
+const browser = {
+	httpAcceptBrowserValue: 'text/html',
+	httpBrowserLanguage: 'pt-BR',
+	httpBrowserJavaEnabled: false,
+	httpBrowserJavaScriptEnabled: true,
+	httpBrowserColorDepth: '24',
+	httpBrowserScreenHeight: '1080',
+	httpBrowserScreenWidth: '1920',
+	httpBrowserTimeDifference: '180',
+	userAgentBrowserValue: 'Mozilla/5.0',
+	ipAddress: '203.0.113.7',
+	challengeWindowSize: 'fullPage',
+};
+
+const cardSubscription = (subjectId, cardNumber = CARD) => ({
+	resource: 'subscription',
+	operation: 'create',
+	paymentMethod: 'card',
+	subjectId,
+	value: '49.90',
+	frequency: 'month',
+	cycles: 3,
+	toBankAccountId: USD_DEST,
+	cardNumber,
+	cardExpirationDate: '08/2030',
+	cardBrand: 'visa',
+	cardSecurityCode: '737',
+	fullname: 'Maria Silva',
+	cardType: 'credit',
+	dfReferenceId: 'df-1',
+	mcc: '8999',
+	...browser,
+	additionalFields: {},
+});
+
+describe('Subscriptions and invoices against the sandbox', () => {
+	test('card subscription: create, get, get many, invoices, cancel; the card never shows in outputs', async () => {
+		const person = await createSubject();
+		const created = await run(cardSubscription(person.id));
+		const subscription = created.output[0].json;
+		expect(subscription).toMatchObject({ status: expect.any(String), subject_id: person.id });
+		expect(JSON.stringify(created.output)).not.toContain(CARD);
+		const [sent] = await sb.received('POST /api/v1/subscriptions');
+		expect(sent.body.subscription.from_card.threeds).toMatchObject({ httpBrowserJavaEnabled: 'false', challengeWindowSize: 'fullPage' });
+
+		await sb.post('/clock/advance', { days: 1 });
+		const got = await run({ resource: 'subscription', operation: 'get', subscriptionId: subscription.id });
+		expect(got.output[0].json.status).toBe('active');
+		const many = await run({ resource: 'subscription', operation: 'getMany', returnAll: true });
+		expect(many.output.map((o) => o.json.id)).toEqual([subscription.id]);
+
+		const invoices = await run({ resource: 'invoice', operation: 'getMany', subscriptionId: subscription.id, returnAll: true });
+		expect(invoices.output.length).toBeGreaterThan(0);
+		const all = await run({ resource: 'invoice', operation: 'getMany', subscriptionId: '', returnAll: true });
+		expect(all.output.length).toBe(invoices.output.length);
+		const one = await run({ resource: 'invoice', operation: 'get', invoiceId: invoices.output[0].json.id });
+		expect(one.output).toHaveLength(1);
+		expect(one.output[0].json.id).toBe(invoices.output[0].json.id);
+
+		const canceled = await run({ resource: 'subscription', operation: 'cancel', subscriptionId: subscription.id, reason: 'customer asked' });
+		expect(canceled.output[0].json.status).toBe('canceled');
+		const again = await runActionExpectingError({ credentials, parameters: { resource: 'subscription', operation: 'cancel', subscriptionId: subscription.id, reason: 'twice' } });
+		expect(again.message).toMatch(/FacilitaPay rejected the data \(item 0\)/);
+	});
+
+	test('a declined card is retried with a 3DS challenge; the card is masked in the answer', async () => {
+		const person = await createSubject();
+		const created = await run(cardSubscription(person.id, '4000000000000002'));
+		await sb.post('/clock/advance', { days: 1 });
+		const challenge = await run({
+			resource: 'subscription',
+			operation: 'submitThreedsChallenge',
+			subscriptionId: created.output[0].json.id,
+			cardNumber: CARD,
+			cardExpirationDate: '09/2031',
+			cardBrand: 'visa',
+			cardSecurityCode: '123',
+			fullname: 'Maria Silva',
+		});
+		expect(JSON.stringify(challenge.output)).not.toContain(CARD);
+		const [sent] = await sb.received('POST /api/v1/subscriptions/:id/threeds_challenge');
+		expect(sent.body.credit_card).toMatchObject({ card_expiration_date: '09/2031', fullname: 'Maria Silva' });
+	});
+
+	test('automatic PIX refuses the day frequency before sending, and creates a pending subscription otherwise', async () => {
+		const person = await createSubject();
+		const base = { resource: 'subscription', operation: 'create', paymentMethod: 'automaticPix', subjectId: person.id, value: '19.90', cycles: 6, toBankAccountId: USD_DEST, fromBankAccountId: BRL_PIX, additionalFields: {} };
+		const error = await runActionExpectingError({ credentials, parameters: { ...base, frequency: 'day' } });
+		expect(error.message).toMatch(/Frequency/);
+		expect(await sb.received('POST /api/v1/subscriptions')).toHaveLength(0);
+		const { output } = await run({ ...base, frequency: 'month' });
+		expect(output[0].json.status).toBe('pending');
+	});
+});
+
+describe('Webhooks and notifications against the sandbox', () => {
+	let receiver;
+	let received;
+	let refuse;
+	beforeAll(async () => {
+		received = [];
+		receiver = http.createServer((req, res) => {
+			let body = '';
+			req.on('data', (c) => (body += c));
+			req.on('end', () => {
+				received.push(JSON.parse(body));
+				res.statusCode = refuse ? 500 : 200;
+				res.end('ok');
+			});
+		});
+		await new Promise((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+	});
+	afterAll(async () => {
+		await new Promise((resolve) => receiver.close(resolve));
+	});
+
+	test('enable returns the secret the notifications carry; failed ones are listed and marked successful; disable stops them', async () => {
+		received.length = 0;
+		refuse = false;
+		const url = `http://127.0.0.1:${receiver.address().port}/hook`;
+		const enabled = await run({ resource: 'webhook', operation: 'enable', url });
+		const { secret } = enabled.output[0].json;
+		expect(secret).toEqual(expect.any(String));
+
+		await sb.post('/events', { type: 'subject_approved', subject_id: 's-1' });
+		await sb.post('/deliveries/wait');
+		expect(received.at(-1).notification).toMatchObject({ type: 'subject_approved', secret });
+
+		refuse = true;
+		await sb.post('/events', { type: 'payment_expired', transaction_id: 't-1' });
+		await sb.post('/clock/advance', { days: 1 });
+		const failed = await run({ resource: 'notification', operation: 'getMany', returnAll: true, options: { failed: 'onlyFailed' } });
+		expect(failed.output).toHaveLength(1);
+		expect(failed.output[0].json.notification).toMatchObject({ type: 'payment_expired' });
+
+		const marked = await run({ resource: 'notification', operation: 'markAsSuccessful', notificationId: failed.output[0].json.id });
+		expect(marked.output[0].json.failed_at).toBeNull();
+		const none = await run({ resource: 'notification', operation: 'getMany', returnAll: true, options: { failed: 'onlyFailed' } });
+		expect(none.output).toHaveLength(0);
+		const newest = await run({ resource: 'notification', operation: 'getMany', returnAll: false, limit: 1, options: { orderBy: 'desc' } });
+		expect(newest.output[0].json.notification.type).toBe('payment_expired');
+
+		const disabled = await run({ resource: 'webhook', operation: 'disable' });
+		expect(disabled.output[0].json).toEqual(expect.any(Object));
+		const count = received.length;
+		await sb.post('/events', { type: 'subject_approved', subject_id: 's-2' });
+		await sb.post('/deliveries/wait');
+		expect(received).toHaveLength(count);
+	});
+
+	test('a URL that is not http(s) is refused before sending', async () => {
+		const error = await runActionExpectingError({ credentials, parameters: { resource: 'webhook', operation: 'enable', url: 'ftp://example.com/hook' } });
+		expect(error.message).toMatch(/Invalid URL \(item 0\)|URL/);
+		expect(await sb.received('POST /api/v1/enable_webhooks')).toHaveLength(0);
+	});
+});
+
+describe('Wires and marketplace accounts against the sandbox', () => {
+	test('a wire waiting for correction is corrected with Update Bank Account', async () => {
+		const person = await createSubject();
+		const pix = await run({
+			resource: 'transaction', operation: 'createDynamicPix', subjectId: person.id, fromBankAccountId: BRL_PIX,
+			toBankAccountId: CUSTOMER_BRL, exchangeCurrency: 'BRL', value: '30.00', dynamicPixExpiresAt: new Date(Date.now() + 3600_000).toISOString(),
+		});
+		await sb.post(`/transactions/${pix.output[0].json.id}/pay`, { success: true });
+		await sb.post('/settlement/run', { wire_error_code: 'AC03' });
+		const [wire] = (await sb.get('/wires')).data;
+		const { output } = await run({
+			resource: 'wire', operation: 'updateBankAccount', wireId: wire.id, currency: 'BRL', bankCode: '001', bankName: 'Banco do Brasil',
+			branchNumber: '0001', accountNumber: '12345-6', accountType: 'conta-corrente', ownerDocumentNumber: '390.533.447-05',
+			ownerName: 'Maria da Silva', branchCountry: 'br',
+		});
+		expect(output[0].json).toMatchObject({ id: wire.id });
+		const [sent] = await sb.received('PUT /api/v1/wires/:id/update_bank_account');
+		expect(sent.body.bank_account).toMatchObject({ account_type: 'conta-corrente', owner_document_number: '39053344705', branch_country: 'BR' });
+	});
+
+	test('authorisation, then bank account request, then its status', async () => {
+		const person = await createSubject();
+		const docs = { resource: 'subject', operation: 'uploadDocument', subjectId: person.id, source: 'url', fileType: 'application/pdf' };
+		await run({ ...docs, labels: ['address-proof'], fileUrl: 'https://files.example.com/a.pdf' });
+		await run({ ...docs, labels: ['person-cpf'], fileUrl: 'https://files.example.com/b.pdf' });
+
+		const early = await runActionExpectingError({ credentials, parameters: { resource: 'marketplaceAccount', operation: 'requestBankAccount', subjectId: person.id, options: {} } });
+		expect(early.message).toMatch(/FacilitaPay rejected the data \(item 0\)/);
+
+		const auth = await run({ resource: 'marketplaceAccount', operation: 'requestAuthorization', subjectId: person.id, options: {} });
+		expect(auth.output[0].json.status).toBe('pending');
+		const [authRequest] = await sb.received('POST /api/v1/subject/:id/account_request');
+		expect(authRequest.body ?? {}).toEqual({});
+		await sb.post(`/authorizations/${auth.output[0].json.id}/approve`);
+
+		const request = await run({ resource: 'marketplaceAccount', operation: 'requestBankAccount', subjectId: person.id, options: {} });
+		expect(request.output[0].json.status).toBe('processing');
+		await sb.post(`/bank_account_requests/${request.output[0].json.id}/complete`);
+		const status = await run({ resource: 'marketplaceAccount', operation: 'getBankAccountRequest', requestId: request.output[0].json.id });
+		expect(status.output[0].json.status).toBe('complete');
+		expect(status.output[0].json.bank_account).toEqual(expect.objectContaining({ id: expect.any(String) }));
+	});
+});
