@@ -3,31 +3,13 @@
 import http from 'node:http';
 
 import { createSandbox } from '../../sandbox/server.mjs';
-import { control, runAction, runActionExpectingError, sandboxCredentials } from './lib/harness.mjs';
+import { ACCOUNTS, runAction, runActionExpectingError, sandboxCredentials, useSandbox } from './lib/harness.mjs';
 
-const BRL_PIX = '0b5e7c2a-1f3d-4a8e-9c61-000000000001';
-const USD_DEST = '0b5e7c2a-1f3d-4a8e-9c61-000000000004';
-const CUSTOMER_BRL = '0b5e7c2a-1f3d-4a8e-9c61-000000000006';
 const CARD = '4111111111111111';
 
-let sandbox;
-let sb;
-let credentials;
+const env = useSandbox(createSandbox);
 
-beforeAll(async () => {
-	sandbox = await createSandbox({ port: 0 });
-	await sandbox.listen();
-	sb = control(sandbox.url);
-});
-afterAll(async () => {
-	await sandbox.close();
-});
-beforeEach(async () => {
-	await sb.post('/reset');
-	credentials = sandboxCredentials(sandbox.url);
-});
-
-const run = (parameters, extra = {}) => runAction({ credentials, parameters, ...extra });
+const run = (parameters, extra = {}) => runAction({ credentials: env.credentials, parameters, ...extra });
 
 async function createSubject(documentNumber = '39053344705') {
 	const { output } = await run({
@@ -76,7 +58,7 @@ const cardSubscription = (subjectId, cardNumber = CARD) => ({
 	value: '49.90',
 	frequency: 'month',
 	cycles: 3,
-	toBankAccountId: USD_DEST,
+	toBankAccountId: ACCOUNTS.usdDestination,
 	cardNumber,
 	cardExpirationDate: '08/2030',
 	cardBrand: 'visa',
@@ -96,10 +78,10 @@ describe('Subscriptions and invoices against the sandbox', () => {
 		const subscription = created.output[0].json;
 		expect(subscription).toMatchObject({ status: expect.any(String), subject_id: person.id });
 		expect(JSON.stringify(created.output)).not.toContain(CARD);
-		const [sent] = await sb.received('POST /api/v1/subscriptions');
+		const [sent] = await env.control.received('POST /api/v1/subscriptions');
 		expect(sent.body.subscription.from_card.threeds).toMatchObject({ httpBrowserJavaEnabled: 'false', challengeWindowSize: 'fullPage' });
 
-		await sb.post('/clock/advance', { days: 1 });
+		await env.control.post('/clock/advance', { days: 1 });
 		const got = await run({ resource: 'subscription', operation: 'get', subscriptionId: subscription.id });
 		expect(got.output[0].json.status).toBe('active');
 		const many = await run({ resource: 'subscription', operation: 'getMany', returnAll: true });
@@ -115,14 +97,14 @@ describe('Subscriptions and invoices against the sandbox', () => {
 
 		const canceled = await run({ resource: 'subscription', operation: 'cancel', subscriptionId: subscription.id, reason: 'customer asked' });
 		expect(canceled.output[0].json.status).toBe('canceled');
-		const again = await runActionExpectingError({ credentials, parameters: { resource: 'subscription', operation: 'cancel', subscriptionId: subscription.id, reason: 'twice' } });
+		const again = await runActionExpectingError({ credentials: env.credentials, parameters: { resource: 'subscription', operation: 'cancel', subscriptionId: subscription.id, reason: 'twice' } });
 		expect(again.message).toMatch(/FacilitaPay rejected the data \(item 0\)/);
 	});
 
 	test('a declined card is retried with a 3DS challenge; the card is masked in the answer', async () => {
 		const person = await createSubject();
 		const created = await run(cardSubscription(person.id, '4000000000000002'));
-		await sb.post('/clock/advance', { days: 1 });
+		await env.control.post('/clock/advance', { days: 1 });
 		const challenge = await run({
 			resource: 'subscription',
 			operation: 'submitThreedsChallenge',
@@ -134,16 +116,16 @@ describe('Subscriptions and invoices against the sandbox', () => {
 			fullname: 'Maria Silva',
 		});
 		expect(JSON.stringify(challenge.output)).not.toContain(CARD);
-		const [sent] = await sb.received('POST /api/v1/subscriptions/:id/threeds_challenge');
+		const [sent] = await env.control.received('POST /api/v1/subscriptions/:id/threeds_challenge');
 		expect(sent.body.credit_card).toMatchObject({ card_expiration_date: '09/2031', fullname: 'Maria Silva' });
 	});
 
 	test('automatic PIX refuses the day frequency before sending, and creates a pending subscription otherwise', async () => {
 		const person = await createSubject();
-		const base = { resource: 'subscription', operation: 'create', paymentMethod: 'automaticPix', subjectId: person.id, value: '19.90', cycles: 6, toBankAccountId: USD_DEST, fromBankAccountId: BRL_PIX, additionalFields: {} };
-		const error = await runActionExpectingError({ credentials, parameters: { ...base, frequency: 'day' } });
+		const base = { resource: 'subscription', operation: 'create', paymentMethod: 'automaticPix', subjectId: person.id, value: '19.90', cycles: 6, toBankAccountId: ACCOUNTS.usdDestination, fromBankAccountId: ACCOUNTS.brlWithPixKey, additionalFields: {} };
+		const error = await runActionExpectingError({ credentials: env.credentials, parameters: { ...base, frequency: 'day' } });
 		expect(error.message).toMatch(/Frequency/);
-		expect(await sb.received('POST /api/v1/subscriptions')).toHaveLength(0);
+		expect(await env.control.received('POST /api/v1/subscriptions')).toHaveLength(0);
 		const { output } = await run({ ...base, frequency: 'month' });
 		expect(output[0].json.status).toBe('pending');
 	});
@@ -178,13 +160,13 @@ describe('Webhooks and notifications against the sandbox', () => {
 		const { secret } = enabled.output[0].json;
 		expect(secret).toEqual(expect.any(String));
 
-		await sb.post('/events', { type: 'subject_approved', subject_id: 's-1' });
-		await sb.post('/deliveries/wait');
+		await env.control.post('/events', { type: 'subject_approved', subject_id: 's-1' });
+		await env.control.post('/deliveries/wait');
 		expect(received.at(-1).notification).toMatchObject({ type: 'subject_approved', secret });
 
 		refuse = true;
-		await sb.post('/events', { type: 'payment_expired', transaction_id: 't-1' });
-		await sb.post('/clock/advance', { days: 1 });
+		await env.control.post('/events', { type: 'payment_expired', transaction_id: 't-1' });
+		await env.control.post('/clock/advance', { days: 1 });
 		const failed = await run({ resource: 'notification', operation: 'getMany', returnAll: true, options: { failed: 'onlyFailed' } });
 		expect(failed.output).toHaveLength(1);
 		expect(failed.output[0].json.notification).toMatchObject({ type: 'payment_expired' });
@@ -199,15 +181,15 @@ describe('Webhooks and notifications against the sandbox', () => {
 		const disabled = await run({ resource: 'webhook', operation: 'disable' });
 		expect(disabled.output[0].json).toEqual(expect.any(Object));
 		const count = received.length;
-		await sb.post('/events', { type: 'subject_approved', subject_id: 's-2' });
-		await sb.post('/deliveries/wait');
+		await env.control.post('/events', { type: 'subject_approved', subject_id: 's-2' });
+		await env.control.post('/deliveries/wait');
 		expect(received).toHaveLength(count);
 	});
 
 	test('a URL that is not http(s) is refused before sending', async () => {
-		const error = await runActionExpectingError({ credentials, parameters: { resource: 'webhook', operation: 'enable', url: 'ftp://example.com/hook' } });
+		const error = await runActionExpectingError({ credentials: env.credentials, parameters: { resource: 'webhook', operation: 'enable', url: 'ftp://example.com/hook' } });
 		expect(error.message).toMatch(/Invalid URL \(item 0\)|URL/);
-		expect(await sb.received('POST /api/v1/enable_webhooks')).toHaveLength(0);
+		expect(await env.control.received('POST /api/v1/enable_webhooks')).toHaveLength(0);
 	});
 });
 
@@ -215,19 +197,19 @@ describe('Wires and marketplace accounts against the sandbox', () => {
 	test('a wire waiting for correction is corrected with Update Bank Account', async () => {
 		const person = await createSubject();
 		const pix = await run({
-			resource: 'transaction', operation: 'createDynamicPix', subjectId: person.id, fromBankAccountId: BRL_PIX,
-			toBankAccountId: CUSTOMER_BRL, exchangeCurrency: 'BRL', value: '30.00', dynamicPixExpiresAt: new Date(Date.now() + 3600_000).toISOString(),
+			resource: 'transaction', operation: 'createDynamicPix', subjectId: person.id, fromBankAccountId: ACCOUNTS.brlWithPixKey,
+			toBankAccountId: ACCOUNTS.customerBrl, exchangeCurrency: 'BRL', value: '30.00', dynamicPixExpiresAt: new Date(Date.now() + 3600_000).toISOString(),
 		});
-		await sb.post(`/transactions/${pix.output[0].json.id}/pay`, { success: true });
-		await sb.post('/settlement/run', { wire_error_code: 'AC03' });
-		const [wire] = (await sb.get('/wires')).data;
+		await env.control.post(`/transactions/${pix.output[0].json.id}/pay`, { success: true });
+		await env.control.post('/settlement/run', { wire_error_code: 'AC03' });
+		const [wire] = (await env.control.get('/wires')).data;
 		const { output } = await run({
 			resource: 'wire', operation: 'updateBankAccount', wireId: wire.id, currency: 'BRL', bankCode: '001', bankName: 'Banco do Brasil',
 			branchNumber: '0001', accountNumber: '12345-6', accountType: 'conta-corrente', ownerDocumentNumber: '390.533.447-05',
 			ownerName: 'Maria da Silva', branchCountry: 'br',
 		});
 		expect(output[0].json).toMatchObject({ id: wire.id });
-		const [sent] = await sb.received('PUT /api/v1/wires/:id/update_bank_account');
+		const [sent] = await env.control.received('PUT /api/v1/wires/:id/update_bank_account');
 		expect(sent.body.bank_account).toMatchObject({ account_type: 'conta-corrente', owner_document_number: '39053344705', branch_country: 'BR' });
 	});
 
@@ -237,18 +219,18 @@ describe('Wires and marketplace accounts against the sandbox', () => {
 		await run({ ...docs, labels: ['address-proof'], fileUrl: 'https://files.example.com/a.pdf' });
 		await run({ ...docs, labels: ['person-cpf'], fileUrl: 'https://files.example.com/b.pdf' });
 
-		const early = await runActionExpectingError({ credentials, parameters: { resource: 'marketplaceAccount', operation: 'requestBankAccount', subjectId: person.id, options: {} } });
+		const early = await runActionExpectingError({ credentials: env.credentials, parameters: { resource: 'marketplaceAccount', operation: 'requestBankAccount', subjectId: person.id, options: {} } });
 		expect(early.message).toMatch(/FacilitaPay rejected the data \(item 0\)/);
 
 		const auth = await run({ resource: 'marketplaceAccount', operation: 'requestAuthorization', subjectId: person.id, options: {} });
 		expect(auth.output[0].json.status).toBe('pending');
-		const [authRequest] = await sb.received('POST /api/v1/subject/:id/account_request');
+		const [authRequest] = await env.control.received('POST /api/v1/subject/:id/account_request');
 		expect(authRequest.body ?? {}).toEqual({});
-		await sb.post(`/authorizations/${auth.output[0].json.id}/approve`);
+		await env.control.post(`/authorizations/${auth.output[0].json.id}/approve`);
 
 		const request = await run({ resource: 'marketplaceAccount', operation: 'requestBankAccount', subjectId: person.id, options: {} });
 		expect(request.output[0].json.status).toBe('processing');
-		await sb.post(`/bank_account_requests/${request.output[0].json.id}/complete`);
+		await env.control.post(`/bank_account_requests/${request.output[0].json.id}/complete`);
 		const status = await run({ resource: 'marketplaceAccount', operation: 'getBankAccountRequest', requestId: request.output[0].json.id });
 		expect(status.output[0].json.status).toBe('complete');
 		expect(status.output[0].json.bank_account).toEqual(expect.objectContaining({ id: expect.any(String) }));

@@ -1,29 +1,9 @@
 // The action node's Subject and Transaction operations, compiled, against the local sandbox over real HTTP.
 import { createSandbox } from '../../sandbox/server.mjs';
-import { control, runAction, runActionExpectingError, sandboxCredentials } from './lib/harness.mjs';
+import { ACCOUNTS, runAction, runActionExpectingError, sandboxCredentials, useSandbox } from './lib/harness.mjs';
 
-const BRL_PIX = '0b5e7c2a-1f3d-4a8e-9c61-000000000001';
-const BRL_NO_PIX = '0b5e7c2a-1f3d-4a8e-9c61-000000000002';
-const USD_CASHOUT = '0b5e7c2a-1f3d-4a8e-9c61-000000000003';
-const USD_DEST = '0b5e7c2a-1f3d-4a8e-9c61-000000000004';
-const CUSTOMER_BRL = '0b5e7c2a-1f3d-4a8e-9c61-000000000006';
 
-let sandbox;
-let sb;
-let credentials;
-
-beforeAll(async () => {
-	sandbox = await createSandbox({ port: 0 });
-	await sandbox.listen();
-	sb = control(sandbox.url);
-});
-afterAll(async () => {
-	await sandbox.close();
-});
-beforeEach(async () => {
-	await sb.post('/reset');
-	credentials = sandboxCredentials(sandbox.url);
-});
+const env = useSandbox(createSandbox);
 
 const fullAddress = {
 	email: 'maria@example.com',
@@ -39,7 +19,7 @@ const fullAddress = {
 
 async function createSubject(documentNumber = '39053344705', additionalFields = fullAddress) {
 	const { output } = await runAction({
-		credentials,
+		credentials: env.credentials,
 		parameters: {
 			resource: 'subject',
 			operation: 'create',
@@ -62,45 +42,45 @@ describe('Subject operations against the sandbox', () => {
 		expect(first.document_number).toBe('39053344705');
 		const second = await createSubject('39053344705', { ...fullAddress, email: 'new@example.com' });
 		expect(second.id).toBe(first.id);
-		const received = await sb.received('POST /api/v1/subject/people');
+		const received = await env.control.received('POST /api/v1/subject/people');
 		expect(received).toHaveLength(2);
 		expect(received[0].body.person).toMatchObject({ document_type: 'cpf', document_number: '39053344705', address_postal_code: '01310100' });
 	});
 
 	test('an invalid CPF fails with a readable message and nothing reaches the service', async () => {
 		const error = await runActionExpectingError({
-			credentials,
+			credentials: env.credentials,
 			parameters: { resource: 'subject', operation: 'create', documentType: 'cpf', documentNumber: '23100299900', socialName: 'X Y', fiscalCountry: 'BR', additionalFields: {} },
 		});
 		expect(error.message).toMatch(/Invalid Document Number \(item 0\)/);
-		expect(await sb.received()).toHaveLength(0);
+		expect(await env.control.received()).toHaveLength(0);
 	});
 
 	test('Get, Update, Get Many, Transactions and Transaction Values', async () => {
 		const person = await createSubject();
 		await createSubject('70590071050');
-		const got = await runAction({ credentials, parameters: { resource: 'subject', operation: 'get', subjectId: person.id, simplify: true } });
+		const got = await runAction({ credentials: env.credentials, parameters: { resource: 'subject', operation: 'get', subjectId: person.id, simplify: true } });
 		expect(got.output[0].json).toMatchObject({ id: person.id, social_name: 'Maria da Silva', status: 'approved' });
 
 		const updated = await runAction({
-			credentials,
+			credentials: env.credentials,
 			parameters: { resource: 'subject', operation: 'update', subjectId: person.id, updateFields: { socialName: 'Maria Souza' } },
 		});
 		expect(updated.output[0].json.social_name).toBe('Maria Souza');
 
-		const many = await runAction({ credentials, parameters: { resource: 'subject', operation: 'getMany', returnAll: false, limit: 1, simplify: true } });
+		const many = await runAction({ credentials: env.credentials, parameters: { resource: 'subject', operation: 'getMany', returnAll: false, limit: 1, simplify: true } });
 		expect(many.output).toHaveLength(1);
-		const all = await runAction({ credentials, parameters: { resource: 'subject', operation: 'getMany', returnAll: true, simplify: true } });
+		const all = await runAction({ credentials: env.credentials, parameters: { resource: 'subject', operation: 'getMany', returnAll: true, simplify: true } });
 		expect(all.output.map((o) => o.json.id).sort()).toHaveLength(2);
 
 		await runAction({
-			credentials,
-			parameters: { resource: 'transaction', operation: 'createDynamicPix', subjectId: person.id, fromBankAccountId: BRL_PIX, toBankAccountId: CUSTOMER_BRL, exchangeCurrency: 'BRL', value: '25.00', dynamicPixExpiresAt: inAnHour() },
+			credentials: env.credentials,
+			parameters: { resource: 'transaction', operation: 'createDynamicPix', subjectId: person.id, fromBankAccountId: ACCOUNTS.brlWithPixKey, toBankAccountId: ACCOUNTS.customerBrl, exchangeCurrency: 'BRL', value: '25.00', dynamicPixExpiresAt: inAnHour() },
 		});
-		const transactions = await runAction({ credentials, parameters: { resource: 'subject', operation: 'getTransactions', subjectId: person.id, returnAll: true, simplify: true } });
+		const transactions = await runAction({ credentials: env.credentials, parameters: { resource: 'subject', operation: 'getTransactions', subjectId: person.id, returnAll: true, simplify: true } });
 		expect(transactions.output).toHaveLength(1);
 		expect(transactions.output[0].json).toMatchObject({ value: '25.00', status: 'pending' });
-		const values = await runAction({ credentials, parameters: { resource: 'subject', operation: 'getTransactionValues', subjectId: person.id } });
+		const values = await runAction({ credentials: env.credentials, parameters: { resource: 'subject', operation: 'getTransactionValues', subjectId: person.id } });
 		expect(values.output[0].json).toEqual(expect.any(Object));
 	});
 
@@ -108,12 +88,12 @@ describe('Subject operations against the sandbox', () => {
 		const person = await createSubject();
 		const pdf = Buffer.from('%PDF-1.4\n1 0 obj<<>>endobj\ntrailer<<>>\n%%EOF');
 		const { output } = await runAction({
-			credentials,
+			credentials: env.credentials,
 			parameters: { resource: 'subject', operation: 'uploadDocument', subjectId: person.id, labels: ['address-proof'], source: 'binary', binaryPropertyName: 'data', options: {} },
 			items: [{ json: {}, binary: { data: { data: pdf.toString('base64'), fileName: 'proof.pdf', mimeType: 'application/pdf' } } }],
 		});
 		expect(output[0].json).toEqual(expect.any(Object));
-		const [upload] = await sb.received('POST /api/v1/subject/:id/documents');
+		const [upload] = await env.control.received('POST /api/v1/subject/:id/documents');
 		expect(upload.body.document).toMatchObject({ labels: ['address-proof'], file_type: 'application/pdf', file_name: 'proof.pdf' });
 	});
 });
@@ -122,22 +102,22 @@ describe('Transaction operations against the sandbox', () => {
 	test('Create Dynamic PIX returns a valid PIX code; paying it makes it identified', async () => {
 		const person = await createSubject();
 		const { output } = await runAction({
-			credentials,
-			parameters: { resource: 'transaction', operation: 'createDynamicPix', subjectId: person.id, fromBankAccountId: BRL_PIX, toBankAccountId: CUSTOMER_BRL, exchangeCurrency: 'BRL', value: '150.00', dynamicPixExpiresAt: inAnHour() },
+			credentials: env.credentials,
+			parameters: { resource: 'transaction', operation: 'createDynamicPix', subjectId: person.id, fromBankAccountId: ACCOUNTS.brlWithPixKey, toBankAccountId: ACCOUNTS.customerBrl, exchangeCurrency: 'BRL', value: '150.00', dynamicPixExpiresAt: inAnHour() },
 		});
 		const tx = output[0].json;
 		expect(tx.pix_code).toMatch(/^000201/);
 		expect(tx.pix_code_valid).toBe(true);
-		await sb.post(`/transactions/${tx.id}/pay`, { success: true });
-		const after = await runAction({ credentials, parameters: { resource: 'transaction', operation: 'get', transactionId: tx.id, simplify: true } });
+		await env.control.post(`/transactions/${tx.id}/pay`, { success: true });
+		const after = await runAction({ credentials: env.credentials, parameters: { resource: 'transaction', operation: 'get', transactionId: tx.id, simplify: true } });
 		expect(after.output[0].json.status).not.toBe('pending');
 	});
 
 	test('the service’s own refusal (account without PIX key) reads as a field error', async () => {
 		const person = await createSubject();
 		const error = await runActionExpectingError({
-			credentials,
-			parameters: { resource: 'transaction', operation: 'createDynamicPix', subjectId: person.id, fromBankAccountId: BRL_NO_PIX, toBankAccountId: CUSTOMER_BRL, exchangeCurrency: 'BRL', value: '10.00', dynamicPixExpiresAt: inAnHour() },
+			credentials: env.credentials,
+			parameters: { resource: 'transaction', operation: 'createDynamicPix', subjectId: person.id, fromBankAccountId: ACCOUNTS.brlWithoutPixKey, toBankAccountId: ACCOUNTS.customerBrl, exchangeCurrency: 'BRL', value: '10.00', dynamicPixExpiresAt: inAnHour() },
 		});
 		expect(error.message).toMatch(/FacilitaPay rejected the data \(item 0\): from_bank_account_id: /);
 	});
@@ -145,12 +125,12 @@ describe('Transaction operations against the sandbox', () => {
 	test('Create Boleto, then Get Boleto PDF outputs the PDF as binary', async () => {
 		const person = await createSubject();
 		const { output } = await runAction({
-			credentials,
-			parameters: { resource: 'transaction', operation: 'createBoleto', subjectId: person.id, toBankAccountId: CUSTOMER_BRL, currency: 'BRL', exchangeCurrency: 'BRL', value: '99.90', expireAt: new Date(Date.now() + 3 * 86400_000).toISOString().slice(0, 10) },
+			credentials: env.credentials,
+			parameters: { resource: 'transaction', operation: 'createBoleto', subjectId: person.id, toBankAccountId: ACCOUNTS.customerBrl, currency: 'BRL', exchangeCurrency: 'BRL', value: '99.90', expireAt: new Date(Date.now() + 3 * 86400_000).toISOString().slice(0, 10) },
 		});
 		expect(output[0].json.bar_code).toMatch(/^\d{44}$/);
 		expect(output[0].json.digital_line).toMatch(/^\d{47}$/);
-		const pdf = await runAction({ credentials, parameters: { resource: 'transaction', operation: 'getBoletoPdf', transactionId: output[0].json.id, binaryPropertyName: 'data' } });
+		const pdf = await runAction({ credentials: env.credentials, parameters: { resource: 'transaction', operation: 'getBoletoPdf', transactionId: output[0].json.id, binaryPropertyName: 'data' } });
 		const file = pdf.output[0].binary.data;
 		expect(file.mimeType).toBe('application/pdf');
 		expect(file.fileName).toBe(`boleto-${output[0].json.id}.pdf`);
@@ -160,81 +140,81 @@ describe('Transaction operations against the sandbox', () => {
 	test('Create Payout, Create Card Checkout, Cancel and Refund', async () => {
 		const person = await createSubject();
 		const payout = await runAction({
-			credentials,
-			parameters: { resource: 'transaction', operation: 'createPayout', subjectId: person.id, fromBankAccountId: USD_CASHOUT, toBankAccountId: CUSTOMER_BRL, currency: 'USD', exchangeCurrency: 'BRL', value: '20.00' },
+			credentials: env.credentials,
+			parameters: { resource: 'transaction', operation: 'createPayout', subjectId: person.id, fromBankAccountId: ACCOUNTS.usdCashOut, toBankAccountId: ACCOUNTS.customerBrl, currency: 'USD', exchangeCurrency: 'BRL', value: '20.00' },
 		});
 		expect(payout.output[0].json).toMatchObject({ value: '20.00', currency: 'USD' });
 
 		const checkout = await runAction({
-			credentials,
-			parameters: { resource: 'transaction', operation: 'createCheckout', subjectId: person.id, toBankAccountId: USD_DEST, currency: 'BRL', exchangeCurrency: 'USD', value: '80.00' },
+			credentials: env.credentials,
+			parameters: { resource: 'transaction', operation: 'createCheckout', subjectId: person.id, toBankAccountId: ACCOUNTS.usdDestination, currency: 'BRL', exchangeCurrency: 'USD', value: '80.00' },
 		});
 		expect(checkout.output[0].json.checkout_url).toEqual(expect.any(String));
 
 		const pix = await runAction({
-			credentials,
-			parameters: { resource: 'transaction', operation: 'createDynamicPix', subjectId: person.id, fromBankAccountId: BRL_PIX, toBankAccountId: CUSTOMER_BRL, exchangeCurrency: 'BRL', value: '10.00', dynamicPixExpiresAt: inAnHour() },
+			credentials: env.credentials,
+			parameters: { resource: 'transaction', operation: 'createDynamicPix', subjectId: person.id, fromBankAccountId: ACCOUNTS.brlWithPixKey, toBankAccountId: ACCOUNTS.customerBrl, exchangeCurrency: 'BRL', value: '10.00', dynamicPixExpiresAt: inAnHour() },
 		});
-		const cancel = await runAction({ credentials, parameters: { resource: 'transaction', operation: 'cancel', transactionId: pix.output[0].json.id } });
+		const cancel = await runAction({ credentials: env.credentials, parameters: { resource: 'transaction', operation: 'cancel', transactionId: pix.output[0].json.id } });
 		expect(cancel.output[0].json.status).toBe('canceled');
 
 		const paid = await runAction({
-			credentials,
-			parameters: { resource: 'transaction', operation: 'createDynamicPix', subjectId: person.id, fromBankAccountId: BRL_PIX, toBankAccountId: CUSTOMER_BRL, exchangeCurrency: 'BRL', value: '12.00', dynamicPixExpiresAt: inAnHour() },
+			credentials: env.credentials,
+			parameters: { resource: 'transaction', operation: 'createDynamicPix', subjectId: person.id, fromBankAccountId: ACCOUNTS.brlWithPixKey, toBankAccountId: ACCOUNTS.customerBrl, exchangeCurrency: 'BRL', value: '12.00', dynamicPixExpiresAt: inAnHour() },
 		});
-		await sb.post(`/transactions/${paid.output[0].json.id}/pay`, { success: true });
-		const refund = await runAction({ credentials, parameters: { resource: 'transaction', operation: 'refund', transactionId: paid.output[0].json.id } });
+		await env.control.post(`/transactions/${paid.output[0].json.id}/pay`, { success: true });
+		const refund = await runAction({ credentials: env.credentials, parameters: { resource: 'transaction', operation: 'refund', transactionId: paid.output[0].json.id } });
 		expect(refund.output[0].json.id).toBe(paid.output[0].json.id);
-		expect((await sb.received('GET /api/v1/transactions/:id/refund_received_transaction')).length).toBe(1);
+		expect((await env.control.received('GET /api/v1/transactions/:id/refund_received_transaction')).length).toBe(1);
 	});
 });
 
 describe('Retries, faults and sign-in against the sandbox', () => {
 	test('a read that meets a 503 is retried and succeeds', async () => {
 		const person = await createSubject();
-		await sb.post('/faults', { route: 'GET /api/v1/subject/people/:id', rate: 1, kind: '503', count: 1 });
-		const { output } = await runAction({ credentials, parameters: { resource: 'subject', operation: 'get', subjectId: person.id, simplify: true } });
+		await env.control.post('/faults', { route: 'GET /api/v1/subject/people/:id', rate: 1, kind: '503', count: 1 });
+		const { output } = await runAction({ credentials: env.credentials, parameters: { resource: 'subject', operation: 'get', subjectId: person.id, simplify: true } });
 		expect(output[0].json.id).toBe(person.id);
-		expect((await sb.received('GET /api/v1/subject/people/:id')).length).toBe(2);
+		expect((await env.control.received('GET /api/v1/subject/people/:id')).length).toBe(2);
 	});
 
 	test('a payout whose connection is reset is NOT sent again', async () => {
 		const person = await createSubject();
-		await sb.post('/faults', { route: 'POST /api/v1/transactions', rate: 1, kind: 'reset', count: 1 });
+		await env.control.post('/faults', { route: 'POST /api/v1/transactions', rate: 1, kind: 'reset', count: 1 });
 		const error = await runActionExpectingError({
-			credentials,
-			parameters: { resource: 'transaction', operation: 'createPayout', subjectId: person.id, fromBankAccountId: USD_CASHOUT, toBankAccountId: CUSTOMER_BRL, currency: 'USD', exchangeCurrency: 'BRL', value: '20.00' },
+			credentials: env.credentials,
+			parameters: { resource: 'transaction', operation: 'createPayout', subjectId: person.id, fromBankAccountId: ACCOUNTS.usdCashOut, toBankAccountId: ACCOUNTS.customerBrl, currency: 'USD', exchangeCurrency: 'BRL', value: '20.00' },
 		});
 		expect(error.description).toMatch(/not repeated/);
-		expect((await sb.received('POST /api/v1/transactions')).length).toBe(1);
+		expect((await env.control.received('POST /api/v1/transactions')).length).toBe(1);
 	});
 
 	test('username and password sign in once for many items', async () => {
-		credentials = sandboxCredentials(sandbox.url, { authentication: 'usernamePassword', username: 'sandbox', password: 'sandbox', accessToken: undefined });
+		env.credentials = sandboxCredentials(env.url, { authentication: 'usernamePassword', username: 'sandbox', password: 'sandbox', accessToken: undefined });
 		const person = await createSubject();
 		const { output } = await runAction({
-			credentials,
+			credentials: env.credentials,
 			parameters: [1, 2, 3, 4, 5].map(() => ({ resource: 'subject', operation: 'get', subjectId: person.id, simplify: true })),
 		});
 		expect(output).toHaveLength(5);
-		expect(await sb.received('POST /api/v1/sign_in')).toHaveLength(1);
-		expect(credentials.sessionToken).toEqual(expect.any(String));
+		expect(await env.control.received('POST /api/v1/sign_in')).toHaveLength(1);
+		expect(env.credentials.sessionToken).toEqual(expect.any(String));
 	});
 
 	test('an expired session (24 h) is renewed once by signing in again', async () => {
-		credentials = sandboxCredentials(sandbox.url, { authentication: 'usernamePassword', username: 'sandbox', password: 'sandbox', accessToken: undefined });
+		env.credentials = sandboxCredentials(env.url, { authentication: 'usernamePassword', username: 'sandbox', password: 'sandbox', accessToken: undefined });
 		const person = await createSubject();
-		const firstToken = credentials.sessionToken;
-		await sb.post('/clock/advance', { seconds: 25 * 3600 });
-		const { output } = await runAction({ credentials, parameters: { resource: 'subject', operation: 'get', subjectId: person.id, simplify: true } });
+		const firstToken = env.credentials.sessionToken;
+		await env.control.post('/clock/advance', { seconds: 25 * 3600 });
+		const { output } = await runAction({ credentials: env.credentials, parameters: { resource: 'subject', operation: 'get', subjectId: person.id, simplify: true } });
 		expect(output[0].json.id).toBe(person.id);
-		expect(await sb.received('POST /api/v1/sign_in')).toHaveLength(2);
-		expect(credentials.sessionToken).not.toBe(firstToken);
+		expect(await env.control.received('POST /api/v1/sign_in')).toHaveLength(2);
+		expect(env.credentials.sessionToken).not.toBe(firstToken);
 	});
 
-	test('a wrong token reads as a credentials problem', async () => {
-		credentials = sandboxCredentials(sandbox.url, { accessToken: 'wrong' });
-		const error = await runActionExpectingError({ credentials, parameters: { resource: 'subject', operation: 'getMany', returnAll: true, simplify: true } });
+	test('a wrong token reads as a env.credentials problem', async () => {
+		env.credentials = sandboxCredentials(env.url, { accessToken: 'wrong' });
+		const error = await runActionExpectingError({ credentials: env.credentials, parameters: { resource: 'subject', operation: 'getMany', returnAll: true, simplify: true } });
 		expect(error.message).toMatch(/refused the credentials \(item 0\): invalid_token/);
 	});
 });

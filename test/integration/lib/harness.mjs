@@ -170,3 +170,35 @@ export function control(sandboxUrl) {
 		},
 	};
 }
+
+/** The sandbox's seeded partner and customer accounts (fixed ids). */
+export const ACCOUNTS = {
+	brlWithPixKey: '0b5e7c2a-1f3d-4a8e-9c61-000000000001',
+	brlWithoutPixKey: '0b5e7c2a-1f3d-4a8e-9c61-000000000002',
+	usdCashOut: '0b5e7c2a-1f3d-4a8e-9c61-000000000003',
+	usdDestination: '0b5e7c2a-1f3d-4a8e-9c61-000000000004',
+	eurDestination: '0b5e7c2a-1f3d-4a8e-9c61-000000000005',
+	customerBrl: '0b5e7c2a-1f3d-4a8e-9c61-000000000006',
+};
+
+/**
+ * Starts one in-process sandbox for the test file (jest hooks), resets it and fresh access-token
+ * credentials before each test. Read `.url`, `.control` and `.credentials` inside tests.
+ */
+export function useSandbox(createSandbox, options = { port: 0 }) {
+	const context = { sandbox: undefined, url: undefined, control: undefined, credentials: undefined };
+	beforeAll(async () => {
+		context.sandbox = await createSandbox(options);
+		await context.sandbox.listen();
+		context.url = context.sandbox.url;
+		context.control = control(context.url);
+	});
+	afterAll(async () => {
+		await context.sandbox?.close();
+	});
+	beforeEach(async () => {
+		await context.control.post('/reset');
+		context.credentials = sandboxCredentials(context.url);
+	});
+	return context;
+}
