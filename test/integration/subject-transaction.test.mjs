@@ -212,7 +212,7 @@ describe('Retries, faults and sign-in against the sandbox', () => {
 		expect(env.credentials.sessionToken).not.toBe(firstToken);
 	});
 
-	test('a wrong token reads as a env.credentials problem', async () => {
+	test('a wrong token reads as a credentials problem', async () => {
 		env.credentials = sandboxCredentials(env.url, { accessToken: 'wrong' });
 		const error = await runActionExpectingError({ credentials: env.credentials, parameters: { resource: 'subject', operation: 'getMany', returnAll: true, simplify: true } });
 		expect(error.message).toMatch(/refused the credentials \(item 0\): invalid_token/);
