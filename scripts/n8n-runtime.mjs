@@ -15,6 +15,22 @@ export const CACHE_DIR = process.env.FACILITAPAY_CACHE_DIR
 	? path.resolve(process.env.FACILITAPAY_CACHE_DIR)
 	: path.join(ROOT, '.cache');
 export const PACKAGE_NAME = 'n8n-nodes-facilitapay';
+/**
+ * Per-user cache folder OUTSIDE the repository for everything n8n writes at run time: `npm start`'s
+ * persistent n8n home and the real location of installed packages. n8n copies ~700 UI asset .js
+ * files into every user folder (`<userFolder>/.cache/n8n/public/`); inside the repository
+ * `n8n-node lint` (`eslint .`, which ignores only node_modules and .git) would lint them all.
+ * Downloads and installs (Node 24, n8n) stay in CACHE_DIR: their .js are under node_modules.
+ */
+export const USER_CACHE_DIR = process.env.FACILITAPAY_NODES_DIR
+	? path.resolve(process.env.FACILITAPAY_NODES_DIR)
+	: path.join(os.homedir(), '.cache', PACKAGE_NAME);
+/** `npm start`'s n8n user folder (database, log), kept between starts. `N8N_HOME` overrides it. */
+export const DEFAULT_N8N_HOME = path.join(USER_CACHE_DIR, 'n8n-home');
+/** Where the e2e runs' user folders go (`run-*`, removed by the global teardown). */
+export const E2E_RUNS_DIR = process.env.FACILITAPAY_E2E_DIR
+	? path.resolve(process.env.FACILITAPAY_E2E_DIR)
+	: path.join(os.tmpdir(), 'facilitapay-e2e');
 export const NODE_TYPES = {
 	action: `${PACKAGE_NAME}.facilitaPay`,
 	trigger: `${PACKAGE_NAME}.facilitaPayTrigger`,
@@ -372,15 +388,13 @@ export function hashPackageSources() {
  * @param {string} userFolder
  */
 export function packageHomeFor(userFolder) {
-	const base = process.env.FACILITAPAY_NODES_DIR
-		? path.resolve(process.env.FACILITAPAY_NODES_DIR)
-		: path.join(os.homedir(), '.cache', 'n8n-nodes-facilitapay');
+	const base = USER_CACHE_DIR;
 	const id = createHash('sha256').update(path.resolve(userFolder)).digest('hex').slice(0, 16);
 	return path.join(base, `${path.basename(userFolder)}-${id}`);
 }
 
 /** @param {string} dir */
-function isInsideRepo(dir) {
+export function isInsideRepo(dir) {
 	const resolved = path.resolve(dir);
 	return resolved === ROOT || resolved.startsWith(`${ROOT}${path.sep}`);
 }

@@ -1,12 +1,13 @@
 // `npm start`: a real n8n 2.x with this package installed, next to the local FacilitaPay sandbox.
-// Builds and packs the package, installs it as a community package into .cache/n8n-home/, starts the
+// Builds and packs the package, installs it as a community package into the n8n home
+// (~/.cache/n8n-nodes-facilitapay/n8n-home/, outside the repository; N8N_HOME overrides it), starts the
 // sandbox in-process and n8n headless on loopback, creates the owner, imports the "FacilitaPay
 // Sandbox" credentials and the example workflows. Ctrl-C stops everything. See docs/real-n8n.md.
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import {
-	CACHE_DIR,
+	DEFAULT_N8N_HOME,
 	OWNER,
 	ROOT,
 	assertPortFree,
@@ -14,11 +15,14 @@ import {
 	ensureN8n,
 	importIntoN8n,
 	installPackageInto,
+	isAlive,
+	isInsideRepo,
 	loadSandboxModule,
 	log,
 	sandboxCredentials,
 	setupOwner,
 	startN8n,
+	removeUserFolder,
 	stopStaleN8n,
 } from './n8n-runtime.mjs';
 
@@ -27,7 +31,11 @@ const n8nPort = Number(process.env.N8N_PORT ?? 5678);
 const brokerPort = Number(process.env.N8N_RUNNERS_BROKER_PORT ?? n8nPort + 1);
 const sandboxPort = Number(process.env.SANDBOX_PORT ?? 4010);
 const sandboxToken = process.env.SANDBOX_TOKEN ?? 'sandbox-token';
-const userFolder = process.env.N8N_HOME ? path.resolve(process.env.N8N_HOME) : path.join(CACHE_DIR, 'n8n-home');
+// Outside the repository: n8n copies ~700 UI asset .js files into its user folder, which
+// `n8n-node lint` (eslint .) would otherwise lint.
+const userFolder = process.env.N8N_HOME ? path.resolve(process.env.N8N_HOME) : DEFAULT_N8N_HOME;
+/** Where earlier versions of this script kept the n8n home (inside the repository). */
+const legacyUserFolder = path.join(ROOT, '.cache', 'n8n-home');
 const statusFile = path.join(userFolder, 'imported.json');
 
 /** @type {{stop: () => Promise<void>} | null} */
@@ -129,7 +137,42 @@ async function importChangedContent(credentials) {
 	return files.length;
 }
 
+/**
+ * Moves the n8n home earlier versions kept in .cache/n8n-home/ (database with the user's
+ * workflows, owner, credentials) to the new place, once, unless an n8n still runs there. n8n's UI
+ * assets (.cache/) and the installed package (.n8n/nodes) are not copied: n8n writes the assets
+ * again at start and the package is installed again below.
+ */
+function moveLegacyHome() {
+	if (path.resolve(userFolder) === legacyUserFolder || !fs.existsSync(legacyUserFolder)) return;
+	const pidFile = path.join(legacyUserFolder, 'n8n.pid');
+	const pid = fs.existsSync(pidFile) ? Number(fs.readFileSync(pidFile, 'utf8')) : 0;
+	if (pid && isAlive(pid)) {
+		log(`an n8n (pid ${pid}) still runs from the old home ${legacyUserFolder}; leaving it there`);
+		return;
+	}
+	if (!fs.existsSync(userFolder)) {
+		log(`moving the n8n home from ${path.relative(ROOT, legacyUserFolder)}/ to ${userFolder}`);
+		fs.mkdirSync(userFolder, { recursive: true });
+		for (const entry of fs.readdirSync(legacyUserFolder)) {
+			if (entry === '.cache' || entry === 'n8n.pid') continue;
+			fs.cpSync(path.join(legacyUserFolder, entry), path.join(userFolder, entry), {
+				recursive: true,
+				verbatimSymlinks: true,
+				filter: (source) => source !== path.join(legacyUserFolder, '.n8n', 'nodes'),
+			});
+		}
+	} else {
+		log(`removing the old n8n home ${path.relative(ROOT, legacyUserFolder)}/ (the current one is ${userFolder})`);
+	}
+	removeUserFolder(legacyUserFolder);
+}
+
 async function main() {
+	moveLegacyHome();
+	if (isInsideRepo(userFolder)) {
+		log(`N8N_HOME=${userFolder} is inside the repository: \`npm run lint\` will also lint the ~700 .js files n8n writes there`);
+	}
 	fs.mkdirSync(userFolder, { recursive: true });
 	await stopStaleN8n(userFolder);
 	// Fail fast, before minutes of installing, when a port is taken.
@@ -139,7 +182,7 @@ async function main() {
 
 	const [tarball] = await Promise.all([buildAndPackPackage({ reuse: true }), ensureN8n('v2')]);
 	installPackageInto(userFolder, tarball);
-	log(`installed ${path.relative(ROOT, tarball)} into ${path.relative(ROOT, userFolder)}/.n8n/nodes/`);
+	log(`installed ${path.relative(ROOT, tarball)} into ${userFolder}/.n8n/nodes/`);
 
 	const sandboxModule = await loadSandboxModule();
 	let credentials = null;
@@ -165,7 +208,7 @@ async function main() {
 		'',
 		`  n8n editor     http://127.0.0.1:${n8nPort}/`,
 		`  login          ${OWNER.email} / ${OWNER.password}${created ? '   (owner just created)' : ''}`,
-		`  n8n data       ${userFolder}   (log: n8n.log)`,
+		`  n8n data       ${userFolder}   (log: n8n.log; N8N_HOME changes it)`,
 	];
 	if (credentials) {
 		const sandboxUrl = credentials.data.baseUrl.replace(/\/api\/v1$/, '');

@@ -1,6 +1,7 @@
 // Jest globalSetup: when e2e tests are part of the run, prepares ONE real n8n 2.x for all of them:
 // Node 24 + n8n installed once in .cache/ (reused), the package built and packed, a fresh user
-// folder under .cache/e2e/run-*/ with the package installed, the sandbox started in this process,
+// folder /tmp/facilitapay-e2e/run-<time>-<pid>/ (outside the repository; FACILITAPAY_E2E_DIR) with
+// the package installed, the sandbox started in this process,
 // the "FacilitaPay Sandbox" credentials imported, n8n started (owner + API key for the public API).
 // The state goes to .cache/e2e/state.json for test/e2e/lib/n8n-e2e.mjs. A run without e2e tests
 // (plain `npm test`, `npm run test:unit`) does nothing here.
@@ -8,7 +9,10 @@ import fs from 'node:fs';
 import path from 'node:path';
 import {
 	CACHE_DIR,
+	E2E_RUNS_DIR,
+	ROOT,
 	buildAndPackPackage,
+	isAlive,
 	createApiKey,
 	ensureN8n,
 	importIntoN8n,
@@ -47,17 +51,12 @@ export default async function globalSetup(globalConfig) {
 async function prepare() {
 	process.env.FACILITAPAY_E2E = '1';
 	const startedAt = Date.now();
-	const e2eDir = path.join(CACHE_DIR, 'e2e');
-	fs.mkdirSync(e2eDir, { recursive: true });
-	// A run killed before its teardown leaves its n8n behind: stop it (only ours, by recorded pid).
-	for (const run of fs.readdirSync(e2eDir).filter((d) => d.startsWith('run-'))) {
-		await stopStaleN8n(path.join(e2eDir, run));
-	}
-	// Keep the last few run folders for post-mortems, drop older ones.
-	const runs = fs.readdirSync(e2eDir).filter((d) => d.startsWith('run-')).sort();
-	for (const old of runs.slice(0, Math.max(0, runs.length - 3))) removeUserFolder(path.join(e2eDir, old));
+	fs.mkdirSync(path.join(CACHE_DIR, 'e2e'), { recursive: true });
+	await removeLeftoverRuns();
 
-	const userFolder = path.join(e2eDir, `run-${new Date().toISOString().replace(/[:.]/g, '-')}`);
+	// The n8n user folder lives outside the repository (os.tmpdir()): n8n writes ~700 UI asset .js
+	// files into it, which `n8n-node lint` (eslint .) would otherwise lint. Teardown removes it.
+	const userFolder = path.join(E2E_RUNS_DIR, `run-${new Date().toISOString().replace(/[:.]/g, '-')}-${process.pid}`);
 	fs.mkdirSync(userFolder, { recursive: true });
 	/** @type {string[]} */
 	const missing = [];
@@ -118,6 +117,38 @@ async function prepare() {
 	fs.writeFileSync(stateFile, JSON.stringify(state, null, 2));
 	fs.writeFileSync(STATE_FILE, JSON.stringify(state, null, 2));
 	process.env.FACILITAPAY_E2E_STATE = stateFile;
+	/** @type {any} */ (globalThis).__facilitapayE2e = { .../** @type {any} */ (globalThis).__facilitapayE2e, userFolder };
 	log(`e2e environment ready in ${((Date.now() - startedAt) / 1000).toFixed(1)} s: ${userFolder}`);
 	if (missing.length > 0) log(`e2e environment lacks: ${missing.join('; ')}`);
+}
+
+/**
+ * Removes run folders left by runs that were killed before their teardown (their owner process is
+ * gone), stopping an n8n still running there; runs whose owner is alive (another e2e run at the
+ * same time, on other ports) are left alone. Also removes the user folders older versions of this
+ * setup kept inside the repository (.cache/e2e/run-*).
+ */
+async function removeLeftoverRuns() {
+	/** @type {string[]} */
+	const candidates = [];
+	if (fs.existsSync(E2E_RUNS_DIR)) {
+		for (const d of fs.readdirSync(E2E_RUNS_DIR)) if (d.startsWith('run-')) candidates.push(path.join(E2E_RUNS_DIR, d));
+	}
+	const legacyDir = path.join(ROOT, '.cache', 'e2e');
+	if (fs.existsSync(legacyDir)) {
+		for (const d of fs.readdirSync(legacyDir)) if (d.startsWith('run-')) candidates.push(path.join(legacyDir, d));
+	}
+	for (const folder of candidates) {
+		// run-<time>-<owner pid>[-v1…]: the owner is the jest process whose globalSetup made it.
+		const owner = Number(/^run-.+Z-(\d+)/.exec(path.basename(folder))?.[1] ?? 0);
+		if (owner && owner !== process.pid && isAlive(owner)) continue;
+		if (!owner) {
+			// A folder of the older in-repository layout: leave it while its n8n still runs.
+			const pidFile = path.join(folder, 'n8n.pid');
+			const pid = fs.existsSync(pidFile) ? Number(fs.readFileSync(pidFile, 'utf8')) : 0;
+			if (pid && isAlive(pid)) continue;
+		}
+		await stopStaleN8n(folder);
+		removeUserFolder(folder);
+	}
 }
