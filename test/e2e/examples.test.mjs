@@ -348,6 +348,31 @@ describeE2e('Example workflows (examples/*.json) in a real n8n 2.x', () => {
 				{ items: ['proof_of_address_rejected', 'selfie_mismatch'], reason: 'documents_rejected' },
 				state,
 			);
+			// The other correction codes, as the service would send them (synthetic events).
+			const otherCodes = {
+				AC03: 'Branch Number or Account Number',
+				CH11: 'Owner Document Number',
+				AG03: 'enter another account',
+			};
+			/** @type {Record<string, string>} */
+			const otherWires = {};
+			for (const code of Object.keys(otherCodes)) {
+				otherWires[code] = randomUUID();
+				await sandboxControl(
+					'POST',
+					'/events',
+					{
+						type: 'wire_waiting_correction',
+						error_code: code,
+						error_description: `sandbox ${code}`,
+						bank_account_owner_id: customer.id,
+						bank_account_id: ACCOUNTS.customerBrl,
+						transaction_ids: [paid.id],
+						wire_id: otherWires[code],
+					},
+					state,
+				);
+			}
 			await sandboxControl('POST', '/deliveries/wait', undefined, state);
 
 			/** @type {Record<string, (event: any) => boolean>} */
@@ -365,7 +390,7 @@ describeE2e('Example workflows (examples/*.json) in a real n8n 2.x', () => {
 				});
 			const executions = await waitFor(
 				async () => {
-					const all = await newExecutions(workflow.id, state, { count: 5, known });
+					const all = await newExecutions(workflow.id, state, { count: 8, known });
 					return Object.keys(mine).every((type) => ofEvent(all, type).length > 0) ? all : null;
 				},
 				{ what: 'one execution per event', timeoutMs: 60_000 },
@@ -388,7 +413,7 @@ describeE2e('Example workflows (examples/*.json) in a real n8n 2.x', () => {
 				severity: 'info',
 			});
 			expect(alerts.payment_failed.title).toBe('Payment failed: BRL 150.00');
-			expect(alerts.payment_failed.message).toContain('was declined (card_declined)');
+			expect(alerts.payment_failed.message).toContain(`was declined (reason: card_declined, transaction ${declined.id}).`);
 			expect(alerts.payment_failed.message).toContain(`try again on the same checkout page (checkout ${checkout.id})`);
 			expect(alerts.payment_failed.severity).toBe('warning');
 			expect(alerts.payment_expired).toEqual({
@@ -401,6 +426,16 @@ describeE2e('Example workflows (examples/*.json) in a real n8n 2.x', () => {
 			expect(alerts.wire_waiting_correction.message).toContain('Fix: Account Type (conta-corrente or poupanca)');
 			expect(alerts.wire_waiting_correction.message).toContain('Wire → Update Bank Account');
 			expect(alerts.wire_waiting_correction.severity).toBe('critical');
+			for (const [code, field] of Object.entries(otherCodes)) {
+				const matching = executions.filter(
+					(execution) => /** @type {any[]} */ (nodeOutput(execution, 'FacilitaPay Trigger') ?? [])[0]?.wire_id === otherWires[code],
+				);
+				expect({ code, executions: matching.length }).toEqual({ code, executions: 1 });
+				const [alert] = /** @type {any[]} */ (nodeOutput(matching[0], 'Alert'));
+				expect(alert.title).toBe(`Wire needs correction: ${code}`);
+				expect(alert.message).toContain(`Fix: `);
+				expect(alert.message).toContain(field);
+			}
 			expect(alerts.subject_reproved.title).toBe('Customer reproved: Joana Alerts');
 			expect(alerts.subject_reproved.message).toContain(`Joana Alerts (${customer.id}) was reproved (documents_rejected)`);
 			expect(alerts.subject_reproved.message).toContain('To resolve: proof of address rejected; selfie mismatch.');
