@@ -5,6 +5,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { CACHE_DIR, log, removeUserFolder } from '../../scripts/n8n-runtime.mjs';
+import { coverageSummary } from './lib/n8n-e2e.mjs';
 
 export default async function globalTeardown() {
 	const shared = /** @type {any} */ (globalThis).__facilitapayE2e;
@@ -13,6 +14,11 @@ export default async function globalTeardown() {
 	await shared.n8n?.stop().catch((/** @type {Error} */ error) => log(`stopping n8n: ${error.message}`));
 	await shared.sandbox?.close().catch((/** @type {Error} */ error) => log(`stopping the sandbox: ${error.message}`));
 	if (shared.userFolder) {
+		try {
+			for (const line of coverageSummary(shared.userFolder)) process.stdout.write(`${line}\n`);
+		} catch (error) {
+			log(`operation coverage: ${/** @type {Error} */ (error).message}`);
+		}
 		const folders = runFolders(shared.userFolder);
 		try {
 			keepLogs(shared.userFolder, folders);

@@ -7,6 +7,7 @@ import {
 	CACHE_DIR,
 	CREDENTIAL_TYPE,
 	NODE_TYPES,
+	ROOT,
 	executeWorkflow,
 	importIntoN8n,
 	listExecutions as listExecutionsApi,
@@ -367,4 +368,177 @@ export async function sandboxControl(method, route, body, state = sharedState())
 	const text = await response.text();
 	if (!response.ok) throw new Error(`${method} /_sandbox${route}: HTTP ${response.status} ${text.slice(0, 300)}`);
 	return text ? JSON.parse(text) : null;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Multi-node workflows and a private sandbox (test/e2e/operations*.test.mjs, bad-input.test.mjs)
+
+/**
+ * A FacilitaPay action node for chainWorkflow().
+ * @param {string} name
+ * @param {object} parameters
+ * @param {{executeOnce?: boolean, onError?: string, credentials?: {id: string, name: string}}} [settings]
+ */
+export function actionStep(name, parameters, settings = {}) {
+	return { name, type: NODE_TYPES.action, typeVersion: 1, parameters, ...settings };
+}
+
+/**
+ * An HTTP Request node (n8n-nodes-base.httpRequest 4.2) sending JSON, e.g. to the sandbox's control
+ * endpoints between two FacilitaPay nodes. `url` may be an n8n expression ("=…{{ … }}").
+ * @param {string} name
+ * @param {{method?: string, url: string, body?: object}} request
+ * @param {{executeOnce?: boolean}} [settings]
+ */
+export function httpStep(name, { method = 'POST', url, body }, settings = {}) {
+	return {
+		name,
+		type: 'n8n-nodes-base.httpRequest',
+		typeVersion: 4.2,
+		parameters: {
+			method,
+			url,
+			...(body === undefined ? {} : { sendBody: true, specifyBody: 'json', jsonBody: JSON.stringify(body) }),
+			options: {},
+		},
+		...settings,
+	};
+}
+
+/** A Code node (JavaScript, once for all items). @param {string} name @param {string} jsCode */
+export function codeStep(name, jsCode) {
+	return { name, type: 'n8n-nodes-base.code', typeVersion: 2, parameters: { jsCode } };
+}
+
+/**
+ * Manual Trigger → steps, one after another (each step's output is the next one's input). Steps
+ * are nodes without position/id ({name, type, typeVersion, parameters, executeOnce?, onError?,
+ * credentials?}); FacilitaPay nodes get `credentials` unless they name their own.
+ * @param {{steps: any[], id?: string, name?: string, credentials?: {id: string, name: string} | null}} options
+ */
+export function chainWorkflow({ steps, id = uniqueId('e2e-chain'), name, credentials = sharedCredentialsOrNull() }) {
+	const trigger = {
+		id: 'manual-trigger',
+		name: 'When clicking Execute',
+		type: 'n8n-nodes-base.manualTrigger',
+		typeVersion: 1,
+		position: [0, 0],
+		parameters: {},
+	};
+	const nodes = [trigger];
+	/** @type {Record<string, any>} */
+	const connections = {};
+	let previous = trigger.name;
+	steps.forEach((step, index) => {
+		const { credentials: own, ...node } = step;
+		const usesCredentials = node.type === NODE_TYPES.action || node.type === NODE_TYPES.trigger;
+		const creds = own ?? credentials;
+		nodes.push({
+			id: `step-${index + 1}`,
+			position: [220 * (index + 1), 0],
+			...node,
+			...(usesCredentials && creds ? { credentials: { [CREDENTIAL_TYPE]: creds } } : {}),
+		});
+		connections[previous] = { main: [[{ node: node.name, type: 'main', index: 0 }]] };
+		previous = node.name;
+	});
+	return {
+		id,
+		name: name ?? `e2e chain ${id}`,
+		active: false,
+		settings: { executionOrder: 'v1' },
+		nodes,
+		connections,
+		pinData: {},
+	};
+}
+
+/**
+ * The binary data n8n kept for a node's output item in a CLI run (`runWorkflow().runData`): its
+ * metadata ({mimeType, fileName, fileExtension, fileSize, id?, data?}) per binary property.
+ * @param {any} runData @param {string} nodeName @param {number} [itemIndex]
+ */
+export function nodeBinary(runData, nodeName, itemIndex = 0) {
+	const runs = (runData?.data ?? runData)?.resultData?.runData?.[nodeName];
+	return runs?.[runs.length - 1]?.data?.main?.[0]?.[itemIndex]?.binary ?? null;
+}
+
+/**
+ * A second sandbox in this process, only for the calling test file: its own state, clock (frozen
+ * at `now`, moved with POST /_sandbox/clock/advance) and webhook URL, so a test can advance days,
+ * enable/disable webhooks or run settlements without disturbing the shared sandbox that other
+ * files use. Imports credentials for it into the shared n8n. Returns a state object to pass to
+ * the sandbox helpers (sandboxMark, sandboxRequests, sandboxApi, sandboxControl) and close().
+ * @param {{id: string, name: string, now?: string}} options
+ * @param {E2eState} [state]
+ */
+export async function startPrivateSandbox({ id, name, now }, state = sharedState()) {
+	const { loadSandboxModule, sandboxCredentials } = await import('../../../scripts/n8n-runtime.mjs');
+	const module = await loadSandboxModule();
+	if (!module) throw new Error('sandbox/server.mjs does not exist');
+	const sandbox = await module.createSandbox({ port: 0, host: '127.0.0.1', token: state.sandboxToken, ...(now ? { now } : {}) });
+	await sandbox.listen();
+	const sandboxUrl = String(sandbox.url).replace(/\/$/, '');
+	const creds = sandboxCredentials({ baseUrl: `${sandboxUrl}/api/v1`, token: state.sandboxToken, id, name });
+	await importIntoN8n('credentials', [creds], cliOptions(state));
+	return {
+		state: { ...state, sandboxUrl },
+		credentials: { id: creds.id, name: creds.name },
+		sandboxUrl,
+		close: () => sandbox.close(),
+	};
+}
+
+/**
+ * Every operation of the action node, as "resource.operation", from the sources
+ * (nodes/FacilitaPay/actions/<resource>/<operation>.operation.ts).
+ */
+export function allOperations() {
+	const actions = path.join(ROOT, 'nodes', 'FacilitaPay', 'actions');
+	const result = [];
+	for (const resource of fs.readdirSync(actions).sort()) {
+		const dir = path.join(actions, resource);
+		if (!fs.statSync(dir).isDirectory()) continue;
+		for (const file of fs.readdirSync(dir).sort()) {
+			const match = /^(\w+)\.operation\.ts$/.exec(file);
+			if (match) result.push(`${resource}.${match[1]}`);
+		}
+	}
+	return result;
+}
+
+/** File in the run folder where tests note the operations they ran in a real n8n. @param {E2eState} state */
+export const coverageFile = (state) => path.join(state.userFolder, 'operations-covered.jsonl');
+
+/**
+ * Notes that these operations ran in a real n8n with asserted outputs and requests (the global
+ * teardown prints the total as "real-n8n operations covered: N/30").
+ * @param {string[]} operations "resource.operation"
+ * @param {{n8n?: string}} [options] which n8n ran them, e.g. "2.41.1" or "1.123.81"
+ * @param {E2eState} [state]
+ */
+export function recordCoverage(operations, { n8n } = {}, state = sharedState()) {
+	n8n ??= /** @type {any} */ (state).n8nVersion ?? state.version;
+	fs.appendFileSync(coverageFile(state), `${JSON.stringify({ n8n, operations })}\n`);
+}
+
+/**
+ * "real-n8n operations covered: N/M" lines, one per n8n, from the run's coverage file.
+ * @param {string} userFolder
+ */
+export function coverageSummary(userFolder) {
+	const file = path.join(userFolder, 'operations-covered.jsonl');
+	if (!fs.existsSync(file)) return [];
+	const all = allOperations();
+	/** @type {Map<string, Set<string>>} */
+	const byN8n = new Map();
+	for (const line of fs.readFileSync(file, 'utf8').split('\n').filter(Boolean)) {
+		const { n8n, operations } = JSON.parse(line);
+		if (!byN8n.has(n8n)) byN8n.set(n8n, new Set());
+		for (const op of operations) byN8n.get(n8n)?.add(op);
+	}
+	return [...byN8n].map(([n8n, ops]) => {
+		const missing = all.filter((op) => !ops.has(op));
+		return `real-n8n operations covered (n8n ${n8n}): ${all.filter((op) => ops.has(op)).length}/${all.length}${missing.length ? `; not covered: ${missing.join(', ')}` : ''}`;
+	});
 }
