@@ -91,7 +91,6 @@ async function prepare() {
 	const port = Number(process.env.E2E_N8N_PORT ?? 5690);
 	const n8n = await startN8n({
 		version: 'v2',
-		n8nVersion: n8n.install.n8nVersion,
 		userFolder,
 		port,
 		brokerPort: Number(process.env.E2E_N8N_BROKER_PORT ?? port + 1),
@@ -103,6 +102,7 @@ async function prepare() {
 
 	const state = {
 		version: 'v2',
+		n8nVersion: n8n.install.n8nVersion,
 		userFolder,
 		n8nUrl: n8n.url,
 		apiKey,

@@ -542,3 +542,64 @@ export function coverageSummary(userFolder) {
 		return `real-n8n operations covered (n8n ${n8n}): ${all.filter((op) => ops.has(op)).length}/${all.length}${missing.length ? `; not covered: ${missing.join(', ')}` : ''}`;
 	});
 }
+
+/**
+ * Deactivates ("unpublishes", in 2.x words) a workflow on the running shared server through the
+ * public API (`/unpublish`, falling back to 1.x's `/deactivate`). The trigger's delete() runs
+ * right after: wait for its effect with waitFor().
+ * @param {string} workflowId
+ * @param {E2eState} [state]
+ */
+export async function deactivateWorkflow(workflowId, state = sharedState()) {
+	if (!state.n8nUrl || !state.apiKey) throw new Error('The shared n8n server is not running.');
+	const errors = [];
+	for (const route of [`/workflows/${workflowId}/unpublish`, `/workflows/${workflowId}/deactivate`]) {
+		const response = await fetch(`${state.n8nUrl}/api/v1${route}`, {
+			method: 'POST',
+			headers: { 'X-N8N-API-KEY': state.apiKey, 'content-type': 'application/json' },
+			body: '{}',
+		});
+		if (response.ok) return response.json();
+		errors.push(`POST ${route}: HTTP ${response.status} ${(await response.text()).slice(0, 200)}`);
+	}
+	throw new Error(`Could not deactivate workflow ${workflowId}: ${errors.join('; ')}`);
+}
+
+/**
+ * A workflow as the public API shows it (nodes, active, staticData…).
+ * @param {string} workflowId
+ * @param {E2eState} [state]
+ */
+export async function getWorkflowViaApi(workflowId, state = sharedState()) {
+	if (!state.n8nUrl || !state.apiKey) throw new Error('The shared n8n server is not running.');
+	const response = await fetch(`${state.n8nUrl}/api/v1/workflows/${workflowId}`, {
+		headers: { 'X-N8N-API-KEY': state.apiKey, accept: 'application/json' },
+	});
+	const text = await response.text();
+	if (!response.ok) throw new Error(`GET /api/v1/workflows/${workflowId}: HTTP ${response.status} ${text.slice(0, 300)}`);
+	return JSON.parse(text);
+}
+
+/**
+ * POSTs straight to a URL (e.g. n8n's production webhook URL), as a forger would. `body` is sent
+ * as JSON unless it is a string (sent as is, with `contentType`).
+ * @param {string} url
+ * @param {unknown} body
+ * @param {{contentType?: string}} [options]
+ * @returns {Promise<{status: number, text: string, json: any}>}
+ */
+export async function postRaw(url, body, { contentType = 'application/json' } = {}) {
+	const response = await fetch(url, {
+		method: 'POST',
+		headers: { 'content-type': contentType },
+		body: typeof body === 'string' ? body : JSON.stringify(body),
+	});
+	const text = await response.text();
+	let json = null;
+	try {
+		json = JSON.parse(text);
+	} catch {
+		json = null;
+	}
+	return { status: response.status, text, json };
+}
