@@ -5,7 +5,7 @@ import { apiRequest } from '../../transport';
 import { dynamicPixSchema, SETTLEMENT_CURRENCIES, TRANSACTION_LABELS } from '../../schemas/transaction';
 import { bankAccountIdField, currencyField, subjectIdField, valueField } from '../common/fields';
 import { validateBody } from '../common/input';
-import { describePixCode } from './pixOutput';
+import { pixOutputItem, qrCodeImageFields, qrCodeTarget } from './pixOutput';
 
 const properties: INodeProperties[] = [
 	subjectIdField('ID of the registered customer who will pay'),
@@ -35,6 +35,7 @@ const properties: INodeProperties[] = [
 		'Currency the BRL received is converted to (the destination account’s currency)',
 		SETTLEMENT_CURRENCIES,
 	),
+	...qrCodeImageFields,
 ];
 
 export const description = updateDisplayOptions(
@@ -59,6 +60,7 @@ export async function execute(this: IExecuteFunctions, i: number): Promise<INode
 		},
 		TRANSACTION_LABELS,
 	);
+	const qrProperty = qrCodeTarget(this, i);
 	const data = (await apiRequest.call(this, {
 		method: 'POST',
 		path: '/transactions',
@@ -66,5 +68,5 @@ export async function execute(this: IExecuteFunctions, i: number): Promise<INode
 		retry: 'sendOnce',
 		itemIndex: i,
 	})) as IDataObject;
-	return [{ json: { ...data, ...describePixCode(data) } }];
+	return [await pixOutputItem(this, data, data, qrProperty)];
 }

@@ -1,5 +1,7 @@
-import type { IDataObject } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
 
+import { encodeQr, qrToSvg } from '../../qr';
 import { parseBrCode } from '../../validation/pix';
 
 /**
@@ -16,4 +18,72 @@ export function describePixCode(transaction: IDataObject): IDataObject {
 		pix_code_valid: parsed.ok,
 		...(meta?.dynamic_pix_due_date ? { pix_expires_at: meta.dynamic_pix_due_date } : {}),
 	};
+}
+
+/** The "QR Code Image" switch and its binary field, shared by the operations that output a PIX code. */
+export const qrCodeImageFields: INodeProperties[] = [
+	{
+		displayName: 'QR Code Image',
+		name: 'qrCodeImage',
+		type: 'boolean',
+		default: false,
+		description: 'Whether to add an SVG image of the PIX QR code as binary data',
+		hint: 'Transactions without a PIX code come out without an image',
+	},
+	{
+		displayName: 'Put QR Code in Field',
+		name: 'qrCodeBinaryProperty',
+		type: 'string',
+		required: true,
+		default: 'qrCode',
+		hint: 'The name of the output binary field to put the image in',
+		displayOptions: { show: { qrCodeImage: [true] } },
+	},
+];
+
+/**
+ * The binary field to put the QR code image in, or undefined when the image is off. Read before
+ * the request is sent, so a bad field name never fails after a transaction was created.
+ */
+export function qrCodeTarget(ctx: IExecuteFunctions, i: number): string | undefined {
+	if (!(ctx.getNodeParameter('qrCodeImage', i, false) as boolean)) return undefined;
+	const property = String(ctx.getNodeParameter('qrCodeBinaryProperty', i, 'qrCode')).trim();
+	if (property === '') {
+		throw new NodeOperationError(ctx.getNode(), 'Put QR Code in Field is empty', {
+			itemIndex: i,
+			description: 'Enter the name of the binary field for the QR code image, e.g. qrCode',
+		});
+	}
+	return property;
+}
+
+/**
+ * The output item of a transaction: `json` plus the PIX code fields and, when `qrProperty` is set
+ * and the transaction has a PIX code, an SVG of its QR code (the code's exact bytes, error
+ * correction level M, 4-module quiet zone) as binary `pix-<id>.svg`. Without a PIX code the item
+ * has no image and no error. The image never fails the item: should the code not fit in a QR
+ * code, the item says so in `qr_code_error`.
+ */
+export async function pixOutputItem(
+	ctx: IExecuteFunctions,
+	json: IDataObject,
+	transaction: IDataObject,
+	qrProperty: string | undefined,
+): Promise<INodeExecutionData> {
+	const pix = describePixCode(transaction);
+	const item: INodeExecutionData = { json: { ...json, ...pix } };
+	if (qrProperty === undefined || pix.pix_code === undefined) return item;
+
+	let svg: string;
+	try {
+		svg = qrToSvg(encodeQr(pix.pix_code as string));
+	} catch (error) {
+		item.json.qr_code_error = `No QR code image: ${(error as Error).message}`;
+		return item;
+	}
+	const id = String(transaction.id ?? '').replace(/[^\w.-]/g, '_');
+	const fileName = id === '' ? 'pix.svg' : `pix-${id}.svg`;
+	const binary = await ctx.helpers.prepareBinaryData(Buffer.from(svg, 'utf8'), fileName, 'image/svg+xml');
+	item.binary = { [qrProperty]: binary };
+	return item;
 }
