@@ -16,13 +16,11 @@ const BALANCE_PENALTY = 10;
 /** Dark, light, dark×3, light, dark: the core of a finder pattern. */
 const FINDER_CORE = [true, false, true, true, true, false, true];
 
-type Line = (i: number) => boolean;
-
-function runPenalty(line: Line, size: number): number {
+function runPenalty(line: boolean[]): number {
 	let score = 0;
 	let run = 1;
-	for (let i = 1; i <= size; i++) {
-		if (i < size && line(i) === line(i - 1)) {
+	for (let i = 1; i <= line.length; i++) {
+		if (i < line.length && line[i] === line[i - 1]) {
 			run++;
 			continue;
 		}
@@ -32,19 +30,25 @@ function runPenalty(line: Line, size: number): number {
 	return score;
 }
 
-function isLight(line: Line, size: number, from: number, to: number): boolean {
-	for (let i = Math.max(from, 0); i < Math.min(to, size); i++) if (line(i)) return false;
+/** Whether line[from, to) is all light; modules outside the symbol are light. */
+function isLight(line: boolean[], from: number, to: number): boolean {
+	for (let i = Math.max(from, 0); i < Math.min(to, line.length); i++) if (line[i]) return false;
 	return true;
 }
 
-function finderPenalty(line: Line, size: number): number {
+function matchesFinderCore(line: boolean[], start: number): boolean {
+	for (let offset = 0; offset < FINDER_CORE.length; offset++) {
+		if (line[start + offset] !== FINDER_CORE[offset]) return false;
+	}
+	return true;
+}
+
+function finderPenalty(line: boolean[]): number {
 	let score = 0;
-	for (let start = 0; start + FINDER_CORE.length <= size; start++) {
-		if (!FINDER_CORE.every((isDark, offset) => line(start + offset) === isDark)) continue;
+	for (let start = 0; start + FINDER_CORE.length <= line.length; start++) {
+		if (!matchesFinderCore(line, start)) continue;
 		const end = start + FINDER_CORE.length;
-		if (isLight(line, size, start - 4, start) || isLight(line, size, end, end + 4)) {
-			score += FINDER_PENALTY;
-		}
+		if (isLight(line, start - 4, start) || isLight(line, end, end + 4)) score += FINDER_PENALTY;
 	}
 	return score;
 }
@@ -53,21 +57,22 @@ export function maskPenalty(dark: boolean[][]): number {
 	const size = dark.length;
 	let score = 0;
 	for (let i = 0; i < size; i++) {
-		const row: Line = (x) => dark[i][x];
-		const column: Line = (y) => dark[y][i];
-		score += runPenalty(row, size) + runPenalty(column, size);
-		score += finderPenalty(row, size) + finderPenalty(column, size);
+		const row = dark[i];
+		const column = dark.map((line) => line[i]);
+		score += runPenalty(row) + runPenalty(column) + finderPenalty(row) + finderPenalty(column);
 	}
 	let darkCount = 0;
 	for (let y = 0; y < size; y++) {
+		const row = dark[y];
+		const below = dark[y + 1];
 		for (let x = 0; x < size; x++) {
-			if (dark[y][x]) darkCount++;
+			if (row[x]) darkCount++;
 			if (
-				y + 1 < size &&
+				below !== undefined &&
 				x + 1 < size &&
-				dark[y][x] === dark[y][x + 1] &&
-				dark[y][x] === dark[y + 1][x] &&
-				dark[y][x] === dark[y + 1][x + 1]
+				row[x] === row[x + 1] &&
+				row[x] === below[x] &&
+				row[x] === below[x + 1]
 			) {
 				score += BLOCK_PENALTY;
 			}
