@@ -1,8 +1,8 @@
-// Smoke test on the last n8n 1.x (1.123.81, Node 20, legacy expression engine): the same packed
-// package and the same action workflow as on 2.x, run with the 1.x CLI in its own user folder
-// (a 1.x and a 2.x database must not be shared). Uses the sandbox started by global-setup.mjs.
+// The last n8n 1.x (1.123.81, Node 20, legacy expression engine): the same packed package and the
+// same three workflows as operations.test.mjs (every action-node operation), run with the 1.x CLI
+// in its own user folder (a 1.x and a 2.x database must not be shared), against a sandbox of its
+// own.
 import fs from 'node:fs';
-import path from 'node:path';
 import {
 	ensureN8n,
 	executeWorkflow,
@@ -11,38 +11,68 @@ import {
 	listNodeTypes,
 	nodeOutput,
 	removeUserFolder,
-	sandboxCredentials,
 } from '../../scripts/n8n-runtime.mjs';
 import {
 	CLI_TIMEOUT,
 	INSTALL_TIMEOUT,
 	NODE_TYPES,
+	allOperations,
+	chainWorkflow,
 	describeE2e,
+	recordCoverage,
 	requirePieces,
-	sandboxApi,
 	sandboxMark,
 	sandboxRequests,
 	sharedState,
-	validCpf,
-	workflowWithNode,
+	startPrivateSandbox,
 } from './lib/n8n-e2e.mjs';
+import { subjectsAndTransactions, subscriptionsAndInvoices, wiresMarketplaceWebhooks } from './lib/operation-phases.mjs';
 
-describeE2e('FacilitaPay in n8n 1.123.81 (smoke)', () => {
+describeE2e('FacilitaPay in n8n 1.123.81', () => {
 	/** @type {{version: 'v1', userFolder: string}} */
 	let v1;
+	let n8nVersion = '1.x';
+	/** @type {Awaited<ReturnType<typeof startPrivateSandbox>>} */
+	let sb;
+	/** @type {Record<string, any>} */
+	const ctx = {};
+	const covered = new Set();
 
 	beforeAll(async () => {
 		const state = sharedState();
-		await ensureN8n('v1');
-		const userFolder = path.join(path.dirname(state.userFolder), `${path.basename(state.userFolder)}-v1`);
+		requirePieces(state, ['sandbox', 'node']);
+		n8nVersion = (await ensureN8n('v1')).n8nVersion;
+		const userFolder = `${state.userFolder}-v1`;
 		removeUserFolder(userFolder);
 		fs.mkdirSync(userFolder, { recursive: true });
 		installPackageInto(userFolder, state.tarball);
 		v1 = { version: 'v1', userFolder };
-		if (state.sandboxUrl) {
-			await importIntoN8n('credentials', [sandboxCredentials({ baseUrl: `${state.sandboxUrl}/api/v1`, token: state.sandboxToken })], v1);
-		}
+		sb = await startPrivateSandbox({ id: 'facilitapay-v1-sandbox', name: 'FacilitaPay Sandbox (1.x)', cli: v1 }, state);
 	}, INSTALL_TIMEOUT);
+
+	afterAll(async () => {
+		await sb?.close();
+		if (covered.size > 0) {
+			recordCoverage([...covered], { n8n: n8nVersion });
+			console.log(`real-n8n operations covered by v1-smoke.test.mjs (n8n ${n8nVersion}): ${covered.size}/${allOperations().length}`);
+		}
+	});
+
+	/** Imports and runs a chain of steps with the 1.x CLI; returns the run and the requests it caused. */
+	async function runPhase(steps) {
+		const workflow = chainWorkflow({ steps, credentials: sb.credentials });
+		await importIntoN8n('workflow', [workflow], v1);
+		const mark = await sandboxMark(sb.state);
+		const result = await executeWorkflow(workflow.id, v1);
+		const log = await sandboxRequests({ after: mark }, sb.state);
+		const run = {
+			exitCode: result.code,
+			runData: result.runData,
+			error: result.runData?.resultData?.error ?? null,
+			stdout: result.stdout,
+		};
+		return { run, log, out: (/** @type {string} */ name) => nodeOutput(result.runData, name) };
+	}
 
 	test(
 		'n8n 1.x loads the package',
@@ -53,33 +83,20 @@ describeE2e('FacilitaPay in n8n 1.123.81 (smoke)', () => {
 	);
 
 	test(
-		'Subject → Get Many with Return All runs on n8n 1.x and reaches the sandbox',
-		async () => {
-			const state = sharedState();
-			requirePieces(state, ['sandbox', 'node']);
-			const person = {
-				document_type: 'cpf',
-				document_number: validCpf(Date.now() % 100000 + 500),
-				social_name: 'E2E Person on n8n 1.x',
-				fiscal_country: 'Brazil',
-			};
-			expect((await sandboxApi('POST', '/subject/people', { person }, state)).status).toBeLessThan(300);
-			const mark = await sandboxMark(state);
-			const workflow = workflowWithNode({
-				parameters: { resource: 'subject', operation: 'getMany', returnAll: true, simplify: false },
-				credentials: state.credentials,
-			});
-			await importIntoN8n('workflow', [workflow], v1);
+		'1.x: subjects, documents and transactions (create, update, get, upload, PIX, get, refund, boleto + PDF, cancel, payout, checkout, transactions, values, get many)',
+		() => subjectsAndTransactions({ sb, runPhase, ctx, covered }),
+		CLI_TIMEOUT,
+	);
 
-			const run = await executeWorkflow(workflow.id, v1);
+	test(
+		'1.x: wire correction, marketplace account, webhooks and notifications',
+		() => wiresMarketplaceWebhooks({ sb, runPhase, ctx, covered }),
+		CLI_TIMEOUT,
+	);
 
-			expect(run.code).toBe(0);
-			const items = nodeOutput(run.runData, 'FacilitaPay');
-			expect(Array.isArray(items)).toBe(true);
-			expect(/** @type {any[]} */ (items).map((item) => item.document_number)).toContain(person.document_number);
-			const received = await sandboxRequests({ after: mark, method: 'GET', pathPrefix: '/subject/people' }, state);
-			expect(received.length).toBeGreaterThanOrEqual(1);
-		},
+	test(
+		'1.x: subscriptions and invoices',
+		() => subscriptionsAndInvoices({ sb, runPhase, ctx, covered }),
 		CLI_TIMEOUT,
 	);
 });

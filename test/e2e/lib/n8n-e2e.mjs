@@ -469,10 +469,11 @@ export function nodeBinary(runData, nodeName, itemIndex = 0) {
  * enable/disable webhooks or run settlements without disturbing the shared sandbox that other
  * files use. Imports credentials for it into the shared n8n. Returns a state object to pass to
  * the sandbox helpers (sandboxMark, sandboxRequests, sandboxApi, sandboxControl) and close().
- * @param {{id: string, name: string, now?: string}} options
+ * `cli` imports the credentials into another n8n instead (e.g. the 1.x user folder).
+ * @param {{id: string, name: string, now?: string, cli?: {version: 'v2'|'v1', userFolder: string}}} options
  * @param {E2eState} [state]
  */
-export async function startPrivateSandbox({ id, name, now }, state = sharedState()) {
+export async function startPrivateSandbox({ id, name, now, cli: target }, state = sharedState()) {
 	const { loadSandboxModule, sandboxCredentials } = await import('../../../scripts/n8n-runtime.mjs');
 	const module = await loadSandboxModule();
 	if (!module) throw new Error('sandbox/server.mjs does not exist');
@@ -480,7 +481,7 @@ export async function startPrivateSandbox({ id, name, now }, state = sharedState
 	await sandbox.listen();
 	const sandboxUrl = String(sandbox.url).replace(/\/$/, '');
 	const creds = sandboxCredentials({ baseUrl: `${sandboxUrl}/api/v1`, token: state.sandboxToken, id, name });
-	await importIntoN8n('credentials', [creds], cliOptions(state));
+	await importIntoN8n('credentials', [creds], target ?? cliOptions(state));
 	return {
 		state: { ...state, sandboxUrl },
 		credentials: { id: creds.id, name: creds.name },
