@@ -314,7 +314,8 @@ export async function subjectsAndTransactions({ sb, runPhase, ctx, covered }) {
 	// Boleto: created, its PDF is a real binary in n8n, then cancelled while pending.
 	const [boleto] = out('Create Boleto');
 	expect(boleto).toMatchObject({ status: 'pending', value: '80.00' });
-	expect(String(boleto.bar_code ?? boleto.from_boleto?.bar_code ?? JSON.stringify(boleto))).toMatch(/\d{44}/);
+	expect(boleto.bar_code).toMatch(/^\d{44}$/);
+	expect(boleto.digital_line).toMatch(/^\d{47}$/);
 	const boletoReq = pixRequests.find((r) => r.body.transaction?.from_boleto);
 	expect(boletoReq.body.transaction).toMatchObject({ subject_id: subjectId, value: '80.00', currency: 'BRL', from_boleto: { expire_at: boletoDue } });
 	covered.add('transaction.createBoleto');
