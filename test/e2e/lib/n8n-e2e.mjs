@@ -33,7 +33,6 @@ export function e2eEnabled() {
 
 /** `describe` when e2e tests are enabled, else `describe.skip`. */
 export function describeE2e(name, fn) {
-	// eslint-disable-next-line no-undef
 	const d = /** @type {any} */ (globalThis).describe;
 	return (e2eEnabled() ? d : d.skip)(name, fn);
 }
