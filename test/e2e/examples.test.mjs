@@ -1,11 +1,13 @@
 // The example workflows of examples/*.json in a real n8n 2.x against the sandbox, imported as-is
 // (same ids, names, parameters and credential reference "facilitapay-sandbox", which
-// test/e2e/global-setup.mjs creates pointing at the in-process sandbox). See docs/examples.md.
+// test/e2e/global-setup.mjs creates pointing at the in-process sandbox). See README.md, "Example workflows".
 //
 // - Onboard a customer: the workflow is published and its production form is submitted the way a
 //   browser does it (multipart POST to /form/<path> with a PDF), then the completion page is read
-//   and resumed like the page's own script does. No substitute trigger: the Form Trigger itself
-//   turns the submission into the item (fields + binary) the FacilitaPay nodes use.
+//   (the PIX code, and the QR image's data URI scanned back to exactly that code by
+//   test/e2e/lib/qr.mjs) and resumed like the page's own script does. No substitute trigger: the
+//   Form Trigger itself turns the submission into the item (fields + binary) the FacilitaPay nodes
+//   use.
 // - Payment alerts: the workflow is published (the trigger registers n8n's URL), the sandbox is
 //   driven through its control endpoints to send real payment/wire/KYC notifications.
 // - Catch up on missed events: a notification fails delivery 6 times (a refusing URL + the virtual
@@ -22,6 +24,7 @@ import {
 	describeE2e,
 	importWorkflows,
 	listExecutions,
+	nodeBinary,
 	nodeOutput,
 	requirePieces,
 	runWorkflow,
@@ -33,6 +36,7 @@ import {
 	validCpf,
 	waitFor,
 } from './lib/n8n-e2e.mjs';
+import { decodeQrSvg, imgDataUris } from './lib/qr.mjs';
 
 const EXAMPLES_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../examples');
 const ACCOUNTS = {
@@ -170,7 +174,7 @@ describeE2e('Example workflows (examples/*.json) in a real n8n 2.x', () => {
 	});
 
 	test(
-		'Onboard a customer: the published form creates the subject, uploads the document, creates a dynamic PIX and shows its code',
+		'Onboard a customer: the published form creates the subject, uploads the document, creates a dynamic PIX and shows its code and QR image',
 		async () => {
 			const state = sharedState();
 			requirePieces(state, ['sandbox', 'node']);
@@ -269,15 +273,35 @@ describeE2e('Example workflows (examples/*.json) in a real n8n 2.x', () => {
 			expect(pixCall?.body?.transaction?.dynamic_pix_expires_at).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$/);
 			expect(calls).toEqual(['POST /api/v1/subject/people', 'POST /api/v1/subject/:id/documents', 'POST /api/v1/transactions']);
 
-			// The form's last page shows the PIX copy-and-paste code.
+			// The form's last page shows the PIX copy-and-paste code and its QR code image.
 			const [pix] = /** @type {any[]} */ (nodeOutput(waiting, 'Create PIX Charge'));
 			expect(pix.pix_code).toMatch(/^000201/);
 			expect(pix.pix_code_valid).toBe(true);
+			expect(nodeBinary(waiting, 'Create PIX Charge')?.qrCode).toMatchObject({
+				mimeType: 'image/svg+xml',
+				fileName: `pix-${pix.id}.svg`,
+			});
+			const [encoded] = /** @type {any[]} */ (nodeOutput(waiting, 'QR Code as Base64'));
+			expect(encoded).toMatchObject({ id: pix.id, pix_code: pix.pix_code });
 			const completion = await fetch(formWaitingUrl);
 			expect(completion.status).toBe(200);
 			const html = await completion.text();
 			expect(html).toContain('Thank you, Maria Onboarding!');
 			expect(html).toContain(pix.pix_code);
+			// One <img> whose data URI is the SVG the node drew, and a scanner reads exactly pix_code from it.
+			expect(html).toMatch(/<img\b[^>]*\ssrc="data:image\/svg\+xml;base64,/);
+			const images = imgDataUris(html);
+			expect(images.map((image) => image.mimeType)).toEqual(['image/svg+xml']);
+			expect(images[0].base64).toBe(encoded.qrCodeBase64);
+			const svg = images[0].bytes.toString('utf8');
+			expect(svg).toMatch(/^<svg xmlns="http:\/\/www\.w3\.org\/2000\/svg"/);
+			const scanned = decodeQrSvg(svg);
+			expect(scanned).not.toBeNull();
+			expect(scanned?.text).toBe(pix.pix_code);
+			expect(scanned?.bytes.equals(Buffer.from(pix.pix_code, 'utf8'))).toBe(true);
+			expect(scanned?.picture.quietZone).toEqual({ top: 4, bottom: 4, left: 4, right: 4 });
+			expect(scanned?.picture.moduleSize).toBe(8);
+			expect(scanned?.picture.symbolSize).toBe(17 + 4 * /** @type {number} */ (scanned?.version));
 
 			// The completion page's own script POSTs back to finish the execution.
 			const resumed = await fetch(formWaitingUrl, { method: 'POST' });
