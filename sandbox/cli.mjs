@@ -45,24 +45,7 @@ try {
 	process.exit(1);
 }
 
-let ticker = null;
-if (!flag('frozen-clock')) {
-	// the sandbox clock follows real time (expiries, schedules and webhook retries happen by themselves)
-	let last = Date.now();
-	let busy = false;
-	ticker = setInterval(async () => {
-		if (busy) return;
-		busy = true;
-		const now = Date.now();
-		const elapsed = now - last;
-		last = now;
-		try {
-			await sb.clock.advance(elapsed);
-		} finally {
-			busy = false;
-		}
-	}, 1000);
-}
+if (!flag('frozen-clock')) sb.followRealTime((error) => console.error(`sandbox clock: ${error.message}`));
 
 const accounts = [...sb.state.bankAccounts.values()];
 console.log(`FacilitaPay sandbox running
@@ -83,7 +66,6 @@ let closing = false;
 async function shutdown(signal) {
 	if (closing) return;
 	closing = true;
-	if (ticker) clearInterval(ticker);
 	console.log(`\n${signal} received, closing the sandbox…`);
 	try {
 		await sb.close();

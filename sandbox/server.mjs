@@ -182,6 +182,8 @@ export async function createSandbox(options = {}) {
 	);
 	await app.register(async (control) => registerControlRoutes(control, ctx), { prefix: '/_sandbox' });
 
+	/** @type {ReturnType<typeof setInterval> | null} */
+	let ticker = null;
 	const sandbox = {
 		app,
 		ctx,
@@ -199,7 +201,33 @@ export async function createSandbox(options = {}) {
 			sandbox.url = `http://${host}:${addr.port}`;
 			return sandbox.url;
 		},
+		/**
+		 * Makes the virtual clock follow real time (expiries, schedules and webhook retries then happen
+		 * by themselves), as `npm run sandbox` and `npm start` want; tests leave it frozen. Stopped by close().
+		 * @param {(error: Error) => void} [onError]
+		 */
+		followRealTime(onError = () => {}) {
+			if (ticker) return;
+			let last = Date.now();
+			let busy = false;
+			ticker = setInterval(async () => {
+				if (busy) return;
+				busy = true;
+				const now = Date.now();
+				const elapsed = now - last;
+				last = now;
+				try {
+					await clock.advance(elapsed);
+				} catch (error) {
+					onError(/** @type {Error} */ (error));
+				} finally {
+					busy = false;
+				}
+			}, 1000);
+		},
 		async close() {
+			if (ticker) clearInterval(ticker);
+			ticker = null;
 			await ctx.webhooks.idle();
 			await app.close();
 		},

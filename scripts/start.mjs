@@ -48,7 +48,6 @@ async function shutdown(code = 0) {
 	if (stopping) return;
 	stopping = true;
 	log('stopping…');
-	if (ticker) clearInterval(ticker);
 	await n8n?.stop().catch((error) => log(`stopping n8n: ${error.message}`));
 	await sandbox?.close().catch((error) => log(`stopping the sandbox: ${error.message}`));
 	log('stopped.');
@@ -59,30 +58,6 @@ process.on('SIGTERM', () => void shutdown(0));
 
 /** @type {string[]} */
 let seededAccounts = [];
-/** @type {ReturnType<typeof setInterval> | null} */
-let ticker = null;
-
-/** Like `npm run sandbox`: the sandbox's virtual clock follows real time (expiries, schedules). @param {any} sb */
-function followRealTime(sb) {
-	if (!sb.clock?.advance) return;
-	let last = Date.now();
-	let busy = false;
-	ticker = setInterval(async () => {
-		if (busy) return;
-		busy = true;
-		const now = Date.now();
-		const elapsed = now - last;
-		last = now;
-		try {
-			await sb.clock.advance(elapsed);
-		} catch (error) {
-			log(`sandbox clock: ${/** @type {Error} */ (error).message}`);
-		} finally {
-			busy = false;
-		}
-	}, 1000);
-}
-
 /** @param {any} sb */
 function describeSeededAccounts(sb) {
 	try {
@@ -191,7 +166,7 @@ async function main() {
 		await sb.listen();
 		sandbox = sb;
 		const sandboxUrl = sb.url ?? `http://127.0.0.1:${sandboxPort}`;
-		followRealTime(sb);
+		sb.followRealTime((error) => log(`sandbox clock: ${error.message}`));
 		seededAccounts = describeSeededAccounts(sb);
 		credentials = sandboxCredentials({ baseUrl: `${sandboxUrl.replace(/\/$/, '')}/api/v1`, token: sandboxToken });
 	} else {

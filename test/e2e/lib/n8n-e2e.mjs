@@ -200,9 +200,19 @@ export async function runWorkflow(workflow, { nodeName = 'FacilitaPay', state = 
  * @param {E2eState} [state]
  */
 export async function activateWorkflow(workflowId, state = sharedState()) {
+	return await postWorkflowAction(workflowId, ['publish', 'activate'], state);
+}
+
+/**
+ * POSTs the first workflow action of the public API that this n8n knows (2.x names first, then 1.x's).
+ * @param {string} workflowId
+ * @param {string[]} actions
+ * @param {E2eState} state
+ */
+async function postWorkflowAction(workflowId, actions, state) {
 	if (!state.n8nUrl || !state.apiKey) throw new Error('The shared n8n server is not running.');
 	const errors = [];
-	for (const route of [`/workflows/${workflowId}/publish`, `/workflows/${workflowId}/activate`]) {
+	for (const route of actions.map((action) => `/workflows/${workflowId}/${action}`)) {
 		const response = await fetch(`${state.n8nUrl}/api/v1${route}`, {
 			method: 'POST',
 			headers: { 'X-N8N-API-KEY': state.apiKey, 'content-type': 'application/json' },
@@ -211,7 +221,7 @@ export async function activateWorkflow(workflowId, state = sharedState()) {
 		if (response.ok) return response.json();
 		errors.push(`POST ${route}: HTTP ${response.status} ${(await response.text()).slice(0, 200)}`);
 	}
-	throw new Error(`Could not activate workflow ${workflowId}: ${errors.join('; ')}`);
+	throw new Error(`Could not ${actions[0]} workflow ${workflowId}: ${errors.join('; ')}`);
 }
 
 /**
@@ -551,18 +561,7 @@ export function coverageSummary(userFolder) {
  * @param {E2eState} [state]
  */
 export async function deactivateWorkflow(workflowId, state = sharedState()) {
-	if (!state.n8nUrl || !state.apiKey) throw new Error('The shared n8n server is not running.');
-	const errors = [];
-	for (const route of [`/workflows/${workflowId}/unpublish`, `/workflows/${workflowId}/deactivate`]) {
-		const response = await fetch(`${state.n8nUrl}/api/v1${route}`, {
-			method: 'POST',
-			headers: { 'X-N8N-API-KEY': state.apiKey, 'content-type': 'application/json' },
-			body: '{}',
-		});
-		if (response.ok) return response.json();
-		errors.push(`POST ${route}: HTTP ${response.status} ${(await response.text()).slice(0, 200)}`);
-	}
-	throw new Error(`Could not deactivate workflow ${workflowId}: ${errors.join('; ')}`);
+	return await postWorkflowAction(workflowId, ['unpublish', 'deactivate'], state);
 }
 
 /**
