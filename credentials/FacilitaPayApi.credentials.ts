@@ -1,3 +1,4 @@
+import { createHash } from 'crypto';
 import type {
 	IAuthenticateGeneric,
 	ICredentialDataDecryptedObject,
@@ -19,6 +20,18 @@ export function credentialBaseUrl(credentials: ICredentialDataDecryptedObject): 
 	if (environment === 'sandbox') url = SANDBOX_BASE_URL;
 	if (environment === 'custom') url = String(credentials.baseUrl ?? '').trim();
 	return url.replace(/\/+$/, '');
+}
+
+/**
+ * Which username and password a session token was obtained with. The Authorization header sends the
+ * token only while it still matches them, so after the password is changed (or mistyped) the next
+ * request is refused, n8n signs in again with the new password once, and the credential test fails
+ * when that password is wrong. The same value is computed in the header expression below
+ * (`.hash("sha256")` there is n8n's SHA-256 in lower-case hex, like this one).
+ */
+export function sessionFingerprint(credentials: ICredentialDataDecryptedObject): string {
+	const pair = JSON.stringify([String(credentials.username || ''), String(credentials.password || '')]);
+	return createHash('sha256').update(pair).digest('hex');
 }
 
 export class FacilitaPayApi implements ICredentialType {
@@ -110,6 +123,13 @@ export class FacilitaPayApi implements ICredentialType {
 			typeOptions: { expirable: true, password: true },
 			default: '',
 		},
+		{
+			// sessionFingerprint() of the username and password the session token belongs to.
+			displayName: 'Session Fingerprint',
+			name: 'sessionFingerprint',
+			type: 'hidden',
+			default: '',
+		},
 	];
 
 	/**
@@ -135,7 +155,7 @@ export class FacilitaPayApi implements ICredentialType {
 				'FacilitaPay sign-in answered without a token. Check the username and password.',
 			);
 		}
-		return { sessionToken: jwt };
+		return { sessionToken: jwt, sessionFingerprint: sessionFingerprint(credentials) };
 	}
 
 	authenticate: IAuthenticateGeneric = {
@@ -143,7 +163,7 @@ export class FacilitaPayApi implements ICredentialType {
 		properties: {
 			headers: {
 				Authorization:
-					'=Bearer {{$credentials.authentication === "usernamePassword" ? $credentials.sessionToken : $credentials.accessToken}}',
+					'=Bearer {{$credentials.authentication === "usernamePassword" ? ($credentials.sessionFingerprint === JSON.stringify([String($credentials.username || ""), String($credentials.password || "")]).hash("sha256") ? $credentials.sessionToken : "token-of-other-credentials") : $credentials.accessToken}}',
 			},
 		},
 	};

@@ -6,7 +6,7 @@
 //    in once more and resend it.
 // 2. The credential test as the editor's "Test" button calls it (POST /rest/credentials/test as the
 //    owner): a good token connects, a wrong one is refused; Username and Password as saved
-//    connects. A wrongly typed password is NOT caught yet (test.skip below, with what n8n does).
+//    connects, and a wrongly typed password fails the test (the sign-in is refused).
 // 3. The HTTP Request node using our credentials as a predefined credential type gets the bearer
 //    header (the sandbox answers 401 without it).
 import { CREDENTIAL_TYPE, importIntoN8n, sandboxCredentials, setupOwner } from '../../scripts/n8n-runtime.mjs';
@@ -217,16 +217,12 @@ describeE2e('FacilitaPay credentials in a real n8n 2.x', () => {
 			CLI_TIMEOUT,
 		);
 
-		// SKIPPED: fails in n8n 2.41.1; the credential needs a fix. Observed (sandbox log, this test's
-		// run): the answer is {"status":"OK","message":"Connection successful!"} and the sandbox
-		// received only `GET /api/v1/notifications → 200`, no sign-in. n8n calls preAuthentication
-		// only while the expirable `sessionToken` is empty or after a 401; the editor sends the stored
-		// sessionToken redacted and n8n restores it (CredentialsService.unredact), so the test request
-		// carries the token obtained with the SAVED password and never tries the typed one. (The
-		// credential-test node has no `temp` parameter, so n8n's "isTestingCredentials" shortcut,
-		// which would force preAuthentication, does not apply either.) A user who mistypes a new
-		// password is told it works, saves it, and the workflows fail only when the token expires.
-		test.skip(
+		// n8n calls preAuthentication only while the expirable `sessionToken` is empty or after a 401,
+		// and the editor's test carries the token obtained with the SAVED password. The credential
+		// therefore sends that token only while the fingerprint of the username and password it was
+		// obtained with matches the ones being tested: with a new password the test request is
+		// refused, n8n signs in with the typed password, and a wrong one fails the test.
+		test(
 			'Username and Password with a wrong password typed in: the test fails and says the sign-in was refused',
 			async () => {
 				const stored = await asTheEditorLoadsThem(userPass.id);

@@ -20,7 +20,7 @@ function loadDist(relative) {
 	return require(file);
 }
 
-const { NodeApiError } = require('n8n-workflow');
+const { NodeApiError, Workflow } = require('n8n-workflow');
 
 export const node = {
 	id: 'integration-node',
@@ -84,9 +84,19 @@ export function createContext({ parameters, items, credentials, continueOnFail =
 		if (credentials.sessionToken && !expired) return;
 		Object.assign(credentials, await credentialType.preAuthentication.call({ helpers }, credentials));
 	}
+	// The credential's own `authenticate` headers, resolved by n8n-workflow's expressions as n8n does.
+	const expressionNodeTypes = {
+		getByName: () => ({ description: { properties: [] } }),
+		getByNameAndVersion: () => ({ description: { properties: [] } }),
+		getKnownTypes: () => ({}),
+	};
+	const workflow = new Workflow({ nodes: [node], connections: {}, active: false, nodeTypes: expressionNodeTypes });
 	function authorize(options) {
-		const token = credentials.authentication === 'usernamePassword' ? credentials.sessionToken : credentials.accessToken;
-		return { ...options, headers: { ...options.headers, Authorization: `Bearer ${token}` } };
+		const headers = { ...options.headers };
+		for (const [name, value] of Object.entries(credentialType.authenticate.properties.headers ?? {})) {
+			headers[name] = workflow.expression.getSimpleParameterValue(node, value, 'internal', { $credentials: credentials }, undefined, '');
+		}
+		return { ...options, headers };
 	}
 
 	const ctx = {

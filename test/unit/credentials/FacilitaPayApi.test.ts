@@ -1,6 +1,21 @@
-import type { IHttpRequestHelper, IHttpRequestOptions } from 'n8n-workflow';
+import type { IDataObject, IHttpRequestHelper, IHttpRequestOptions, INode, INodeTypes } from 'n8n-workflow';
+import { Workflow } from 'n8n-workflow';
 
-import { credentialBaseUrl, FacilitaPayApi } from '../../../credentials/FacilitaPayApi.credentials';
+import {
+	credentialBaseUrl,
+	FacilitaPayApi,
+	sessionFingerprint,
+} from '../../../credentials/FacilitaPayApi.credentials';
+
+/** Resolves the credential's Authorization header the way n8n does, with n8n-workflow's expressions. */
+function authorizationHeader(credentials: IDataObject): unknown {
+	const node: INode = { id: '1', name: 'FacilitaPay', type: 'n8n-nodes-facilitapay.facilitaPay', typeVersion: 1, position: [0, 0], parameters: {} };
+	const description = { description: { properties: [] } };
+	const nodeTypes = { getByName: () => description, getByNameAndVersion: () => description, getKnownTypes: () => ({}) } as unknown as INodeTypes;
+	const workflow = new Workflow({ nodes: [node], connections: {}, active: false, nodeTypes });
+	const header = (new FacilitaPayApi().authenticate.properties.headers as Record<string, string>).Authorization;
+	return workflow.expression.getSimpleParameterValue(node, header, 'internal', { $credentials: credentials }, undefined, '');
+}
 
 function helperReturning(answer: unknown) {
 	const calls: IHttpRequestOptions[] = [];
@@ -27,21 +42,43 @@ describe('FacilitaPay API credentials', () => {
 		expect(credentialBaseUrl(data)).toBe(url);
 	});
 
-	it('signs in once with username and password and keeps the JWT as the session token', async () => {
+	it('signs in once with username and password and keeps the JWT with the fingerprint of that password', async () => {
 		const { helper, calls } = helperReturning({ jwt: 'eyJ.jwt', name: 'Partner', username: 'sandbox' });
-		const result = await credentials.preAuthentication.call(helper, {
+		const data = {
 			environment: 'custom',
 			baseUrl: 'http://127.0.0.1:4010/api/v1/',
 			authentication: 'usernamePassword',
 			username: 'sandbox',
 			password: 'secret',
-		});
-		expect(result).toEqual({ sessionToken: 'eyJ.jwt' });
+		};
+		const result = await credentials.preAuthentication.call(helper, data);
+		expect(result).toEqual({ sessionToken: 'eyJ.jwt', sessionFingerprint: sessionFingerprint(data) });
 		expect(calls).toHaveLength(1);
 		expect(calls[0]).toMatchObject({
 			method: 'POST',
 			url: 'http://127.0.0.1:4010/api/v1/sign_in',
 			body: { user: { username: 'sandbox', password: 'secret' } },
+		});
+	});
+
+	describe('the Authorization header n8n sends', () => {
+		const signedIn = { authentication: 'usernamePassword', username: 'sandbox', password: 'secret', sessionToken: 'eyJ.jwt' };
+		const fingerprint = sessionFingerprint(signedIn);
+
+		it('carries the session token while the username and password are the ones it was obtained with', () => {
+			expect(authorizationHeader({ ...signedIn, sessionFingerprint: fingerprint })).toBe('Bearer eyJ.jwt');
+		});
+
+		it.each([
+			['the password changed (or was mistyped)', { password: 'Secret' }],
+			['the username changed', { username: 'other' }],
+			['no sign-in happened yet', { sessionFingerprint: '' }],
+		])('does not carry the session token when %s, so n8n signs in again', (_name, change) => {
+			expect(authorizationHeader({ ...signedIn, sessionFingerprint: fingerprint, ...change })).toBe('Bearer token-of-other-credentials');
+		});
+
+		it('carries the access token in Access Token mode', () => {
+			expect(authorizationHeader({ authentication: 'accessToken', accessToken: 'tok' })).toBe('Bearer tok');
 		});
 	});
 
@@ -63,13 +100,6 @@ describe('FacilitaPay API credentials', () => {
 		const field = credentials.properties.find((p) => p.name === 'sessionToken');
 		expect(field?.type).toBe('hidden');
 		expect(field?.typeOptions?.expirable).toBe(true);
-	});
-
-	it('sends the bearer token from the right field for each authentication', () => {
-		const header = (credentials.authenticate.properties.headers as Record<string, string>).Authorization;
-		expect(header).toContain('Bearer');
-		expect(header).toContain('$credentials.sessionToken');
-		expect(header).toContain('$credentials.accessToken');
 	});
 
 	it('tests the credentials with one cheap request', () => {
