@@ -179,5 +179,23 @@ export class FacilitaPayApi implements ICredentialType {
 			url: '/notifications',
 			qs: { per_page: '1' },
 		},
+		rules: [
+			{
+				type: 'responseCode',
+				properties: {
+					value: 401,
+					message:
+						'FacilitaPay refused these credentials. Check the environment, and the access token or the username and password.',
+				},
+			},
+			{
+				type: 'responseCode',
+				properties: {
+					value: 429,
+					message:
+						'FacilitaPay is limiting sign-ins (3 every 30 seconds). Wait 30 seconds and test again.',
+				},
+			},
+		],
 	};
 }

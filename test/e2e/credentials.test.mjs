@@ -175,7 +175,7 @@ describeE2e('FacilitaPay credentials in a real n8n 2.x', () => {
 		);
 
 		test(
-			'a wrong access token: the test fails and says the service refused it (401 Unauthorized)',
+			'a wrong access token: the test fails and says FacilitaPay refused the credentials',
 			async () => {
 				const mark = await sandboxMark(sb.state);
 
@@ -183,7 +183,7 @@ describeE2e('FacilitaPay credentials in a real n8n 2.x', () => {
 
 				// The editor shows "Couldn't connect with these settings" followed by this message.
 				expect(result.status).toBe('Error');
-				expect(result.message).toMatch(/unauthori[sz]ed|refused/i);
+				expect(result.message).toMatch(/^FacilitaPay refused these credentials\. Check the environment/);
 				// n8n resends a refused request once after calling preAuthentication again (which, for an
 				// access token, changes nothing): both attempts were refused, nothing got through.
 				const sent = await sandboxRequests({ after: mark }, sb.state);
@@ -233,7 +233,7 @@ describeE2e('FacilitaPay credentials in a real n8n 2.x', () => {
 				});
 
 				expect(response.json.data.status).toBe('Error');
-				expect(response.json.data.message).toMatch(/unauthori[sz]ed|refused|username and password/i);
+				expect(response.json.data.message).toMatch(/^FacilitaPay refused these credentials\. Check the environment/);
 				expect(lines(await sandboxRequests({ after: mark, method: 'POST' }, sb.state))).toEqual(['POST /api/v1/sign_in → 401']);
 			},
 			CLI_TIMEOUT,

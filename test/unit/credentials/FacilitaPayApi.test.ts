@@ -104,5 +104,9 @@ describe('FacilitaPay API credentials', () => {
 
 	it('tests the credentials with one cheap request', () => {
 		expect(credentials.test.request).toMatchObject({ url: '/notifications', qs: { per_page: '1' } });
+		expect(credentials.test.rules).toEqual([
+			expect.objectContaining({ properties: expect.objectContaining({ value: 401, message: expect.stringMatching(/refused these credentials/) }) }),
+			expect.objectContaining({ properties: expect.objectContaining({ value: 429, message: expect.stringMatching(/Wait 30 seconds/) }) }),
+		]);
 	});
 });
