@@ -1,5 +1,4 @@
 import type {
-	IDataObject,
 	IExecuteFunctions,
 	INodeExecutionData,
 	INodeProperties,
@@ -8,6 +7,7 @@ import { updateDisplayOptions } from 'n8n-workflow';
 
 import { apiRequest } from '../../transport';
 import { idParameter } from '../common/input';
+import { answerAsJson } from '../common/output';
 
 const properties: INodeProperties[] = [
 	{
@@ -37,6 +37,6 @@ export async function execute(this: IExecuteFunctions, i: number): Promise<INode
 		itemIndex: i,
 	});
 	return [
-		{ json: (data && typeof data === 'object' ? data : { id, result: data }) as IDataObject },
+		{ json: answerAsJson(data, { id }) },
 	];
 }

@@ -12,6 +12,7 @@ import { checkUuid } from '../../validation/misc';
 import { subjectIdField } from '../common/fields';
 import { requireValid, validateBody } from '../common/input';
 import { accountOwnerOptions } from './ownerOption';
+import { answerAsJson } from '../common/output';
 
 const properties: INodeProperties[] = [
 	{
@@ -58,9 +59,7 @@ export async function execute(this: IExecuteFunctions, i: number): Promise<INode
 	});
 	return [
 		{
-			json: (data && typeof data === 'object'
-				? data
-				: { subject_id: id, result: data }) as IDataObject,
+			json: answerAsJson(data, { subject_id: id }),
 		},
 	];
 }

@@ -11,6 +11,7 @@ import { apiRequest } from '../../transport';
 import { subjectIdField } from '../common/fields';
 import { compact, validateBody } from '../common/input';
 import { accountOwnerOptions } from './ownerOption';
+import { answerAsJson } from '../common/output';
 
 const properties: INodeProperties[] = [
 	{
@@ -53,9 +54,7 @@ export async function execute(this: IExecuteFunctions, i: number): Promise<INode
 	});
 	return [
 		{
-			json: (data && typeof data === 'object'
-				? data
-				: { subject_id: body.subject_id, result: data }) as IDataObject,
+			json: answerAsJson(data, { subject_id: body.subject_id }),
 		},
 	];
 }

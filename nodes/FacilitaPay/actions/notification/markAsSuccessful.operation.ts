@@ -1,5 +1,4 @@
 import type {
-	IDataObject,
 	IExecuteFunctions,
 	INodeExecutionData,
 	INodeProperties,
@@ -9,6 +8,7 @@ import { updateDisplayOptions } from 'n8n-workflow';
 import { apiRequest } from '../../transport';
 import { checkUuid } from '../../validation/misc';
 import { requireValid } from '../common/input';
+import { answerAsJson } from '../common/output';
 
 const properties: INodeProperties[] = [
 	{
@@ -44,6 +44,6 @@ export async function execute(this: IExecuteFunctions, i: number): Promise<INode
 		itemIndex: i,
 	});
 	return [
-		{ json: (data && typeof data === 'object' ? data : { id, result: data }) as IDataObject },
+		{ json: answerAsJson(data, { id }) },
 	];
 }

@@ -1,10 +1,11 @@
-import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { apiRequest } from '../../transport';
 import { checkUuid } from '../../validation/misc';
 import { subjectIdField } from '../common/fields';
 import { requireValid } from '../common/input';
+import { answerAsJson } from '../common/output';
 
 const properties: INodeProperties[] = [subjectIdField()];
 
@@ -21,5 +22,5 @@ export async function execute(this: IExecuteFunctions, i: number): Promise<INode
 		retry: 'safe',
 		itemIndex: i,
 	});
-	return [{ json: (data && typeof data === 'object' ? data : { value: data }) as IDataObject }];
+	return [{ json: answerAsJson(data, {}, 'value') }];
 }

@@ -7,6 +7,7 @@ import { checkDocumentFile, DOCUMENT_LABELS } from '../../validation/files';
 import { checkUuid } from '../../validation/misc';
 import { subjectIdField } from '../common/fields';
 import { invalidInput, requireValid, validateBody } from '../common/input';
+import { answerAsJson } from '../common/output';
 
 const LABEL_NAMES: Record<string, string> = {
 	'address-proof': 'Address Proof',
@@ -134,5 +135,5 @@ export async function execute(this: IExecuteFunctions, i: number): Promise<INode
 		retry: 'sendOnce',
 		itemIndex: i,
 	});
-	return [{ json: (data && typeof data === 'object' ? data : { result: data }) as IDataObject }];
+	return [{ json: answerAsJson(data) }];
 }

@@ -1,9 +1,10 @@
-import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { apiRequest } from '../../transport';
 import { transactionIdField } from '../common/fields';
 import { idParameter } from '../common/input';
+import { answerAsJson } from '../common/output';
 
 const properties: INodeProperties[] = [
 	{
@@ -26,5 +27,5 @@ export async function execute(this: IExecuteFunctions, i: number): Promise<INode
 		retry: 'sendOnce',
 		itemIndex: i,
 	});
-	return [{ json: (data && typeof data === 'object' ? data : { transaction_id: id, result: data }) as IDataObject }];
+	return [{ json: answerAsJson(data, { transaction_id: id }) }];
 }

@@ -10,6 +10,7 @@ import { BANK_ACCOUNT_LABELS, bankAccountSchema } from '../../schemas/wire';
 import { apiRequest } from '../../transport';
 import { currencyField } from '../common/fields';
 import { idParameter, validateBody } from '../common/input';
+import { answerAsJson } from '../common/output';
 
 const properties: INodeProperties[] = [
 	{
@@ -144,6 +145,6 @@ export async function execute(this: IExecuteFunctions, i: number): Promise<INode
 		itemIndex: i,
 	});
 	return [
-		{ json: (data && typeof data === 'object' ? data : { id, result: data }) as IDataObject },
+		{ json: answerAsJson(data, { id }) },
 	];
 }
