@@ -1,6 +1,6 @@
 // The action node's Subject and Transaction operations, compiled, against the local sandbox over real HTTP.
 import { createSandbox } from '../../sandbox/server.mjs';
-import { ACCOUNTS, runAction, runActionExpectingError, sandboxCredentials, useSandbox } from './lib/harness.mjs';
+import { ACCOUNTS, forgetSharedSignIns, runAction, runActionExpectingError, sandboxCredentials, useSandbox } from './lib/harness.mjs';
 
 
 const env = useSandbox(createSandbox);
@@ -201,14 +201,22 @@ describe('Retries, faults and sign-in against the sandbox', () => {
 		expect(env.credentials.sessionToken).toEqual(expect.any(String));
 	});
 
-	test('an expired session (24 h) is renewed once by signing in again', async () => {
+	test('an expired session (24 h) is renewed by one sign-in, also when 20 parallel requests are refused at once', async () => {
 		env.credentials = sandboxCredentials(env.url, { authentication: 'usernamePassword', username: 'sandbox', password: 'sandbox', accessToken: undefined });
 		const person = await createSubject();
 		const firstToken = env.credentials.sessionToken;
+		const signInsBefore = (await env.control.received('POST /api/v1/sign_in')).length;
+		expect(signInsBefore).toBeLessThanOrEqual(1);
 		await env.control.post('/clock/advance', { seconds: 25 * 3600 });
-		const { output } = await runAction({ credentials: env.credentials, parameters: { resource: 'subject', operation: 'get', subjectId: person.id, simplify: true } });
+		forgetSharedSignIns();
+		const { output } = await runAction({
+			credentials: env.credentials,
+			parameters: Array.from({ length: 20 }, () => ({ resource: 'subject', operation: 'get', subjectId: person.id, simplify: true })),
+		});
+		expect(output).toHaveLength(20);
 		expect(output[0].json.id).toBe(person.id);
-		expect(await env.control.received('POST /api/v1/sign_in')).toHaveLength(2);
+		// 20 requests refused at once with the expired token: one sign-in between them.
+		expect(await env.control.received('POST /api/v1/sign_in')).toHaveLength(signInsBefore + 1);
 		expect(env.credentials.sessionToken).not.toBe(firstToken);
 	});
 

@@ -174,11 +174,19 @@ describe('FacilitaPay API credentials', () => {
 			expect(calls).toHaveLength(1);
 		});
 
-		it('signs in again when the just-issued token itself was refused', async () => {
+		it('signs in again when the new token itself is refused a few seconds after it was issued', async () => {
 			const { helper, calls } = helperReturning({ jwt: 'fresh' });
+			const now = jest.spyOn(Date, 'now').mockReturnValue(1_000_000);
 			await credentials.preAuthentication.call(helper, { ...account, sessionToken: 'expired' });
-			await credentials.preAuthentication.call(helper, { ...account, sessionToken: 'fresh', sessionFingerprint: sessionFingerprint(account) });
+			const signedIn = { ...account, sessionToken: 'fresh', sessionFingerprint: sessionFingerprint(account) };
+			// A refusal right after the sign-in is one of a request sent with the old token.
+			now.mockReturnValue(1_000_500);
+			await credentials.preAuthentication.call(helper, signedIn);
+			expect(calls).toHaveLength(1);
+			now.mockReturnValue(1_005_000);
+			await credentials.preAuthentication.call(helper, signedIn);
 			expect(calls).toHaveLength(2);
+			now.mockRestore();
 		});
 
 		it('another password is another sign-in (a mistyped password is never answered with the old token)', async () => {
