@@ -1,4 +1,5 @@
 import { invalid, valid, type Check } from './result';
+import { describeCharacter } from './text';
 
 /** The service accepts document files of at most 15 MB each. */
 export const MAX_DOCUMENT_BYTES = 15 * 1024 * 1024;
@@ -42,7 +43,11 @@ function megabytes(bytes: number): string {
 
 export type DocumentFileCheck =
 	| { ok: true; fileType: string; fileName: string }
-	| { ok: false; field: 'file_data' | 'file_name' | 'file_type'; reason: string };
+	| {
+			ok: false;
+			field: 'file_data' | 'file_name' | 'file_type';
+			reason: string;
+	  };
 
 /**
  * Checks a document before upload (`POST /subject/:id/documents`): the file is not empty and at
@@ -57,7 +62,11 @@ export function checkDocumentFile(input: {
 }): DocumentFileCheck {
 	const { bytes } = input;
 	if (!bytes || bytes.length === 0) {
-		return { ok: false, field: 'file_data', reason: 'is empty; choose a file with content' };
+		return {
+			ok: false,
+			field: 'file_data',
+			reason: 'is empty; choose a file with content',
+		};
 	}
 	if (bytes.length > MAX_DOCUMENT_BYTES) {
 		return {
@@ -136,29 +145,64 @@ export function checkBase64(raw: string): Check {
 }
 
 /**
- * A public web address starting with http:// or https://, trimmed. `example` is the address shown
- * in the reasons (a file by default; a webhook URL where one is asked for).
+ * A public web address (document URL, webhook URL). `example` is the address shown in the reasons
+ * (a file by default; a webhook URL where one is asked for).
+ *
+ * The text must itself start with `http://` or `https://` followed by a host: browsers and HTTP
+ * clients repair `http:example.com`, `https:/host` or `https:\\host` into some address, and drop
+ * line breaks and tabs inside a URL, so what was checked would not be what is sent. Spaces at the
+ * ends are removed; any other space, tab, line break or backslash is refused. `value` is the URL
+ * in its normalised form (lower-case scheme and host, default port and `.`/`..` segments removed,
+ * international host names in punycode), which is what must be sent.
  */
 export function checkHttpUrl(raw: string, example = 'https://example.com/file.pdf'): Check {
-	const text = String(raw ?? '').trim();
+	const text = String(raw ?? '').replace(/^ +| +$/g, '');
 	if (text === '') return invalid(`is empty; enter a web address such as ${example}`);
+	const otherScheme = /^([a-z][a-z0-9+.-]*):\/\//i.exec(text);
+	if (otherScheme && !/^https?$/i.test(otherScheme[1])) {
+		return invalid(
+			`starts with ${otherScheme[1].toLowerCase()}:; the address must start with http:// or https://, e.g. ${example}`,
+		);
+	}
+	const scheme = /^(https?):\/\//i.exec(text);
+	if (!scheme) {
+		return invalid(
+			`is not a web address: it does not start with http:// or https://; enter the full address, e.g. ${example}`,
+		);
+	}
+	const blank = [...text].find(
+		(character) =>
+			/\s/.test(character) || character.charCodeAt(0) < 0x20 || character.charCodeAt(0) === 0x7f,
+	);
+	if (blank !== undefined) {
+		const what = describeCharacter(blank);
+		const advice =
+			blank === ' '
+				? 'a web address has none (write a space inside a file name as %20) and holds one address only'
+				: 'enter one address on a single line';
+		return invalid(`contains ${what}; ${advice}, e.g. ${example}`);
+	}
+	const rest = text.slice(scheme[0].length);
+	if (rest === '' || /^[/?#@:]/.test(rest)) {
+		return invalid(
+			`has no host name after ${scheme[1].toLowerCase()}://; enter the full address, e.g. ${example}`,
+		);
+	}
+	if (text.includes('\\')) {
+		return invalid(`contains "\\"; a web address uses "/" only, e.g. ${example}`);
+	}
 	let url: URL;
 	try {
 		url = new URL(text);
 	} catch {
 		return invalid(
-			`is not a web address; enter a full address starting with https://, e.g. ${example}`,
-		);
-	}
-	if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-		return invalid(
-			`starts with ${url.protocol}; the address must start with http:// or https://, e.g. ${example}`,
+			`is not a valid web address (check the host name and port); enter the full address, e.g. ${example}`,
 		);
 	}
 	if (url.hostname === '') {
-		return invalid(`has no host name; enter a full address, e.g. ${example}`);
+		return invalid(`has no host name; enter the full address, e.g. ${example}`);
 	}
-	return valid(text);
+	return valid(url.href);
 }
 
 /** Document labels the spec lists as "in use", sorted. */

@@ -195,8 +195,11 @@ describe('checkHttpUrl', () => {
 	it.each([
 		['https://example.com/file.pdf', 'https://example.com/file.pdf'],
 		[' http://files.example.com.br/a%20b.png?x=1 ', 'http://files.example.com.br/a%20b.png?x=1'],
-		['HTTPS://EXAMPLE.COM/x', 'HTTPS://EXAMPLE.COM/x'],
-	])('accepts %j as %j', (raw, value) => {
+		['HTTPS://EXAMPLE.COM/x', 'https://example.com/x'],
+		['https://example.com', 'https://example.com/'],
+		['https://n8n.example.com:5678/webhook/fp', 'https://n8n.example.com:5678/webhook/fp'],
+		['https://exämple.com/a', 'https://xn--exmple-cua.com/a'],
+	])('accepts %j and returns the normalised URL %j', (raw, value) => {
 		expect(checkHttpUrl(raw)).toEqual({ ok: true, value });
 	});
 
@@ -204,7 +207,7 @@ describe('checkHttpUrl', () => {
 		['', 'is empty; enter a web address such as https://example.com/file.pdf'],
 		[
 			'example.com/file.pdf',
-			'is not a web address; enter a full address starting with https://, e.g. https://example.com/file.pdf',
+			'is not a web address: it does not start with http:// or https://; enter the full address, e.g. https://example.com/file.pdf',
 		],
 		[
 			'ftp://example.com/file.pdf',
@@ -216,10 +219,67 @@ describe('checkHttpUrl', () => {
 		],
 		[
 			'https://',
-			'is not a web address; enter a full address starting with https://, e.g. https://example.com/file.pdf',
+			'has no host name after https://; enter the full address, e.g. https://example.com/file.pdf',
 		],
 	])('rejects %j: %s', (raw, reason) => {
 		expect(checkHttpUrl(raw)).toEqual({ ok: false, reason });
+	});
+
+	it.each([
+		['a scheme without slashes', 'http:example.com', /does not start with http:\/\/ or https:\/\//],
+		[
+			'a scheme with one slash',
+			'https:/host/file.pdf',
+			/does not start with http:\/\/ or https:\/\//,
+		],
+		[
+			'a backslash for the slashes',
+			'https:\\\\host/file.pdf',
+			/does not start with http:\/\/ or https:\/\//,
+		],
+		['a space in the host', 'https://exa mple.com/a', /contains a space/],
+		['a space in the path', 'https://example.com/my file.pdf', /contains a space; .*%20/],
+		['a newline inside', 'https://example.com/a\nb', /contains a line break/],
+		['a trailing newline', 'https://example.com/a.pdf\n', /contains a line break/],
+		['a tab inside', 'https://exam\tple.com/a', /contains a tab/],
+		['a backslash in the path', 'https://example.com\\@evil.com/a', /contains "\\"/],
+		['two addresses', 'https://a.com https://b.com', /contains a space/],
+		['no host after the scheme', 'http:///file.pdf', /has no host name/],
+	])('refuses %s (%j) with a readable reason', (_name, raw, reason) => {
+		const result = checkHttpUrl(raw);
+		expect(result.ok).toBe(false);
+		if (!result.ok) expect(result.reason).toMatch(reason);
+	});
+
+	it('returns exactly the URL that was checked, always starting with http:// or https://', () => {
+		for (const raw of [
+			'HTTP://Example.com',
+			'https://example.com/a/../b',
+			'https://example.com:443/x',
+		]) {
+			const result = checkHttpUrl(raw);
+			expect(result.ok).toBe(true);
+			if (result.ok) {
+				expect(result.value).toMatch(/^https?:\/\//);
+				expect(new URL(result.value).href).toBe(result.value);
+			}
+		}
+		expect(checkHttpUrl('https://example.com/a/../b')).toEqual({
+			ok: true,
+			value: 'https://example.com/b',
+		});
+		expect(checkHttpUrl('https://example.com:443/x')).toEqual({
+			ok: true,
+			value: 'https://example.com/x',
+		});
+	});
+
+	it('uses the example it is given (the webhook URL)', () => {
+		expect(checkHttpUrl('http:hooks', 'https://n8n.example.com/webhook/facilitapay')).toEqual({
+			ok: false,
+			reason:
+				'is not a web address: it does not start with http:// or https://; enter the full address, e.g. https://n8n.example.com/webhook/facilitapay',
+		});
 	});
 });
 

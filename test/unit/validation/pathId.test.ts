@@ -2,7 +2,11 @@ import { checkPathId } from '../../../nodes/FacilitaPay/validation';
 
 describe('checkPathId (an ID placed into a URL path)', () => {
 	it.each([
-		['a sandbox UUID', '3f2b8c1e-9d4a-4f6b-8e2a-1c5d7e9f0a1b', '3f2b8c1e-9d4a-4f6b-8e2a-1c5d7e9f0a1b'],
+		[
+			'a sandbox UUID',
+			'3f2b8c1e-9d4a-4f6b-8e2a-1c5d7e9f0a1b',
+			'3f2b8c1e-9d4a-4f6b-8e2a-1c5d7e9f0a1b',
+		],
 		['letters, digits, "_" and "-"', 'wire_123-ABC', 'wire_123-ABC'],
 		['spaces around it (trimmed)', '  abc123 ', 'abc123'],
 		['a number (as text)', 42 as unknown as string, '42'],
