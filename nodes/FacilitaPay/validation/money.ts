@@ -4,6 +4,12 @@ import { invalid, plural, valid, type Check } from './result';
 export const CURRENCIES = ['BRL', 'CLP', 'COP', 'EUR', 'MXN', 'USD'] as const;
 export type Currency = (typeof CURRENCIES)[number];
 
+/**
+ * Currencies the service's cards take (service facts: "Cards work only in local currencies BRL,
+ * MXN, COP and CLP"): the hosted card checkout's `currency`. Sorted.
+ */
+export const CARD_CURRENCIES = ['BRL', 'CLP', 'COP', 'MXN'] as const;
+
 const MONEY_PATTERN = /^\d+\.\d{2}$/;
 
 /**
