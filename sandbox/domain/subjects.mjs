@@ -44,9 +44,13 @@ export function validateDocument(errors, doc, prefix = '') {
 	}
 	if (!Array.isArray(doc.labels) || doc.labels.length === 0) errors.add(`${prefix}labels`, "can't be blank");
 	else if (doc.labels.some((l) => typeof l !== 'string' || !l.trim())) errors.add(`${prefix}labels`, 'must be a list of non-empty strings');
-	const types = ['application/pdf', 'image/png', 'image/jpeg', 'image/jpg'];
+	// The spec names no closed list of formats: file_type is a MIME type that must match the content.
+	let fileType = typeof doc.file_type === 'string' ? (doc.file_type === 'image/jpg' ? 'image/jpeg' : doc.file_type) : '';
 	if (isBlank(doc.file_type)) errors.add(`${prefix}file_type`, "can't be blank");
-	else if (!types.includes(doc.file_type)) errors.add(`${prefix}file_type`, `is not supported (use one of: ${types.join(', ')})`);
+	else if (!/^[a-z]+\/[a-z0-9][a-z0-9.+-]*$/.test(fileType)) {
+		errors.add(`${prefix}file_type`, 'must be a MIME type such as application/pdf');
+		fileType = '';
+	}
 	const hasData = !isBlank(doc.file_data);
 	const hasUrl = !isBlank(doc.file_url);
 	let size = null;
@@ -59,11 +63,10 @@ export function validateDocument(errors, doc, prefix = '') {
 		} else {
 			size = Math.floor((data.length * 3) / 4) - (data.endsWith('==') ? 2 : data.endsWith('=') ? 1 : 0);
 			if (size > MAX_FILE_BYTES) errors.add(`${prefix}file_data`, `is too large (${size} bytes decoded; at most 15 MB)`);
-			else if (types.includes(doc.file_type)) {
-				const head = Buffer.from(data.slice(0, 16), 'base64');
-				const detected = sniff(head);
-				const wanted = doc.file_type === 'image/jpg' ? 'image/jpeg' : doc.file_type;
-				if (detected !== wanted) errors.add(`${prefix}file_type`, `does not match the file content (content looks like ${detected ?? 'an unknown type'})`);
+			else if (fileType) {
+				const detected = sniff(Buffer.from(data.slice(0, 24), 'base64'));
+				const mismatch = detected ? detected !== fileType : SNIFFED_TYPES.includes(fileType);
+				if (mismatch) errors.add(`${prefix}file_type`, `does not match the file content (content looks like ${detected ?? 'an unknown type'})`);
 			}
 		}
 		if (isBlank(doc.file_name)) errors.add(`${prefix}file_name`, "can't be blank when file_data is given");
@@ -73,11 +76,24 @@ export function validateDocument(errors, doc, prefix = '') {
 	return size;
 }
 
-/** @param {Buffer} head */
+/** Types the sandbox recognises by content; other MIME types are taken as declared. */
+const SNIFFED_TYPES = ['application/pdf', 'image/bmp', 'image/gif', 'image/heic', 'image/heif', 'image/jpeg', 'image/png', 'image/tiff', 'image/webp'];
+
+/** The MIME type shown by a file's first bytes, or null. @param {Buffer} head */
 function sniff(head) {
-	if (head.subarray(0, 4).toString('latin1') === '%PDF') return 'application/pdf';
+	const ascii = (from, to) => head.subarray(from, to).toString('latin1');
+	if (ascii(0, 4) === '%PDF') return 'application/pdf';
 	if (head.subarray(0, 8).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]))) return 'image/png';
 	if (head[0] === 0xff && head[1] === 0xd8 && head[2] === 0xff) return 'image/jpeg';
+	if (ascii(0, 6) === 'GIF87a' || ascii(0, 6) === 'GIF89a') return 'image/gif';
+	if (ascii(0, 4) === 'RIFF' && ascii(8, 12) === 'WEBP') return 'image/webp';
+	if (ascii(0, 4) === 'II*\0' || ascii(0, 4) === 'MM\0*') return 'image/tiff';
+	if (head.length >= 14 && ascii(0, 2) === 'BM' && head.readUInt32LE(6) === 0) return 'image/bmp';
+	if (ascii(4, 8) === 'ftyp') {
+		const brand = ascii(8, 12);
+		if (['heic', 'heix', 'hevc', 'hevx', 'heim', 'heis'].includes(brand)) return 'image/heic';
+		if (['mif1', 'msf1', 'heif'].includes(brand)) return 'image/heif';
+	}
 	return null;
 }
 

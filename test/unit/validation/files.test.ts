@@ -15,6 +15,22 @@ const PNG = Buffer.concat([
 ]);
 const JPEG = Buffer.concat([Buffer.from([0xff, 0xd8, 0xff, 0xe0]), Buffer.alloc(100)]);
 const TEXT = Buffer.from('hello, this is not a document');
+const GIF = Buffer.concat([Buffer.from('GIF89a'), Buffer.alloc(100)]);
+const WEBP = Buffer.concat([
+	Buffer.from('RIFF'),
+	Buffer.from([0x24, 0, 0, 0]),
+	Buffer.from('WEBPVP8 '),
+	Buffer.alloc(100),
+]);
+const TIFF_LE = Buffer.concat([Buffer.from([0x49, 0x49, 0x2a, 0x00]), Buffer.alloc(100)]);
+const TIFF_BE = Buffer.concat([Buffer.from([0x4d, 0x4d, 0x00, 0x2a]), Buffer.alloc(100)]);
+const BMP = Buffer.concat([
+	Buffer.from('BM'),
+	Buffer.from([0x7e, 0, 0, 0, 0, 0, 0, 0, 0x36, 0, 0, 0]),
+	Buffer.alloc(100),
+]);
+const heif = (brand: string) =>
+	Buffer.concat([Buffer.from([0, 0, 0, 0x18]), Buffer.from(`ftyp${brand}`), Buffer.alloc(100)]);
 
 function withSize(header: Buffer, size: number): Buffer {
 	const bytes = Buffer.alloc(size);
@@ -29,7 +45,16 @@ describe('detectFileType', () => {
 		['a JPEG', JPEG, 'image/jpeg'],
 		['text', TEXT, undefined],
 		['an empty buffer', Buffer.alloc(0), undefined],
-		['a GIF', Buffer.from('GIF89a.....'), undefined],
+		['a GIF', GIF, 'image/gif'],
+		['a WebP image', WEBP, 'image/webp'],
+		['a TIFF (Intel byte order)', TIFF_LE, 'image/tiff'],
+		['a TIFF (Motorola byte order)', TIFF_BE, 'image/tiff'],
+		['a BMP', BMP, 'image/bmp'],
+		['a HEIC photo (iPhone)', heif('heic'), 'image/heic'],
+		['a HEIF image', heif('mif1'), 'image/heif'],
+		['an MP4 video (ftyp, another brand)', heif('isom'), undefined],
+		['a text starting with "BM"', Buffer.from('BMW is a car maker, not a bitmap'), undefined],
+		['a RIFF that is not WebP (WAV)', Buffer.from('RIFF\x24\x00\x00\x00WAVEfmt '), undefined],
 		['a truncated PNG signature', Buffer.from([0x89, 0x50, 0x4e, 0x47]), undefined],
 	])('recognises %s', (_name, bytes, type) => {
 		expect(detectFileType(bytes)).toBe(type);
@@ -50,6 +75,56 @@ describe('checkDocumentFile', () => {
 		['a PNG declared in capitals', PNG, 'rg.png', 'IMAGE/PNG', 'image/png', 'rg.png'],
 		['a JPEG declared as image/jpg', JPEG, 'rg.jpeg', 'image/jpg', 'image/jpeg', 'rg.jpeg'],
 		['an empty declared type', JPEG, 'rg.jpg', '', 'image/jpeg', 'rg.jpg'],
+		[
+			'a PDF tagged application/octet-stream (n8n’s tag for a file of unknown type)',
+			PDF,
+			'proof.pdf',
+			'application/octet-stream',
+			'application/pdf',
+			'proof.pdf',
+		],
+		[
+			'a JPEG tagged binary/octet-stream',
+			JPEG,
+			'rg.jpg',
+			'binary/octet-stream',
+			'image/jpeg',
+			'rg.jpg',
+		],
+		[
+			'a PNG tagged as a PDF: the content decides',
+			PNG,
+			'rg.png',
+			'application/pdf',
+			'image/png',
+			'rg.png',
+		],
+		[
+			'a PDF tagged image/jpeg: the content decides',
+			PDF,
+			'proof.pdf',
+			'image/jpeg',
+			'application/pdf',
+			'proof.pdf',
+		],
+		[
+			'a HEIC photo tagged application/octet-stream',
+			heif('heic'),
+			'IMG_0001.HEIC',
+			'application/octet-stream',
+			'image/heic',
+			'IMG_0001.HEIC',
+		],
+		['a WebP image', WEBP, 'rg.webp', undefined, 'image/webp', 'rg.webp'],
+		['a TIFF scan', TIFF_LE, 'scan.tif', 'image/tiff', 'image/tiff', 'scan.tif'],
+		[
+			'a format not sniffed, with its own tag (the service checks the content)',
+			TEXT,
+			'notes.txt',
+			'text/plain; charset=utf-8',
+			'text/plain',
+			'notes.txt',
+		],
 		[
 			'a file of exactly 15 MB',
 			withSize(PDF, MAX_DOCUMENT_BYTES),
@@ -92,28 +167,20 @@ describe('checkDocumentFile', () => {
 			'is empty; choose a file with content',
 		],
 		[
-			'unknown content',
+			'unknown content tagged application/octet-stream',
 			TEXT,
-			'notes.txt',
-			'text/plain',
+			'notes.bin',
+			'application/octet-stream',
 			'file_data',
-			'is not a file type the service accepts; send a PDF (application/pdf), PNG (image/png) or JPEG (image/jpeg) file',
+			'is a kind of file that cannot be told from its content, and its binary data has no file type (application/octet-stream); set the MIME type on the binary data (e.g. application/pdf) or send a PDF, PNG, JPEG, GIF, WebP, TIFF, BMP or HEIC/HEIF file',
 		],
 		[
-			'a PNG declared as PDF',
-			PNG,
-			'rg.pdf',
-			'application/pdf',
-			'file_type',
-			'does not match the file: the file is a PNG image but File Type says application/pdf; use image/png',
-		],
-		[
-			'a PDF declared as JPEG',
-			PDF,
-			'proof.pdf',
-			'image/jpeg',
-			'file_type',
-			'does not match the file: the file is a PDF document but File Type says image/jpeg; use application/pdf',
+			'unknown content without a tag',
+			TEXT,
+			'notes.bin',
+			undefined,
+			'file_data',
+			'is a kind of file that cannot be told from its content, and its binary data has no file type; set the MIME type on the binary data (e.g. application/pdf) or send a PDF, PNG, JPEG, GIF, WebP, TIFF, BMP or HEIC/HEIF file',
 		],
 		[
 			'a name without extension',
