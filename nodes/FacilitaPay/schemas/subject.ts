@@ -115,13 +115,33 @@ const personFields = {
 	documents: z.array(documentSchema).optional(),
 };
 
+/**
+ * Whether the data of the request says the address is in Brazil (the spec: "In Brazil exactly two
+ * letters from: AC, AL…"). The address country decides when it is given; without it, a Brazilian
+ * fiscal country or a CPF (a Brazilian document) says so. A passport holder with fiscal country
+ * BR and no address country is therefore held to the Brazilian rules too.
+ */
+export function isBrazilianAddress(
+	person: { address_country?: string; fiscal_country?: string },
+	documentType?: string,
+): boolean {
+	const addressCountry = String(person.address_country ?? '').trim();
+	if (addressCountry !== '') return isBrazil(addressCountry);
+	return isBrazil(person.fiscal_country) || documentType === 'cpf';
+}
+
 /** Brazilian addresses: state among the 27 codes and an 8-digit CEP. */
 function refineAddress(
-	person: { address_state?: string; address_postal_code?: string; address_country?: string },
+	person: {
+		address_state?: string;
+		address_postal_code?: string;
+		address_country?: string;
+		fiscal_country?: string;
+	},
 	ctx: z.RefinementCtx,
 	documentType?: string,
 ) {
-	const brazilian = isBrazil(person.address_country) || (!person.address_country && documentType === 'cpf');
+	const brazilian = isBrazilianAddress(person, documentType);
 	if (!brazilian) return;
 	if (person.address_state) {
 		const state = checkBrazilianState(person.address_state);

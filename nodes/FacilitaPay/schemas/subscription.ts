@@ -12,6 +12,7 @@ import { checkCardExpiration } from '../validation/dates';
 import { checkCurrency, checkMoney } from '../validation/money';
 import { checkUuid } from '../validation/misc';
 import { invalid, valid, type Check } from '../validation/result';
+import { asciiLowerCase } from '../validation/text';
 import { checked, oneOf, optionalText, text } from './checked';
 
 /** `frequency` values, in the order of their length. */
@@ -67,9 +68,7 @@ const uuid = checked(checkUuid);
 
 /** A card brand: lower-case letters, digits, spaces, dashes or underscores (e.g. visa, elo). */
 export function checkCardBrand(raw: string): Check {
-	const textValue = String(raw ?? '')
-		.trim()
-		.toLowerCase();
+	const textValue = asciiLowerCase(String(raw ?? '').trim());
 	if (textValue === '') return invalid('is empty; choose the brand of the card, e.g. visa');
 	if (!/^[a-z][a-z0-9 _-]{1,29}$/.test(textValue)) {
 		return invalid('is not a card brand; use a name such as visa, mastercard, elo, amex or hipercard');

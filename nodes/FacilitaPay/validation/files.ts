@@ -1,5 +1,5 @@
 import { invalid, valid, type Check } from './result';
-import { describeCharacter } from './text';
+import { asciiLowerCase, describeCharacter } from './text';
 
 /** The service accepts document files of at most 15 MB each. */
 export const MAX_DOCUMENT_BYTES = 15 * 1024 * 1024;
@@ -275,11 +275,7 @@ export function checkLabels(
 ): { ok: true; value: string[] } | { ok: false; reason: string } {
 	const parts = Array.isArray(labels) ? labels : String(labels ?? '').split(',');
 	const cleaned = parts
-		.map((label) =>
-			String(label ?? '')
-				.trim()
-				.toLowerCase(),
-		)
+		.map((label) => asciiLowerCase(String(label ?? '').trim()))
 		.filter((label) => label !== '');
 	if (cleaned.length === 0) {
 		return {

@@ -1,4 +1,5 @@
 import { invalid, plural, valid, type Check } from './result';
+import { asciiUpperCase } from './text';
 
 /** Currencies the service uses (ISO 4217 alpha-3), sorted. */
 export const CURRENCIES = ['BRL', 'CLP', 'COP', 'EUR', 'MXN', 'USD'] as const;
@@ -143,9 +144,7 @@ export function checkNonNegativeMoney(raw: string | number): Check {
  * uses).
  */
 export function checkCurrency(raw: string, allowed: readonly string[] = CURRENCIES): Check {
-	const text = String(raw ?? '')
-		.trim()
-		.toUpperCase();
+	const text = asciiUpperCase(String(raw ?? '').trim());
 	const list = allowed.join(', ');
 	if (text === '') return invalid(`is empty; use one of ${list}`);
 	if (!/^[A-Z]{3}$/.test(text)) {
