@@ -26,8 +26,10 @@ import { registerSubscriptionRoutes } from './routes/subscriptions.mjs';
 import { registerWebhookRoutes } from './routes/webhooks.mjs';
 import { registerMarketplaceRoutes } from './routes/marketplace.mjs';
 import { registerControlRoutes } from './routes/control.mjs';
+import { DEFAULT_HOST, refuseRemoteControl } from './network.mjs';
 
 export const API_PREFIX = '/api/v1';
+export const CONTROL_PREFIX = '/_sandbox';
 /** Largest request body: a 15 MB file in Base64 plus JSON around it. */
 export const BODY_LIMIT = 25 * 1024 * 1024;
 /** The request log keeps the latest requests only. */
@@ -37,13 +39,13 @@ export const MAX_LOGGED_REQUESTS = 10000;
  * @param {{
  *   port?: number, host?: string, token?: string, username?: string, password?: string,
  *   now?: number|string|Date, autoSettle?: boolean, webhookTimeoutMs?: number, logger?: boolean,
- *   random?: () => number,
- * }} [options]
+ *   random?: () => number, isLocalClient?: (address: string | undefined) => boolean,
+ * }} [options] `isLocalClient` decides which clients may call /_sandbox (default: loopback only).
  */
 export async function createSandbox(options = {}) {
 	const config = {
 		port: options.port ?? 4010,
-		host: options.host ?? '127.0.0.1',
+		host: options.host ?? DEFAULT_HOST,
 		token: options.token ?? 'sandbox-token',
 		username: options.username ?? 'sandbox',
 		password: options.password ?? 'sandbox',
@@ -100,6 +102,9 @@ export async function createSandbox(options = {}) {
 			done(e, undefined);
 		}
 	});
+
+	// The control endpoints have no authentication: only clients on this machine may call them.
+	app.addHook('onRequest', refuseRemoteControl(CONTROL_PREFIX, options.isLocalClient));
 
 	app.addHook('onRequest', async (request, reply) => {
 		if (!request.url.startsWith(API_PREFIX)) return;
@@ -180,7 +185,7 @@ export async function createSandbox(options = {}) {
 		},
 		{ prefix: API_PREFIX },
 	);
-	await app.register(async (control) => registerControlRoutes(control, ctx), { prefix: '/_sandbox' });
+	await app.register(async (control) => registerControlRoutes(control, ctx), { prefix: CONTROL_PREFIX });
 
 	/** @type {ReturnType<typeof setInterval> | null} */
 	let ticker = null;
