@@ -1,4 +1,9 @@
-import { personCreateSchema, personUpdateSchema } from '../../../nodes/FacilitaPay/schemas/subject';
+import {
+	personCreateSchema,
+	personCreateSchemaFor,
+	personUpdateSchema,
+	personUpdateSchemaFor,
+} from '../../../nodes/FacilitaPay/schemas/subject';
 
 const passportHolder = (fields: Record<string, unknown> = {}) => ({
 	document_type: 'passport',
@@ -119,5 +124,22 @@ describe('personUpdateSchema: Brazilian address rules', () => {
 	it('refuses state XX when the address country is Brazil', () => {
 		const result = personUpdateSchema.safeParse({ address_country: 'Brazil', address_state: 'XX' });
 		expect(result.success).toBe(false);
+	});
+});
+
+describe('birth date in the workflow’s time zone', () => {
+	it('accepts yesterday’s local date where today has begun (Kiritimati, UTC+14)', () => {
+		const now = new Date('2026-03-15T12:00:00Z'); // already 2026-03-16 in Kiritimati
+		const options = { now, timeZone: 'Pacific/Kiritimati' };
+		expect(
+			personCreateSchemaFor(options).parse(passportHolder({ birth_date: '2026-03-15' })).birth_date,
+		).toBe('2026-03-15');
+		expect(personUpdateSchemaFor(options).parse({ birth_date: '2026-03-15' }).birth_date).toBe(
+			'2026-03-15',
+		);
+		expect(
+			personCreateSchemaFor({ now }).safeParse(passportHolder({ birth_date: '2026-03-15' }))
+				.success,
+		).toBe(false);
 	});
 });
