@@ -177,19 +177,19 @@ export function createTransactions(ctx) {
 		requireMoney(errors, tx, 'value');
 		destinationMatches(errors, to, tx.exchange_currency);
 		const fb = tx.from_boleto;
-		const expire = fb && typeof fb === 'object' ? fb.expire_at : undefined;
-		if (isBlank(expire)) errors.add('from_boleto.expire_at', "can't be blank");
-		else if (!isDate(expire)) errors.add('from_boleto.expire_at', 'must be a date in the form YYYY-MM-DD');
-		else if (expire < clock.iso().slice(0, 10)) errors.add('from_boleto.expire_at', `cannot be in the past (today is ${clock.iso().slice(0, 10)})`);
+		const expireAt = fb && typeof fb === 'object' ? fb.expire_at : undefined;
+		if (isBlank(expireAt)) errors.add('from_boleto.expire_at', "can't be blank");
+		else if (!isDate(expireAt)) errors.add('from_boleto.expire_at', 'must be a date in the form YYYY-MM-DD');
+		else if (expireAt < clock.iso().slice(0, 10)) errors.add('from_boleto.expire_at', `cannot be in the past (today is ${clock.iso().slice(0, 10)})`);
 		subjectHas(errors, subject, CARD_SUBJECT_FIELDS, 'boleto');
 		check(errors);
 		const t = base('boleto', subject, tx);
-		t.from_boleto = { expire_at: expire };
-		t.bar_code = buildBarcode({ expireAt: expire, cents: toCents(t.value), freeField: freeFieldFrom(t.id) });
+		t.from_boleto = { expire_at: expireAt };
+		t.bar_code = buildBarcode({ expireAt, cents: toCents(t.value), freeField: freeFieldFrom(t.id) });
 		t.digital_line = barcodeToDigitalLine(t.bar_code);
 		t.url_pdf = `${ctx.baseUrl()}/api/v1/transactions/${t.id}/boleto_pdf`;
-		const endOfDay = Date.parse(`${expire}T00:00:00Z`) + 86400000;
-		t._expiryTask = clock.schedule(endOfDay, () => expire_(t), `boleto expiry ${t.id}`);
+		const endOfDay = Date.parse(`${expireAt}T00:00:00Z`) + 86400000;
+		t._expiryTask = clock.schedule(endOfDay, () => expire(t), `boleto expiry ${t.id}`);
 		state.transactions.set(t.id, t);
 		return t;
 	}
@@ -261,7 +261,7 @@ export function createTransactions(ctx) {
 			ctx.emit('payment_approved', { transaction_id: t.id, checkout_id: checkout.id });
 			identify(t);
 		} else {
-			cancel(t, 'card_declined');
+			markCanceled(t, 'card_declined');
 			ctx.emit('payment_failed', { transaction_id: t.id, checkout_id: checkout.id });
 		}
 		return t;
@@ -277,7 +277,7 @@ export function createTransactions(ctx) {
 		if (t._kind !== 'dynamic_pix' && t._kind !== 'boleto') throw invalid('id', 'only dynamic PIX, boleto and checkout payments can be paid here');
 		if (t.status !== 'pending') throw invalid('status', `the transaction is ${t.status}; only a pending transaction can be paid`);
 		if (!success) {
-			expire_(t);
+			expire(t);
 			return t;
 		}
 		clock.cancel(t._expiryTask);
@@ -286,7 +286,7 @@ export function createTransactions(ctx) {
 		if (t._kind === 'dynamic_pix' && !isBlank(payer) && payer !== subject.document_number) {
 			t.paid_at = clock.iso();
 			t.payer_document_number = payer;
-			cancel(t, 'third_party_payer_refunded');
+			markCanceled(t, 'third_party_payer_refunded');
 			ctx.emit('payment_refunded', { transaction_id: t.id });
 			return t;
 		}
@@ -301,7 +301,7 @@ export function createTransactions(ctx) {
 		if (ctx.config.autoSettle) settle({});
 	}
 
-	function cancel(t, reason) {
+	function markCanceled(t, reason) {
 		clock.cancel(t._expiryTask);
 		t.status = 'canceled';
 		t.canceled_reason = reason;
@@ -310,28 +310,30 @@ export function createTransactions(ctx) {
 
 	function expire(t) {
 		if (t.status !== 'pending') return;
-		cancel(t, 'expired');
+		markCanceled(t, 'expired');
 		ctx.emit('payment_expired', { transaction_id: t.id });
 	}
-	const expire_ = expire;
 
-	/** GET /transactions/:id/refund: cancels a payment that has not been processed. */
-	function refund(id) {
+	/**
+	 * GET /transactions/:id/refund: cancels a payment that has not been processed (the node's
+	 * Transaction → Cancel). Named after what it does; the service's path says "refund".
+	 */
+	function cancel(id) {
 		const t = get(id);
 		if (t.status !== 'pending') {
 			throw invalid('status', `the transaction is ${t.status}; only a pending (unprocessed) payment can be canceled. For a received payment use GET /transactions/:id/refund_received_transaction`);
 		}
-		cancel(t, 'canceled_by_partner');
+		markCanceled(t, 'canceled_by_partner');
 		return t;
 	}
 
-	/** GET /transactions/:id/refund_received_transaction: full refund of a received pay-in. */
-	function refundReceived(id) {
+	/** GET /transactions/:id/refund_received_transaction: full refund of a received pay-in (the node's Transaction → Refund). */
+	function refund(id) {
 		const t = get(id);
 		if (t.status !== 'identified' || t._kind === 'payout') {
 			throw invalid('status', `the transaction is ${t.status}${t._kind === 'payout' ? ' (a payout)' : ''}; only a received payment that is identified and not yet exchanged or wired can be refunded`);
 		}
-		cancel(t, 'refunded');
+		markCanceled(t, 'refunded');
 		t.refunded_value = t.value;
 		ctx.emit('payment_refunded', { transaction_id: t.id });
 		return t;
@@ -547,7 +549,7 @@ export function createTransactions(ctx) {
 	}
 
 	return {
-		get, view, create, createCheckout, pay, refund, refundReceived, receive, settle, updateWireBankAccount, wireView,
+		get, view, create, createCheckout, pay, cancel, refund, receive, settle, updateWireBankAccount, wireView,
 		identifyPendingBankTransactions,
 	};
 }

@@ -9,10 +9,10 @@ export function registerTransactionRoutes(api, ctx) {
 
 	api.get('/transactions/:id', async (request) => ({ data: ctx.transactions.view(ctx.transactions.get(/** @type {any} */ (request.params).id)) }));
 
-	api.get('/transactions/:id/refund', async (request) => ({ data: ctx.transactions.view(ctx.transactions.refund(/** @type {any} */ (request.params).id)) }));
+	api.get('/transactions/:id/refund', async (request) => ({ data: ctx.transactions.view(ctx.transactions.cancel(/** @type {any} */ (request.params).id)) }));
 
 	api.get('/transactions/:id/refund_received_transaction', async (request) => ({
-		data: ctx.transactions.view(ctx.transactions.refundReceived(/** @type {any} */ (request.params).id)),
+		data: ctx.transactions.view(ctx.transactions.refund(/** @type {any} */ (request.params).id)),
 	}));
 
 	api.get('/transactions/:id/boleto_pdf', async (request, reply) => {
