@@ -12,9 +12,9 @@ import { createSandbox } from './server.mjs';
 import { isLoopbackAddress, resolveListenHost, SANDBOX_HOST_VARIABLE } from './network.mjs';
 
 function arg(name) {
-	const i = process.argv.indexOf(`--${name}`);
-	if (i !== -1 && process.argv[i + 1] && !process.argv[i + 1].startsWith('--')) return process.argv[i + 1];
-	const eq = process.argv.find((a) => a.startsWith(`--${name}=`));
+	const index = process.argv.indexOf(`--${name}`);
+	if (index !== -1 && process.argv[index + 1] && !process.argv[index + 1].startsWith('--')) return process.argv[index + 1];
+	const eq = process.argv.find((argument) => argument.startsWith(`--${name}=`));
 	return eq ? eq.slice(name.length + 3) : undefined;
 }
 const flag = (name) => process.argv.includes(`--${name}`);
@@ -66,7 +66,7 @@ console.log(`FacilitaPay sandbox running
   Settlement:${autoSettle ? ' automatic after each identified payment' : ' manual (POST /_sandbox/settlement/run)'}
 
 Seeded bank accounts:`);
-for (const a of accounts) console.log(`  ${a.id}  ${a.currency}  ${sb.state.accountPurposes[a.id].purpose}`);
+for (const account of accounts) console.log(`  ${account.id}  ${account.currency}  ${sb.state.accountPurposes[account.id].purpose}`);
 console.log(`\nTry: curl -H 'Authorization: Bearer ${token}' ${sb.url}/api/v1/subject/people\nPress Ctrl-C to stop.`);
 
 let closing = false;

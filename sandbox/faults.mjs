@@ -23,7 +23,7 @@ export function createFaults({ random = Math.random } = {}) {
 		if (body.count !== undefined && body.count !== null && !(Number.isInteger(body.count) && body.count > 0)) errors.add('count', 'must be a positive integer');
 		if (kind === 'latency' && !(Number(body.ms) >= 0)) errors.add('ms', "can't be blank for latency (milliseconds)");
 		check(errors);
-		const f = {
+		const fault = {
 			id: ++seq,
 			route: body.route,
 			kind,
@@ -33,20 +33,20 @@ export function createFaults({ random = Math.random } = {}) {
 			remaining: body.count ?? null,
 			fired: 0,
 		};
-		faults.push(f);
-		return f;
+		faults.push(fault);
+		return fault;
 	}
 
 	/** Picks the fault that fires for this request, if any (consumes one `count`). */
 	function pick(method, routeUrl) {
 		const key = `${method} ${routeUrl}`;
-		for (const f of faults) {
-			if (f.route !== '*' && f.route !== key) continue;
-			if (f.remaining !== null && f.remaining <= 0) continue;
-			if (f.rate < 1 && random() >= f.rate) continue;
-			if (f.remaining !== null) f.remaining--;
-			f.fired++;
-			return f;
+		for (const fault of faults) {
+			if (fault.route !== '*' && fault.route !== key) continue;
+			if (fault.remaining !== null && fault.remaining <= 0) continue;
+			if (fault.rate < 1 && random() >= fault.rate) continue;
+			if (fault.remaining !== null) fault.remaining--;
+			fault.fired++;
+			return fault;
 		}
 		return null;
 	}

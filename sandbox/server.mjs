@@ -98,8 +98,8 @@ export async function createSandbox(options = {}) {
 		try {
 			done(null, JSON.parse(text));
 		} catch (err) {
-			const e = new ApiError(400, { error: `Malformed JSON in request body: ${/** @type {Error} */ (err).message}` });
-			done(e, undefined);
+			const error = new ApiError(400, { error: `Malformed JSON in request body: ${/** @type {Error} */ (err).message}` });
+			done(error, undefined);
 		}
 	});
 
@@ -162,14 +162,14 @@ export async function createSandbox(options = {}) {
 
 	app.setErrorHandler((err, _request, reply) => {
 		if (err instanceof ApiError) {
-			for (const [k, v] of Object.entries(err.headers)) reply.header(k, v);
+			for (const [key, value] of Object.entries(err.headers)) reply.header(key, value);
 			return reply.code(err.status).send(err.body);
 		}
-		const e = /** @type {any} */ (err);
-		if (e.code === 'FST_ERR_CTP_BODY_TOO_LARGE') return reply.code(413).send({ error: 'Request body too large' });
-		if (e.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') return reply.code(415).send({ error: 'Content-Type must be application/json' });
-		if (e.statusCode && e.statusCode >= 400 && e.statusCode < 500) return reply.code(e.statusCode).send({ error: e.message });
-		return reply.code(500).send({ error: 'internal_error', message: e.message });
+		const error = /** @type {any} */ (err);
+		if (error.code === 'FST_ERR_CTP_BODY_TOO_LARGE') return reply.code(413).send({ error: 'Request body too large' });
+		if (error.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') return reply.code(415).send({ error: 'Content-Type must be application/json' });
+		if (error.statusCode && error.statusCode >= 400 && error.statusCode < 500) return reply.code(error.statusCode).send({ error: error.message });
+		return reply.code(500).send({ error: 'internal_error', message: error.message });
 	});
 
 	app.setNotFoundHandler((_request, reply) => reply.code(404).send({ error: 'not_found' }));
@@ -244,6 +244,6 @@ export async function createSandbox(options = {}) {
 function redact(body) {
 	if (body === undefined) return null;
 	return JSON.parse(
-		JSON.stringify(body, (_k, v) => (typeof v === 'string' && v.length > 200 ? `${v.slice(0, 32)}… (${v.length} characters)` : v)),
+		JSON.stringify(body, (_k, value) => (typeof value === 'string' && value.length > 200 ? `${value.slice(0, 32)}… (${value.length} characters)` : value)),
 	);
 }
