@@ -129,7 +129,7 @@ export function createSubjects(ctx) {
 		if (isBlank(person.social_name)) errors.add('social_name', "can't be blank");
 		if (isBlank(person.fiscal_country)) errors.add('fiscal_country', "can't be blank");
 		if (!isBlank(person.email) && !/^[^@\s]+@[^@\s]+\.[^@\s]+$/.test(String(person.email))) errors.add('email', 'is not a valid e-mail address');
-		if (!isBlank(person.phone_country_code) && !/^\d{1,3}$/.test(String(person.phone_country_code))) errors.add('phone_country_code', 'must be 1 to 3 digits, e.g. "55"');
+		if (!isBlank(person.phone_country_code) && !/^\d{2}$/.test(String(person.phone_country_code))) errors.add('phone_country_code', 'must be 2 digits (spec), e.g. "55"');
 		if (!isBlank(person.phone_area_code) && !/^\d{1,4}$/.test(String(person.phone_area_code))) errors.add('phone_area_code', 'must be digits only');
 		if (!isBlank(person.phone_number) && !/^\d{4,15}$/.test(String(person.phone_number))) errors.add('phone_number', 'must be 4 to 15 digits, without spaces or dashes');
 		if (!isBlank(person.birth_date)) {

@@ -77,6 +77,15 @@ describe('registration', () => {
 		expect(r.json.errors.address_postal_code).toEqual(['must be 8 digits (Brazilian CEP), without dash']);
 	});
 
+	test('the phone country code has 2 digits, as the spec says', async () => {
+		expect((await post(person({ phone_country_code: '52' }))).status).toBe(200);
+		for (const code of ['1', '351']) {
+			const r = await post(person({ phone_country_code: code }));
+			expect(r.status).toBe(422);
+			expect(r.json.errors.phone_country_code).toEqual(['must be 2 digits (spec), e.g. "55"']);
+		}
+	});
+
 	test('other field formats: e-mail, birth date, income', async () => {
 		const r = await post(person({ email: 'not-an-email', birth_date: '1990-02-30', net_monthly_average_income: '5000' }));
 		expect(r.json.errors).toEqual({
