@@ -76,7 +76,7 @@ async function httpRequest(options) {
  * obtained by sign-in is kept on it (as n8n keeps the expirable field) and renewed once on 401.
  * @returns {{ ctx: any, stats: { signIns: number, requests: number } }}
  */
-export function createContext({ parameters, items, credentials, continueOnFail = false, executionId = `integration-${Math.random()}` }) {
+export function createContext({ parameters, items, credentials, continueOnFail = false, executionId = `integration-${Math.random()}`, timezone = 'UTC' }) {
 	const { FacilitaPayApi } = loadDist('credentials/FacilitaPayApi.credentials.js');
 	const credentialType = new FacilitaPayApi();
 	const sets = Array.isArray(parameters) ? parameters : [parameters];
@@ -103,6 +103,7 @@ export function createContext({ parameters, items, credentials, continueOnFail =
 	const ctx = {
 		getNode: () => node,
 		getExecutionId: () => executionId,
+		getTimezone: () => timezone,
 		getInputData: () => inputItems,
 		continueOnFail: () => continueOnFail,
 		getCredentials: async () => credentials,

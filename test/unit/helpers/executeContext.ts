@@ -51,6 +51,8 @@ export interface ContextOptions {
 	replies?: Reply[];
 	/** The execution this run belongs to (n8n's Retry On Fail runs the node again in the same one). */
 	executionId?: string;
+	/** The workflow's time zone (IANA), UTC by default. */
+	timezone?: string;
 }
 
 export interface FakeContext {
@@ -88,6 +90,7 @@ export function createContext(options: ContextOptions): FakeContext {
 	const ctx = {
 		getNode: () => testNode,
 		getExecutionId: () => options.executionId ?? '',
+		getTimezone: () => options.timezone ?? 'UTC',
 		getInputData: () => items,
 		continueOnFail: () => options.continueOnFail ?? false,
 		getCredentials: async () => credentials,

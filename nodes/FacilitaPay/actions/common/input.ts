@@ -4,6 +4,7 @@ import type { z } from 'zod';
 
 import { problemsOf } from '../../schemas/checked';
 import type { Check } from '../../validation/result';
+import { checkPathId } from '../../validation/pathId';
 import { locatorValue } from './locator';
 
 const NOTHING_SENT = 'Nothing was sent to FacilitaPay for this item.';
@@ -96,16 +97,9 @@ export function idParameter(
 	itemIndex: number,
 	name: string,
 	label: string,
+	options: { uuid?: boolean } = {},
 ): string {
 	const value = locatorValue(ctx, name, itemIndex);
 	if (value === '') throw invalidInput(ctx, itemIndex, label, 'is empty: enter the ID or pick one from the list');
-	if (!/^[A-Za-z0-9_-]{1,128}$/.test(value)) {
-		throw invalidInput(
-			ctx,
-			itemIndex,
-			label,
-			`"${value.length > 40 ? `${value.slice(0, 40)}…` : value}" is not an ID: only letters, digits, _ and - (up to 128)`,
-		);
-	}
-	return value;
+	return requireValid(ctx, itemIndex, label, checkPathId(value, options));
 }

@@ -2,7 +2,7 @@ import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { compact, jsonParameter, validateBody } from '../common/input';
-import { PERSON_LABELS, personCreateSchema } from '../../schemas/subject';
+import { PERSON_LABELS, personCreateSchemaFor } from '../../schemas/subject';
 import { personFieldsToApi, personOptionalFields } from './personFields';
 import type { ItemWork } from '../node.type';
 import { answerAsJson } from '../common/output';
@@ -80,7 +80,7 @@ export async function prepare(this: IExecuteFunctions, i: number): Promise<ItemW
 		raw.documents = jsonParameter(this, i, 'Documents (JSON)', raw.documents) as IDataObject[];
 		if (Array.isArray(raw.documents) && raw.documents.length === 0) delete raw.documents;
 	}
-	const person = validateBody(this, i, personCreateSchema, raw, PERSON_LABELS);
+	const person = validateBody(this, i, personCreateSchemaFor({ timeZone: this.getTimezone() }), raw, PERSON_LABELS);
 	return {
 		request: {
 			method: 'POST',

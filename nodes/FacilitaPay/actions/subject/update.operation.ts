@@ -1,7 +1,7 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { PERSON_LABELS, personUpdateSchema } from '../../schemas/subject';
+import { PERSON_LABELS, personUpdateSchemaFor } from '../../schemas/subject';
 import { checkUuid } from '../../validation/misc';
 import { subjectIdField } from '../common/fields';
 import { compact, jsonParameter, requireValid, validateBody } from '../common/input';
@@ -54,7 +54,7 @@ export async function prepare(this: IExecuteFunctions, i: number): Promise<ItemW
 		fields.documents = jsonParameter(this, i, 'Documents (JSON)', fields.documents) as IDataObject[];
 		if (Array.isArray(fields.documents) && fields.documents.length === 0) delete fields.documents;
 	}
-	const person = validateBody(this, i, personUpdateSchema, fields, PERSON_LABELS);
+	const person = validateBody(this, i, personUpdateSchemaFor({ timeZone: this.getTimezone() }), fields, PERSON_LABELS);
 	return {
 		request: {
 			method: 'PUT',

@@ -2,13 +2,13 @@ import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { documentSchema } from '../../schemas/subject';
-import { checkDocumentFile, DOCUMENT_LABELS } from '../../validation/files';
 import { checkUuid } from '../../validation/misc';
 import { subjectIdField } from '../common/fields';
 import { invalidInput, requireValid, validateBody } from '../common/input';
 import { answerAsJson } from '../common/output';
 import type { ItemWork } from '../node.type';
 import { locatorValue } from '../common/locator';
+import { checkDocumentFile, DOCUMENT_FILE_TYPES, DOCUMENT_LABELS } from '../../validation/files';
 
 const LABEL_NAMES: Record<string, string> = {
 	'address-proof': 'Address Proof',
@@ -19,11 +19,9 @@ const LABEL_NAMES: Record<string, string> = {
 	'rg-photo': 'RG Photo',
 };
 
-const FILE_TYPES = [
-	{ name: 'JPEG Image', value: 'image/jpeg' },
-	{ name: 'PDF', value: 'application/pdf' },
-	{ name: 'PNG Image', value: 'image/png' },
-];
+const FILE_TYPES = Object.entries(DOCUMENT_FILE_TYPES)
+	.map(([value, type]) => ({ name: type.name, value }))
+	.sort((a, b) => a.name.localeCompare(b.name));
 
 const properties: INodeProperties[] = [
 	subjectIdField(),

@@ -318,7 +318,7 @@ export async function prepare(this: IExecuteFunctions, i: number): Promise<ItemW
 		const subscription = validateBody(
 			this,
 			i,
-			cardSubscriptionSchema(new Date()),
+			cardSubscriptionSchema(new Date(), { timeZone: this.getTimezone() }),
 			{
 				...common,
 				from_card: {

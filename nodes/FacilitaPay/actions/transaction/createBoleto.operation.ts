@@ -35,7 +35,7 @@ export async function prepare(this: IExecuteFunctions, i: number): Promise<ItemW
 	const transaction = validateBody(
 		this,
 		i,
-		boletoSchema(new Date()),
+		boletoSchema(new Date(), { timeZone: this.getTimezone() }),
 		{
 			subject_id: locatorValue(this, 'subjectId', i),
 			to_bank_account_id: this.getNodeParameter('toBankAccountId', i),

@@ -7,11 +7,12 @@ import { validateBody } from '../common/input';
 import type { ItemWork } from '../node.type';
 import { answerAsJson } from '../common/output';
 import { locatorValue } from '../common/locator';
+import { CARD_CURRENCIES } from '../../validation/money';
 
 const properties: INodeProperties[] = [
 	subjectIdField('ID of the customer who pays by card'),
 	valueField('Amount in the original currency with exactly two decimals'),
-	currencyField('currency', 'Currency', 'Original currency (ISO 4217). Cards work in BRL, MXN, COP and CLP.'),
+	currencyField('currency', 'Currency', 'Original currency (ISO 4217). Cards work in BRL, CLP, COP and MXN only.', CARD_CURRENCIES),
 	currencyField(
 		'exchangeCurrency',
 		'Exchange Currency',

@@ -16,10 +16,9 @@ const properties: INodeProperties[] = [
 		displayName: 'Expires At',
 		name: 'dynamicPixExpiresAt',
 		type: 'dateTime',
-		required: true,
 		default: '={{ $now.plus({ hours: 1 }).toUTC().startOf("second").toISO({ suppressMilliseconds: true }) }}',
 		description:
-			'When the QR code stops accepting payment. Must be more than one minute ahead; a time without a zone is read as UTC. Unpaid codes send the payment_expired event.',
+			'When the QR code stops accepting payment (optional: clear it to let FacilitaPay decide). Must be more than one minute ahead; a time without a zone is read in the workflow’s time zone. Unpaid codes send the payment_expired event.',
 	},
 	bankAccountIdField(
 		'fromBankAccountId',
@@ -49,7 +48,7 @@ export async function prepare(this: IExecuteFunctions, i: number): Promise<ItemW
 	const transaction = validateBody(
 		this,
 		i,
-		dynamicPixSchema(new Date()),
+		dynamicPixSchema(new Date(), { timeZone: this.getTimezone() }),
 		{
 			subject_id: locatorValue(this, 'subjectId', i),
 			from_bank_account_id: this.getNodeParameter('fromBankAccountId', i),
@@ -58,7 +57,7 @@ export async function prepare(this: IExecuteFunctions, i: number): Promise<ItemW
 			exchange_currency: this.getNodeParameter('exchangeCurrency', i),
 			value: this.getNodeParameter('value', i),
 			use_dynamic_pix: true,
-			dynamic_pix_expires_at: this.getNodeParameter('dynamicPixExpiresAt', i),
+			dynamic_pix_expires_at: this.getNodeParameter('dynamicPixExpiresAt', i, ''),
 		},
 		TRANSACTION_LABELS,
 	);

@@ -1,3 +1,5 @@
+import type { IDataObject } from 'n8n-workflow';
+
 import { defaultRetryOptions } from '../../../../nodes/FacilitaPay/transport';
 import { crc16CcittFalse } from '../../../../nodes/FacilitaPay/validation/pix';
 import { runNode, runNodeExpectingError } from '../../helpers/executeContext';
@@ -38,6 +40,27 @@ const pix = (overrides: Record<string, unknown> = {}) => ({
 });
 
 describe('Transaction > Create Dynamic PIX', () => {
+	it('reads an expiry without offset (the date picker’s value) in the workflow’s time zone, not as UTC', async () => {
+		// São Paulo is UTC-3 all year. The picker gives the local wall time two hours ahead.
+		const inTwoHours = Math.floor((Date.now() + 2 * 3600_000) / 1000) * 1000;
+		const wallTime = new Date(inTwoHours - 3 * 3600_000).toISOString().slice(0, 19);
+		const { requests } = await runNode({
+			parameters: pix({ dynamicPixExpiresAt: wallTime }),
+			timezone: 'America/Sao_Paulo',
+			replies: [{ data: { id: 'tx-1' } }],
+		});
+		const sent = ((requests[0].body as IDataObject).transaction as IDataObject).dynamic_pix_expires_at as string;
+		expect(Date.parse(sent)).toBe(inTwoHours);
+	});
+
+	it('sends no expiry when it is left empty (it is optional in the spec)', async () => {
+		const { requests } = await runNode({
+			parameters: pix({ dynamicPixExpiresAt: '' }),
+			replies: [{ data: { id: 'tx-1' } }],
+		});
+		expect((requests[0].body as IDataObject).transaction).not.toHaveProperty('dynamic_pix_expires_at');
+	});
+
 	it('sends the dynamic PIX shape and outputs the PIX code', async () => {
 		const expires = isoIn(3600);
 		const code = brCode();

@@ -162,7 +162,7 @@ describe('Wire > Update Bank Account', () => {
 		[
 			'a wire id with a slash',
 			{ wireId: 'abc/def' },
-			/Invalid Wire ID \(item 0\): ".*" is not an ID: only letters, digits, _ and -/,
+			/Invalid Wire ID \(item 0\): contains .*; an ID uses only letters, digits/,
 		],
 		['an empty wire id', { wireId: ' ' }, /Invalid Wire ID \(item 0\): is empty/],
 	])('refuses %s and sends nothing', async (_name, overrides, message) => {
