@@ -1,7 +1,7 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
 import type { ApiRequest, PageOptions } from '../transport';
-import type { CardSecrets } from './common/cardData';
+import type { CardSecrets } from '../security/cardData';
 
 /**
  * One item's work, read and checked before anything is sent: the request, how to send it, and

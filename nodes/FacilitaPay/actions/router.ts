@@ -2,7 +2,7 @@ import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-wor
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import { apiDownload, apiRequest, apiRequestAllItems, beginRun } from '../transport';
-import { redactCardError } from './common/cardData';
+import { redactCardError } from '../security/cardData';
 import { readRunSettings } from './common/requestOptions';
 import type { ItemWork, OperationModule } from './node.type';
 import { resources } from './resources';

@@ -1,7 +1,7 @@
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
-import { maskedJson } from '../common/cardData';
+import { maskedJson } from '../../security/cardData';
 import { idParameter } from '../common/input';
 import { locatorField } from '../common/locator';
 import type { ItemWork } from '../node.type';

@@ -1,11 +1,11 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { maskedJson } from '../common/cardData';
+import { maskedJson } from '../../security/cardData';
 import { returnAllOrLimit } from '../common/fields';
 import { idParameter } from '../common/input';
 import { locatorValue } from '../common/locator';
-import { subscriptionIdField } from '../subscription/subscriptionIdField';
+import { subscriptionIdField } from '../subscription/subscriptionId.fields';
 import type { ItemWork } from '../node.type';
 
 const properties: INodeProperties[] = [

@@ -5,7 +5,7 @@ import { accountRequestSchema, MARKETPLACE_LABELS } from '../../schemas/marketpl
 import { checkUuid } from '../../validation/misc';
 import { subjectIdField } from '../common/fields';
 import { requireValid, validateBody } from '../common/input';
-import { accountOwnerOptions } from './ownerOption';
+import { accountOwnerOptions } from './owner.fields';
 import { answerAsJson } from '../common/output';
 import type { ItemWork } from '../node.type';
 import { locatorValue } from '../common/locator';

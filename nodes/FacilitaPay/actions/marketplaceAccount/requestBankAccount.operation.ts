@@ -4,7 +4,7 @@ import { updateDisplayOptions } from 'n8n-workflow';
 import { bankAccountRequestSchema, MARKETPLACE_LABELS } from '../../schemas/marketplaceAccount';
 import { subjectIdField } from '../common/fields';
 import { compact, validateBody } from '../common/input';
-import { accountOwnerOptions } from './ownerOption';
+import { accountOwnerOptions } from './owner.fields';
 import { answerAsJson } from '../common/output';
 import type { ItemWork } from '../node.type';
 import { locatorValue } from '../common/locator';

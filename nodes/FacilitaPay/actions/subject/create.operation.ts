@@ -3,7 +3,7 @@ import { updateDisplayOptions } from 'n8n-workflow';
 
 import { compact, jsonParameter, validateBody } from '../common/input';
 import { PERSON_LABELS, personCreateSchemaFor } from '../../schemas/subject';
-import { personFieldsToApi, personOptionalFields } from './personFields';
+import { personFieldsToApi, personOptionalFields } from './person.fields';
 import type { ItemWork } from '../node.type';
 import { answerAsJson } from '../common/output';
 

@@ -5,7 +5,7 @@ import { PERSON_LABELS, personUpdateSchemaFor } from '../../schemas/subject';
 import { checkUuid } from '../../validation/misc';
 import { subjectIdField } from '../common/fields';
 import { compact, jsonParameter, requireValid, validateBody } from '../common/input';
-import { personFieldsToApi, personOptionalFields } from './personFields';
+import { personFieldsToApi, personOptionalFields } from './person.fields';
 import type { ItemWork } from '../node.type';
 import { answerAsJson } from '../common/output';
 import { locatorValue } from '../common/locator';

@@ -2,9 +2,9 @@ import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { cancelSubscriptionSchema, SUBSCRIPTION_LABELS } from '../../schemas/subscription';
-import { maskedJson } from '../common/cardData';
+import { maskedJson } from '../../security/cardData';
 import { idParameter, validateBody } from '../common/input';
-import { subscriptionIdField } from './subscriptionIdField';
+import { subscriptionIdField } from './subscriptionId.fields';
 import type { ItemWork } from '../node.type';
 
 const properties: INodeProperties[] = [

@@ -3,10 +3,10 @@ import { updateDisplayOptions } from 'n8n-workflow';
 
 import { automaticPixSubscriptionSchema, cardSubscriptionSchema, MAX_RETRY_ATTEMPTS, SUBSCRIPTION_LABELS } from '../../schemas/subscription';
 import { CHALLENGE_WINDOW_SIZES, SOFT_DESCRIPTOR_LENGTH } from '../../validation/card';
-import { maskedJson, withCardDataHidden } from '../common/cardData';
+import { maskedJson, withCardDataHidden } from '../../security/cardData';
 import { bankAccountIdField, subjectIdField, valueField } from '../common/fields';
 import { compact, jsonParameter, validateBody } from '../common/input';
-import { cardFromParameters, cardProperties, secretsOf } from './cardFields';
+import { cardFromParameters, cardProperties, secretsOf } from './card.fields';
 import type { ItemWork } from '../node.type';
 import { locatorValue } from '../common/locator';
 

@@ -1,9 +1,9 @@
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { maskedJson } from '../common/cardData';
+import { maskedJson } from '../../security/cardData';
 import { idParameter } from '../common/input';
-import { subscriptionIdField } from './subscriptionIdField';
+import { subscriptionIdField } from './subscriptionId.fields';
 import type { ItemWork } from '../node.type';
 
 const properties: INodeProperties[] = [subscriptionIdField()];

@@ -1,7 +1,7 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { maskedJson } from '../common/cardData';
+import { maskedJson } from '../../security/cardData';
 import { returnAllOrLimit } from '../common/fields';
 import type { ItemWork } from '../node.type';
 

@@ -2,10 +2,10 @@ import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { SUBSCRIPTION_LABELS, threedsChallengeSchema } from '../../schemas/subscription';
-import { maskedJson, withCardDataHidden } from '../common/cardData';
+import { maskedJson, withCardDataHidden } from '../../security/cardData';
 import { idParameter, validateBody } from '../common/input';
-import { cardFromParameters, cardProperties, secretsOf } from './cardFields';
-import { subscriptionIdField } from './subscriptionIdField';
+import { cardFromParameters, cardProperties, secretsOf } from './card.fields';
+import { subscriptionIdField } from './subscriptionId.fields';
 import type { ItemWork } from '../node.type';
 
 const properties: INodeProperties[] = [

@@ -4,7 +4,7 @@ import { updateDisplayOptions } from 'n8n-workflow';
 import { dynamicPixSchema, SETTLEMENT_CURRENCIES, TRANSACTION_LABELS } from '../../schemas/transaction';
 import { bankAccountIdField, currencyField, subjectIdField, valueField } from '../common/fields';
 import { validateBody } from '../common/input';
-import { pixOutputItem, qrCodeImageFields, qrCodeTarget } from './pixOutput';
+import { pixOutputItem, qrCodeImageFields, qrCodeTarget } from './pix.output';
 import type { ItemWork } from '../node.type';
 import { answerAsJson } from '../common/output';
 import { locatorValue } from '../common/locator';

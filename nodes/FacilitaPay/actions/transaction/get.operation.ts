@@ -4,7 +4,7 @@ import { updateDisplayOptions } from 'n8n-workflow';
 import { simplifyField, transactionIdField } from '../common/fields';
 import { idParameter } from '../common/input';
 import { simplifyTransaction } from '../common/simplify';
-import { pixOutputItem, qrCodeImageFields, qrCodeTarget } from './pixOutput';
+import { pixOutputItem, qrCodeImageFields, qrCodeTarget } from './pix.output';
 import type { ItemWork } from '../node.type';
 import { answerAsJson } from '../common/output';
 

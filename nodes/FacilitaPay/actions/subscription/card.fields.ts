@@ -1,6 +1,6 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
-import type { CardSecrets } from '../common/cardData';
+import type { CardSecrets } from '../../security/cardData';
 
 /** Brands offered in the dropdown, sorted by name; an expression may give any other brand. */
 export const CARD_BRAND_OPTIONS = [

@@ -1,9 +1,9 @@
 import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 
-import { FacilitaPay } from '../../../../nodes/FacilitaPay/FacilitaPay.node';
-import { maskCardData } from '../../../../nodes/FacilitaPay/actions/common/cardData';
-import { defaultRetryOptions } from '../../../../nodes/FacilitaPay/transport';
-import { httpError, runNode, runNodeExpectingError } from '../../helpers/executeContext';
+import { FacilitaPay } from '../../../nodes/FacilitaPay/FacilitaPay.node';
+import { maskCardData } from '../../../nodes/FacilitaPay/security/cardData';
+import { defaultRetryOptions } from '../../../nodes/FacilitaPay/transport';
+import { httpError, runNode, runNodeExpectingError } from '../helpers/executeContext';
 import {
 	CARD_NUMBER,
 	cardSubscription,
@@ -12,7 +12,7 @@ import {
 	SECURITY_CODE,
 	SUBSCRIPTION_ID,
 	threedsChallenge,
-} from './fixtures';
+} from '../actions/subscription/fixtures';
 
 beforeEach(() => {
 	jest.spyOn(defaultRetryOptions, 'wait').mockImplementation(async () => {});

@@ -1,8 +1,8 @@
 import type { IDataObject, IExecuteFunctions, JsonObject } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
-import { describeErrorBody } from '../../transport';
-import { maskCardNumber } from '../../validation/card';
+import { describeErrorBody } from '../transport';
+import { maskCardNumber } from '../validation/card';
 
 /**
  * Card data this item sent, so that it can be found and hidden wherever the service echoes it.
