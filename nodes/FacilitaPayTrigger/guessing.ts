@@ -1,4 +1,4 @@
-import type { IDataObject } from "n8n-workflow";
+import type { IDataObject } from 'n8n-workflow';
 
 /** Wrong secrets tolerated within the window before unverified events are refused. */
 export const GUESS_LIMIT = 20;
@@ -14,15 +14,14 @@ const memory = new Map<string, number[]>();
 
 /** For tests: forgets what this process remembered. */
 export function clearGuessMemory(): void {
-  memory.clear();
+	memory.clear();
 }
 
 function recent(times: unknown, now: number): number[] {
-  if (!Array.isArray(times)) return [];
-  return times.filter(
-    (t): t is number =>
-      typeof t === "number" && Number.isFinite(t) && t > now - GUESS_WINDOW_MS,
-  );
+	if (!Array.isArray(times)) return [];
+	return times.filter(
+		(t): t is number => typeof t === 'number' && Number.isFinite(t) && t > now - GUESS_WINDOW_MS,
+	);
 }
 
 /**
@@ -31,31 +30,25 @@ function recent(times: unknown, now: number): number[] {
  * carries (what was saved before a restart, or by another process).
  */
 function merged(staticData: IDataObject, key: string, now: number): number[] {
-  const inMemory = recent(memory.get(key), now);
-  const saved = recent(staticData.wrongSecretTimes, now);
-  return (inMemory.length >= saved.length ? inMemory : saved).slice(
-    -GUESS_LIMIT,
-  );
+	const inMemory = recent(memory.get(key), now);
+	const saved = recent(staticData.wrongSecretTimes, now);
+	return (inMemory.length >= saved.length ? inMemory : saved).slice(-GUESS_LIMIT);
 }
 
 function store(staticData: IDataObject, key: string, times: number[]): void {
-  memory.set(key, times);
-  if (times.length === 0) delete staticData.wrongSecretTimes;
-  else staticData.wrongSecretTimes = times;
+	memory.set(key, times);
+	if (times.length === 0) delete staticData.wrongSecretTimes;
+	else staticData.wrongSecretTimes = times;
 }
 
 /**
  * Until when unverified events are refused: GUESS_LIMIT wrong secrets within GUESS_WINDOW_MS lock
  * them until the oldest of those leaves the window. Undefined when not locked.
  */
-export function lockedUntil(
-  staticData: IDataObject,
-  key: string,
-  now: number,
-): number | undefined {
-  const times = merged(staticData, key, now);
-  if (times.length < GUESS_LIMIT) return undefined;
-  return times[times.length - GUESS_LIMIT] + GUESS_WINDOW_MS;
+export function lockedUntil(staticData: IDataObject, key: string, now: number): number | undefined {
+	const times = merged(staticData, key, now);
+	if (times.length < GUESS_LIMIT) return undefined;
+	return times[times.length - GUESS_LIMIT] + GUESS_WINDOW_MS;
 }
 
 /**
@@ -63,14 +56,14 @@ export function lockedUntil(
  * refused request).
  */
 export function recordWrongSecret(
-  staticData: IDataObject,
-  key: string,
-  now: number,
+	staticData: IDataObject,
+	key: string,
+	now: number,
 ): { lockStarted: boolean; lockedUntil?: number } {
-  const wasLocked = lockedUntil(staticData, key, now) !== undefined;
-  const times = merged(staticData, key, now);
-  times.push(now);
-  store(staticData, key, times.slice(-GUESS_LIMIT));
-  const until = lockedUntil(staticData, key, now);
-  return { lockStarted: !wasLocked && until !== undefined, lockedUntil: until };
+	const wasLocked = lockedUntil(staticData, key, now) !== undefined;
+	const times = merged(staticData, key, now);
+	times.push(now);
+	store(staticData, key, times.slice(-GUESS_LIMIT));
+	const until = lockedUntil(staticData, key, now);
+	return { lockStarted: !wasLocked && until !== undefined, lockedUntil: until };
 }

@@ -1,5 +1,5 @@
-import { createHash, createHmac, timingSafeEqual } from "crypto";
-import type { ICredentialDataDecryptedObject } from "n8n-workflow";
+import { createHash, createHmac, timingSafeEqual } from 'crypto';
+import type { ICredentialDataDecryptedObject } from 'n8n-workflow';
 
 /*
  * How the webhook secret is kept, and why.
@@ -27,7 +27,7 @@ import type { ICredentialDataDecryptedObject } from "n8n-workflow";
  * The rule for the secret's form (numbers and strings): see `canonicalSecret`.
  */
 
-const DERIVATION_LABEL = "n8n-nodes-facilitapay/webhook-secret/v2";
+const DERIVATION_LABEL = 'n8n-nodes-facilitapay/webhook-secret/v2';
 
 /**
  * The HMAC key: derived from the credential's long-lived secret material, never stored. The
@@ -35,17 +35,11 @@ const DERIVATION_LABEL = "n8n-nodes-facilitapay/webhook-secret/v2";
  * trailing slash changes it.
  */
 export function secretKey(credentials: ICredentialDataDecryptedObject): Buffer {
-  const material =
-    credentials.authentication === "usernamePassword"
-      ? [
-          "usernamePassword",
-          String(credentials.username ?? ""),
-          String(credentials.password ?? ""),
-        ]
-      : ["accessToken", String(credentials.accessToken ?? "")];
-  return createHmac("sha256", DERIVATION_LABEL)
-    .update(JSON.stringify(material), "utf8")
-    .digest();
+	const material =
+		credentials.authentication === 'usernamePassword'
+			? ['usernamePassword', String(credentials.username ?? ''), String(credentials.password ?? '')]
+			: ['accessToken', String(credentials.accessToken ?? '')];
+	return createHmac('sha256', DERIVATION_LABEL).update(JSON.stringify(material), 'utf8').digest();
 }
 
 /**
@@ -57,31 +51,31 @@ export function secretKey(credentials: ICredentialDataDecryptedObject): Buffer {
  * secret at all. Strings are not trimmed: `" 3718"` is not `"3718"`.
  */
 export function canonicalSecret(value: unknown): string | undefined {
-  let text: string;
-  if (typeof value === "number") {
-    if (!Number.isSafeInteger(value) || value < 0) return undefined;
-    text = String(value);
-  } else if (typeof value === "string") {
-    text = value;
-  } else {
-    return undefined;
-  }
-  if (text === "" || text.length > 256) return undefined;
-  if (/^[0-9]+$/.test(text)) return text.replace(/^0+(?=[0-9])/, "");
-  return text;
+	let text: string;
+	if (typeof value === 'number') {
+		if (!Number.isSafeInteger(value) || value < 0) return undefined;
+		text = String(value);
+	} else if (typeof value === 'string') {
+		text = value;
+	} else {
+		return undefined;
+	}
+	if (text === '' || text.length > 256) return undefined;
+	if (/^[0-9]+$/.test(text)) return text.replace(/^0+(?=[0-9])/, '');
+	return text;
 }
 
 /** HMAC-SHA256 (hex) of the canonical secret under `key`; undefined when the value is no secret. */
 export function secretHmac(secret: unknown, key: Buffer): string | undefined {
-  const canonical = canonicalSecret(secret);
-  if (canonical === undefined) return undefined;
-  return createHmac("sha256", key).update(canonical, "utf8").digest("hex");
+	const canonical = canonicalSecret(secret);
+	if (canonical === undefined) return undefined;
+	return createHmac('sha256', key).update(canonical, 'utf8').digest('hex');
 }
 
 function toBuffer(value: unknown): Buffer | undefined {
-  if (Buffer.isBuffer(value)) return value;
-  if (typeof value === "string") return Buffer.from(value, "utf8");
-  return undefined;
+	if (Buffer.isBuffer(value)) return value;
+	if (typeof value === 'string') return Buffer.from(value, 'utf8');
+	return undefined;
 }
 
 /**
@@ -89,11 +83,11 @@ function toBuffer(value: unknown): Buffer | undefined {
  * empty value or a different length answers false.
  */
 export function secretsEqual(received: unknown, expected: unknown): boolean {
-  const a = toBuffer(received);
-  const b = toBuffer(expected);
-  if (!a || !b || a.length === 0 || b.length === 0) return false;
-  if (a.length !== b.length) return false;
-  return timingSafeEqual(a, b);
+	const a = toBuffer(received);
+	const b = toBuffer(expected);
+	if (!a || !b || a.length === 0 || b.length === 0) return false;
+	if (a.length !== b.length) return false;
+	return timingSafeEqual(a, b);
 }
 
 /**
@@ -101,23 +95,23 @@ export function secretsEqual(received: unknown, expected: unknown): boolean {
  * while it is still accepted). Every candidate is compared, in constant time. Never throws.
  */
 export function matchesStoredHmac(
-  receivedSecret: unknown,
-  key: Buffer,
-  storedHmacs: Array<string | undefined>,
+	receivedSecret: unknown,
+	key: Buffer,
+	storedHmacs: Array<string | undefined>,
 ): boolean {
-  const received = secretHmac(receivedSecret, key);
-  if (received === undefined) return false;
-  let matched = false;
-  for (const stored of storedHmacs) {
-    if (typeof stored !== "string" || stored === "") continue;
-    if (secretsEqual(received, stored)) matched = true;
-  }
-  return matched;
+	const received = secretHmac(receivedSecret, key);
+	if (received === undefined) return false;
+	let matched = false;
+	for (const stored of storedHmacs) {
+		if (typeof stored !== 'string' || stored === '') continue;
+		if (secretsEqual(received, stored)) matched = true;
+	}
+	return matched;
 }
 
 /** The unkeyed SHA-256 (hex) that versions before the keyed HMAC kept. Only read, for migration. */
 export function legacyDigest(secret: string): string {
-  return createHash("sha256").update(secret, "utf8").digest("hex");
+	return createHash('sha256').update(secret, 'utf8').digest('hex');
 }
 
 /**
@@ -127,12 +121,12 @@ export function legacyDigest(secret: string): string {
  * very weakness the HMAC removes: it takes milliseconds. Undefined when the secret is longer.
  */
 export function recoverLegacySecret(digest: string): string | undefined {
-  for (let length = 1; length <= 4; length++) {
-    const end = 10 ** length;
-    for (let n = 0; n < end; n++) {
-      const candidate = String(n).padStart(length, "0");
-      if (legacyDigest(candidate) === digest) return candidate;
-    }
-  }
-  return undefined;
+	for (let length = 1; length <= 4; length++) {
+		const end = 10 ** length;
+		for (let n = 0; n < end; n++) {
+			const candidate = String(n).padStart(length, '0');
+			if (legacyDigest(candidate) === digest) return candidate;
+		}
+	}
+	return undefined;
 }
