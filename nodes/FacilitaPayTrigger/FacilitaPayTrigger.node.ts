@@ -428,6 +428,10 @@ export class FacilitaPayTrigger implements INodeType {
 
 		if (options.includeHeaders === true) fields.headers = safeHeaders(this.getHeaderData());
 		fields.receivedAt = new Date(now).toISOString();
-		return { workflowData: [[{ json: fields }]] };
+		// Answered here, before n8n prepares the execution: n8n saves what this request changed in the
+		// static data (Drop Duplicates, the guessing count) only when the answer comes first; when n8n
+		// answers itself after preparing the execution, those changes are lost (seen in n8n 2.41.1).
+		response.status(200).json({ message: 'Workflow was started' });
+		return { noWebhookResponse: true, workflowData: [[{ json: fields }]] };
 	}
 }

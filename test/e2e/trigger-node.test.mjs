@@ -36,7 +36,6 @@ const figures = {
 	trueEventsDelivered: 0,
 };
 afterAll(() => {
-	// eslint-disable-next-line no-console
 	console.log(`issue 11 figures: ${JSON.stringify(figures)}`);
 	const dir = process.env.FACILITAPAY_E2E_DIR ?? '/tmp';
 	fs.mkdirSync(dir, { recursive: true });
@@ -75,7 +74,10 @@ describeE2e('FacilitaPay Trigger in a real n8n 2.x', () => {
 			const state = sharedState();
 			requirePieces(state, ['sandbox', 'trigger']);
 			// Verify With API off: the sandbox event names a subject that does not exist.
-			const workflow = await createWorkflowViaApi(workflowWithTrigger({ parameters: { events: ['*'], options: { verifyWithApi: false } } }), state);
+			const workflow = await createWorkflowViaApi(
+				workflowWithTrigger({ parameters: { events: ['*'], options: { verifyWithApi: false, acceptUnsignedKycStatus: true } } }),
+				state,
+			);
 
 			const registrations = await activateAndWaitForRegistration(workflow.id, state);
 			expect(registrations).toHaveLength(1);
@@ -89,6 +91,26 @@ describeE2e('FacilitaPay Trigger in a real n8n 2.x', () => {
 			const items = nodeOutput(execution, TRIGGER);
 			expect(items).toEqual([expect.objectContaining({ type: 'subject_approved', subject_id: 'e2e-subject-1', verified: false })]);
 			expect(JSON.stringify(items)).not.toContain(webhook.secret);
+
+			// Issue 13: an unsigned KYC payload nested 100,000 levels deep is answered 4xx and starts
+			// nothing; a plain one starts the workflow with the documented fields only.
+			let deep = '{"id":"x"}';
+			for (let i = 0; i < 100_000; i++) deep = `{"n":${deep}}`;
+			const nested = await postRaw(webhook.url, `{"data":{"id":"kyc-deep","status":"approved","references":[${deep}]}}`);
+			expect(nested.status).toBeGreaterThanOrEqual(400);
+			expect(nested.status).toBeLessThan(500);
+			const plain = await postRaw(webhook.url, { data: { id: 'kyc-plain', status: 'approved', social_name: 'Ana', injected: { value: '1.00' } } });
+			expect(plain.status).toBe(200);
+			const executions = await waitForExecutions(workflow.id, 2, state);
+			expect(executions).toHaveLength(2);
+			expect(nodeOutput(executions[1], TRIGGER)).toEqual([
+				expect.objectContaining({
+					type: 'kyc_status',
+					verified: false,
+					subject: { id: 'kyc-plain', status: 'approved', social_name: 'Ana' },
+				}),
+			]);
+			expect(JSON.stringify(executions.map((e) => nodeOutput(e, TRIGGER)))).not.toContain('kyc-deep');
 			await deactivateWorkflow(workflow.id, state);
 		},
 		CLI_TIMEOUT,
@@ -487,6 +509,13 @@ describeE2e('FacilitaPay Trigger in a real n8n 2.x', () => {
 				expect(executions).toHaveLength(2);
 				expect(executions.map((e) => nodeOutput(e, TRIGGER)[0].type)).toEqual(['subject_reproved', 'subject_approved']);
 				expect(nodeOutput(executions[1], TRIGGER)[0]).toMatchObject({ verified: true, subject: { status: 'approved' } });
+				// What Drop Duplicates remembers is saved with the workflow (hashed keys, no IDs), so it
+				// outlives a restart of n8n: the trigger answers before n8n prepares the execution, which
+				// is when n8n saves the static data a webhook changed.
+				const saved = await getWorkflowViaApi(workflow.id, sb.state);
+				const remembered = saved.staticData?.[`node:${TRIGGER}`]?.emittedEvents ?? {};
+				expect(Object.keys(remembered)).toHaveLength(2);
+				expect(JSON.stringify(remembered)).not.toContain(subjectId);
 				figures.trueEventsSent += 1;
 				figures.trueEventsDelivered += 1;
 			},
