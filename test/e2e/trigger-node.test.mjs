@@ -34,6 +34,8 @@ const figures = {
 	executionsFromForgeries: 0,
 	trueEventsSent: 0,
 	trueEventsDelivered: 0,
+	/** True events with nothing to verify, refused with 503 during the guessing lock: FacilitaPay redelivers them. */
+	trueEventsDeferred: 0,
 };
 afterAll(() => {
 	console.log(`issue 11 figures: ${JSON.stringify(figures)}`);
@@ -516,6 +518,44 @@ describeE2e('FacilitaPay Trigger in a real n8n 2.x', () => {
 				const remembered = saved.staticData?.[`node:${TRIGGER}`]?.emittedEvents ?? {};
 				expect(Object.keys(remembered)).toHaveLength(2);
 				expect(JSON.stringify(remembered)).not.toContain(subjectId);
+				figures.trueEventsSent += 1;
+				figures.trueEventsDelivered += 1;
+			},
+			CLI_TIMEOUT,
+		);
+
+		test(
+			'after 20 wrong secrets, an event that cannot be verified is refused with 503 (FacilitaPay redelivers it later) while verified events still start the workflow',
+			async () => {
+				expect(workflow).toBeDefined();
+				const hook = (await sandboxControl('GET', '/webhook', undefined, sb.state)).data;
+				const answers = [];
+				for (let n = 1; n <= 20; n++) {
+					const guess = String((Number(hook.secret) + n) % 10000).padStart(4, '0');
+					answers.push((await postRaw(hook.url, { notification: { type: 'non_identified_bank_transaction', secret: guess, bank_transaction: { id: `forged-bt-${n}`, value: '5000.00' } } })).status);
+					figures.forgedWrongSecret += 1;
+				}
+				expect(answers.slice(0, 19)).toEqual(Array(19).fill(401));
+				expect(answers[19]).toBe(503);
+
+				// The right secret now, on an event with nothing to read back: refused for now.
+				const unverified = await sandboxControl(
+					'POST',
+					'/events',
+					{ type: 'non_identified_bank_transaction', bank_transaction: { id: 'bt-true', value: '10.00', currency: 'BRL' } },
+					sb.state,
+				);
+				expect(unverified.data.notification).toMatchObject({ last_response_status: 503, next_attempt_at: expect.any(String) });
+				figures.trueEventsDeferred += 1;
+
+				// A verified event flows.
+				const subjects = await sandboxApi('GET', '/subject/people', undefined, sb.state);
+				const subjectId = subjects.json.data[0].id;
+				await sandboxControl('POST', '/events', { type: 'document_required', subject_id: subjectId, required_documents: ['proof_of_address'] }, sb.state);
+				const executions = await waitForExecutions(workflow.id, 3, sb.state);
+				expect(executions).toHaveLength(3);
+				expect(nodeOutput(executions[2], TRIGGER)[0]).toMatchObject({ type: 'document_required', verified: true, subject: { id: subjectId } });
+				expect(JSON.stringify(executions.map((e) => nodeOutput(e, TRIGGER)))).not.toContain('forged-bt');
 				figures.trueEventsSent += 1;
 				figures.trueEventsDelivered += 1;
 			},
