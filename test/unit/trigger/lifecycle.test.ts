@@ -291,6 +291,18 @@ describe('delete: deactivating the workflow', () => {
 		expect(staticData).not.toHaveProperty('secretHmac');
 	});
 
+	it("disables when FacilitaPay has sent no notification yet (nothing says they are someone else's)", async () => {
+		const { requests } = await runLifecycle('delete', {
+			parameters: { options: { disableOnDeactivation: true } },
+			staticData: registeredStaticData(),
+			replies: [{ data: [] }, { data: 'ok' }],
+		});
+		expect(requests.map((r) => r.url)).toEqual([
+			`${BASE_URL}/notifications`,
+			`${BASE_URL}/disable_webhooks`,
+		]);
+	});
+
 	it('never disables notifications that go to another URL, whatever the option says', async () => {
 		const { requests, logger } = await runLifecycle('delete', {
 			parameters: { options: { disableOnDeactivation: true } },

@@ -535,6 +535,16 @@ describe('webhook: Verify With API (on by default)', () => {
 		});
 	});
 
+	it('an event naming more than 25 objects is not read (no API call) and FacilitaPay is asked to send it later', async () => {
+		const ids = Array.from({ length: 26 }, (_, i) => `tx-${i}`);
+		const { requests, response, responseData } = await receive({
+			bodyData: notification({ type: 'wire_created', wire_id: 'w-1', transaction_ids: ids }),
+		});
+		expect(requests).toHaveLength(0);
+		expect(response.statusCode).toBe(503);
+		expect(responseData.workflowData).toBeUndefined();
+	});
+
 	it('a wire_created naming a pending transaction starts nothing', async () => {
 		const { responseData } = await receive({
 			bodyData: notification({
