@@ -343,10 +343,8 @@ export class FacilitaPayTrigger implements INodeType {
 			if (locked !== undefined) return refuse(503, SEND_LATER);
 			fields = kycStatusFields(classified.subject);
 		} else {
-			const verifying = verifyWithApiOption(options);
-			const claimedType = classified.notification.type;
-			const plan = verifying
-				? planVerification({ ...classified.notification, type: claimedType })
+			const plan = verifyWithApiOption(options)
+				? planVerification(classified.notification)
 				: ({ kind: 'unverifiable' } as const);
 			// While locked, unverified events are refused before the secret is even compared, so the
 			// answer tells a guesser nothing.
@@ -378,17 +376,24 @@ export class FacilitaPayTrigger implements INodeType {
 
 			fields = eventFields(classified.notification);
 			if (typeof fields.type !== 'string' || fields.type === '') {
-				return refuse(400, 'The notification has no type');
+				return locked !== undefined
+					? refuse(503, SEND_LATER)
+					: refuse(400, 'The notification has no type');
 			}
+			// While locked, every answer that starts nothing is the same 503 (FacilitaPay sends the
+			// notification again later), so a right secret cannot be told from a wrong one.
 			const events = this.getNodeParameter('events', []) as string[];
 			// Not chosen: n8n answers 200 and no execution starts.
-			if (!isEventSelected(fields.type, events)) return {};
+			if (!isEventSelected(fields.type, events)) {
+				return locked !== undefined ? refuse(503, SEND_LATER) : {};
+			}
 
 			const duplicate = duplicateKey(fields);
 			if (options.dropDuplicates === true && wasEmitted(staticData, duplicate, now, guessKey)) {
 				this.logger.info(
-					`${LOG}: a ${fields.type} notification identical to one received in the last 24 hours started nothing (Drop Duplicates)`,
+					`${LOG}: a notification of type ${fields.type} identical to one received in the last 24 hours started nothing (Drop Duplicates)`,
 				);
+				if (locked !== undefined) return refuse(503, SEND_LATER);
 				response.status(200).json({ message: 'Duplicate: already received' });
 				return { noWebhookResponse: true };
 			}
@@ -403,7 +408,7 @@ export class FacilitaPayTrigger implements INodeType {
 				const verification = await verify(this, plan.reads);
 				if (verification.kind === 'unreachable') {
 					this.logger.error(
-						`${LOG}: a ${fields.type} notification could not be checked with FacilitaPay (${verification.reason}); nothing started. FacilitaPay sends it again later.`,
+						`${LOG}: a notification of type ${fields.type} could not be checked with FacilitaPay (${verification.reason}); nothing started. FacilitaPay sends it again later.`,
 					);
 					return refuse(
 						503,
@@ -412,7 +417,7 @@ export class FacilitaPayTrigger implements INodeType {
 				}
 				if (verification.kind === 'contradicted') {
 					this.logger.warn(
-						`${LOG}: a ${fields.type} notification with the right secret started nothing: ${verification.reason}. If this repeats, someone else may know the secret: deactivate and activate the workflow to get a new one.`,
+						`${LOG}: a notification of type ${fields.type} with the right secret started nothing: ${verification.reason}. If this repeats, someone else may know the secret: deactivate and activate the workflow to get a new one.`,
 					);
 					if (countForgery() || locked !== undefined) return refuse(503, SEND_LATER);
 					return refuse(200, 'Not started: FacilitaPay does not confirm this event');

@@ -124,7 +124,7 @@ export function planVerification(fields: IDataObject): Plan {
 
 	const missing = (name: string): Plan => ({
 		kind: 'invalid',
-		reason: `a ${type} notification without ${name}`,
+		reason: `a notification of type ${type} without ${name}`,
 	});
 
 	if (type in TRANSACTION_RULES || (!known && transactionId !== undefined)) {
@@ -201,7 +201,7 @@ export function planVerification(fields: IDataObject): Plan {
 		if (!ID_PATTERN.test(read.id)) {
 			return {
 				kind: 'invalid',
-				reason: `a ${type} notification naming an ID FacilitaPay never gives`,
+				reason: `a notification of type ${type} naming an ID FacilitaPay never gives`,
 			};
 		}
 		if (read.subscriptionId !== undefined && !ID_PATTERN.test(read.subscriptionId)) {

@@ -1069,3 +1069,44 @@ describe('webhook: Drop Duplicates', () => {
 		expect(JSON.stringify(staticData).length).toBeLessThan(60_000);
 	});
 });
+
+describe('webhook: no oracle during the guessing lock', () => {
+	it('with the right secret, an unchosen event, a duplicate or a contradicted one get the same 503 as a wrong secret', async () => {
+		const staticData = registeredStaticData();
+		const workflowId = 'wf-oracle';
+		for (let n = 0; n < 20; n++) {
+			await receive({
+				bodyData: notification({ type: 'identified', transaction_id: 'tx-1', secret: `x${n}` }),
+				staticData,
+				workflowId,
+			});
+		}
+		const answers = [
+			await receive({
+				bodyData: notification({ type: 'identified', transaction_id: 'tx-1', secret: '9999' }),
+				staticData,
+				workflowId,
+			}),
+			await receive({
+				parameters: { events: ['payment_failed'] },
+				bodyData: paymentApproved,
+				staticData,
+				workflowId,
+			}),
+			await receive({
+				bodyData: paymentApproved,
+				staticData,
+				workflowId,
+				replies: [{ data: { id: 'tx-1', status: 'pending' } }],
+			}),
+			await receive({ bodyData: notification({ transaction_id: 'tx-1' }), staticData, workflowId }),
+		];
+		for (const { response, responseData } of answers) {
+			expect(response).toEqual({
+				statusCode: 503,
+				body: { message: 'Not accepted now; send the notification again later' },
+			});
+			expect(responseData.workflowData).toBeUndefined();
+		}
+	});
+});
