@@ -1,7 +1,8 @@
-import { digestSecret } from '../../../nodes/FacilitaPayTrigger/secret';
+import { legacyDigest } from '../../../nodes/FacilitaPayTrigger/secret';
 import { httpError } from '../helpers/executeContext';
 import {
 	BASE_URL,
+	hmacOf,
 	PRODUCTION_URL,
 	SECRET,
 	TEST_URL,
@@ -14,55 +15,97 @@ import {
 const NOW = new Date('2025-06-02T10:30:00.000Z');
 
 beforeEach(() => {
-	jest.useFakeTimers({ now: NOW, doNotFake: ['nextTick', 'queueMicrotask', 'setImmediate'] });
+	jest.useFakeTimers({
+		now: NOW,
+		doNotFake: ['nextTick', 'queueMicrotask', 'setImmediate'],
+	});
 });
 afterEach(() => jest.useRealTimers());
 
 describe('create: activating the workflow', () => {
-	it('sends the production URL to POST /enable_webhooks and stores only the digest of the secret', async () => {
+	it('sends the production URL to POST /enable_webhooks and stores only the keyed HMAC of the secret', async () => {
 		const { result, requests, staticData } = await runLifecycle('create', {
-			replies: [{ data: { secret: SECRET } }],
+			replies: [{ data: [] }, { data: { secret: SECRET } }],
 		});
 		expect(result).toBe(true);
-		expect(requests).toHaveLength(1);
+		expect(requests).toHaveLength(2);
 		expect(requests[0]).toMatchObject({
+			method: 'GET',
+			url: `${BASE_URL}/notifications`,
+		});
+		expect(requests[1]).toMatchObject({
 			method: 'POST',
 			url: `${BASE_URL}/enable_webhooks`,
 			body: { url: PRODUCTION_URL },
 		});
 		expect(staticData).toEqual({
-			secretDigest: digestSecret(SECRET),
+			secretHmac: hmacOf(SECRET),
 			webhookUrl: PRODUCTION_URL,
 			testRegistration: false,
 			registeredAt: NOW.toISOString(),
+			ownUrls: [PRODUCTION_URL],
 		});
 		expect(JSON.stringify(staticData)).not.toContain(`"${SECRET}"`);
+		expect(JSON.stringify(staticData)).not.toContain(legacyDigest(SECRET));
+	});
+
+	it('a secret returned as a number is kept under the same rule', async () => {
+		const { staticData } = await runLifecycle('create', {
+			replies: [{ data: [] }, { data: { secret: 3718 } }],
+		});
+		expect(staticData.secretHmac).toBe(hmacOf(SECRET));
+	});
+
+	it('says in the log when it takes the URL over from another system', async () => {
+		const { logger, requests } = await runLifecycle('create', {
+			replies: [
+				{
+					data: [
+						{
+							id: 'n1',
+							url: 'https://other.example.com/hooks/abc',
+							inserted_at: '2025-06-02T09:00:00Z',
+						},
+					],
+				},
+				{ data: { secret: SECRET } },
+			],
+		});
+		expect(requests).toHaveLength(2);
+		expect(logger.warn).toHaveBeenCalledWith(
+			expect.stringMatching(/https:\/\/other\.example\.com\/… until now/),
+		);
+		expect(logger.warn).not.toHaveBeenCalledWith(expect.stringMatching(/hooks\/abc/));
 	});
 
 	it('"Listen for test event" registers the test URL and marks the registration as a test', async () => {
 		const { requests, staticData } = await runLifecycle('create', {
 			mode: 'manual',
-			replies: [{ data: { secret: '0042' } }],
+			replies: [{ data: [] }, { data: { secret: '0042' } }],
 		});
-		expect(requests[0].body).toEqual({ url: TEST_URL });
+		expect(requests[1].body).toEqual({ url: TEST_URL });
 		expect(staticData).toMatchObject({
-			secretDigest: digestSecret('0042'),
+			secretHmac: hmacOf('0042'),
 			webhookUrl: TEST_URL,
 			testRegistration: true,
 		});
 	});
 
-	it('replaces what an earlier registration stored (a new secret)', async () => {
+	it('replaces what an earlier registration stored (a new secret), keeping the old one as previous for 24 h', async () => {
 		const { staticData } = await runLifecycle('create', {
 			staticData: registeredStaticData(),
-			replies: [{ data: { secret: '5555' } }],
+			replies: [{ data: [] }, { data: { secret: '5555' } }],
 		});
-		expect(staticData.secretDigest).toBe(digestSecret('5555'));
+		expect(staticData.secretHmac).toBe(hmacOf('5555'));
+		expect(staticData.previousSecretHmac).toBe(hmacOf(SECRET));
+		expect(staticData.previousSecretUntil).toBe(
+			new Date(NOW.getTime() + 24 * 3600 * 1000).toISOString(),
+		);
 	});
 
 	it('fails visibly when FacilitaPay returns no secret, and stores nothing', async () => {
 		const { error, staticData } = await runLifecycleExpectingError('create', {
-			replies: [{ data: 'ok' }],
+			replies: [{ data: [] }, { data: 'ok' }],
 		});
 		expect(error.message).toBe('FacilitaPay enabled notifications but returned no secret');
 		expect(staticData).toEqual({});
@@ -70,7 +113,7 @@ describe('create: activating the workflow', () => {
 
 	it('passes on the error FacilitaPay answered, and stores nothing', async () => {
 		const { error, staticData } = await runLifecycleExpectingError('create', {
-			replies: [httpError(401, { error: 'invalid_token' })],
+			replies: [{ data: [] }, httpError(401, { error: 'invalid_token' })],
 		});
 		expect(error.message).toMatch(/refused the credentials: invalid_token/);
 		expect(staticData).toEqual({});
@@ -79,7 +122,7 @@ describe('create: activating the workflow', () => {
 	it('warns in the log when n8n gives a URL FacilitaPay cannot reach', async () => {
 		const { logger } = await runLifecycle('create', {
 			webhookUrl: 'http://localhost:5678/webhook/3f1c/webhook',
-			replies: [{ data: { secret: SECRET } }],
+			replies: [{ data: [] }, { data: { secret: SECRET } }],
 		});
 		expect(logger.warn).toHaveBeenCalledWith(expect.stringMatching(/WEBHOOK_URL/));
 	});
@@ -88,28 +131,115 @@ describe('create: activating the workflow', () => {
 		const { logger } = await runLifecycle('create', {
 			webhookUrl: 'http://localhost:5678/webhook/3f1c/webhook',
 			credentials: { ...credentials, baseUrl: 'http://127.0.0.1:4010/api/v1' },
-			replies: [{ data: { secret: SECRET } }],
+			replies: [{ data: [] }, { data: { secret: SECRET } }],
 		});
 		expect(logger.warn).not.toHaveBeenCalled();
 	});
 
 	it('does not warn for a public URL', async () => {
-		const { logger } = await runLifecycle('create', { replies: [{ data: { secret: SECRET } }] });
+		const { logger } = await runLifecycle('create', {
+			replies: [{ data: [] }, { data: { secret: SECRET } }],
+		});
 		expect(logger.warn).not.toHaveBeenCalled();
 	});
 });
 
 describe('checkExists: answers from what this node registered', () => {
-	it('true when this node registered the URL n8n gives it now', async () => {
-		const { result, requests } = await runLifecycle('checkExists', {
+	it('true when this node registered the URL n8n gives it now and the newest notification went there', async () => {
+		const { result, requests, logger } = await runLifecycle('checkExists', {
 			staticData: registeredStaticData(),
+			replies: [
+				{
+					data: [
+						{
+							id: 'n1',
+							url: PRODUCTION_URL,
+							inserted_at: '2025-06-02T09:00:00Z',
+						},
+					],
+				},
+			],
 		});
 		expect(result).toBe(true);
-		expect(requests).toHaveLength(0);
+		expect(requests).toHaveLength(1);
+		expect(requests[0]).toMatchObject({
+			method: 'GET',
+			url: `${BASE_URL}/notifications`,
+			qs: { order_by: 'desc' },
+		});
+		expect(logger.warn).not.toHaveBeenCalled();
+	});
+
+	it('does not fight silently: another URL in the newest records is logged, the URL is left alone', async () => {
+		const { result, requests, logger, staticData } = await runLifecycle('checkExists', {
+			staticData: registeredStaticData(),
+			replies: [
+				{
+					data: [
+						{
+							id: 'n2',
+							url: 'https://erp.example.com/facilitapay/tok3n',
+							inserted_at: '2025-06-02T10:00:00Z',
+						},
+						{
+							id: 'n1',
+							url: PRODUCTION_URL,
+							inserted_at: '2025-06-02T09:00:00Z',
+						},
+					],
+				},
+			],
+		});
+		expect(result).toBe(true);
+		expect(requests).toHaveLength(1);
+		expect(logger.warn).toHaveBeenCalledWith(
+			expect.stringMatching(
+				/now sends this account's notifications to https:\/\/erp\.example\.com\/….*deactivate and activate this workflow/,
+			),
+		);
+		expect(logger.warn).not.toHaveBeenCalledWith(expect.stringMatching(/tok3n/));
+		expect(staticData.urlTakenBy).toBe('https://erp.example.com/…');
+	});
+
+	it('the test URL of the same node is not "another system"', async () => {
+		const { logger } = await runLifecycle('checkExists', {
+			staticData: registeredStaticData({ ownUrls: [PRODUCTION_URL, TEST_URL] }),
+			replies: [
+				{
+					data: [{ id: 'n1', url: TEST_URL, inserted_at: '2025-06-02T09:00:00Z' }],
+				},
+			],
+		});
+		expect(logger.warn).not.toHaveBeenCalled();
+	});
+
+	it('stays true when the records cannot be read', async () => {
+		const { result } = await runLifecycle('checkExists', {
+			staticData: registeredStaticData(),
+			replies: [httpError(500, 'boom')],
+		});
+		expect(result).toBe(true);
+	});
+
+	it('migrates the unkeyed SHA-256 of an earlier version to the keyed HMAC of the same secret, without registering again', async () => {
+		const staticData = {
+			secretDigest: legacyDigest('0042'),
+			webhookUrl: PRODUCTION_URL,
+			testRegistration: false,
+		};
+		const { result } = await runLifecycle('checkExists', {
+			staticData,
+			replies: [{ data: [] }],
+		});
+		expect(result).toBe(true);
+		expect(staticData).not.toHaveProperty('secretDigest');
+		expect(staticData).toMatchObject({ secretHmac: hmacOf('0042') });
 	});
 
 	it('false when nothing was registered', async () => {
-		const { result, requests } = await runLifecycle('checkExists', { staticData: {} });
+		const { result, requests } = await runLifecycle('checkExists', {
+			staticData: {},
+		});
 		expect(result).toBe(false);
 		expect(requests).toHaveLength(0);
 	});
@@ -124,7 +254,9 @@ describe('checkExists: answers from what this node registered', () => {
 
 	it('false when the URL is stored without a secret, and nothing is deleted', async () => {
 		const staticData = { webhookUrl: PRODUCTION_URL };
-		const { result, requests } = await runLifecycle('checkExists', { staticData });
+		const { result, requests } = await runLifecycle('checkExists', {
+			staticData,
+		});
 		expect(result).toBe(false);
 		expect(requests).toHaveLength(0);
 		expect(staticData).toEqual({ webhookUrl: PRODUCTION_URL });
@@ -132,34 +264,78 @@ describe('checkExists: answers from what this node registered', () => {
 });
 
 describe('delete: deactivating the workflow', () => {
-	it('by default forgets the secret and leaves the account alone (no request)', async () => {
+	it('by default forgets the secret (kept 24 h as the previous one) and leaves the account alone (no request)', async () => {
 		const { result, requests, staticData } = await runLifecycle('delete', {
 			staticData: registeredStaticData(),
 		});
 		expect(result).toBe(true);
 		expect(requests).toHaveLength(0);
-		expect(staticData).toEqual({});
+		expect(staticData).toEqual({
+			ownUrls: [PRODUCTION_URL],
+			previousSecretHmac: hmacOf(SECRET),
+			previousSecretUntil: new Date(NOW.getTime() + 24 * 3600 * 1000).toISOString(),
+		});
 	});
 
-	it('with Disable Notifications on Deactivation, calls GET /disable_webhooks', async () => {
+	it('with Disable Notifications on Deactivation, calls GET /disable_webhooks when the notifications are ours', async () => {
 		const { requests, staticData } = await runLifecycle('delete', {
 			parameters: { options: { disableOnDeactivation: true } },
 			staticData: registeredStaticData(),
-			replies: [{ data: 'ok' }],
+			replies: [{ data: [{ id: 'n1', url: PRODUCTION_URL }] }, { data: 'ok' }],
+		});
+		expect(requests).toHaveLength(2);
+		expect(requests[1]).toMatchObject({
+			method: 'GET',
+			url: `${BASE_URL}/disable_webhooks`,
+		});
+		expect(staticData).not.toHaveProperty('secretHmac');
+	});
+
+	it("disables when FacilitaPay has sent no notification yet (nothing says they are someone else's)", async () => {
+		const { requests } = await runLifecycle('delete', {
+			parameters: { options: { disableOnDeactivation: true } },
+			staticData: registeredStaticData(),
+			replies: [{ data: [] }, { data: 'ok' }],
+		});
+		expect(requests.map((r) => r.url)).toEqual([
+			`${BASE_URL}/notifications`,
+			`${BASE_URL}/disable_webhooks`,
+		]);
+	});
+
+	it('never disables notifications that go to another URL, whatever the option says', async () => {
+		const { requests, logger } = await runLifecycle('delete', {
+			parameters: { options: { disableOnDeactivation: true } },
+			staticData: registeredStaticData(),
+			replies: [{ data: [{ id: 'n2', url: 'https://erp.example.com/hook' }] }],
+		});
+		expect(requests.map((r) => r.url)).toEqual([`${BASE_URL}/notifications`]);
+		expect(logger.warn).toHaveBeenCalledWith(
+			expect.stringMatching(/NOT disabled.*erp\.example\.com/),
+		);
+	});
+
+	it('does not disable when it cannot tell whose the notifications are', async () => {
+		const { requests, logger } = await runLifecycle('delete', {
+			parameters: { options: { disableOnDeactivation: true } },
+			staticData: registeredStaticData(),
+			replies: [httpError(500, 'boom')],
 		});
 		expect(requests).toHaveLength(1);
-		expect(requests[0]).toMatchObject({ method: 'GET', url: `${BASE_URL}/disable_webhooks` });
-		expect(staticData).toEqual({});
+		expect(logger.warn).toHaveBeenCalledWith(expect.stringMatching(/NOT disabled/));
 	});
 
 	it('never disables the account when a test listening ends, even with the option on', async () => {
 		const { requests, staticData } = await runLifecycle('delete', {
 			mode: 'manual',
 			parameters: { options: { disableOnDeactivation: true } },
-			staticData: registeredStaticData({ webhookUrl: TEST_URL, testRegistration: true }),
+			staticData: registeredStaticData({
+				webhookUrl: TEST_URL,
+				testRegistration: true,
+			}),
 		});
 		expect(requests).toHaveLength(0);
-		expect(staticData).toEqual({});
+		expect(staticData).not.toHaveProperty('secretHmac');
 	});
 
 	it('does not disable anything when this node had registered nothing', async () => {
@@ -174,10 +350,10 @@ describe('delete: deactivating the workflow', () => {
 		const { error, requests, staticData } = await runLifecycleExpectingError('delete', {
 			parameters: { options: { disableOnDeactivation: true } },
 			staticData: registeredStaticData(),
-			replies: [httpError(500, 'Internal Server Error')],
+			replies: [{ data: [] }, httpError(500, 'Internal Server Error')],
 		});
-		expect(requests).toHaveLength(1);
+		expect(requests).toHaveLength(2);
 		expect(error.message).toMatch(/internal error: Internal Server Error/);
-		expect(staticData).toEqual({});
+		expect(staticData).not.toHaveProperty('secretHmac');
 	});
 });

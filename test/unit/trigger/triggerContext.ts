@@ -1,5 +1,6 @@
 import { mock } from 'jest-mock-extended';
 import type {
+	ICredentialDataDecryptedObject,
 	IDataObject,
 	IHookFunctions,
 	IHttpRequestOptions,
@@ -10,7 +11,7 @@ import type {
 } from 'n8n-workflow';
 
 import { FacilitaPayTrigger } from '../../../nodes/FacilitaPayTrigger/FacilitaPayTrigger.node';
-import { digestSecret } from '../../../nodes/FacilitaPayTrigger/secret';
+import { secretHmac, secretKey } from '../../../nodes/FacilitaPayTrigger/secret';
 
 /**
  * Fakes for the trigger, after n8n's own `testWebhookTriggerNode` (nodes-base test helpers): a
@@ -40,16 +41,24 @@ const node: INode = {
 	parameters: {},
 };
 
+/** The keyed HMAC the trigger keeps for a secret, under the test credentials' key. */
+export function hmacOf(secret: unknown, creds: IDataObject = credentials): string {
+	return secretHmac(secret, secretKey(creds as ICredentialDataDecryptedObject))!;
+}
+
 /** The static data a production activation leaves behind. */
 export function registeredStaticData(overrides: IDataObject = {}): IDataObject {
 	return {
-		secretDigest: digestSecret(SECRET),
+		secretHmac: hmacOf(SECRET),
 		webhookUrl: PRODUCTION_URL,
 		testRegistration: false,
 		registeredAt: '2025-06-01T12:00:00.000Z',
+		ownUrls: [PRODUCTION_URL],
 		...overrides,
 	};
 }
+
+let workflowCounter = 0;
 
 type Reply = unknown;
 
@@ -110,6 +119,9 @@ export interface WebhookOptions {
 	headers?: Record<string, string>;
 	staticData?: IDataObject;
 	replies?: Reply[];
+	/** Requests of one trigger share what the process remembers (wrong secrets): same id, same trigger. */
+	workflowId?: string;
+	credentials?: IDataObject;
 }
 
 export interface WebhookResult {
@@ -126,9 +138,12 @@ export async function receive(options: WebhookOptions): Promise<WebhookResult> {
 	const { response, recorded } = fakeResponse();
 	const staticData = options.staticData ?? registeredStaticData();
 	const logger = mock<Logger>();
+	workflowCounter += 1;
+	const workflowId = options.workflowId ?? `workflow-${workflowCounter}`;
 	const ctx = mock<IWebhookFunctions>({
 		logger,
 		getNode: () => node,
+		getWorkflow: () => ({ id: workflowId, name: 'test', active: true }),
 		getMode: () => 'webhook',
 		getBodyData: () => (options.bodyData ?? {}) as IDataObject,
 		getHeaderData: () =>
@@ -136,9 +151,10 @@ export async function receive(options: WebhookOptions): Promise<WebhookResult> {
 				IWebhookFunctions['getHeaderData']
 			>,
 		getRequestObject: () =>
-			({ rawBody: options.rawBody, headers: options.headers ?? {} }) as unknown as ReturnType<
-				IWebhookFunctions['getRequestObject']
-			>,
+			({
+				rawBody: options.rawBody,
+				headers: options.headers ?? {},
+			}) as unknown as ReturnType<IWebhookFunctions['getRequestObject']>,
 		getResponseObject: () =>
 			response as unknown as ReturnType<IWebhookFunctions['getResponseObject']>,
 		getWorkflowStaticData: () => staticData,
@@ -147,8 +163,11 @@ export async function receive(options: WebhookOptions): Promise<WebhookResult> {
 			options: {},
 			...options.parameters,
 		}) as IWebhookFunctions['getNodeParameter'],
-		getCredentials: async <T extends object>() => credentials as unknown as T,
-		helpers: { httpRequestWithAuthentication: http } as unknown as IWebhookFunctions['helpers'],
+		getCredentials: async <T extends object>() =>
+			(options.credentials ?? credentials) as unknown as T,
+		helpers: {
+			httpRequestWithAuthentication: http,
+		} as unknown as IWebhookFunctions['helpers'],
 	});
 	const responseData = await new FacilitaPayTrigger().webhook.call(ctx);
 	return { responseData, response: recorded, requests, logger };
@@ -186,7 +205,9 @@ function hookContext(options: HookOptions) {
 		}) as IHookFunctions['getNodeParameter'],
 		getCredentials: async <T extends object>() =>
 			(options.credentials ?? credentials) as unknown as T,
-		helpers: { httpRequestWithAuthentication: http } as unknown as IHookFunctions['helpers'],
+		helpers: {
+			httpRequestWithAuthentication: http,
+		} as unknown as IHookFunctions['helpers'],
 	});
 	return { ctx, requests, staticData, logger };
 }
