@@ -88,8 +88,6 @@ export function bearerToken(credentials: ICredentialDataDecryptedObject): string
 
 /** How long a just-issued token is handed to other refused requests instead of signing in again. */
 export const TOKEN_REUSE_MS = 20_000;
-/** How long after a sign-in a refusal is taken for one of a request sent just before it. */
-export const RACE_MS = 2_000;
 /** Sign-in attempts when the service answers 429, the first included. */
 const SIGN_IN_ATTEMPTS = 4;
 
@@ -127,14 +125,15 @@ export async function sharedSignIn(
 		signIns.set(key, state);
 	}
 	if (state.inFlight) return await state.inFlight;
-	if (state.token !== undefined && state.issuedAt !== undefined) {
-		const age = now() - state.issuedAt;
-		// The object n8n hands over is shared by the run's requests and already carries the new
-		// token when a request sent with the old one is refused a moment later: within RACE_MS the
-		// new token is handed out even when it is the one on the object.
-		const refusedOther =
-			credentials.sessionToken !== state.token || credentials.sessionFingerprint !== sessionFingerprint(credentials);
-		if (age < TOKEN_REUSE_MS && (refusedOther || age < RACE_MS)) return state.token;
+	// A token issued moments ago is handed to a request refused with an older one (the node sends
+	// each request with the token it had when it left), never to one refused with that very token.
+	if (
+		state.token !== undefined &&
+		state.issuedAt !== undefined &&
+		now() - state.issuedAt < TOKEN_REUSE_MS &&
+		credentials.sessionToken !== state.token
+	) {
+		return state.token;
 	}
 	const current = state;
 	current.inFlight = signInNow();

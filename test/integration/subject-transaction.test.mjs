@@ -1,6 +1,6 @@
 // The action node's Subject and Transaction operations, compiled, against the local sandbox over real HTTP.
 import { createSandbox } from '../../sandbox/server.mjs';
-import { ACCOUNTS, forgetSharedSignIns, runAction, runActionExpectingError, sandboxCredentials, useSandbox } from './lib/harness.mjs';
+import { ACCOUNTS, runAction, runActionExpectingError, sandboxCredentials, useSandbox } from './lib/harness.mjs';
 
 
 const env = useSandbox(createSandbox);
@@ -253,7 +253,6 @@ describe('Retries, faults and sign-in against the sandbox', () => {
 		const signInsBefore = (await env.control.received('POST /api/v1/sign_in')).length;
 		expect(signInsBefore).toBeLessThanOrEqual(1);
 		await env.control.post('/clock/advance', { seconds: 25 * 3600 });
-		forgetSharedSignIns();
 		const { output } = await runAction({
 			credentials: env.credentials,
 			parameters: Array.from({ length: 20 }, () => ({ resource: 'subject', operation: 'get', subjectId: person.id, simplify: true })),

@@ -42,7 +42,10 @@ function deferred() {
 	const promise = new Promise((r) => (resolve = r));
 	return { promise, resolve };
 }
-const tick = async () => await new Promise((resolve) => setImmediate(resolve));
+/** Lets every promise chain that is ready run (no timers: the lint forbids them in every .ts file). */
+const tick = async () => {
+	for (let k = 0; k < 50; k++) await Promise.resolve();
+};
 
 let executionCounter = 0;
 const newExecutionId = () => `exec-${++executionCounter}-${Math.random()}`;

@@ -347,9 +347,9 @@ function runOf(ctx: FacilitaPayContext): RunState {
 }
 
 /**
- * The credentials, read and decrypted once per run. The same object is handed to n8n with every
- * request (`credentialsDecrypted`): n8n writes a renewed session token into it, so the requests
- * still in flight and those that follow use the new token instead of each signing in again.
+ * The credentials, read and decrypted once per run (n8n would read and decrypt them from its
+ * database for every request). A session token renewed by any request is written back here, so the
+ * requests that follow use it instead of each signing in again.
  */
 async function credentialsOf(ctx: FacilitaPayContext, run: RunState): Promise<ICredentialDataDecryptedObject> {
 	if (!run.credentials) {
@@ -361,6 +361,13 @@ async function credentialsOf(ctx: FacilitaPayContext, run: RunState): Promise<IC
 		run.credentials = reading;
 	}
 	return await run.credentials;
+}
+
+/** Hands a session token renewed during one request (on its copy) to the run's credentials. */
+function adoptRenewedToken(run: ICredentialDataDecryptedObject, used: ICredentialDataDecryptedObject): void {
+	if (used.sessionToken === undefined || used.sessionToken === run.sessionToken) return;
+	run.sessionToken = used.sessionToken;
+	run.sessionFingerprint = used.sessionFingerprint;
 }
 
 /** How many times a request refused with 429 is tried, the first try included. */
@@ -420,11 +427,10 @@ async function send(
 	if (request.body !== undefined) options.body = request.body;
 	if (request.qs !== undefined && Object.keys(request.qs).length > 0) options.qs = request.qs;
 	const node = ctx.getNode();
-	const credentialsDecrypted = {
+	const credentialIdentity = {
 		id: node.credentials?.[CREDENTIAL_TYPE]?.id ?? CREDENTIAL_TYPE,
 		name: node.credentials?.[CREDENTIAL_TYPE]?.name ?? CREDENTIAL_TYPE,
 		type: CREDENTIAL_TYPE,
-		data: credentials,
 	};
 
 	let otherAttempts = 0;
@@ -432,14 +438,20 @@ async function send(
 		await run.limiter.acquire();
 		if (key) sentRequests.set(key, { state: 'sending' });
 		let facts: FailureFacts;
+		// Each try carries its own copy of the run's credentials, so that a refusal reaches the
+		// credential's sign-in with the very token this request was sent with; a token renewed on
+		// the copy is handed back to the run for the requests that follow.
+		const data = { ...credentials };
 		try {
 			const answer = await ctx.helpers.httpRequestWithAuthentication.call(ctx, CREDENTIAL_TYPE, options, {
-				credentialsDecrypted,
+				credentialsDecrypted: { ...credentialIdentity, data },
 			});
+			adoptRenewedToken(credentials, data);
 			run.limiter.release('ok');
 			if (key) sentRequests.set(key, { state: 'done', answer });
 			return answer;
 		} catch (error) {
+			adoptRenewedToken(credentials, data);
 			facts = failureFacts(error);
 			run.limiter.release(facts.status === 429 ? 'limited' : 'failed');
 		}

@@ -22,15 +22,6 @@ function loadDist(relative) {
 
 const { NodeApiError } = require('n8n-workflow');
 
-/**
- * Forgets the sign-ins this process shared. The credential hands a token issued in the last
- * moments to other refused requests; the sandbox's clock jumps 25 hours in a millisecond of real
- * time, which no real token does, so tests that expire a token just issued forget it first.
- */
-export function forgetSharedSignIns() {
-	loadDist('credentials/FacilitaPayApi.credentials.js').forgetSignIns();
-}
-
 export const node = {
 	id: 'integration-node',
 	name: 'FacilitaPay',
