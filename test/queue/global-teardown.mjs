@@ -10,6 +10,10 @@ export default async function globalTeardown() {
 	if (!shared) return;
 	const startedAt = Date.now();
 	await shared.stop();
+	const reportFile = path.join(shared.runDir, 'report.txt');
+	if (fs.existsSync(reportFile)) {
+		process.stdout.write(`\nqueue-mode measurements (${path.basename(shared.runDir)}):\n${fs.readFileSync(reportFile, 'utf8')}`);
+	}
 	const logsRoot = path.join(CACHE_DIR, 'queue', 'logs');
 	const target = path.join(logsRoot, path.basename(shared.runDir));
 	try {

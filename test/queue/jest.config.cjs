@@ -16,4 +16,5 @@ module.exports = {
 	globalTeardown: '<rootDir>/test/queue/global-teardown.mjs',
 	// One cluster, cases in order (each file starts executions on the shared workers).
 	maxWorkers: 1,
+	testSequencer: '<rootDir>/test/queue/sequencer.cjs',
 };
