@@ -490,6 +490,15 @@ export function clusterEnv(state) {
 	return queueEnv({ redisPort: state.redis.port, postgresPort: state.postgres.port });
 }
 
+/**
+ * Makes processes started from now on (e.g. by a test, in another module instance) part of the run
+ * in `runDir`: noted in its pids file, so that the clean-up of a killed run stops them too.
+ * @param {string} runDir
+ */
+export function adoptRun(runDir) {
+	pidsFile = path.join(runDir, 'pids');
+}
+
 /** Stops the process (started by this module) with this pid. @param {number} pid */
 export async function stopProcess(pid) {
 	const index = started.findIndex((p) => p.pid === pid);
