@@ -57,20 +57,24 @@ export async function ensureRedis() {
 	if (found) return found;
 	const isRoot = typeof process.getuid === 'function' && process.getuid() === 0;
 	const hasApt = Boolean(which('apt-get'));
-	if (!isRoot || !hasApt) {
+	// Root runs apt-get itself; otherwise passwordless sudo (CI runners) will do.
+	const sudo = !isRoot && hasApt && which('sudo') && spawnSync('sudo', ['-n', 'true']).status === 0;
+	if (!hasApt || (!isRoot && !sudo)) {
 		throw new Error(
 			'redis-server is not installed, and this process cannot install it ' +
-				`(${!hasApt ? 'no apt-get on this system' : 'not running as root'}). Install Redis 6.2 or later yourself ` +
+				`(${!hasApt ? 'no apt-get on this system' : 'not root and no passwordless sudo'}). Install Redis 6.2 or later yourself ` +
 				'(Debian/Ubuntu: `sudo apt-get install -y redis-server`; macOS: `brew install redis`) or point ' +
 				'REDIS_SERVER_BIN at a redis-server binary, then run `npm run test:queue` again. ' +
 				'FACILITAPAY_QUEUE=0 skips the queue-mode tests.',
 		);
 	}
 	const logFile = path.join(CACHE_DIR, 'queue', 'redis-install.log');
-	log('redis-server is missing: installing Debian\'s package (apt-get update && apt-get install -y redis-server)…');
+	log(`redis-server is missing: installing Debian's package (${sudo ? 'sudo ' : ''}apt-get update && apt-get install -y redis-server)…`);
 	const env = cleanEnv({ DEBIAN_FRONTEND: 'noninteractive' });
-	await run('apt-get', ['update'], { logFile, env, what: 'apt-get update' });
-	await run('apt-get', ['install', '-y', '--no-install-recommends', 'redis-server'], { logFile, env, what: 'apt-get install -y redis-server' });
+	const apt = (/** @type {string[]} */ args) =>
+		sudo ? run('sudo', ['-n', 'env', 'DEBIAN_FRONTEND=noninteractive', 'apt-get', ...args], { logFile, env, what: `sudo apt-get ${args.join(' ')}` }) : run('apt-get', args, { logFile, env, what: `apt-get ${args.join(' ')}` });
+	await apt(['update']);
+	await apt(['install', '-y', '--no-install-recommends', 'redis-server']);
 	const installed = which('redis-server');
 	if (!installed) throw new Error(`apt-get installed redis-server but it is not on PATH. Log: ${logFile}`);
 	return installed;
@@ -146,6 +150,27 @@ function asPostgresUser(command, args) {
 	const isRoot = typeof process.getuid === 'function' && process.getuid() === 0;
 	if (!isRoot) return { command, args };
 	return { command: 'setpriv', args: ['--reuid=nobody', '--regid=nogroup', '--clear-groups', command, ...args] };
+}
+
+/**
+ * As root, Postgres runs as `nobody`, who must be able to reach the binaries: when the cache sits in
+ * a folder only root can enter (e.g. under /root), the binaries are copied once to os.tmpdir().
+ * @param {string} binDir
+ */
+function postgresBinReachable(binDir) {
+	const runs = (/** @type {string} */ dir) => {
+		const probe = asPostgresUser(path.join(dir, 'postgres'), ['--version']);
+		return spawnSync(probe.command, probe.args, { encoding: 'utf8' }).status === 0;
+	};
+	if (runs(binDir)) return binDir;
+	const copy = path.join(os.tmpdir(), `facilitapay-postgres-${POSTGRES_VERSION}`);
+	if (!fs.existsSync(path.join(copy, 'bin', 'postgres'))) {
+		fs.rmSync(copy, { recursive: true, force: true });
+		fs.cpSync(path.dirname(binDir), copy, { recursive: true, verbatimSymlinks: true });
+		fs.chmodSync(copy, 0o755);
+	}
+	if (!runs(path.join(copy, 'bin'))) throw new Error(`Postgres cannot run as nobody from ${binDir} nor from ${copy}.`);
+	return path.join(copy, 'bin');
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -357,12 +382,14 @@ export async function startCluster({ workers = 2 } = {}) {
 	fs.mkdirSync(runDir, { recursive: true });
 	pidsFile = path.join(runDir, 'pids');
 	try {
-		const [redisBin, pgBin, tarball, install] = await Promise.all([
+		const [redisBin, pgBinCached, tarball, install] = await Promise.all([
 			ensureRedis(),
 			ensurePostgres(),
-			buildAndPackPackage({ reuse: true }),
+			packageCopy(runDir),
 			ensureN8n('v2'),
 		]);
+
+		const pgBin = postgresBinReachable(pgBinCached);
 
 		// Redis: no persistence, loopback only.
 		const redisPort = await freePort();
@@ -465,6 +492,25 @@ export async function startCluster({ workers = 2 } = {}) {
 	} catch (error) {
 		await stopCluster();
 		throw error;
+	}
+}
+
+/**
+ * The packed package, copied into the run's folder at once: the pack folder is shared with other
+ * runs (npm start, e2e), whose build may replace the tarball between our pack and our untar.
+ * @param {string} runDir
+ */
+async function packageCopy(runDir) {
+	for (let attempt = 1; ; attempt++) {
+		const tarball = await buildAndPackPackage({ reuse: true });
+		const copy = path.join(runDir, path.basename(tarball));
+		try {
+			fs.copyFileSync(tarball, copy);
+			return copy;
+		} catch (error) {
+			if (attempt >= 3) throw error;
+			log(`${tarball} was replaced by another build meanwhile; packing again`);
+		}
 	}
 }
 

@@ -1,7 +1,7 @@
 // Queue mode, case 3: the sign-in storm across processes. Username and Password credentials; one
 // execution signs in and n8n stores the session token (in the shared database); the sandbox's
-// clock then moves 25 hours, so the stored token has expired; 6 executions started at once through
-// the webhook processor run on both workers. Each process may sign in once (it cannot see a token
+// clock then moves 25 hours, so the stored token has expired, and a sign-in now takes 2 s; 6
+// executions of 3 items started at once through the webhook processor run on both workers. Each process may sign in once (it cannot see a token
 // another process is obtaining at the same moment), so: at most one sign-in per process, at most 3
 // in all (the service allows 3 per 30 s), no refused sign-in, and every item comes back.
 // Which process sent each sign-in is read from the client socket's owner (see lib/queue.mjs).
@@ -111,6 +111,9 @@ describeQueue('queue mode: sign-in storm across processes', () => {
 
 			// 2. 25 hours later (the token lives 24 h): 6 executions at once.
 			await sandbox.call('POST', '/_sandbox/clock/advance', { hours: 25 });
+			// A sign-in takes 2 s (a slow service), so every execution meets the expired token before any
+			// new token is stored: the storm the service's limit (3 sign-ins per 30 s) is about.
+			await sandbox.call('POST', '/_sandbox/faults', { route: 'POST /api/v1/sign_in', rate: 1, kind: 'latency', ms: 2000 });
 			const mark = sandbox.requests().length;
 			const startedAt = Date.now();
 			const batches = Array.from({ length: CONCURRENT }, (_, i) => subjectIds.slice(i * ITEMS_PER_EXECUTION, (i + 1) * ITEMS_PER_EXECUTION));
