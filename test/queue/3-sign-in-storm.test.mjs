@@ -1,9 +1,10 @@
 // Queue mode, case 3: the sign-in storm across processes. Username and Password credentials; one
 // execution signs in and n8n stores the session token (in the shared database); the sandbox's
 // clock then moves 25 hours, so the stored token has expired, and a sign-in now takes 2 s; 6
-// executions of 3 items started at once through the webhook processor run on both workers. Each process may sign in once (it cannot see a token
-// another process is obtaining at the same moment), so: at most one sign-in per process, at most 3
-// in all (the service allows 3 per 30 s), no refused sign-in, and every item comes back.
+// executions of 3 items started at once through the webhook processor run on both workers. Each
+// process may sign in once (it cannot see a token another process is obtaining at the same moment),
+// so: at most one sign-in per process, at most 3 in all (the service allows 3 per 30 s), no refused
+// sign-in, and every item comes back.
 // Which process sent each sign-in is read from the client socket's owner (see lib/queue.mjs).
 import {
 	CASE_TIMEOUT,

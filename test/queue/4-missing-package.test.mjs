@@ -8,7 +8,7 @@
 // The deployment checklist is in docs/queue-mode.md. This file runs last: it stops the two workers.
 import fs from 'node:fs';
 import path from 'node:path';
-import { installPackageInto } from '../../scripts/n8n-runtime.mjs';
+import { freePort, installPackageInto, isAlive } from '../../scripts/n8n-runtime.mjs';
 import { adoptRun, clusterEnv, killGroup, startWorker, stopCluster } from '../../scripts/queue-cluster.mjs';
 import {
 	CASE_TIMEOUT,
@@ -28,16 +28,6 @@ import {
 } from './lib/queue.mjs';
 
 const TRIGGER = 'FacilitaPay Trigger';
-
-/** @param {number} pid */
-function alive(pid) {
-	try {
-		process.kill(pid, 0);
-		return true;
-	} catch {
-		return false;
-	}
-}
 
 describeQueue('queue mode: a worker without the FacilitaPay package', () => {
 	/** @type {Awaited<ReturnType<typeof startAttributedSandbox>>} */
@@ -86,9 +76,9 @@ describeQueue('queue mode: a worker without the FacilitaPay package', () => {
 
 			// Only a worker without the package is left.
 			for (const worker of state.workers) killGroup(worker.pid, 'SIGTERM');
-			await waitFor(async () => state.workers.every((w) => !alive(w.pid)), { what: 'the two workers to stop', timeoutMs: 30_000 });
+			await waitFor(async () => state.workers.every((w) => !isAlive(w.pid)), { what: 'the two workers to stop', timeoutMs: 30_000 });
 			const bareFolder = path.join(state.runDir, 'worker-bare');
-			const bare = await startWorker({ name: 'worker-bare', folder: bareFolder, healthPort: await freePortOf(), env: clusterEnv(state), webhookUrl: `${state.webhook.url}/` });
+			const bare = await startWorker({ name: 'worker-bare', folder: bareFolder, healthPort: await freePort(), env: clusterEnv(state), webhookUrl: `${state.webhook.url}/` });
 			extraWorkers.push({ name: 'worker-bare', logFile: bare.logFile, pid: bare.proc.pid });
 			expect(fs.existsSync(path.join(bareFolder, '.n8n', 'nodes', 'node_modules', 'n8n-nodes-facilitapay'))).toBe(false);
 
@@ -118,10 +108,10 @@ describeQueue('queue mode: a worker without the FacilitaPay package', () => {
 			// The fix: a worker WITH the package replaces it; the next event runs.
 			const fixedFolder = path.join(state.runDir, 'worker-3');
 			installPackageInto(fixedFolder, state.tarball);
-			const fixed = await startWorker({ name: 'worker-3', folder: fixedFolder, healthPort: await freePortOf(), env: clusterEnv(state), webhookUrl: `${state.webhook.url}/` });
+			const fixed = await startWorker({ name: 'worker-3', folder: fixedFolder, healthPort: await freePort(), env: clusterEnv(state), webhookUrl: `${state.webhook.url}/` });
 			extraWorkers.push({ name: 'worker-3', logFile: fixed.logFile, pid: fixed.proc.pid });
 			killGroup(bare.proc.pid, 'SIGTERM');
-			await waitFor(async () => !alive(bare.proc.pid), { what: 'the worker without the package to stop', timeoutMs: 30_000 });
+			await waitFor(async () => !isAlive(bare.proc.pid), { what: 'the worker without the package to stop', timeoutMs: 30_000 });
 
 			await sandbox.call('POST', '/_sandbox/events', { type: 'subject_approved', subject_id: 'queue-after-fix' });
 			const all = await waitForExecutions(workflow.id, 2, 60_000);
@@ -136,7 +126,3 @@ describeQueue('queue mode: a worker without the FacilitaPay package', () => {
 	);
 });
 
-async function freePortOf() {
-	const { freePort } = await import('../../scripts/n8n-runtime.mjs');
-	return freePort();
-}
