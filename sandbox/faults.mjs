@@ -1,11 +1,14 @@
 /**
- * Fault injection on API routes: latency, 429 (with Retry-After), 500, 502, 503, or a socket reset.
+ * Fault injection on API routes: latency, 429 (with Retry-After), 500, 502, 503, a socket reset
+ * before the request is handled (`reset`: nothing happened), or after it was handled
+ * (`reset_after`: the service did the work, the client never hears of it). `skip` lets that many
+ * matching requests through before the fault starts to fire.
  * A fault matches `"METHOD /api/v1/path/:param"` (the fastify route pattern) or `"*"`.
  */
 import { Errors, isBlank } from './validation.mjs';
 import { check } from './errors.mjs';
 
-export const FAULT_KINDS = ['latency', '429', '500', '502', '503', 'reset'];
+export const FAULT_KINDS = ['latency', '429', '500', '502', '503', 'reset', 'reset_after'];
 
 export function createFaults({ random = Math.random } = {}) {
 	/** @type {any[]} */
@@ -21,6 +24,7 @@ export function createFaults({ random = Math.random } = {}) {
 		const rate = body.rate === undefined ? 1 : Number(body.rate);
 		if (!(rate >= 0 && rate <= 1)) errors.add('rate', 'must be a number from 0 to 1');
 		if (body.count !== undefined && body.count !== null && !(Number.isInteger(body.count) && body.count > 0)) errors.add('count', 'must be a positive integer');
+		if (body.skip !== undefined && body.skip !== null && !(Number.isInteger(body.skip) && body.skip >= 0)) errors.add('skip', 'must be a whole number ≥ 0');
 		if (kind === 'latency' && !(Number(body.ms) >= 0)) errors.add('ms', "can't be blank for latency (milliseconds)");
 		check(errors);
 		const f = {
@@ -31,6 +35,7 @@ export function createFaults({ random = Math.random } = {}) {
 			ms: body.ms === undefined ? null : Number(body.ms),
 			retry_after: body.retry_after === undefined ? null : Number(body.retry_after),
 			remaining: body.count ?? null,
+			skip: body.skip ?? 0,
 			fired: 0,
 		};
 		faults.push(f);
@@ -44,6 +49,10 @@ export function createFaults({ random = Math.random } = {}) {
 			if (f.route !== '*' && f.route !== key) continue;
 			if (f.remaining !== null && f.remaining <= 0) continue;
 			if (f.rate < 1 && random() >= f.rate) continue;
+			if (f.skip > 0) {
+				f.skip--;
+				continue;
+			}
 			if (f.remaining !== null) f.remaining--;
 			f.fired++;
 			return f;

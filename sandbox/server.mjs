@@ -126,6 +126,10 @@ export async function createSandbox(options = {}) {
 			await new Promise((resolve) => setTimeout(resolve, fault.ms));
 			return;
 		}
+		if (fault.kind === 'reset_after') {
+			/** @type {any} */ (request).resetAfterHandling = true;
+			return;
+		}
 		if (fault.kind === 'reset') {
 			reply.hijack();
 			request.raw.socket.destroy();
@@ -148,6 +152,15 @@ export async function createSandbox(options = {}) {
 		if (!request.url.startsWith(API_PREFIX)) return;
 		if (/** @type {any} */ (request.routeOptions.config)?.public) return;
 		if (!ctx.auth.verify(request.headers.authorization)) throw new ApiError(401, { error: 'invalid_token' });
+	});
+
+	// `reset_after`: the route did its work (a payment was created); the answer is never sent.
+	app.addHook('onSend', async (request, reply, payload) => {
+		if (!(/** @type {any} */ (request).resetAfterHandling)) return payload;
+		const entry = /** @type {any} */ (request).sandboxEntry;
+		if (entry) entry.fault = 'reset_after';
+		request.raw.socket.destroy();
+		return payload;
 	});
 
 	app.addHook('onResponse', async (request, reply) => {

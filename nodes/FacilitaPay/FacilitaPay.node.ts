@@ -2,6 +2,7 @@ import type { IExecuteFunctions, INodeExecutionData, INodeType, INodeTypeDescrip
 import { NodeConnectionTypes } from 'n8n-workflow';
 
 import { resourceOptions, resources } from './actions/resources';
+import { requestOptionsField } from './actions/common/requestOptions';
 import { router } from './actions/router';
 
 export class FacilitaPay implements INodeType {
@@ -29,6 +30,7 @@ export class FacilitaPay implements INodeType {
 				default: 'subject',
 			},
 			...Object.values(resources).flatMap((resource) => resource.description),
+			requestOptionsField,
 		],
 	};
 

@@ -131,13 +131,19 @@ describeE2e('FacilitaPay credentials in a real n8n 2.x', () => {
 
 			expectFiveSubjects(third);
 			const afterExpiry = await sandboxRequests({ after: afterExpiryMark }, sb.state);
-			// The expired token was refused once, n8n signed in once more and resent the request; the
-			// other four items used the new token.
-			expect(lines(afterExpiry)).toEqual([
-				`GET /api/v1/subject/people/${subjectIds[0]} → 401`,
-				'POST /api/v1/sign_in → 200',
-				...subjectIds.map((id) => `GET /api/v1/subject/people/${id} → 200`),
-			]);
+			// The five reads go out in parallel with the expired token and are all refused; they
+			// share ONE sign-in, and each is resent once with the new token.
+			const seen = lines(afterExpiry);
+			expect(seen.filter((line) => line.startsWith('POST /api/v1/sign_in'))).toEqual(['POST /api/v1/sign_in → 200']);
+			expect(seen.filter((line) => line.endsWith('→ 401')).sort()).toEqual(
+				subjectIds.map((id) => `GET /api/v1/subject/people/${id} → 401`).sort(),
+			);
+			expect(seen.filter((line) => line.endsWith('→ 200') && line.startsWith('GET')).sort()).toEqual(
+				subjectIds.map((id) => `GET /api/v1/subject/people/${id} → 200`).sort(),
+			);
+			// Every refusal came before the sign-in, every success after it.
+			const signInAt = seen.indexOf('POST /api/v1/sign_in → 200');
+			expect(seen.slice(0, signInAt).every((line) => line.endsWith('→ 401'))).toBe(true);
 		},
 		CLI_TIMEOUT * 2,
 	);

@@ -1,6 +1,6 @@
 // The action node's Subject and Transaction operations, compiled, against the local sandbox over real HTTP.
 import { createSandbox } from '../../sandbox/server.mjs';
-import { ACCOUNTS, runAction, runActionExpectingError, sandboxCredentials, useSandbox } from './lib/harness.mjs';
+import { ACCOUNTS, forgetSharedSignIns, runAction, runActionExpectingError, sandboxCredentials, useSandbox } from './lib/harness.mjs';
 
 
 const env = useSandbox(createSandbox);
@@ -189,6 +189,51 @@ describe('Retries, faults and sign-in against the sandbox', () => {
 		expect((await env.control.received('POST /api/v1/transactions')).length).toBe(1);
 	});
 
+	test('a payout that hangs past the Timeout option fails in our words as an unknown outcome and is not sent again', async () => {
+		const person = await createSubject();
+		await env.control.post('/faults', { route: 'POST /api/v1/transactions', rate: 1, kind: 'latency', ms: 3000, count: 1 });
+		const error = await runActionExpectingError({
+			credentials: env.credentials,
+			parameters: {
+				resource: 'transaction',
+				operation: 'createPayout',
+				subjectId: person.id,
+				fromBankAccountId: ACCOUNTS.usdCashOut,
+				toBankAccountId: ACCOUNTS.customerBrl,
+				currency: 'USD',
+				exchangeCurrency: 'BRL',
+				value: '21.00',
+				requestOptions: { timeout: 1000 },
+			},
+		});
+		expect(error.message).toBe('Outcome unknown (item 0): Could not reach FacilitaPay: FacilitaPay did not answer within 1 s');
+		expect(error.description).toMatch(/Transaction > Get/);
+		expect((await env.control.received('POST /api/v1/transactions')).length).toBe(1);
+	});
+
+	test('200 payouts at Max Parallel Requests 20: each created once, output in input order', async () => {
+		const person = await createSubject();
+		const values = Array.from({ length: 200 }, (_, k) => `${k + 1}.00`);
+		const { output } = await runAction({
+			credentials: env.credentials,
+			parameters: values.map((value) => ({
+				resource: 'transaction',
+				operation: 'createPayout',
+				subjectId: person.id,
+				fromBankAccountId: ACCOUNTS.usdCashOut,
+				toBankAccountId: ACCOUNTS.customerBrl,
+				currency: 'USD',
+				exchangeCurrency: 'BRL',
+				value,
+				requestOptions: { concurrency: 20 },
+			})),
+		});
+		expect(output.map((item) => item.json.value)).toEqual(values);
+		expect(output.map((item) => item.pairedItem.item)).toEqual(values.map((_, k) => k));
+		const sent = (await env.control.received('POST /api/v1/transactions')).map((r) => r.body.transaction.value);
+		expect([...sent].sort()).toEqual([...values].sort());
+	});
+
 	test('username and password sign in once for many items', async () => {
 		env.credentials = sandboxCredentials(env.url, { authentication: 'usernamePassword', username: 'sandbox', password: 'sandbox', accessToken: undefined });
 		const person = await createSubject();
@@ -201,14 +246,22 @@ describe('Retries, faults and sign-in against the sandbox', () => {
 		expect(env.credentials.sessionToken).toEqual(expect.any(String));
 	});
 
-	test('an expired session (24 h) is renewed once by signing in again', async () => {
+	test('an expired session (24 h) is renewed by one sign-in, also when 20 parallel requests are refused at once', async () => {
 		env.credentials = sandboxCredentials(env.url, { authentication: 'usernamePassword', username: 'sandbox', password: 'sandbox', accessToken: undefined });
 		const person = await createSubject();
 		const firstToken = env.credentials.sessionToken;
+		const signInsBefore = (await env.control.received('POST /api/v1/sign_in')).length;
+		expect(signInsBefore).toBeLessThanOrEqual(1);
 		await env.control.post('/clock/advance', { seconds: 25 * 3600 });
-		const { output } = await runAction({ credentials: env.credentials, parameters: { resource: 'subject', operation: 'get', subjectId: person.id, simplify: true } });
+		forgetSharedSignIns();
+		const { output } = await runAction({
+			credentials: env.credentials,
+			parameters: Array.from({ length: 20 }, () => ({ resource: 'subject', operation: 'get', subjectId: person.id, simplify: true })),
+		});
+		expect(output).toHaveLength(20);
 		expect(output[0].json.id).toBe(person.id);
-		expect(await env.control.received('POST /api/v1/sign_in')).toHaveLength(2);
+		// 20 requests refused at once with the expired token: one sign-in between them.
+		expect(await env.control.received('POST /api/v1/sign_in')).toHaveLength(signInsBefore + 1);
 		expect(env.credentials.sessionToken).not.toBe(firstToken);
 	});
 

@@ -43,6 +43,18 @@ test('reset destroys the socket without an answer', async () => {
 	expect((await t.api('POST', '/subject/people', { person: {} })).status).toBe(422);
 });
 
+test('reset_after does the work and then destroys the socket: the client never hears of it', async () => {
+	await fault({ route: 'POST /api/v1/subject/people', rate: 1, kind: 'reset_after', count: 1, skip: 1 });
+	const person = (n) => ({ person: { document_type: 'passport', document_number: `RA${n}`, social_name: `Reset After ${n}`, fiscal_country: 'US' } });
+	const first = await t.api('POST', '/subject/people', person(1));
+	expect(first.status).toBeLessThan(300);
+	await expect(t.api('POST', '/subject/people', person(2))).rejects.toThrow();
+	const list = (await t.api('GET', '/subject/people')).json.data.map((p) => p.document_number);
+	expect(list).toEqual(expect.arrayContaining(['RA1', 'RA2']));
+	const [f] = (await t.control('GET', '/faults')).json.data;
+	expect(f).toMatchObject({ kind: 'reset_after', fired: 1, remaining: 0, skip: 0 });
+});
+
 test('latency delays but still answers', async () => {
 	await fault({ route: '*', rate: 1, kind: 'latency', ms: 20, count: 1 });
 	expect((await t.api('GET', '/subject/people')).status).toBe(200);

@@ -1,10 +1,36 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
+import type { ApiRequest, PageOptions } from '../transport';
+import type { CardSecrets } from './common/cardData';
+
+/**
+ * One item's work, read and checked before anything is sent: the request, how to send it, and
+ * how to turn the answer into output items. The item engine (router) sends it through the run's
+ * pool; an operation knows nothing of pools, retries or rate limits.
+ */
+export interface ItemWork {
+	request: ApiRequest;
+	/** `one` (default): one JSON request; `allPages`: follows `last_id` paging; `download`: a file. */
+	send?: 'one' | 'allPages' | 'download';
+	/** Paging of `allPages`. */
+	page?: PageOptions;
+	/** Card data this item sends: hidden from any error the request ends with. */
+	cardSecrets?: CardSecrets;
+	/** Turns the service's answer into the item's output items (without pairedItem). */
+	output(
+		this: IExecuteFunctions,
+		answer: unknown,
+	): INodeExecutionData[] | Promise<INodeExecutionData[]>;
+}
+
 /** What every `<operation>.operation.ts` exports. */
 export interface OperationModule {
 	description: INodeProperties[];
-	/** Runs the operation for one input item and returns its output items (without pairedItem). */
-	execute(this: IExecuteFunctions, itemIndex: number): Promise<INodeExecutionData[]>;
+	/**
+	 * Reads and validates one input item's parameters into its work. Sends nothing; throws the
+	 * readable error (which field, which item, how to fix it) when the input breaks a rule.
+	 */
+	prepare(this: IExecuteFunctions, itemIndex: number): Promise<ItemWork>;
 }
 
 /** What every `<Resource>.resource.ts` exports besides its operation modules. */

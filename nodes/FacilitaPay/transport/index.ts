@@ -1,4 +1,5 @@
 import type {
+	ICredentialDataDecryptedObject,
 	IDataObject,
 	IExecuteFunctions,
 	IHookFunctions,
@@ -11,6 +12,9 @@ import type {
 import { NodeApiError, sleep } from 'n8n-workflow';
 
 import { credentialBaseUrl } from '../../../credentials/FacilitaPayApi.credentials';
+import { AdaptiveLimiter } from './limiter';
+import type { SentOutcome } from './sendOnce';
+import { SentRequests, sentRequests } from './sendOnce';
 
 export const CREDENTIAL_TYPE = 'facilitaPayApi';
 
@@ -21,12 +25,14 @@ export type FacilitaPayContext =
 	| IWebhookFunctions;
 
 /**
- * How a request may be repeated after a failure.
- * - `safe`: reads and idempotent updates. Retried on 429, 502, 503, 504 and connection errors.
+ * How a request may be repeated after a failure. Every request, whatever its policy, is tried again
+ * after 429 (the service did not process it), honouring Retry-After.
+ * - `safe`: reads and idempotent updates. Also retried on 502, 503, 504 and connection errors.
  * - `sendOnce`: creates or moves money (transactions, checkout, payouts, subscriptions, refunds,
- *   cancels, even when sent as GET) or is otherwise not idempotent (document upload). Never
- *   repeated once it may have reached the service: a duplicate payment is worse than a visible
- *   error. Only a refused connection (nothing was sent) is tried again.
+ *   cancels, even when sent as GET) or is otherwise not idempotent (document upload). Sent at most
+ *   once per execution, also when n8n runs the node again: never repeated once it may have
+ *   reached the service (timeout, reset, 5xx: the item fails with an unknown outcome). Only a
+ *   refused connection (nothing was sent) is tried again.
  */
 export type RetryPolicy = 'safe' | 'sendOnce';
 
@@ -39,6 +45,8 @@ export interface ApiRequest {
 	retry: RetryPolicy;
 	/** The item this request is for; named in errors. */
 	itemIndex?: number;
+	/** How long to wait for the answer, in milliseconds; defaults to the run's timeout (30 s). */
+	timeout?: number;
 }
 
 export interface RetryOptions {
@@ -177,23 +185,53 @@ const STATUS_TEXT: Record<number, string> = {
 	504: 'FacilitaPay did not answer in time',
 };
 
+/** What a connection failure means, in words (n8n would replace a message carrying the code). */
+function connectionProblem(code: string | undefined, message: string, timeoutMs?: number): string {
+	const seconds = timeoutMs === undefined ? undefined : Math.round(timeoutMs / 100) / 10;
+	if (/timeout|timed out/i.test(message) || ['ETIMEDOUT', 'ECONNABORTED', 'ERR_SOCKET_CONNECTION_TIMEOUT'].includes(code ?? '')) {
+		return seconds === undefined ? 'FacilitaPay did not answer in time' : `FacilitaPay did not answer within ${seconds} s`;
+	}
+	if (code === 'ECONNRESET' || code === 'EPIPE' || /socket hang up/i.test(message)) {
+		return 'the connection was closed before FacilitaPay answered';
+	}
+	if (code === 'ECONNREFUSED') return 'the connection was refused (is the base URL right, and is the service up?)';
+	if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') return 'the host name of the base URL could not be resolved';
+	if (/abort|cancel/i.test(message)) return 'the request was cancelled';
+	return 'the connection failed before FacilitaPay answered';
+}
+
+/**
+ * Whether a money-moving request may have been processed although it failed: no answer after it
+ * left (timeout, reset), or a 5xx. Such a request is never sent again automatically.
+ */
+function isAmbiguous(request: ApiRequest, facts: FailureFacts): boolean {
+	if (request.retry !== 'sendOnce') return false;
+	if (facts.status === undefined) return !(facts.code !== undefined && NOT_SENT_ERRORS.has(facts.code));
+	return facts.status >= 500;
+}
+
+const CHECK_BEFORE_SENDING_AGAIN =
+	'Check whether it was processed before sending it again: Transaction > Get (or Subscription > Get) with the ID, Notification > Get Many, or the FacilitaPay dashboard.';
+
 function errorForFailure(
 	ctx: FacilitaPayContext,
 	request: ApiRequest,
 	facts: FailureFacts,
 	attempts: number,
-	note?: string,
+	timeoutMs?: number,
 ): NodeApiError {
 	const where = `${request.method} ${request.path}`;
 	const detail = describeErrorBody(facts.body);
 	const item = request.itemIndex === undefined ? '' : ` (item ${request.itemIndex})`;
+	const ambiguous = isAmbiguous(request, facts);
 	let message: string;
 	if (facts.status) {
 		const head = STATUS_TEXT[facts.status] ?? `FacilitaPay answered with HTTP ${facts.status}`;
 		message = `${head}${item}: ${detail ?? facts.message}`;
 	} else {
-		message = `Could not reach FacilitaPay${item}: ${facts.code ?? facts.message}`;
+		message = `Could not reach FacilitaPay${item}: ${connectionProblem(facts.code, facts.message, timeoutMs)}`;
 	}
+	if (ambiguous) message = `Outcome unknown${item}: ${message.replace(item, '')}`;
 	const parts = [
 		`Request: ${where}${facts.status ? `, HTTP ${facts.status}` : ''}${
 			attempts > 1 ? `, after ${attempts} attempts` : ''
@@ -203,9 +241,19 @@ function errorForFailure(
 		parts.push('Correct the fields named above and run the node again.');
 	} else if (facts.status === 401) {
 		parts.push('Open the FacilitaPay credentials and check the environment and token.');
+	} else if (facts.status === 429) {
+		parts.push(
+			'FacilitaPay did not process it. Lower Max Parallel Requests in the node options, or run the node again later.',
+		);
 	}
-	if (note) parts.push(note);
-	return new NodeApiError(
+	if (ambiguous) {
+		parts.push(
+			`This request creates or moves money and may have been processed by FacilitaPay, so it was not repeated (n8n's Retry On Fail does not send it again in this execution either). ${CHECK_BEFORE_SENDING_AGAIN}`,
+		);
+	} else if (facts.status === undefined && request.retry === 'safe') {
+		parts.push('Check the base URL in the credentials and your network, then run the node again.');
+	}
+	const error = new NodeApiError(
 		ctx.getNode(),
 		{ message, status: facts.status ?? null, body: (parseBody(facts.body) ?? null) as JsonObject },
 		{
@@ -215,6 +263,25 @@ function errorForFailure(
 			itemIndex: request.itemIndex,
 		},
 	);
+	if (ambiguous) error.context.outcome = 'unknown';
+	return error;
+}
+
+/** A money-moving request whose first try in this execution had no clear outcome: not sent again. */
+function repeatedUnknownOutcome(ctx: FacilitaPayContext, request: ApiRequest, earlier: SentOutcome): NodeApiError {
+	const item = request.itemIndex === undefined ? '' : ` (item ${request.itemIndex})`;
+	const cause = earlier.state === 'unknown' ? earlier.error.message.replace(/^Outcome unknown( \(item \d+\))?: /, '') : 'it was still being sent';
+	const error = new NodeApiError(
+		ctx.getNode(),
+		{ message: 'outcome unknown' },
+		{
+			message: `Outcome unknown${item}: this request was already sent in this execution and ${cause.charAt(0).toLowerCase()}${cause.slice(1)}`,
+			description: `Request: ${request.method} ${request.path}. It creates or moves money, so it is sent at most once per execution, also when the node runs again (Retry On Fail). ${CHECK_BEFORE_SENDING_AGAIN}`,
+			itemIndex: request.itemIndex,
+		},
+	);
+	error.context.outcome = 'unknown';
+	return error;
 }
 
 function retryAfterMs(headers: Record<string, unknown>): number | undefined {
@@ -242,43 +309,159 @@ function mayRetry(policy: RetryPolicy, facts: FailureFacts): boolean {
 	return facts.code !== undefined && CONNECTION_ERRORS.has(facts.code);
 }
 
+/** What one node run shares among all its requests: the limiter, the credentials, the timeout. */
+export interface RunSettings {
+	/** Max Parallel Requests: the most requests in flight at once. */
+	concurrency: number;
+	/** How long to wait for an answer, in milliseconds. */
+	timeoutMs: number;
+}
+
+export const DEFAULT_RUN_SETTINGS: RunSettings = { concurrency: 10, timeoutMs: 30_000 };
+
+interface RunState {
+	settings: RunSettings;
+	limiter: AdaptiveLimiter;
+	credentials?: Promise<ICredentialDataDecryptedObject>;
+}
+
+const runs = new WeakMap<object, RunState>();
+
+/**
+ * Starts a run of the node: its requests then share one adaptive limiter, one read of the
+ * credentials (whose refreshed session token every request sees) and one timeout.
+ */
+export function beginRun(ctx: FacilitaPayContext, settings: RunSettings): AdaptiveLimiter {
+	const limiter = new AdaptiveLimiter(settings.concurrency);
+	runs.set(ctx, { settings, limiter });
+	return limiter;
+}
+
+function runOf(ctx: FacilitaPayContext): RunState {
+	let run = runs.get(ctx);
+	if (!run) {
+		run = { settings: DEFAULT_RUN_SETTINGS, limiter: new AdaptiveLimiter(DEFAULT_RUN_SETTINGS.concurrency) };
+		runs.set(ctx, run);
+	}
+	return run;
+}
+
+/**
+ * The credentials, read and decrypted once per run. The same object is handed to n8n with every
+ * request (`credentialsDecrypted`): n8n writes a renewed session token into it, so the requests
+ * still in flight and those that follow use the new token instead of each signing in again.
+ */
+async function credentialsOf(ctx: FacilitaPayContext, run: RunState): Promise<ICredentialDataDecryptedObject> {
+	if (!run.credentials) {
+		const reading = ctx.getCredentials(CREDENTIAL_TYPE) as Promise<ICredentialDataDecryptedObject>;
+		// A failed read is not kept: the next request reads again.
+		reading.catch(() => {
+			if (run.credentials === reading) run.credentials = undefined;
+		});
+		run.credentials = reading;
+	}
+	return await run.credentials;
+}
+
+/** How many times a request refused with 429 is tried, the first try included. */
+const RATE_LIMITED_ATTEMPTS = 12;
+/** The longest Retry-After honoured as given; longer ones are cut to this. */
+const MAX_RETRY_AFTER_MS = 60_000;
+
+/** The key under which a money-moving request is remembered, or undefined outside an execution. */
+function sentKey(ctx: FacilitaPayContext, request: ApiRequest): string | undefined {
+	if (request.retry !== 'sendOnce' || !('getExecutionId' in ctx)) return undefined;
+	const executionId = (ctx as IExecuteFunctions).getExecutionId?.();
+	if (!executionId) return undefined;
+	const node = ctx.getNode();
+	return SentRequests.key({
+		executionId: String(executionId),
+		nodeId: node.id ?? node.name,
+		itemIndex: request.itemIndex ?? -1,
+		method: request.method,
+		path: request.path,
+		body: request.body,
+	});
+}
+
+/** The wait before trying a 429 again: Retry-After (with up to 20 % jitter) or backoff. */
+function rateLimitDelay(attempt: number, facts: FailureFacts, options: RetryOptions): number {
+	const fromHeader = retryAfterMs(facts.headers);
+	if (fromHeader !== undefined) {
+		const base = Math.min(fromHeader, MAX_RETRY_AFTER_MS);
+		return Math.round(base + base * 0.2 * options.random());
+	}
+	return retryDelay(Math.min(attempt, 6), facts, options);
+}
+
 async function send(
 	ctx: FacilitaPayContext,
 	request: ApiRequest,
 	extra: Partial<IHttpRequestOptions>,
 	retryOptions: RetryOptions,
 ): Promise<unknown> {
-	const credentials = await ctx.getCredentials(CREDENTIAL_TYPE);
+	const run = runOf(ctx);
+	const key = sentKey(ctx, request);
+	if (key) {
+		const earlier = sentRequests.get(key);
+		if (earlier?.state === 'done') return earlier.answer;
+		if (earlier) throw repeatedUnknownOutcome(ctx, request, earlier);
+	}
+	const credentials = await credentialsOf(ctx, run);
 	const options: IHttpRequestOptions = {
 		method: request.method,
 		url: `${credentialBaseUrl(credentials)}${request.path}`,
 		json: true,
+		timeout: request.timeout ?? run.settings.timeoutMs,
 		...extra,
 		// The service wants this header on every request, with or without a body.
 		headers: { Accept: 'application/json', ...extra.headers, 'Content-Type': 'application/json' },
 	};
 	if (request.body !== undefined) options.body = request.body;
 	if (request.qs !== undefined && Object.keys(request.qs).length > 0) options.qs = request.qs;
+	const node = ctx.getNode();
+	const credentialsDecrypted = {
+		id: node.credentials?.[CREDENTIAL_TYPE]?.id ?? CREDENTIAL_TYPE,
+		name: node.credentials?.[CREDENTIAL_TYPE]?.name ?? CREDENTIAL_TYPE,
+		type: CREDENTIAL_TYPE,
+		data: credentials,
+	};
 
+	let otherAttempts = 0;
 	for (let attempt = 1; ; attempt++) {
+		await run.limiter.acquire();
+		if (key) sentRequests.set(key, { state: 'sending' });
+		let facts: FailureFacts;
 		try {
-			return await ctx.helpers.httpRequestWithAuthentication.call(ctx, CREDENTIAL_TYPE, options);
+			const answer = await ctx.helpers.httpRequestWithAuthentication.call(ctx, CREDENTIAL_TYPE, options, {
+				credentialsDecrypted,
+			});
+			run.limiter.release('ok');
+			if (key) sentRequests.set(key, { state: 'done', answer });
+			return answer;
 		} catch (error) {
-			const facts = failureFacts(error);
-			const retryable = mayRetry(request.retry, facts);
-			if (!retryable || attempt >= retryOptions.maxAttempts) {
-				let note: string | undefined;
-				if (request.retry === 'sendOnce' && !retryable && facts.status === undefined) {
-					note =
-						'This request creates or moves money and may have reached FacilitaPay, so it was not repeated. Check whether it was processed (for example with Transaction > Get or the notifications list) before running it again.';
-				} else if (request.retry === 'sendOnce' && facts.status && facts.status >= 500) {
-					note =
-						'This request creates or moves money, so it was not repeated automatically. Check whether it was processed before running it again.';
-				}
-				throw errorForFailure(ctx, request, facts, attempt, note);
-			}
-			await retryOptions.wait(retryDelay(attempt, facts, retryOptions));
+			facts = failureFacts(error);
+			run.limiter.release(facts.status === 429 ? 'limited' : 'failed');
 		}
+		if (facts.status === 429) {
+			// Not processed: safe to send again, money or not.
+			if (key) sentRequests.forget(key);
+			if (attempt >= RATE_LIMITED_ATTEMPTS) throw errorForFailure(ctx, request, facts, attempt, options.timeout);
+			await retryOptions.wait(rateLimitDelay(attempt, facts, retryOptions));
+			continue;
+		}
+		otherAttempts++;
+		const retryable = mayRetry(request.retry, facts);
+		if (!retryable || otherAttempts >= retryOptions.maxAttempts) {
+			const failure = errorForFailure(ctx, request, facts, attempt, options.timeout);
+			if (key) {
+				if (isAmbiguous(request, facts)) sentRequests.set(key, { state: 'unknown', error: failure });
+				else sentRequests.forget(key);
+			}
+			throw failure;
+		}
+		if (key) sentRequests.forget(key);
+		await retryOptions.wait(retryDelay(otherAttempts, facts, retryOptions));
 	}
 }
 

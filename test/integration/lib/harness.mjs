@@ -20,7 +20,16 @@ function loadDist(relative) {
 	return require(file);
 }
 
-const { NodeApiError, Workflow } = require('n8n-workflow');
+const { NodeApiError } = require('n8n-workflow');
+
+/**
+ * Forgets the sign-ins this process shared. The credential hands a token issued in the last
+ * moments to other refused requests; the sandbox's clock jumps 25 hours in a millisecond of real
+ * time, which no real token does, so tests that expire a token just issued forget it first.
+ */
+export function forgetSharedSignIns() {
+	loadDist('credentials/FacilitaPayApi.credentials.js').forgetSignIns();
+}
 
 export const node = {
 	id: 'integration-node',
@@ -54,7 +63,7 @@ async function httpRequest(options) {
 		validateStatus: (status) => status >= 200 && status < 300,
 		maxBodyLength: Infinity,
 		maxContentLength: Infinity,
-		timeout: 20_000,
+		timeout: options.timeout ?? 20_000,
 	});
 	let body = response.data;
 	if (options.encoding === 'arraybuffer') body = Buffer.from(body);
@@ -67,7 +76,7 @@ async function httpRequest(options) {
  * obtained by sign-in is kept on it (as n8n keeps the expirable field) and renewed once on 401.
  * @returns {{ ctx: any, stats: { signIns: number, requests: number } }}
  */
-export function createContext({ parameters, items, credentials, continueOnFail = false }) {
+export function createContext({ parameters, items, credentials, continueOnFail = false, executionId = `integration-${Math.random()}` }) {
 	const { FacilitaPayApi } = loadDist('credentials/FacilitaPayApi.credentials.js');
 	const credentialType = new FacilitaPayApi();
 	const sets = Array.isArray(parameters) ? parameters : [parameters];
@@ -80,27 +89,20 @@ export function createContext({ parameters, items, credentials, continueOnFail =
 		},
 	};
 
-	async function preAuthenticate(expired) {
-		if (credentials.sessionToken && !expired) return;
-		Object.assign(credentials, await credentialType.preAuthentication.call({ helpers }, credentials));
+	// What n8n-core's httpRequestWithAuthentication does: preAuthentication while the session token
+	// is empty or after a 401 (the answer written into the credentials object it was handed), then
+	// the credential's own authenticate().
+	async function preAuthenticate(data, expired) {
+		if (data.sessionToken && !expired) return;
+		Object.assign(data, await credentialType.preAuthentication.call({ helpers }, data));
 	}
-	// The credential's own `authenticate` headers, resolved by n8n-workflow's expressions as n8n does.
-	const expressionNodeTypes = {
-		getByName: () => ({ description: { properties: [] } }),
-		getByNameAndVersion: () => ({ description: { properties: [] } }),
-		getKnownTypes: () => ({}),
-	};
-	const workflow = new Workflow({ nodes: [node], connections: {}, active: false, nodeTypes: expressionNodeTypes });
-	function authorize(options) {
-		const headers = { ...options.headers };
-		for (const [name, value] of Object.entries(credentialType.authenticate.properties.headers ?? {})) {
-			headers[name] = workflow.expression.getSimpleParameterValue(node, value, 'internal', { $credentials: credentials }, undefined, '');
-		}
-		return { ...options, headers };
+	async function authorize(data, options) {
+		return await credentialType.authenticate(data, { ...options, headers: { ...options.headers } });
 	}
 
 	const ctx = {
 		getNode: () => node,
+		getExecutionId: () => executionId,
 		getInputData: () => inputItems,
 		continueOnFail: () => continueOnFail,
 		getCredentials: async () => credentials,
@@ -114,16 +116,17 @@ export function createContext({ parameters, items, credentials, continueOnFail =
 			return value;
 		},
 		helpers: {
-			httpRequestWithAuthentication: async function (_type, options) {
+			httpRequestWithAuthentication: async function (_type, options, additional) {
 				stats.requests++;
+				const data = additional?.credentialsDecrypted?.data ?? credentials;
 				try {
-					await preAuthenticate(false);
-					return await httpRequest(authorize(options));
+					await preAuthenticate(data, false);
+					return await httpRequest(await authorize(data, options));
 				} catch (error) {
 					if (error?.response?.status === 401) {
 						try {
-							await preAuthenticate(true);
-							return await httpRequest(authorize(options));
+							await preAuthenticate(data, true);
+							return await httpRequest(await authorize(data, options));
 						} catch (retryError) {
 							throw new NodeApiError(node, retryError);
 						}

@@ -1,20 +1,24 @@
-import type { IDataObject, IHttpRequestHelper, IHttpRequestOptions, INode, INodeTypes } from 'n8n-workflow';
-import { Workflow } from 'n8n-workflow';
+import type {
+	ICredentialDataDecryptedObject,
+	IDataObject,
+	IHttpRequestHelper,
+	IHttpRequestOptions,
+} from 'n8n-workflow';
 
 import {
+	baseUrlProblem,
 	credentialBaseUrl,
 	FacilitaPayApi,
+	forgetSignIns,
 	sessionFingerprint,
+	signInRetry,
 } from '../../../credentials/FacilitaPayApi.credentials';
 
-/** Resolves the credential's Authorization header the way n8n does, with n8n-workflow's expressions. */
-function authorizationHeader(credentials: IDataObject): unknown {
-	const node: INode = { id: '1', name: 'FacilitaPay', type: 'n8n-nodes-facilitapay.facilitaPay', typeVersion: 1, position: [0, 0], parameters: {} };
-	const description = { description: { properties: [] } };
-	const nodeTypes = { getByName: () => description, getByNameAndVersion: () => description, getKnownTypes: () => ({}) } as unknown as INodeTypes;
-	const workflow = new Workflow({ nodes: [node], connections: {}, active: false, nodeTypes });
-	const header = (new FacilitaPayApi().authenticate.properties.headers as Record<string, string>).Authorization;
-	return workflow.expression.getSimpleParameterValue(node, header, 'internal', { $credentials: credentials }, undefined, '');
+/** The Authorization header the credential's authenticate() puts on a request, as n8n calls it. */
+async function authorizationHeader(credentials: IDataObject): Promise<unknown> {
+	const options = await new FacilitaPayApi().authenticate(credentials as ICredentialDataDecryptedObject, { url: 'https://x.test/', headers: { Accept: 'application/json' } });
+	expect(options.headers?.Accept).toBe('application/json');
+	return options.headers?.Authorization;
 }
 
 function helperReturning(answer: unknown) {
@@ -32,6 +36,7 @@ function helperReturning(answer: unknown) {
 
 describe('FacilitaPay API credentials', () => {
 	const credentials = new FacilitaPayApi();
+	beforeEach(() => forgetSignIns());
 
 	it.each([
 		[{ environment: 'production' }, 'https://api.facilitapay.com/api/v1'],
@@ -65,20 +70,20 @@ describe('FacilitaPay API credentials', () => {
 		const signedIn = { authentication: 'usernamePassword', username: 'sandbox', password: 'secret', sessionToken: 'eyJ.jwt' };
 		const fingerprint = sessionFingerprint(signedIn);
 
-		it('carries the session token while the username and password are the ones it was obtained with', () => {
-			expect(authorizationHeader({ ...signedIn, sessionFingerprint: fingerprint })).toBe('Bearer eyJ.jwt');
+		it('carries the session token while the username and password are the ones it was obtained with', async () => {
+			expect(await authorizationHeader({ ...signedIn, sessionFingerprint: fingerprint })).toBe('Bearer eyJ.jwt');
 		});
 
 		it.each([
 			['the password changed (or was mistyped)', { password: 'Secret' }],
 			['the username changed', { username: 'other' }],
 			['no sign-in happened yet', { sessionFingerprint: '' }],
-		])('does not carry the session token when %s, so n8n signs in again', (_name, change) => {
-			expect(authorizationHeader({ ...signedIn, sessionFingerprint: fingerprint, ...change })).toBe('Bearer token-of-other-credentials');
+		])('does not carry the session token when %s, so n8n signs in again', async (_name, change) => {
+			expect(await authorizationHeader({ ...signedIn, sessionFingerprint: fingerprint, ...change })).toBe('Bearer token-of-other-credentials');
 		});
 
-		it('carries the access token in Access Token mode', () => {
-			expect(authorizationHeader({ authentication: 'accessToken', accessToken: 'tok' })).toBe('Bearer tok');
+		it('carries the access token in Access Token mode', async () => {
+			expect(await authorizationHeader({ authentication: 'accessToken', accessToken: 'tok' })).toBe('Bearer tok');
 		});
 	});
 
@@ -108,5 +113,117 @@ describe('FacilitaPay API credentials', () => {
 			expect.objectContaining({ properties: expect.objectContaining({ value: 401, message: expect.stringMatching(/refused these credentials/) }) }),
 			expect.objectContaining({ properties: expect.objectContaining({ value: 429, message: expect.stringMatching(/Wait 30 seconds/) }) }),
 		]);
+	});
+
+	describe('a custom base URL', () => {
+		it.each(['http://127.0.0.1:4010/api/v1', 'http://localhost:4010/api/v1', 'http://192.168.1.20/api/v1', 'http://10.0.0.5/api/v1', 'http://172.20.0.2/api/v1', 'http://[::1]:4010/api/v1', 'https://proxy.example.com/api/v1'])(
+			'accepts %s',
+			(url) => {
+				expect(baseUrlProblem(url)).toBeUndefined();
+			},
+		);
+
+		it.each(['http://api.facilitapay.com/api/v1', 'http://proxy.example.com/api/v1', 'http://172.32.0.1/api/v1', 'ftp://127.0.0.1/api/v1', 'api.facilitapay.com/api/v1'])(
+			'refuses %s, so the token never travels unencrypted over the internet',
+			(url) => {
+				expect(baseUrlProblem(url)).toMatch(/https:\/\//);
+				expect(() => credentialBaseUrl({ environment: 'custom', baseUrl: url })).toThrow(/Base URL/);
+			},
+		);
+
+		it('the credential test goes nowhere for plain http to a public host', () => {
+			const baseURL = String(credentials.test.request.baseURL);
+			expect(baseURL).toContain('plain-http-is-only-for-local-hosts.invalid');
+		});
+	});
+
+	describe('one sign-in for many refused requests', () => {
+		const account = {
+			environment: 'custom',
+			baseUrl: 'http://127.0.0.1:4010/api/v1',
+			authentication: 'usernamePassword',
+			username: 'sandbox',
+			password: 'secret',
+		};
+
+		it('concurrent refused requests of one account share one sign-in and get the same token', async () => {
+			let release: (value: unknown) => void = () => {};
+			const calls: IHttpRequestOptions[] = [];
+			const helper = {
+				helpers: {
+					httpRequest: jest.fn(async (options: IHttpRequestOptions) => {
+						calls.push(options);
+						await new Promise((resolve) => (release = resolve));
+						return { jwt: `jwt-${calls.length}` };
+					}),
+				},
+			} as unknown as IHttpRequestHelper;
+			const pending = Array.from({ length: 50 }, async () => await credentials.preAuthentication.call(helper, { ...account, sessionToken: 'expired' }));
+			await new Promise((resolve) => setImmediate(resolve));
+			release(undefined);
+			const results = await Promise.all(pending);
+			expect(calls).toHaveLength(1);
+			expect(new Set(results.map((r) => r.sessionToken))).toEqual(new Set(['jwt-1']));
+		});
+
+		it('a request refused with the old token just after a sign-in gets the new token without another sign-in', async () => {
+			const { helper, calls } = helperReturning({ jwt: 'fresh' });
+			await credentials.preAuthentication.call(helper, { ...account, sessionToken: 'expired' });
+			const again = await credentials.preAuthentication.call(helper, { ...account, sessionToken: 'expired' });
+			expect(again.sessionToken).toBe('fresh');
+			expect(calls).toHaveLength(1);
+		});
+
+		it('signs in again when the new token itself is refused a few seconds after it was issued', async () => {
+			const { helper, calls } = helperReturning({ jwt: 'fresh' });
+			const now = jest.spyOn(Date, 'now').mockReturnValue(1_000_000);
+			await credentials.preAuthentication.call(helper, { ...account, sessionToken: 'expired' });
+			const signedIn = { ...account, sessionToken: 'fresh', sessionFingerprint: sessionFingerprint(account) };
+			// A refusal right after the sign-in is one of a request sent with the old token.
+			now.mockReturnValue(1_000_500);
+			await credentials.preAuthentication.call(helper, signedIn);
+			expect(calls).toHaveLength(1);
+			now.mockReturnValue(1_005_000);
+			await credentials.preAuthentication.call(helper, signedIn);
+			expect(calls).toHaveLength(2);
+			now.mockRestore();
+		});
+
+		it('another password is another sign-in (a mistyped password is never answered with the old token)', async () => {
+			const { helper, calls } = helperReturning({ jwt: 'fresh' });
+			await credentials.preAuthentication.call(helper, { ...account, sessionToken: 'expired' });
+			await credentials.preAuthentication.call(helper, { ...account, password: 'typo', sessionToken: 'fresh' });
+			expect(calls).toHaveLength(2);
+			expect(calls[1].body).toEqual({ user: { username: 'sandbox', password: 'typo' } });
+		});
+
+		it('waits and signs in again when the service limits sign-ins (429), honouring Retry-After', async () => {
+			const waits: number[] = [];
+			jest.spyOn(signInRetry, 'wait').mockImplementation(async (ms: number) => {
+				waits.push(ms);
+			});
+			let call = 0;
+			const helper = {
+				helpers: {
+					httpRequest: jest.fn(async () => {
+						call++;
+						if (call < 3) {
+							throw Object.assign(new Error('Request failed with status code 429'), {
+								response: { status: 429, headers: { 'retry-after': '7' }, data: { error: 'too_many_requests' } },
+							});
+						}
+						return { jwt: 'after-wait' };
+					}),
+				},
+			} as unknown as IHttpRequestHelper;
+			const result = await credentials.preAuthentication.call(helper, { ...account, sessionToken: '' });
+			expect(result.sessionToken).toBe('after-wait');
+			expect(call).toBe(3);
+			expect(waits).toHaveLength(2);
+			for (const ms of waits) {
+				expect(ms).toBeGreaterThanOrEqual(7000);
+				expect(ms).toBeLessThanOrEqual(8000);
+			}
+		});
 	});
 });

@@ -49,6 +49,8 @@ export interface ContextOptions {
 	credentials?: IDataObject;
 	/** Answers of the service, in order. An Error is thrown; a function is called with the request. */
 	replies?: Reply[];
+	/** The execution this run belongs to (n8n's Retry On Fail runs the node again in the same one). */
+	executionId?: string;
 }
 
 export interface FakeContext {
@@ -85,6 +87,7 @@ export function createContext(options: ContextOptions): FakeContext {
 
 	const ctx = {
 		getNode: () => testNode,
+		getExecutionId: () => options.executionId ?? '',
 		getInputData: () => items,
 		continueOnFail: () => options.continueOnFail ?? false,
 		getCredentials: async () => credentials,

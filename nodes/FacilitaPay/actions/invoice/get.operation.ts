@@ -1,9 +1,9 @@
-import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
-import { apiRequest } from '../../transport';
 import { maskedJson } from '../common/cardData';
 import { idParameter } from '../common/input';
+import type { ItemWork } from '../node.type';
 
 const properties: INodeProperties[] = [
 	{
@@ -23,25 +23,24 @@ export const description = updateDisplayOptions(
 	properties,
 );
 
-export async function execute(this: IExecuteFunctions, i: number): Promise<INodeExecutionData[]> {
+export async function prepare(this: IExecuteFunctions, i: number): Promise<ItemWork> {
 	const id = idParameter(this, i, 'invoiceId', 'Invoice ID');
-	const data = await apiRequest.call(this, {
-		method: 'GET',
-		path: `/subscriptions/invoices/${encodeURIComponent(id)}`,
-		retry: 'safe',
-		itemIndex: i,
-	});
-	// The spec leaves open whether this path takes an invoice or a subscription ID: an array of one
-	// is that invoice; an array of several is a subscription's invoices, one item each.
-	if (Array.isArray(data)) {
-		if (data.length === 0) {
-			throw new NodeOperationError(this.getNode(), `No invoice found for ID "${id}" (item ${i})`, {
-				itemIndex: i,
-				description:
-					'FacilitaPay answered with an empty list: no invoice has this ID, or it is a subscription without invoices yet. Check the ID.',
-			});
-		}
-		return data.map((invoice) => ({ json: maskedJson(invoice) }));
-	}
-	return [{ json: maskedJson(data) }];
+	return {
+		request: { method: 'GET', path: `/subscriptions/invoices/${encodeURIComponent(id)}`, retry: 'safe', itemIndex: i },
+		output(data) {
+			// The spec leaves open whether this path takes an invoice or a subscription ID: an array of
+			// one is that invoice; an array of several is a subscription's invoices, one item each.
+			if (Array.isArray(data)) {
+				if (data.length === 0) {
+					throw new NodeOperationError(this.getNode(), `No invoice found for ID "${id}" (item ${i})`, {
+						itemIndex: i,
+						description:
+							'FacilitaPay answered with an empty list: no invoice has this ID, or it is a subscription without invoices yet. Check the ID.',
+					});
+				}
+				return data.map((invoice) => ({ json: maskedJson(invoice) }));
+			}
+			return [{ json: maskedJson(data) }];
+		},
+	};
 }

@@ -1,10 +1,10 @@
-import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { apiRequest, apiRequestAllItems } from '../../transport';
 import { maskedJson } from '../common/cardData';
 import { returnAllOrLimit } from '../common/fields';
 import { invalidInput } from '../common/input';
+import type { ItemWork } from '../node.type';
 
 const properties: INodeProperties[] = [
 	{
@@ -23,31 +23,35 @@ export const description = updateDisplayOptions(
 	properties,
 );
 
-export async function execute(this: IExecuteFunctions, i: number): Promise<INodeExecutionData[]> {
+export async function prepare(this: IExecuteFunctions, i: number): Promise<ItemWork> {
 	const returnAll = this.getNodeParameter('returnAll', i) as boolean;
 	const limit = returnAll ? undefined : (this.getNodeParameter('limit', i) as number);
 	const subscriptionId = String(this.getNodeParameter('subscriptionId', i, '') ?? '').trim();
+	const asItems = (invoices: unknown[]) => invoices.map((invoice) => ({ json: maskedJson(invoice as IDataObject) }));
 
 	if (subscriptionId === '') {
-		const invoices = await apiRequestAllItems.call(
-			this,
-			{ method: 'GET', path: '/subscriptions/invoices', retry: 'safe', itemIndex: i },
-			{ limit },
-		);
-		return invoices.map((invoice) => ({ json: maskedJson(invoice) }));
+		return {
+			request: { method: 'GET', path: '/subscriptions/invoices', retry: 'safe', itemIndex: i },
+			send: 'allPages',
+			page: { limit },
+			output: (invoices) => asItems(invoices as unknown[]),
+		};
 	}
 
 	if (/[\s/?#]/.test(subscriptionId)) {
 		throw invalidInput(this, i, 'Subscription ID', 'must be a single ID without spaces or slashes');
 	}
 	// The spec shows no paging on a subscription's invoice list: one request, Limit applied here.
-	const data = await apiRequest.call(this, {
-		method: 'GET',
-		path: `/subscriptions/invoices/${encodeURIComponent(subscriptionId)}`,
-		retry: 'safe',
-		itemIndex: i,
-	});
-	const invoices: unknown[] = Array.isArray(data) ? data : data === undefined || data === null ? [] : [data];
-	const kept = limit === undefined ? invoices : invoices.slice(0, limit);
-	return kept.map((invoice) => ({ json: maskedJson(invoice as IDataObject) }));
+	return {
+		request: {
+			method: 'GET',
+			path: `/subscriptions/invoices/${encodeURIComponent(subscriptionId)}`,
+			retry: 'safe',
+			itemIndex: i,
+		},
+		output(data) {
+			const invoices: unknown[] = Array.isArray(data) ? data : data === undefined || data === null ? [] : [data];
+			return asItems(limit === undefined ? invoices : invoices.slice(0, limit));
+		},
+	};
 }

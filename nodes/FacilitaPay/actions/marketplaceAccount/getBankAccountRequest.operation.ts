@@ -1,13 +1,9 @@
-import type {
-	IExecuteFunctions,
-	INodeExecutionData,
-	INodeProperties,
-} from 'n8n-workflow';
+import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { apiRequest } from '../../transport';
 import { idParameter } from '../common/input';
 import { answerAsJson } from '../common/output';
+import type { ItemWork } from '../node.type';
 
 const properties: INodeProperties[] = [
 	{
@@ -28,15 +24,10 @@ export const description = updateDisplayOptions(
 	properties,
 );
 
-export async function execute(this: IExecuteFunctions, i: number): Promise<INodeExecutionData[]> {
+export async function prepare(this: IExecuteFunctions, i: number): Promise<ItemWork> {
 	const id = idParameter(this, i, 'requestId', 'Request ID');
-	const data = await apiRequest.call(this, {
-		method: 'GET',
-		path: `/bank/accounts/request/${encodeURIComponent(id)}`,
-		retry: 'safe',
-		itemIndex: i,
-	});
-	return [
-		{ json: answerAsJson(data, { id }) },
-	];
+	return {
+		request: { method: 'GET', path: `/bank/accounts/request/${encodeURIComponent(id)}`, retry: 'safe', itemIndex: i },
+		output: (data) => [{ json: answerAsJson(data, { id }) }],
+	};
 }

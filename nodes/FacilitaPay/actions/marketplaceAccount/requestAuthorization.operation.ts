@@ -1,18 +1,13 @@
-import type {
-	IDataObject,
-	IExecuteFunctions,
-	INodeExecutionData,
-	INodeProperties,
-} from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { accountRequestSchema, MARKETPLACE_LABELS } from '../../schemas/marketplaceAccount';
-import { apiRequest } from '../../transport';
 import { checkUuid } from '../../validation/misc';
 import { subjectIdField } from '../common/fields';
 import { requireValid, validateBody } from '../common/input';
 import { accountOwnerOptions } from './ownerOption';
 import { answerAsJson } from '../common/output';
+import type { ItemWork } from '../node.type';
 
 const properties: INodeProperties[] = [
 	{
@@ -32,13 +27,8 @@ export const description = updateDisplayOptions(
 );
 
 /** Sent once (`sendOnce`): each call creates an authorisation request. */
-export async function execute(this: IExecuteFunctions, i: number): Promise<INodeExecutionData[]> {
-	const id = requireValid(
-		this,
-		i,
-		'Subject ID',
-		checkUuid(this.getNodeParameter('subjectId', i) as string),
-	);
+export async function prepare(this: IExecuteFunctions, i: number): Promise<ItemWork> {
+	const id = requireValid(this, i, 'Subject ID', checkUuid(this.getNodeParameter('subjectId', i) as string));
 	const options = this.getNodeParameter('options', i, {}) as IDataObject;
 	const body =
 		options.isSubjectAccountOwner === undefined
@@ -50,16 +40,14 @@ export async function execute(this: IExecuteFunctions, i: number): Promise<INode
 					{ is_subject_account_owner: options.isSubjectAccountOwner },
 					MARKETPLACE_LABELS,
 				) as IDataObject);
-	const data = await apiRequest.call(this, {
-		method: 'POST',
-		path: `/subject/${encodeURIComponent(id)}/account_request`,
-		body,
-		retry: 'sendOnce',
-		itemIndex: i,
-	});
-	return [
-		{
-			json: answerAsJson(data, { subject_id: id }),
+	return {
+		request: {
+			method: 'POST',
+			path: `/subject/${encodeURIComponent(id)}/account_request`,
+			body,
+			retry: 'sendOnce',
+			itemIndex: i,
 		},
-	];
+		output: (data) => [{ json: answerAsJson(data, { subject_id: id }) }],
+	};
 }

@@ -1,17 +1,12 @@
-import type {
-	IDataObject,
-	IExecuteFunctions,
-	INodeExecutionData,
-	INodeProperties,
-} from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { bankAccountRequestSchema, MARKETPLACE_LABELS } from '../../schemas/marketplaceAccount';
-import { apiRequest } from '../../transport';
 import { subjectIdField } from '../common/fields';
 import { compact, validateBody } from '../common/input';
 import { accountOwnerOptions } from './ownerOption';
 import { answerAsJson } from '../common/output';
+import type { ItemWork } from '../node.type';
 
 const properties: INodeProperties[] = [
 	{
@@ -33,7 +28,7 @@ export const description = updateDisplayOptions(
 );
 
 /** Sent once (`sendOnce`): each call opens a bank account request. */
-export async function execute(this: IExecuteFunctions, i: number): Promise<INodeExecutionData[]> {
+export async function prepare(this: IExecuteFunctions, i: number): Promise<ItemWork> {
 	const options = this.getNodeParameter('options', i, {}) as IDataObject;
 	const body = validateBody(
 		this,
@@ -45,16 +40,14 @@ export async function execute(this: IExecuteFunctions, i: number): Promise<INode
 		},
 		MARKETPLACE_LABELS,
 	);
-	const data = await apiRequest.call(this, {
-		method: 'POST',
-		path: '/bank/accounts/request',
-		body: compact(body as IDataObject),
-		retry: 'sendOnce',
-		itemIndex: i,
-	});
-	return [
-		{
-			json: answerAsJson(data, { subject_id: body.subject_id }),
+	return {
+		request: {
+			method: 'POST',
+			path: '/bank/accounts/request',
+			body: compact(body as IDataObject),
+			retry: 'sendOnce',
+			itemIndex: i,
 		},
-	];
+		output: (data) => [{ json: answerAsJson(data, { subject_id: body.subject_id }) }],
+	};
 }

@@ -1,15 +1,10 @@
-import type {
-	IDataObject,
-	IExecuteFunctions,
-	INodeExecutionData,
-	INodeProperties,
-} from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { NOTIFICATION_LABELS, notificationQuerySchema } from '../../schemas/notification';
-import { apiRequestAllItems } from '../../transport';
 import { returnAllOrLimit } from '../common/fields';
 import { compact, validateBody } from '../common/input';
+import type { ItemWork } from '../node.type';
 
 /**
  * Page size asked for (`per_page`) when the user does not set one. The service states no maximum;
@@ -85,7 +80,7 @@ export const description = updateDisplayOptions(
 	properties,
 );
 
-export async function execute(this: IExecuteFunctions, i: number): Promise<INodeExecutionData[]> {
+export async function prepare(this: IExecuteFunctions, i: number): Promise<ItemWork> {
 	const returnAll = this.getNodeParameter('returnAll', i) as boolean;
 	const limit = returnAll ? undefined : (this.getNodeParameter('limit', i) as number);
 	const options = this.getNodeParameter('options', i, {}) as IDataObject;
@@ -96,27 +91,50 @@ export async function execute(this: IExecuteFunctions, i: number): Promise<INode
 		compact({
 			last_id: options.lastId,
 			per_page: options.perPage,
-			order_by: options.orderBy,
+			// Oldest first is the service's default: only the other order is sent.
+			order_by: options.orderBy === 'asc' ? undefined : options.orderBy,
 			failed: options.failed,
 		}),
 		NOTIFICATION_LABELS,
 	);
 	const { per_page: perPage, ...query } = qs;
-	const notifications = await apiRequestAllItems.call(
-		this,
-		{
-			method: 'GET',
-			path: '/notifications',
-			qs: query as IDataObject,
-			retry: 'safe',
-			itemIndex: i,
-		},
-		{
+	return {
+		request: { method: 'GET', path: '/notifications', qs: query as IDataObject, retry: 'safe', itemIndex: i },
+		send: 'allPages',
+		page: {
 			limit,
 			pageSize: perPage === undefined ? NOTIFICATIONS_PAGE_SIZE : Number(perPage),
 			pageSizeParam: 'per_page',
 			shortPageEnds: false,
 		},
-	);
-	return notifications.map((notification: IDataObject) => ({ json: notification }));
+		output: (notifications) =>
+			(notifications as IDataObject[]).map((notification) => ({ json: withoutSecret(notification) })),
+	};
+}
+
+/**
+ * A notification record without the webhook secret its payload carries: whoever can read a
+ * workflow's execution data must not learn the secret that authenticates notifications.
+ */
+export function withoutSecret(notification: IDataObject): IDataObject {
+	const strip = (value: unknown): unknown => {
+		if (Array.isArray(value)) return value.map(strip);
+		if (value && typeof value === 'object') {
+			const copy: IDataObject = {};
+			for (const [key, inner] of Object.entries(value as IDataObject)) {
+				if (key === 'secret') continue;
+				copy[key] = strip(inner) as IDataObject[keyof IDataObject];
+			}
+			return copy;
+		}
+		if (typeof value === 'string' && /"secret"\s*:/.test(value)) {
+			try {
+				return JSON.stringify(strip(JSON.parse(value)));
+			} catch {
+				return value.replace(/("secret"\s*:\s*)("[^"]*"|\d+)/g, '$1"[hidden]"');
+			}
+		}
+		return value;
+	};
+	return strip(notification) as IDataObject;
 }

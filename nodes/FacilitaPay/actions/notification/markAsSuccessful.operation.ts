@@ -1,14 +1,10 @@
-import type {
-	IExecuteFunctions,
-	INodeExecutionData,
-	INodeProperties,
-} from 'n8n-workflow';
+import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { apiRequest } from '../../transport';
 import { checkUuid } from '../../validation/misc';
 import { requireValid } from '../common/input';
 import { answerAsJson } from '../common/output';
+import type { ItemWork } from '../node.type';
 
 const properties: INodeProperties[] = [
 	{
@@ -30,20 +26,10 @@ export const description = updateDisplayOptions(
 );
 
 /** Sent with retry `safe`: marking a notification twice leaves it marked. */
-export async function execute(this: IExecuteFunctions, i: number): Promise<INodeExecutionData[]> {
-	const id = requireValid(
-		this,
-		i,
-		'Notification ID',
-		checkUuid(this.getNodeParameter('notificationId', i) as string),
-	);
-	const data = await apiRequest.call(this, {
-		method: 'PUT',
-		path: `/notifications/${encodeURIComponent(id)}`,
-		retry: 'safe',
-		itemIndex: i,
-	});
-	return [
-		{ json: answerAsJson(data, { id }) },
-	];
+export async function prepare(this: IExecuteFunctions, i: number): Promise<ItemWork> {
+	const id = requireValid(this, i, 'Notification ID', checkUuid(this.getNodeParameter('notificationId', i) as string));
+	return {
+		request: { method: 'PUT', path: `/notifications/${encodeURIComponent(id)}`, retry: 'safe', itemIndex: i },
+		output: (data) => [{ json: answerAsJson(data, { id }) }],
+	};
 }

@@ -1,10 +1,11 @@
-import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { apiRequest } from '../../transport';
 import { compact, jsonParameter, validateBody } from '../common/input';
 import { PERSON_LABELS, personCreateSchema } from '../../schemas/subject';
 import { personFieldsToApi, personOptionalFields } from './personFields';
+import type { ItemWork } from '../node.type';
+import { answerAsJson } from '../common/output';
 
 const properties: INodeProperties[] = [
 	{
@@ -66,7 +67,7 @@ export const description = updateDisplayOptions(
 	properties,
 );
 
-export async function execute(this: IExecuteFunctions, i: number): Promise<INodeExecutionData[]> {
+export async function prepare(this: IExecuteFunctions, i: number): Promise<ItemWork> {
 	const additional = this.getNodeParameter('additionalFields', i, {}) as IDataObject;
 	const raw: IDataObject = compact({
 		document_type: this.getNodeParameter('documentType', i) as string,
@@ -80,12 +81,14 @@ export async function execute(this: IExecuteFunctions, i: number): Promise<INode
 		if (Array.isArray(raw.documents) && raw.documents.length === 0) delete raw.documents;
 	}
 	const person = validateBody(this, i, personCreateSchema, raw, PERSON_LABELS);
-	const data = await apiRequest.call(this, {
-		method: 'POST',
-		path: '/subject/people',
-		body: { person: compact(person as IDataObject) },
-		retry: 'safe',
-		itemIndex: i,
-	});
-	return [{ json: data as IDataObject }];
+	return {
+		request: {
+			method: 'POST',
+			path: '/subject/people',
+			body: { person: compact(person as IDataObject) },
+			retry: 'safe',
+			itemIndex: i,
+		},
+		output: (data) => [{ json: answerAsJson(data) }],
+	};
 }

@@ -1,11 +1,12 @@
-import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { apiRequest } from '../../transport';
 import { checkUuid } from '../../validation/misc';
 import { simplifyField, subjectIdField } from '../common/fields';
 import { requireValid } from '../common/input';
 import { simplifySubject } from '../common/simplify';
+import type { ItemWork } from '../node.type';
+import { answerAsJson } from '../common/output';
 
 const properties: INodeProperties[] = [subjectIdField(), simplifyField];
 
@@ -14,14 +15,11 @@ export const description = updateDisplayOptions(
 	properties,
 );
 
-export async function execute(this: IExecuteFunctions, i: number): Promise<INodeExecutionData[]> {
+export async function prepare(this: IExecuteFunctions, i: number): Promise<ItemWork> {
 	const id = requireValid(this, i, 'Subject ID', checkUuid(this.getNodeParameter('subjectId', i) as string));
 	const simplify = this.getNodeParameter('simplify', i, true) as boolean;
-	const data = (await apiRequest.call(this, {
-		method: 'GET',
-		path: `/subject/people/${encodeURIComponent(id)}`,
-		retry: 'safe',
-		itemIndex: i,
-	})) as IDataObject;
-	return [{ json: simplify ? simplifySubject(data) : data }];
+	return {
+		request: { method: 'GET', path: `/subject/people/${encodeURIComponent(id)}`, retry: 'safe', itemIndex: i },
+		output: (data) => [{ json: simplify ? simplifySubject(data as IDataObject) : answerAsJson(data) }],
+	};
 }

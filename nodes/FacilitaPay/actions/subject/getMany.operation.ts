@@ -1,9 +1,9 @@
-import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { apiRequestAllItems } from '../../transport';
 import { returnAllOrLimit, simplifyField } from '../common/fields';
 import { simplifySubject } from '../common/simplify';
+import type { ItemWork } from '../node.type';
 
 /** The service returns at most 100 people per request. */
 export const PEOPLE_PAGE_SIZE = 100;
@@ -15,14 +15,15 @@ export const description = updateDisplayOptions(
 	properties,
 );
 
-export async function execute(this: IExecuteFunctions, i: number): Promise<INodeExecutionData[]> {
+export async function prepare(this: IExecuteFunctions, i: number): Promise<ItemWork> {
 	const returnAll = this.getNodeParameter('returnAll', i) as boolean;
 	const limit = returnAll ? undefined : (this.getNodeParameter('limit', i) as number);
 	const simplify = this.getNodeParameter('simplify', i, true) as boolean;
-	const people = await apiRequestAllItems.call(
-		this,
-		{ method: 'GET', path: '/subject/people', retry: 'safe', itemIndex: i },
-		{ limit, pageSize: PEOPLE_PAGE_SIZE },
-	);
-	return people.map((person: IDataObject) => ({ json: simplify ? simplifySubject(person) : person }));
+	return {
+		request: { method: 'GET', path: '/subject/people', retry: 'safe', itemIndex: i },
+		send: 'allPages',
+		page: { limit, pageSize: PEOPLE_PAGE_SIZE },
+		output: (people) =>
+			(people as IDataObject[]).map((person) => ({ json: simplify ? simplifySubject(person) : person })),
+	};
 }

@@ -1,11 +1,11 @@
-import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { apiRequest } from '../../transport';
 import { checkUuid } from '../../validation/misc';
 import { subjectIdField } from '../common/fields';
 import { requireValid } from '../common/input';
 import { answerAsJson } from '../common/output';
+import type { ItemWork } from '../node.type';
 
 const properties: INodeProperties[] = [subjectIdField()];
 
@@ -14,13 +14,15 @@ export const description = updateDisplayOptions(
 	properties,
 );
 
-export async function execute(this: IExecuteFunctions, i: number): Promise<INodeExecutionData[]> {
+export async function prepare(this: IExecuteFunctions, i: number): Promise<ItemWork> {
 	const id = requireValid(this, i, 'Subject ID', checkUuid(this.getNodeParameter('subjectId', i) as string));
-	const data = await apiRequest.call(this, {
-		method: 'GET',
-		path: `/subject/${encodeURIComponent(id)}/transaction_values`,
-		retry: 'safe',
-		itemIndex: i,
-	});
-	return [{ json: answerAsJson(data, {}, 'value') }];
+	return {
+		request: {
+			method: 'GET',
+			path: `/subject/${encodeURIComponent(id)}/transaction_values`,
+			retry: 'safe',
+			itemIndex: i,
+		},
+		output: (data) => [{ json: answerAsJson(data, {}, 'value') }],
+	};
 }

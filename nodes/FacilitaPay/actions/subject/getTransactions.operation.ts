@@ -1,11 +1,11 @@
-import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { apiRequestAllItems } from '../../transport';
 import { checkUuid } from '../../validation/misc';
 import { returnAllOrLimit, simplifyField, subjectIdField } from '../common/fields';
 import { requireValid } from '../common/input';
 import { simplifyTransaction } from '../common/simplify';
+import type { ItemWork } from '../node.type';
 
 const properties: INodeProperties[] = [subjectIdField(), ...returnAllOrLimit, simplifyField];
 
@@ -14,15 +14,18 @@ export const description = updateDisplayOptions(
 	properties,
 );
 
-export async function execute(this: IExecuteFunctions, i: number): Promise<INodeExecutionData[]> {
+export async function prepare(this: IExecuteFunctions, i: number): Promise<ItemWork> {
 	const id = requireValid(this, i, 'Subject ID', checkUuid(this.getNodeParameter('subjectId', i) as string));
 	const returnAll = this.getNodeParameter('returnAll', i) as boolean;
 	const limit = returnAll ? undefined : (this.getNodeParameter('limit', i) as number);
 	const simplify = this.getNodeParameter('simplify', i, true) as boolean;
-	const transactions = await apiRequestAllItems.call(
-		this,
-		{ method: 'GET', path: `/subject/${encodeURIComponent(id)}/transactions`, retry: 'safe', itemIndex: i },
-		{ limit },
-	);
-	return transactions.map((t: IDataObject) => ({ json: simplify ? simplifyTransaction(t) : t }));
+	// The spec shows no paging on this list: one request, Limit applied here.
+	return {
+		request: { method: 'GET', path: `/subject/${encodeURIComponent(id)}/transactions`, retry: 'safe', itemIndex: i },
+		output: (data) => {
+			const transactions = (Array.isArray(data) ? data : data ? [data] : []) as IDataObject[];
+			const kept = limit === undefined ? transactions : transactions.slice(0, limit);
+			return kept.map((t) => ({ json: simplify ? simplifyTransaction(t) : t }));
+		},
+	};
 }

@@ -1,12 +1,13 @@
-import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { apiRequest } from '../../transport';
 import { PERSON_LABELS, personUpdateSchema } from '../../schemas/subject';
 import { checkUuid } from '../../validation/misc';
 import { subjectIdField } from '../common/fields';
 import { compact, jsonParameter, requireValid, validateBody } from '../common/input';
 import { personFieldsToApi, personOptionalFields } from './personFields';
+import type { ItemWork } from '../node.type';
+import { answerAsJson } from '../common/output';
 
 const properties: INodeProperties[] = [
 	subjectIdField('ID of the person to update, a UUID'),
@@ -45,7 +46,7 @@ export const description = updateDisplayOptions(
 	properties,
 );
 
-export async function execute(this: IExecuteFunctions, i: number): Promise<INodeExecutionData[]> {
+export async function prepare(this: IExecuteFunctions, i: number): Promise<ItemWork> {
 	const id = requireValid(this, i, 'Subject ID', checkUuid(this.getNodeParameter('subjectId', i) as string));
 	const fields = personFieldsToApi(compact(this.getNodeParameter('updateFields', i, {}) as IDataObject));
 	if (fields.documents !== undefined) {
@@ -53,12 +54,14 @@ export async function execute(this: IExecuteFunctions, i: number): Promise<INode
 		if (Array.isArray(fields.documents) && fields.documents.length === 0) delete fields.documents;
 	}
 	const person = validateBody(this, i, personUpdateSchema, fields, PERSON_LABELS);
-	const data = await apiRequest.call(this, {
-		method: 'PUT',
-		path: `/subject/people/${encodeURIComponent(id)}`,
-		body: { person: compact(person as IDataObject) },
-		retry: 'safe',
-		itemIndex: i,
-	});
-	return [{ json: data as IDataObject }];
+	return {
+		request: {
+			method: 'PUT',
+			path: `/subject/people/${encodeURIComponent(id)}`,
+			body: { person: compact(person as IDataObject) },
+			retry: 'safe',
+			itemIndex: i,
+		},
+		output: (data) => [{ json: answerAsJson(data, { id }) }],
+	};
 }

@@ -1,13 +1,13 @@
-import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { apiRequest } from '../../transport';
 import { documentSchema } from '../../schemas/subject';
 import { checkDocumentFile, DOCUMENT_LABELS } from '../../validation/files';
 import { checkUuid } from '../../validation/misc';
 import { subjectIdField } from '../common/fields';
 import { invalidInput, requireValid, validateBody } from '../common/input';
 import { answerAsJson } from '../common/output';
+import type { ItemWork } from '../node.type';
 
 const LABEL_NAMES: Record<string, string> = {
 	'address-proof': 'Address Proof',
@@ -103,7 +103,7 @@ export const description = updateDisplayOptions(
 	properties,
 );
 
-export async function execute(this: IExecuteFunctions, i: number): Promise<INodeExecutionData[]> {
+export async function prepare(this: IExecuteFunctions, i: number): Promise<ItemWork> {
 	const id = requireValid(this, i, 'Subject ID', checkUuid(this.getNodeParameter('subjectId', i) as string));
 	const labels = this.getNodeParameter('labels', i, []) as string[];
 	const source = this.getNodeParameter('source', i) as string;
@@ -128,12 +128,14 @@ export async function execute(this: IExecuteFunctions, i: number): Promise<INode
 		raw = { labels, file_type: file.fileType, file_name: file.fileName, file_data: bytes.toString('base64') };
 	}
 	const document = validateBody(this, i, documentSchema, raw, { labels: 'Labels', file_url: 'File URL' });
-	const data = await apiRequest.call(this, {
-		method: 'POST',
-		path: `/subject/${encodeURIComponent(id)}/documents`,
-		body: { document: document as IDataObject },
-		retry: 'sendOnce',
-		itemIndex: i,
-	});
-	return [{ json: answerAsJson(data) }];
+	return {
+		request: {
+			method: 'POST',
+			path: `/subject/${encodeURIComponent(id)}/documents`,
+			body: { document: document as IDataObject },
+			retry: 'sendOnce',
+			itemIndex: i,
+		},
+		output: (data) => [{ json: answerAsJson(data) }],
+	};
 }

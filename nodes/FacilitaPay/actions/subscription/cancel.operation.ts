@@ -1,11 +1,11 @@
-import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { apiRequest } from '../../transport';
 import { cancelSubscriptionSchema, SUBSCRIPTION_LABELS } from '../../schemas/subscription';
 import { maskedJson } from '../common/cardData';
 import { idParameter, validateBody } from '../common/input';
 import { subscriptionIdField } from './subscriptionIdField';
+import type { ItemWork } from '../node.type';
 
 const properties: INodeProperties[] = [
 	{
@@ -28,7 +28,7 @@ export const description = updateDisplayOptions(
 	properties,
 );
 
-export async function execute(this: IExecuteFunctions, i: number): Promise<INodeExecutionData[]> {
+export async function prepare(this: IExecuteFunctions, i: number): Promise<ItemWork> {
 	const id = idParameter(this, i, 'subscriptionId', 'Subscription ID');
 	const body = validateBody(
 		this,
@@ -37,15 +37,19 @@ export async function execute(this: IExecuteFunctions, i: number): Promise<INode
 		{ reason: this.getNodeParameter('reason', i, '') },
 		SUBSCRIPTION_LABELS,
 	);
-	const data = await apiRequest.call(this, {
-		method: 'PUT',
-		path: `/subscriptions/${encodeURIComponent(id)}/cancel`,
-		body: body as IDataObject,
-		retry: 'sendOnce',
-		itemIndex: i,
-	});
-	if (data === undefined || data === null || data === '') {
-		return [{ json: { subscription_id: id, canceled: true } }];
-	}
-	return [{ json: maskedJson(data) }];
+	return {
+		request: {
+			method: 'PUT',
+			path: `/subscriptions/${encodeURIComponent(id)}/cancel`,
+			body: body as IDataObject,
+			retry: 'sendOnce',
+			itemIndex: i,
+		},
+		output(data) {
+			if (data === undefined || data === null || data === '') {
+				return [{ json: { subscription_id: id, canceled: true } }];
+			}
+			return [{ json: maskedJson(data) }];
+		},
+	};
 }

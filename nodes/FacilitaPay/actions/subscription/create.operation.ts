@@ -1,18 +1,13 @@
-import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { apiRequest } from '../../transport';
-import {
-	automaticPixSubscriptionSchema,
-	cardSubscriptionSchema,
-	MAX_RETRY_ATTEMPTS,
-	SUBSCRIPTION_LABELS,
-} from '../../schemas/subscription';
+import { automaticPixSubscriptionSchema, cardSubscriptionSchema, MAX_RETRY_ATTEMPTS, SUBSCRIPTION_LABELS } from '../../schemas/subscription';
 import { CHALLENGE_WINDOW_SIZES, SOFT_DESCRIPTOR_LENGTH } from '../../validation/card';
 import { maskedJson, withCardDataHidden } from '../common/cardData';
 import { bankAccountIdField, subjectIdField, valueField } from '../common/fields';
 import { compact, jsonParameter, validateBody } from '../common/input';
 import { cardFromParameters, cardProperties, secretsOf } from './cardFields';
+import type { ItemWork } from '../node.type';
 
 const forCard = { show: { paymentMethod: ['card'] } };
 const forAutomaticPix = { show: { paymentMethod: ['automaticPix'] } };
@@ -274,7 +269,7 @@ export const description = updateDisplayOptions(
 	properties,
 );
 
-export async function execute(this: IExecuteFunctions, i: number): Promise<INodeExecutionData[]> {
+export async function prepare(this: IExecuteFunctions, i: number): Promise<ItemWork> {
 	const method = this.getNodeParameter('paymentMethod', i) as string;
 	const additional = this.getNodeParameter('additionalFields', i, {}) as IDataObject;
 	const common: IDataObject = {
@@ -304,14 +299,16 @@ export async function execute(this: IExecuteFunctions, i: number): Promise<INode
 			{ ...common, from_bank_account_id: this.getNodeParameter('fromBankAccountId', i) },
 			SUBSCRIPTION_LABELS,
 		);
-		const data = await apiRequest.call(this, {
-			method: 'POST',
-			path: '/subscriptions',
-			body: { subscription: compact(subscription as IDataObject) },
-			retry: 'sendOnce',
-			itemIndex: i,
-		});
-		return [{ json: maskedJson(data) }];
+		return {
+			request: {
+				method: 'POST',
+				path: '/subscriptions',
+				body: { subscription: compact(subscription as IDataObject) },
+				retry: 'sendOnce',
+				itemIndex: i,
+			},
+			output: (data) => [{ json: maskedJson(data) }],
+		};
 	}
 
 	const card = cardFromParameters(this, i);
@@ -350,13 +347,11 @@ export async function execute(this: IExecuteFunctions, i: number): Promise<INode
 		);
 		const body = compact(subscription as IDataObject);
 		body.from_card = { ...subscription.from_card, threeds: compact(subscription.from_card.threeds) };
-		const data = await apiRequest.call(this, {
-			method: 'POST',
-			path: '/subscriptions',
-			body: { subscription: body },
-			retry: 'sendOnce',
-			itemIndex: i,
-		});
-		return [{ json: maskedJson(data, secrets) }];
+		const work: ItemWork = {
+			request: { method: 'POST', path: '/subscriptions', body: { subscription: body }, retry: 'sendOnce', itemIndex: i },
+			cardSecrets: secrets,
+			output: (data) => [{ json: maskedJson(data, secrets) }],
+		};
+		return work;
 	});
 }

@@ -1,10 +1,10 @@
-import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { apiRequest } from '../../transport';
 import { maskedJson } from '../common/cardData';
 import { idParameter } from '../common/input';
 import { subscriptionIdField } from './subscriptionIdField';
+import type { ItemWork } from '../node.type';
 
 const properties: INodeProperties[] = [subscriptionIdField()];
 
@@ -13,13 +13,10 @@ export const description = updateDisplayOptions(
 	properties,
 );
 
-export async function execute(this: IExecuteFunctions, i: number): Promise<INodeExecutionData[]> {
+export async function prepare(this: IExecuteFunctions, i: number): Promise<ItemWork> {
 	const id = idParameter(this, i, 'subscriptionId', 'Subscription ID');
-	const data = await apiRequest.call(this, {
-		method: 'GET',
-		path: `/subscriptions/${encodeURIComponent(id)}`,
-		retry: 'safe',
-		itemIndex: i,
-	});
-	return [{ json: maskedJson(data) }];
+	return {
+		request: { method: 'GET', path: `/subscriptions/${encodeURIComponent(id)}`, retry: 'safe', itemIndex: i },
+		output: (data) => [{ json: maskedJson(data) }],
+	};
 }

@@ -1,9 +1,9 @@
-import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { apiRequestAllItems } from '../../transport';
 import { maskedJson } from '../common/cardData';
 import { returnAllOrLimit } from '../common/fields';
+import type { ItemWork } from '../node.type';
 
 const properties: INodeProperties[] = [...returnAllOrLimit];
 
@@ -12,13 +12,13 @@ export const description = updateDisplayOptions(
 	properties,
 );
 
-export async function execute(this: IExecuteFunctions, i: number): Promise<INodeExecutionData[]> {
+export async function prepare(this: IExecuteFunctions, i: number): Promise<ItemWork> {
 	const returnAll = this.getNodeParameter('returnAll', i) as boolean;
 	const limit = returnAll ? undefined : (this.getNodeParameter('limit', i) as number);
-	const subscriptions = await apiRequestAllItems.call(
-		this,
-		{ method: 'GET', path: '/subscriptions', retry: 'safe', itemIndex: i },
-		{ limit },
-	);
-	return subscriptions.map((subscription) => ({ json: maskedJson(subscription) }));
+	return {
+		request: { method: 'GET', path: '/subscriptions', retry: 'safe', itemIndex: i },
+		send: 'allPages',
+		page: { limit },
+		output: (subscriptions) => (subscriptions as IDataObject[]).map((subscription) => ({ json: maskedJson(subscription) })),
+	};
 }

@@ -1,12 +1,12 @@
-import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { apiRequest } from '../../transport';
 import { SUBSCRIPTION_LABELS, threedsChallengeSchema } from '../../schemas/subscription';
 import { maskedJson, withCardDataHidden } from '../common/cardData';
 import { idParameter, validateBody } from '../common/input';
 import { cardFromParameters, cardProperties, secretsOf } from './cardFields';
 import { subscriptionIdField } from './subscriptionIdField';
+import type { ItemWork } from '../node.type';
 
 const properties: INodeProperties[] = [
 	{
@@ -21,19 +21,23 @@ export const description = updateDisplayOptions(
 	properties,
 );
 
-export async function execute(this: IExecuteFunctions, i: number): Promise<INodeExecutionData[]> {
+export async function prepare(this: IExecuteFunctions, i: number): Promise<ItemWork> {
 	const card = cardFromParameters(this, i);
 	const secrets = secretsOf(card);
 	return await withCardDataHidden(this, secrets, async () => {
 		const id = idParameter(this, i, 'subscriptionId', 'Subscription ID');
 		const body = validateBody(this, i, threedsChallengeSchema(new Date()), { credit_card: card }, SUBSCRIPTION_LABELS);
-		const data = await apiRequest.call(this, {
-			method: 'POST',
-			path: `/subscriptions/${encodeURIComponent(id)}/threeds_challenge`,
-			body: body as IDataObject,
-			retry: 'sendOnce',
-			itemIndex: i,
-		});
-		return [{ json: maskedJson(data, secrets) }];
+		const work: ItemWork = {
+			request: {
+				method: 'POST',
+				path: `/subscriptions/${encodeURIComponent(id)}/threeds_challenge`,
+				body: body as IDataObject,
+				retry: 'sendOnce',
+				itemIndex: i,
+			},
+			cardSecrets: secrets,
+			output: (data) => [{ json: maskedJson(data, secrets) }],
+		};
+		return work;
 	});
 }

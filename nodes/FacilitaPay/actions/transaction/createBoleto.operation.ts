@@ -1,10 +1,11 @@
-import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { apiRequest } from '../../transport';
 import { boletoSchema, TRANSACTION_LABELS } from '../../schemas/transaction';
 import { bankAccountIdField, currencyField, subjectIdField, valueField } from '../common/fields';
 import { validateBody } from '../common/input';
+import type { ItemWork } from '../node.type';
+import { answerAsJson } from '../common/output';
 
 const properties: INodeProperties[] = [
 	subjectIdField(
@@ -29,7 +30,7 @@ export const description = updateDisplayOptions(
 	properties,
 );
 
-export async function execute(this: IExecuteFunctions, i: number): Promise<INodeExecutionData[]> {
+export async function prepare(this: IExecuteFunctions, i: number): Promise<ItemWork> {
 	const transaction = validateBody(
 		this,
 		i,
@@ -44,12 +45,14 @@ export async function execute(this: IExecuteFunctions, i: number): Promise<INode
 		},
 		TRANSACTION_LABELS,
 	);
-	const data = await apiRequest.call(this, {
-		method: 'POST',
-		path: '/transactions',
-		body: { transaction: transaction as IDataObject },
-		retry: 'sendOnce',
-		itemIndex: i,
-	});
-	return [{ json: data as IDataObject }];
+	return {
+		request: {
+			method: 'POST',
+			path: '/transactions',
+			body: { transaction: transaction as IDataObject },
+			retry: 'sendOnce',
+			itemIndex: i,
+		},
+		output: (data) => [{ json: answerAsJson(data) }],
+	};
 }

@@ -1,10 +1,11 @@
-import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { apiRequest } from '../../transport';
 import { checkoutSchema, SETTLEMENT_CURRENCIES, TRANSACTION_LABELS } from '../../schemas/transaction';
 import { bankAccountIdField, currencyField, subjectIdField, valueField } from '../common/fields';
 import { validateBody } from '../common/input';
+import type { ItemWork } from '../node.type';
+import { answerAsJson } from '../common/output';
 
 const properties: INodeProperties[] = [
 	subjectIdField('ID of the customer who pays by card'),
@@ -28,7 +29,7 @@ export const description = updateDisplayOptions(
 	properties,
 );
 
-export async function execute(this: IExecuteFunctions, i: number): Promise<INodeExecutionData[]> {
+export async function prepare(this: IExecuteFunctions, i: number): Promise<ItemWork> {
 	const body = validateBody(
 		this,
 		i,
@@ -42,12 +43,8 @@ export async function execute(this: IExecuteFunctions, i: number): Promise<INode
 		},
 		TRANSACTION_LABELS,
 	);
-	const data = await apiRequest.call(this, {
-		method: 'POST',
-		path: '/transactions/checkout',
-		body: body as IDataObject,
-		retry: 'sendOnce',
-		itemIndex: i,
-	});
-	return [{ json: data as IDataObject }];
+	return {
+		request: { method: 'POST', path: '/transactions/checkout', body: body as IDataObject, retry: 'sendOnce', itemIndex: i },
+		output: (data) => [{ json: answerAsJson(data) }],
+	};
 }

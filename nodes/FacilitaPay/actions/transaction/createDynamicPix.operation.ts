@@ -1,11 +1,12 @@
-import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { apiRequest } from '../../transport';
 import { dynamicPixSchema, SETTLEMENT_CURRENCIES, TRANSACTION_LABELS } from '../../schemas/transaction';
 import { bankAccountIdField, currencyField, subjectIdField, valueField } from '../common/fields';
 import { validateBody } from '../common/input';
 import { pixOutputItem, qrCodeImageFields, qrCodeTarget } from './pixOutput';
+import type { ItemWork } from '../node.type';
+import { answerAsJson } from '../common/output';
 
 const properties: INodeProperties[] = [
 	subjectIdField('ID of the registered customer who will pay'),
@@ -43,7 +44,7 @@ export const description = updateDisplayOptions(
 	properties,
 );
 
-export async function execute(this: IExecuteFunctions, i: number): Promise<INodeExecutionData[]> {
+export async function prepare(this: IExecuteFunctions, i: number): Promise<ItemWork> {
 	const transaction = validateBody(
 		this,
 		i,
@@ -61,12 +62,17 @@ export async function execute(this: IExecuteFunctions, i: number): Promise<INode
 		TRANSACTION_LABELS,
 	);
 	const qrProperty = qrCodeTarget(this, i);
-	const data = (await apiRequest.call(this, {
-		method: 'POST',
-		path: '/transactions',
-		body: { transaction: transaction as IDataObject },
-		retry: 'sendOnce',
-		itemIndex: i,
-	})) as IDataObject;
-	return [await pixOutputItem(this, data, data, qrProperty)];
+	return {
+		request: {
+			method: 'POST',
+			path: '/transactions',
+			body: { transaction: transaction as IDataObject },
+			retry: 'sendOnce',
+			itemIndex: i,
+		},
+		async output(data) {
+			const json = answerAsJson(data);
+			return [await pixOutputItem(this, json, json, qrProperty)];
+		},
+	};
 }

@@ -1,11 +1,12 @@
-import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { apiRequest } from '../../transport';
 import { simplifyField, transactionIdField } from '../common/fields';
 import { idParameter } from '../common/input';
 import { simplifyTransaction } from '../common/simplify';
 import { pixOutputItem, qrCodeImageFields, qrCodeTarget } from './pixOutput';
+import type { ItemWork } from '../node.type';
+import { answerAsJson } from '../common/output';
 
 const properties: INodeProperties[] = [transactionIdField, simplifyField, ...qrCodeImageFields];
 
@@ -14,15 +15,15 @@ export const description = updateDisplayOptions(
 	properties,
 );
 
-export async function execute(this: IExecuteFunctions, i: number): Promise<INodeExecutionData[]> {
+export async function prepare(this: IExecuteFunctions, i: number): Promise<ItemWork> {
 	const id = idParameter(this, i, 'transactionId', 'Transaction ID');
 	const simplify = this.getNodeParameter('simplify', i, true) as boolean;
 	const qrProperty = qrCodeTarget(this, i);
-	const data = (await apiRequest.call(this, {
-		method: 'GET',
-		path: `/transactions/${encodeURIComponent(id)}`,
-		retry: 'safe',
-		itemIndex: i,
-	})) as IDataObject;
-	return [await pixOutputItem(this, simplify ? simplifyTransaction(data) : data, data, qrProperty)];
+	return {
+		request: { method: 'GET', path: `/transactions/${encodeURIComponent(id)}`, retry: 'safe', itemIndex: i },
+		async output(data) {
+			const transaction = answerAsJson(data);
+			return [await pixOutputItem(this, simplify ? simplifyTransaction(transaction) : transaction, transaction, qrProperty)];
+		},
+	};
 }

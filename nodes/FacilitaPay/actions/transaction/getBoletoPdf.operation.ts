@@ -1,9 +1,10 @@
-import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { apiDownload } from '../../transport';
 import { binaryPropertyOutputField, transactionIdField } from '../common/fields';
 import { idParameter } from '../common/input';
+import type { ItemWork } from '../node.type';
+import type { BinaryResponse } from '../../transport';
 
 const properties: INodeProperties[] = [
 	{ ...transactionIdField, description: 'ID of the boleto transaction, as returned by Create Boleto' },
@@ -15,17 +16,20 @@ export const description = updateDisplayOptions(
 	properties,
 );
 
-export async function execute(this: IExecuteFunctions, i: number): Promise<INodeExecutionData[]> {
+export async function prepare(this: IExecuteFunctions, i: number): Promise<ItemWork> {
 	const id = idParameter(this, i, 'transactionId', 'Transaction ID');
 	const property = this.getNodeParameter('binaryPropertyName', i, 'data') as string;
-	const file = await apiDownload.call(this, {
-		method: 'GET',
-		path: `/transactions/${encodeURIComponent(id)}/boleto_pdf`,
-		retry: 'safe',
-		itemIndex: i,
-	});
-	const fileName = `boleto-${id}.pdf`;
-	const mimeType = file.contentType === 'application/octet-stream' ? 'application/pdf' : file.contentType;
-	const binary = await this.helpers.prepareBinaryData(file.data, fileName, mimeType);
-	return [{ json: { transaction_id: id, file_name: fileName, size: file.data.length }, binary: { [property]: binary } }];
+	return {
+		request: { method: 'GET', path: `/transactions/${encodeURIComponent(id)}/boleto_pdf`, retry: 'safe', itemIndex: i },
+		send: 'download',
+		async output(answer) {
+			const file = answer as BinaryResponse;
+			const fileName = `boleto-${id}.pdf`;
+			const mimeType = file.contentType === 'application/octet-stream' ? 'application/pdf' : file.contentType;
+			const binary = await this.helpers.prepareBinaryData(file.data, fileName, mimeType);
+			return [
+				{ json: { transaction_id: id, file_name: fileName, size: file.data.length }, binary: { [property]: binary } },
+			];
+		},
+	};
 }

@@ -1,10 +1,10 @@
-import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { apiRequest } from '../../transport';
 import { transactionIdField } from '../common/fields';
 import { idParameter } from '../common/input';
 import { answerAsJson } from '../common/output';
+import type { ItemWork } from '../node.type';
 
 const properties: INodeProperties[] = [
 	{
@@ -19,13 +19,15 @@ export const description = updateDisplayOptions(
 	properties,
 );
 
-export async function execute(this: IExecuteFunctions, i: number): Promise<INodeExecutionData[]> {
+export async function prepare(this: IExecuteFunctions, i: number): Promise<ItemWork> {
 	const id = idParameter(this, i, 'transactionId', 'Transaction ID');
-	const data = await apiRequest.call(this, {
-		method: 'GET',
-		path: `/transactions/${encodeURIComponent(id)}/refund_received_transaction`,
-		retry: 'sendOnce',
-		itemIndex: i,
-	});
-	return [{ json: answerAsJson(data, { transaction_id: id }) }];
+	return {
+		request: {
+			method: 'GET',
+			path: `/transactions/${encodeURIComponent(id)}/refund_received_transaction`,
+			retry: 'sendOnce',
+			itemIndex: i,
+		},
+		output: (data) => [{ json: answerAsJson(data, { transaction_id: id }) }],
+	};
 }

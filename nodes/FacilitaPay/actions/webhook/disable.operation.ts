@@ -1,7 +1,7 @@
-import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { apiRequest } from '../../transport';
+import type { ItemWork } from '../node.type';
 
 const properties: INodeProperties[] = [
 	{
@@ -19,19 +19,11 @@ export const description = updateDisplayOptions(
 );
 
 /** Sent with retry `safe`: disabling twice leaves webhooks disabled. */
-export async function execute(this: IExecuteFunctions, i: number): Promise<INodeExecutionData[]> {
-	const data = await apiRequest.call(this, {
-		method: 'GET',
-		path: '/disable_webhooks',
-		retry: 'safe',
-		itemIndex: i,
-	});
-	return [
-		{
-			json: {
-				disabled: true,
-				result: typeof data === 'string' ? data : JSON.stringify(data ?? null),
-			},
-		},
-	];
+export async function prepare(this: IExecuteFunctions, i: number): Promise<ItemWork> {
+	return {
+		request: { method: 'GET', path: '/disable_webhooks', retry: 'safe', itemIndex: i },
+		output: (data) => [
+			{ json: { disabled: true, result: typeof data === 'string' ? data : JSON.stringify(data ?? null) } },
+		],
+	};
 }

@@ -1,14 +1,9 @@
-import type {
-	IDataObject,
-	IExecuteFunctions,
-	INodeExecutionData,
-	INodeProperties,
-} from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
 import { enableWebhooksSchema, WEBHOOK_LABELS, WEBHOOK_URL_EXAMPLE } from '../../schemas/webhook';
-import { apiRequest } from '../../transport';
 import { validateBody } from '../common/input';
+import type { ItemWork } from '../node.type';
 
 const properties: INodeProperties[] = [
 	{
@@ -41,32 +36,25 @@ export const description = updateDisplayOptions(
  * registered). If the service picks a new secret per call, the secret returned is the one of the
  * last call that reached it, which is the one in force.
  */
-export async function execute(this: IExecuteFunctions, i: number): Promise<INodeExecutionData[]> {
-	const body = validateBody(
-		this,
-		i,
-		enableWebhooksSchema,
-		{ url: this.getNodeParameter('url', i) },
-		WEBHOOK_LABELS,
-	);
-	const data = (await apiRequest.call(this, {
-		method: 'POST',
-		path: '/enable_webhooks',
-		body,
-		retry: 'safe',
-		itemIndex: i,
-	})) as IDataObject | undefined;
-	const secret = data && typeof data === 'object' ? data.secret : undefined;
-	if (secret === undefined || secret === null || secret === '') {
-		throw new NodeOperationError(
-			this.getNode(),
-			`FacilitaPay enabled the webhook (item ${i}) but its answer has no secret: ${JSON.stringify(data ?? null)}`,
-			{
-				itemIndex: i,
-				description:
-					'The URL is probably registered, but without the secret notifications cannot be checked. Run the operation again to receive a secret.',
-			},
-		);
-	}
-	return [{ json: { secret: String(secret), url: body.url } }];
+export async function prepare(this: IExecuteFunctions, i: number): Promise<ItemWork> {
+	const body = validateBody(this, i, enableWebhooksSchema, { url: this.getNodeParameter('url', i) }, WEBHOOK_LABELS);
+	return {
+		request: { method: 'POST', path: '/enable_webhooks', body, retry: 'safe', itemIndex: i },
+		output(answer) {
+			const data = answer as IDataObject | undefined;
+			const secret = data && typeof data === 'object' ? data.secret : undefined;
+			if (secret === undefined || secret === null || secret === '') {
+				throw new NodeOperationError(
+					this.getNode(),
+					`FacilitaPay enabled the webhook (item ${i}) but its answer has no secret: ${JSON.stringify(data ?? null)}`,
+					{
+						itemIndex: i,
+						description:
+							'The URL is probably registered, but without the secret notifications cannot be checked. Run the operation again to receive a secret.',
+					},
+				);
+			}
+			return [{ json: { secret: String(secret), url: body.url } }];
+		},
+	};
 }

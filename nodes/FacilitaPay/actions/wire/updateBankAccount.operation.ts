@@ -1,16 +1,11 @@
-import type {
-	IDataObject,
-	IExecuteFunctions,
-	INodeExecutionData,
-	INodeProperties,
-} from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { BANK_ACCOUNT_LABELS, bankAccountSchema } from '../../schemas/wire';
-import { apiRequest } from '../../transport';
 import { currencyField } from '../common/fields';
 import { idParameter, validateBody } from '../common/input';
 import { answerAsJson } from '../common/output';
+import type { ItemWork } from '../node.type';
 
 const properties: INodeProperties[] = [
 	{
@@ -116,7 +111,7 @@ export const description = updateDisplayOptions(
 );
 
 /** Sent once (`sendOnce`): the correction makes FacilitaPay retry the wire, which moves money. */
-export async function execute(this: IExecuteFunctions, i: number): Promise<INodeExecutionData[]> {
+export async function prepare(this: IExecuteFunctions, i: number): Promise<ItemWork> {
 	const id = idParameter(this, i, 'wireId', 'Wire ID');
 	const bankAccount = validateBody(
 		this,
@@ -137,14 +132,14 @@ export async function execute(this: IExecuteFunctions, i: number): Promise<INode
 		},
 		BANK_ACCOUNT_LABELS,
 	);
-	const data = await apiRequest.call(this, {
-		method: 'PUT',
-		path: `/wires/${encodeURIComponent(id)}/update_bank_account`,
-		body: { bank_account: bankAccount as IDataObject },
-		retry: 'sendOnce',
-		itemIndex: i,
-	});
-	return [
-		{ json: answerAsJson(data, { id }) },
-	];
+	return {
+		request: {
+			method: 'PUT',
+			path: `/wires/${encodeURIComponent(id)}/update_bank_account`,
+			body: { bank_account: bankAccount as IDataObject },
+			retry: 'sendOnce',
+			itemIndex: i,
+		},
+		output: (data) => [{ json: answerAsJson(data, { id }) }],
+	};
 }

@@ -61,6 +61,30 @@ describe('Notification > Get Many', () => {
 		expect(requests[0].qs).toEqual({ per_page: '50', ...sent });
 	});
 
+	it('sends no order_by for Oldest First, the service’s default (the spec defines only desc)', async () => {
+		const { requests } = await runNode({
+			parameters: getMany({ options: { orderBy: 'asc' } }),
+			replies: [{ data: records(0, 3) }, { data: [] }],
+		});
+		expect(requests[0].qs).not.toHaveProperty('order_by');
+	});
+
+	it('never outputs the webhook secret that notification records carry', async () => {
+		const record = {
+			id: id(1),
+			url: 'https://hook',
+			failed_at: null,
+			payload: { notification: { type: 'payment_approved', transaction_id: 'tx-1' }, secret: '4321' },
+			body: JSON.stringify({ notification: { type: 'identified' }, secret: 1234 }),
+			secret: '4321',
+		};
+		const { output } = await runNode({ parameters: getMany(), replies: [{ data: [record] }, { data: [] }] });
+		const text = JSON.stringify(output);
+		expect(text).not.toMatch(/4321|1234/);
+		expect(text).not.toMatch(/secret/);
+		expect(output[0].json.payload).toEqual({ notification: { type: 'payment_approved', transaction_id: 'tx-1' } });
+	});
+
 	it('sends order_by=desc, last_id and the user’s per_page', async () => {
 		const { requests } = await runNode({
 			parameters: getMany({

@@ -178,6 +178,23 @@ describe('Subject > Get, Get Many, Transactions, Transaction Values', () => {
 		expect(output[0].json).toEqual({ id: 't1', value: '10.00', status: 'pending', subject_name: 'Maria' });
 	});
 
+	it('Get Transactions sends one request, without last_id: the endpoint does not page', async () => {
+		const many = Array.from({ length: 120 }, (_, k) => ({ id: `t${k}`, value: '1.00', status: 'pending' }));
+		const all = await runNode({
+			parameters: { resource: 'subject', operation: 'getTransactions', subjectId: SUBJECT_ID, returnAll: true, simplify: false },
+			replies: [{ data: many }, { data: [] }],
+		});
+		expect(all.requests).toHaveLength(1);
+		expect(all.requests[0].qs).toBeUndefined();
+		expect(all.output).toHaveLength(120);
+		const limited = await runNode({
+			parameters: { resource: 'subject', operation: 'getTransactions', subjectId: SUBJECT_ID, returnAll: false, limit: 5, simplify: false },
+			replies: [{ data: many }],
+		});
+		expect(limited.requests).toHaveLength(1);
+		expect(limited.output.map((o) => o.json.id)).toEqual(['t0', 't1', 't2', 't3', 't4']);
+	});
+
 	it('Get Transaction Values returns the totals', async () => {
 		const { output, requests } = await runNode({
 			parameters: { resource: 'subject', operation: 'getTransactionValues', subjectId: SUBJECT_ID },

@@ -138,7 +138,8 @@ describe('Subscription > Cancel', () => {
 			replies: [httpError(502, ''), { data: {} }],
 		});
 		expect(requests).toHaveLength(1);
-		expect(error.description).toMatch(/not repeated automatically/);
+		expect(error.message).toMatch(/^Outcome unknown \(item 0\)/);
+		expect(error.description).toMatch(/may have been processed by FacilitaPay, so it was not repeated/);
 	});
 
 	it('with Continue On Fail, a refused cancel becomes an error item', async () => {

@@ -181,13 +181,14 @@ describe('Wire > Update Bank Account', () => {
 		);
 	});
 
-	it('names the item that is wrong among several', async () => {
+	it('names the item that is wrong among several, and sends no item before it is fixed', async () => {
 		const { error, requests } = await runNodeExpectingError({
 			parameters: [params(), params({ accountType: 'x' })],
 			replies: [wire],
 		});
-		expect(requests).toHaveLength(1);
+		expect(requests).toHaveLength(0);
 		expect(error.message).toMatch(/Invalid Account Type \(item 1\)/);
+		expect(error.description).toMatch(/Nothing was sent to FacilitaPay for any item/);
 	});
 
 	it('is never repeated after a 503 or a timeout (the wire is retried, money moves)', async () => {

@@ -1,0 +1,55 @@
+import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
+
+import type { RunSettings } from '../../transport';
+import { DEFAULT_RUN_SETTINGS } from '../../transport';
+
+/** The most requests in flight that Max Parallel Requests accepts. */
+export const MAX_CONCURRENCY = 100;
+
+/** "Request Options", under every operation: how many requests run at once and how long to wait. */
+export const requestOptionsField: INodeProperties = {
+	displayName: 'Request Options',
+	name: 'requestOptions',
+	type: 'collection',
+	placeholder: 'Add option',
+	default: {},
+	options: [
+		{
+			displayName: 'Max Parallel Requests',
+			name: 'concurrency',
+			type: 'number',
+			typeOptions: { minValue: 1, maxValue: MAX_CONCURRENCY },
+			default: 10,
+			description:
+				'The most requests to FacilitaPay in flight at once when the node runs on many items. Output order is kept. When FacilitaPay limits the rate (HTTP 429), fewer are sent until it allows more.',
+		},
+		{
+			displayName: 'Timeout (Ms)',
+			name: 'timeout',
+			type: 'number',
+			typeOptions: { minValue: 1000 },
+			default: 30000,
+			description:
+				'How long to wait for FacilitaPay to answer one request, in milliseconds. A payment request that times out is not sent again: its item fails with an unknown outcome.',
+		},
+	],
+};
+
+/** The run's settings, read once (from the first item: they apply to the whole run). */
+export function readRunSettings(ctx: IExecuteFunctions): RunSettings {
+	const options = ctx.getNodeParameter('requestOptions', 0, {}) as IDataObject;
+	const concurrency = Number(options.concurrency ?? DEFAULT_RUN_SETTINGS.concurrency);
+	const timeoutMs = Number(options.timeout ?? DEFAULT_RUN_SETTINGS.timeoutMs);
+	if (!Number.isInteger(concurrency) || concurrency < 1 || concurrency > MAX_CONCURRENCY) {
+		throw new NodeOperationError(ctx.getNode(), `Max Parallel Requests must be a whole number from 1 to ${MAX_CONCURRENCY}`, {
+			description: `It is ${String(options.concurrency)}. Change it under Request Options.`,
+		});
+	}
+	if (!Number.isFinite(timeoutMs) || timeoutMs < 1000) {
+		throw new NodeOperationError(ctx.getNode(), 'Timeout must be at least 1000 ms', {
+			description: `It is ${String(options.timeout)}. Change it under Request Options.`,
+		});
+	}
+	return { concurrency, timeoutMs };
+}

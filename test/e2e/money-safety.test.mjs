@@ -1,0 +1,114 @@
+// Money under n8n's own retries, in a real n8n 2.x: four payouts with Retry On Fail (3 tries); the
+// sandbox creates the second payout and then drops the connection before answering (`reset_after`),
+// so the node cannot know whether it was paid. n8n runs the node again twice; no payout may reach
+// the service twice, and the run must end as a failure that names the unknown outcome, not as a
+// success. With Continue On Fail the other payouts go through and the unknown one is an error item.
+import { ACCOUNTS } from './lib/operation-phases.mjs';
+import {
+	CLI_TIMEOUT,
+	actionStep,
+	chainWorkflow,
+	codeStep,
+	describeE2e,
+	importWorkflows,
+	requirePieces,
+	runWorkflow,
+	sandboxApi,
+	sandboxControl,
+	sandboxMark,
+	sandboxRequests,
+	sharedState,
+	validCpf,
+} from './lib/n8n-e2e.mjs';
+
+describeE2e('Money is sent at most once per execution, also under Retry On Fail (real n8n 2.x)', () => {
+	const values = ['11.01', '11.02', '11.03', '11.04'];
+	let subjectId = '';
+	const payouts = (/** @type {object} */ settings, name) =>
+		chainWorkflow({
+			name,
+			steps: [
+				codeStep('Payouts', `return ${JSON.stringify(values.map((value) => ({ json: { value } })))};`),
+				actionStep(
+					'FacilitaPay',
+					{
+						resource: 'transaction',
+						operation: 'createPayout',
+						subjectId: "",
+						value: '={{ $json.value }}',
+						currency: 'USD',
+						exchangeCurrency: 'BRL',
+						fromBankAccountId: ACCOUNTS.cashOutUsd,
+						toBankAccountId: ACCOUNTS.customerBrl,
+						requestOptions: { concurrency: 1 },
+					},
+					settings,
+				),
+			],
+		});
+	/** @type {any} */ let stopping;
+	/** @type {any} */ let continuing;
+
+	beforeAll(async () => {
+		requirePieces(sharedState(), ['sandbox', 'node']);
+		const seed = (Date.now() % 100000) + 31000;
+		const person = await sandboxApi('POST', '/subject/people', {
+			person: { document_type: 'cpf', document_number: validCpf(seed), social_name: `Money Safety ${seed}`, fiscal_country: 'BR' },
+		});
+		subjectId = person.json?.data?.id;
+		expect(subjectId).toEqual(expect.any(String));
+		const retrying = { retryOnFail: true, maxTries: 3, waitBetweenTries: 0 };
+		stopping = payouts(retrying, 'e2e money: retry on fail');
+		continuing = payouts({ ...retrying, onError: 'continueRegularOutput' }, 'e2e money: retry on fail, continue');
+		for (const workflow of [stopping, continuing]) {
+			workflow.nodes.find((n) => n.name === 'FacilitaPay').parameters.subjectId = subjectId;
+		}
+		await importWorkflows([stopping, continuing]);
+	}, CLI_TIMEOUT);
+
+	afterEach(async () => {
+		await sandboxControl('DELETE', '/faults');
+	});
+
+	/** Payout requests the sandbox received since the mark, by value. */
+	async function payoutsSince(mark) {
+		const requests = await sandboxRequests({ after: mark, method: 'POST', route: 'POST /api/v1/transactions' });
+		return requests.map((r) => r.body?.transaction?.value);
+	}
+
+	test(
+		'a reset after the second payout was created: each payout reaches the service at most once, and the run fails naming the unknown outcome',
+		async () => {
+			await sandboxControl('POST', '/faults', { route: 'POST /api/v1/transactions', rate: 1, kind: 'reset_after', skip: 1, count: 1 });
+			const mark = await sandboxMark();
+
+			const run = await runWorkflow(stopping, { imported: true });
+
+			expect(run.exitCode).not.toBe(0);
+			expect(run.error?.message).toMatch(/^Outcome unknown \(item 1\)/);
+			expect(run.error?.description ?? '').toMatch(/Transaction > Get/);
+			// Three tries of the node, yet only the first two payouts were ever sent, once each.
+			expect(await payoutsSince(mark)).toEqual(['11.01', '11.02']);
+		},
+		CLI_TIMEOUT,
+	);
+
+	test(
+		'with Continue On Fail the other payouts go through once and the unknown one is an error item marked outcome: unknown',
+		async () => {
+			await sandboxControl('POST', '/faults', { route: 'POST /api/v1/transactions', rate: 1, kind: 'reset_after', skip: 1, count: 1 });
+			const mark = await sandboxMark();
+
+			const run = await runWorkflow(continuing, { imported: true });
+
+			expect(run.exitCode).toBe(0);
+			expect(run.items).toHaveLength(4);
+			expect(run.items[0]).toMatchObject({ value: '11.01' });
+			expect(run.items[1]).toMatchObject({ outcome: 'unknown', error: expect.stringMatching(/^Outcome unknown \(item 1\)/) });
+			expect(run.items[2]).toMatchObject({ value: '11.03' });
+			expect(run.items[3]).toMatchObject({ value: '11.04' });
+			expect(await payoutsSince(mark)).toEqual(values);
+		},
+		CLI_TIMEOUT,
+	);
+});
