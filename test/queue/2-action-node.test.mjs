@@ -118,12 +118,12 @@ describeQueue('queue mode: the FacilitaPay action node on a worker', () => {
 			expect(Array.isArray(output)).toBe(true);
 			expect(output).toHaveLength(ITEMS);
 
-			// What the sandbox received: 100 creations, in item order, digits only.
+			// What the sandbox received: 100 creations (sent in parallel, so in any order), digits only.
 			const sent = sandbox.requests().filter((r) => r.method === 'POST' && r.path.endsWith('/subject/people'));
 			const logged = (await sandbox.call('GET', '/_sandbox/requests')).data.filter(
 				(/** @type {any} */ r) => r.method === 'POST' && String(r.url).startsWith('/api/v1/subject/people'),
 			);
-			expect(logged.map((/** @type {any} */ r) => r.body.person.document_number)).toEqual(people.map((p) => p.digits));
+			expect(logged.map((/** @type {any} */ r) => r.body.person.document_number).sort()).toEqual(people.map((p) => p.digits).sort());
 			expect(logged.map((/** @type {any} */ r) => r.status)).toEqual(Array(ITEMS).fill(200));
 			// Each output item is the person the sandbox now holds under that id.
 			expect(new Set(output.map((/** @type {any} */ item) => item.id)).size).toBe(ITEMS);

@@ -110,7 +110,12 @@ describeQueue('queue mode: sign-in storm across processes', () => {
 			await waitForExecutions(workflow.id, 1);
 			expect(signIns(0).map((r) => r.status)).toEqual([200]);
 
-			// 2. 25 hours later (the token lives 24 h): 6 executions at once.
+			// 2. 25 hours later (the token lives 24 h): 6 executions at once. The sandbox's clock jumps,
+			// the workers' do not: their credentials hand a token issued less than 2 s ago (wall clock)
+			// to a request refused with it (RACE_MS in credentials/FacilitaPayApi.credentials.ts), which
+			// in production, where the expiry comes 24 h after the sign-in, cannot happen. So the
+			// workers' clocks pass those 2 s too before the storm.
+			await new Promise((resolve) => setTimeout(resolve, 2500));
 			await sandbox.call('POST', '/_sandbox/clock/advance', { hours: 25 });
 			// A sign-in takes 2 s (a slow service), so every execution meets the expired token before any
 			// new token is stored: the storm the service's limit (3 sign-ins per 30 s) is about.
@@ -132,10 +137,17 @@ describeQueue('queue mode: sign-in storm across processes', () => {
 			const signInsPerProcess = countBy(storm.map((r) => r.process));
 			const reads = after.filter((r) => r.method === 'GET' && r.path.includes('/subject/people/'));
 			const outputs = executions.map((e) => nodeOutput(e, 'FacilitaPay'));
+			const errors = executions
+				.filter((e) => e.status !== 'success')
+				.map((e) => {
+					const error = e.data?.resultData?.error;
+					return `${(ranBy.get(String(e.id)) ?? ['?']).join('+')}: ${error?.message ?? ''} ${error?.description ?? ''}`.trim();
+				});
 			report(
 				`case 3 (sign-in storm): ${CONCURRENT} executions × ${ITEMS_PER_EXECUTION} items after expiry, per worker ${JSON.stringify(perWorker)}; ` +
 					`sign-ins ${storm.length} ${JSON.stringify(countBy(storm.map((r) => `${r.process}→${r.status}`)))}; ` +
-					`reads ${JSON.stringify(countBy(reads.map((r) => String(r.status))))}; executions ${JSON.stringify(countBy(executions.map((e) => e.status)))}; ${seconds.toFixed(1)} s`,
+					`reads ${JSON.stringify(countBy(reads.map((r) => String(r.status))))}; executions ${JSON.stringify(countBy(executions.map((e) => e.status)))}; ${seconds.toFixed(1)} s` +
+					(errors.length ? `; errors: ${JSON.stringify(countBy(errors))}` : ''),
 			);
 
 			// Spread over both workers.
