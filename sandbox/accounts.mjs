@@ -29,27 +29,27 @@ const BANKS = {
 	nubank: { id: 'b0000000-0000-4000-8000-000000000260', code: '260', name: 'Nu Pagamentos S.A.', country: 'BR', ispb: '18236120', swift: null },
 };
 
-function account(o) {
+function account(spec) {
 	return {
-		id: o.id,
-		currency: o.currency,
-		bank: o.bank,
-		branch_number: o.branch_number ?? null,
-		branch_country: o.branch_country ?? o.bank.country,
-		account_number: o.account_number ?? null,
-		account_type: o.account_type ?? null,
-		aba: o.aba ?? null,
-		iban: o.iban ?? null,
-		routing_number: o.routing_number ?? null,
-		nickname: o.nickname,
-		owner_name: o.owner_name ?? PARTNER_COMPANY.social_name,
-		owner_document_number: o.owner_document_number ?? PARTNER_COMPANY.document_number,
-		owner_document_type: o.owner_document_type ?? 'cnpj',
-		pix_info: o.pix_info ?? null,
+		id: spec.id,
+		currency: spec.currency,
+		bank: spec.bank,
+		branch_number: spec.branch_number ?? null,
+		branch_country: spec.branch_country ?? spec.bank.country,
+		account_number: spec.account_number ?? null,
+		account_type: spec.account_type ?? null,
+		aba: spec.aba ?? null,
+		iban: spec.iban ?? null,
+		routing_number: spec.routing_number ?? null,
+		nickname: spec.nickname,
+		owner_name: spec.owner_name ?? PARTNER_COMPANY.social_name,
+		owner_document_number: spec.owner_document_number ?? PARTNER_COMPANY.document_number,
+		owner_document_type: spec.owner_document_type ?? 'cnpj',
+		pix_info: spec.pix_info ?? null,
 		intermediary_bank_account: null,
-		company: o.company === undefined ? PARTNER_COMPANY : o.company,
-		internal: o.internal,
-		flow_type: o.flow_type,
+		company: spec.company === undefined ? PARTNER_COMPANY : spec.company,
+		internal: spec.internal,
+		flow_type: spec.flow_type,
 	};
 }
 

@@ -8,18 +8,18 @@ export const TOKEN_TTL_SECONDS = 24 * 3600;
 export const SIGN_IN_LIMIT = 3;
 export const SIGN_IN_WINDOW_SECONDS = 30;
 
-const b64url = (v) => Buffer.from(typeof v === 'string' ? v : JSON.stringify(v)).toString('base64url');
+const b64url = (value) => Buffer.from(typeof value === 'string' ? value : JSON.stringify(value)).toString('base64url');
 
-function safeEqual(a, b) {
-	const x = Buffer.from(String(a));
-	const y = Buffer.from(String(b));
-	return x.length === y.length && timingSafeEqual(x, y);
+function safeEqual(left, right) {
+	const leftBytes = Buffer.from(String(left));
+	const rightBytes = Buffer.from(String(right));
+	return leftBytes.length === rightBytes.length && timingSafeEqual(leftBytes, rightBytes);
 }
 
 /**
- * @param {{ clock: any, token: string, username: string, password: string, name?: string }} o
+ * @param {{ clock: any, token: string, username: string, password: string, name?: string }} options
  */
-export function createAuth(o) {
+export function createAuth(options) {
 	const secret = randomBytes(32);
 	/** @type {Map<string, number[]>} */
 	let attempts = new Map();
@@ -35,9 +35,9 @@ export function createAuth(o) {
 	function signIn(body) {
 		const user = body?.user ?? {};
 		const username = typeof user.username === 'string' ? user.username : '';
-		const now = o.clock.now();
+		const now = options.clock.now();
 		const windowStart = now - SIGN_IN_WINDOW_SECONDS * 1000;
-		const list = (attempts.get(username) ?? []).filter((t) => t > windowStart);
+		const list = (attempts.get(username) ?? []).filter((signInAt) => signInAt > windowStart);
 		if (list.length >= SIGN_IN_LIMIT) {
 			const retry = Math.max(1, Math.ceil((list[0] + SIGN_IN_WINDOW_SECONDS * 1000 - now) / 1000));
 			attempts.set(username, list);
@@ -45,27 +45,27 @@ export function createAuth(o) {
 		}
 		list.push(now);
 		attempts.set(username, list);
-		if (!safeEqual(username, o.username) || !safeEqual(user.password ?? '', o.password)) {
+		if (!safeEqual(username, options.username) || !safeEqual(user.password ?? '', options.password)) {
 			return { ok: false, status: 401, body: { error: 'invalid_credentials' } };
 		}
 		const iat = Math.floor(now / 1000);
-		const jwt = sign({ sub: username, name: o.name ?? 'Sandbox Partner', iat, exp: iat + TOKEN_TTL_SECONDS });
-		return { ok: true, body: { jwt, name: o.name ?? 'Sandbox Partner', username } };
+		const jwt = sign({ sub: username, name: options.name ?? 'Sandbox Partner', iat, exp: iat + TOKEN_TTL_SECONDS });
+		return { ok: true, body: { jwt, name: options.name ?? 'Sandbox Partner', username } };
 	}
 
 	/** @param {string|undefined} header */
 	function verify(header) {
-		const m = /^Bearer\s+(\S+)\s*$/i.exec(header ?? '');
-		if (!m) return false;
-		const token = m[1];
-		if (safeEqual(token, o.token)) return true;
+		const match = /^Bearer\s+(\S+)\s*$/i.exec(header ?? '');
+		if (!match) return false;
+		const token = match[1];
+		if (safeEqual(token, options.token)) return true;
 		const parts = token.split('.');
 		if (parts.length !== 3) return false;
 		const expected = createHmac('sha256', secret).update(`${parts[0]}.${parts[1]}`).digest('base64url');
 		if (!safeEqual(parts[2], expected)) return false;
 		try {
 			const payload = JSON.parse(Buffer.from(parts[1], 'base64url').toString('utf8'));
-			return typeof payload.exp === 'number' && payload.exp * 1000 > o.clock.now();
+			return typeof payload.exp === 'number' && payload.exp * 1000 > options.clock.now();
 		} catch {
 			return false;
 		}

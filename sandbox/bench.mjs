@@ -4,7 +4,7 @@
  */
 import { createSandbox } from './server.mjs';
 
-const N = Number(process.argv[2] ?? 2000);
+const requestCount = Number(process.argv[2] ?? 2000);
 const sb = await createSandbox({ port: 0, now: '2025-03-10T12:00:00Z' });
 await sb.listen();
 const headers = { authorization: 'Bearer sandbox-token', 'content-type': 'application/json' };
@@ -27,18 +27,18 @@ async function measure(name, concurrency, fn) {
 	let next = 0;
 	await Promise.all(
 		Array.from({ length: concurrency }, async () => {
-			while (next++ < N) await fn();
+			while (next++ < requestCount) await fn();
 		}),
 	);
 	const ms = performance.now() - start;
-	console.log(`${name.padEnd(42)} ${N} requests, concurrency ${concurrency}: ${(N / (ms / 1000)).toFixed(0)} req/s (${(ms / N).toFixed(2)} ms/request)`);
+	console.log(`${name.padEnd(42)} ${requestCount} requests, concurrency ${concurrency}: ${(requestCount / (ms / 1000)).toFixed(0)} req/s (${(ms / requestCount).toFixed(2)} ms/request)`);
 }
 
-for (const c of [1, 8]) {
-	await measure('GET /subject/people', c, async () => (await fetch(`${sb.url}/api/v1/subject/people`, { headers })).text());
-	await measure('POST /transactions (dynamic PIX)', c, async () => (await fetch(`${sb.url}/api/v1/transactions`, { method: 'POST', headers, body: pix })).text());
+for (const concurrency of [1, 8]) {
+	await measure('GET /subject/people', concurrency, async () => (await fetch(`${sb.url}/api/v1/subject/people`, { headers })).text());
+	await measure('POST /transactions (dynamic PIX)', concurrency, async () => (await fetch(`${sb.url}/api/v1/transactions`, { method: 'POST', headers, body: pix })).text());
 }
 const t0 = performance.now();
-const r = await sb.clock.advance(2 * 3600 * 1000);
-console.log(`clock advance 2 h (expires ${r.tasks_run} dynamic PIX): ${(performance.now() - t0).toFixed(0)} ms`);
+const result = await sb.clock.advance(2 * 3600 * 1000);
+console.log(`clock advance 2 h (expires ${result.tasks_run} dynamic PIX): ${(performance.now() - t0).toFixed(0)} ms`);
 await sb.close();

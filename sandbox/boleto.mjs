@@ -4,27 +4,27 @@
 
 /** Mod-11 DV of the bar code over its 43 other digits, weights 2..9 from the right; 0,1,10,11 → 1. */
 export function barcodeDv(digits43) {
-	let s = 0;
-	let w = 2;
-	for (let i = digits43.length - 1; i >= 0; i--) {
-		s += Number(digits43[i]) * w;
-		w = w === 9 ? 2 : w + 1;
+	let sum = 0;
+	let weight = 2;
+	for (let index = digits43.length - 1; index >= 0; index--) {
+		sum += Number(digits43[index]) * weight;
+		weight = weight === 9 ? 2 : weight + 1;
 	}
-	const dv = 11 - (s % 11);
+	const dv = 11 - (sum % 11);
 	return dv === 0 || dv === 1 || dv === 10 || dv === 11 ? 1 : dv;
 }
 
 /** Mod-10 DV of a digital-line field, weights 2,1,2,1… from the right, products above 9 add digits. */
 export function mod10(digits) {
-	let s = 0;
-	let w = 2;
-	for (let i = digits.length - 1; i >= 0; i--) {
-		let p = Number(digits[i]) * w;
-		if (p > 9) p = Math.floor(p / 10) + (p % 10);
-		s += p;
-		w = w === 2 ? 1 : 2;
+	let sum = 0;
+	let weight = 2;
+	for (let index = digits.length - 1; index >= 0; index--) {
+		let product = Number(digits[index]) * weight;
+		if (product > 9) product = Math.floor(product / 10) + (product % 10);
+		sum += product;
+		weight = weight === 2 ? 1 : 2;
 	}
-	return (10 - (s % 10)) % 10;
+	return (10 - (sum % 10)) % 10;
 }
 
 /** Due-date factor: days since 1997-10-07, restarting at 1000 after 9999 (from 2025-02-22). */
@@ -35,12 +35,12 @@ export function dueFactor(isoDate) {
 }
 
 /**
- * @param {{ bank?: string, expireAt: string, cents: bigint, freeField: string }} o freeField: 25 digits
+ * @param {{ bank?: string, expireAt: string, cents: bigint, freeField: string }} options freeField: 25 digits
  */
-export function buildBarcode(o) {
-	const bank = o.bank ?? '341';
-	const value = o.cents.toString().padStart(10, '0').slice(-10);
-	const body = `${bank}9${dueFactor(o.expireAt)}${value}${o.freeField}`;
+export function buildBarcode(options) {
+	const bank = options.bank ?? '341';
+	const value = options.cents.toString().padStart(10, '0').slice(-10);
+	const body = `${bank}9${dueFactor(options.expireAt)}${value}${options.freeField}`;
 	const dv = barcodeDv(body);
 	return body.slice(0, 4) + dv + body.slice(4);
 }

@@ -7,7 +7,7 @@ export function crc16(text) {
 	let crc = 0xffff;
 	for (const byte of Buffer.from(text, 'utf8')) {
 		crc ^= byte << 8;
-		for (let i = 0; i < 8; i++) crc = crc & 0x8000 ? ((crc << 1) ^ 0x1021) & 0xffff : (crc << 1) & 0xffff;
+		for (let index = 0; index < 8; index++) crc = crc & 0x8000 ? ((crc << 1) ^ 0x1021) & 0xffff : (crc << 1) & 0xffff;
 	}
 	return crc.toString(16).toUpperCase().padStart(4, '0');
 }
@@ -29,20 +29,20 @@ function ascii(text, max) {
 
 /**
  * @param {{ location: string, value?: string, name?: string, city?: string, reference?: string,
- *   recurrence?: string }} o  location without scheme; recurrence = location of an automatic PIX recurrence
+ *   recurrence?: string }} options  location without scheme; recurrence = location of an automatic PIX recurrence
  */
-export function buildDynamicBrCode(o) {
-	let s = field('00', '01') + field('01', '12');
-	s += field('26', field('00', 'br.gov.bcb.pix') + field('25', o.location));
-	s += field('52', '0000') + field('53', '986');
-	if (o.value) s += field('54', o.value);
-	s += field('58', 'BR');
-	s += field('59', ascii(o.name ?? 'FACILITAPAY SANDBOX', 25));
-	s += field('60', ascii(o.city ?? 'SAO PAULO', 15));
-	s += field('62', field('05', (o.reference ?? '***').replace(/[^A-Za-z0-9*]/g, '').slice(0, 25)));
-	if (o.recurrence) s += field('80', field('00', 'br.gov.bcb.pix') + field('25', o.recurrence));
-	s += '6304';
-	return s + crc16(s);
+export function buildDynamicBrCode(options) {
+	let code = field('00', '01') + field('01', '12');
+	code += field('26', field('00', 'br.gov.bcb.pix') + field('25', options.location));
+	code += field('52', '0000') + field('53', '986');
+	if (options.value) code += field('54', options.value);
+	code += field('58', 'BR');
+	code += field('59', ascii(options.name ?? 'FACILITAPAY SANDBOX', 25));
+	code += field('60', ascii(options.city ?? 'SAO PAULO', 15));
+	code += field('62', field('05', (options.reference ?? '***').replace(/[^A-Za-z0-9*]/g, '').slice(0, 25)));
+	if (options.recurrence) code += field('80', field('00', 'br.gov.bcb.pix') + field('25', options.recurrence));
+	code += '6304';
+	return code + crc16(code);
 }
 
 /**
@@ -52,12 +52,12 @@ export function buildDynamicBrCode(o) {
 export function parseBrCode(code) {
 	/** @type {Record<string,string>} */
 	const fields = {};
-	let i = 0;
-	while (i < code.length) {
-		const id = code.slice(i, i + 2);
-		const len = Number(code.slice(i + 2, i + 4));
-		fields[id] = code.slice(i + 4, i + 4 + len);
-		i += 4 + len;
+	let index = 0;
+	while (index < code.length) {
+		const id = code.slice(index, index + 2);
+		const len = Number(code.slice(index + 2, index + 4));
+		fields[id] = code.slice(index + 4, index + 4 + len);
+		index += 4 + len;
 	}
 	const crcOk = fields['63'] === crc16(code.slice(0, -4));
 	return { fields, crcOk };

@@ -1,18 +1,20 @@
 #!/usr/bin/env node
 /**
  * `npm run sandbox` — starts the local FacilitaPay sandbox.
- *   --port N (or PORT, default 4010)   --host H (or HOST, default 127.0.0.1)
+ *   --port N (or PORT, default 4010)
+ *   --host H (or FACILITAPAY_SANDBOX_HOST, default 127.0.0.1; the generic HOST is ignored)
  *   --token T (or SANDBOX_TOKEN, default sandbox-token)
  *   SANDBOX_USERNAME / SANDBOX_PASSWORD (default sandbox / sandbox)
  *   --auto-settle (or SANDBOX_AUTO_SETTLE=1): run the exchange/wire step after every identified payment
  *   --frozen-clock: do not advance the sandbox clock with real time (only /_sandbox/clock/advance moves it)
  */
 import { createSandbox } from './server.mjs';
+import { isLoopbackAddress, resolveListenHost, SANDBOX_HOST_VARIABLE } from './network.mjs';
 
 function arg(name) {
-	const i = process.argv.indexOf(`--${name}`);
-	if (i !== -1 && process.argv[i + 1] && !process.argv[i + 1].startsWith('--')) return process.argv[i + 1];
-	const eq = process.argv.find((a) => a.startsWith(`--${name}=`));
+	const index = process.argv.indexOf(`--${name}`);
+	if (index !== -1 && process.argv[index + 1] && !process.argv[index + 1].startsWith('--')) return process.argv[index + 1];
+	const eq = process.argv.find((argument) => argument.startsWith(`--${name}=`));
 	return eq ? eq.slice(name.length + 3) : undefined;
 }
 const flag = (name) => process.argv.includes(`--${name}`);
@@ -27,7 +29,7 @@ if (!Number.isInteger(port) || port < 0 || port > 65535) {
 	console.error(`Invalid port "${arg('port') ?? process.env.PORT}". Use --port with a number from 0 to 65535.`);
 	process.exit(1);
 }
-const host = arg('host') ?? (process.env.HOST || '127.0.0.1');
+const host = resolveListenHost(arg('host'), process.env);
 const token = arg('token') ?? (process.env.SANDBOX_TOKEN || 'sandbox-token');
 const username = process.env.SANDBOX_USERNAME ?? 'sandbox';
 const password = process.env.SANDBOX_PASSWORD ?? 'sandbox';
@@ -45,6 +47,11 @@ try {
 	process.exit(1);
 }
 
+if (!isLoopbackAddress(host)) {
+	console.warn(
+		`Listening on ${host} (from --host or ${SANDBOX_HOST_VARIABLE}): the API is reachable from other machines with the token; the control endpoints (/_sandbox) still answer only this machine.`,
+	);
+}
 if (!flag('frozen-clock')) sb.followRealTime((error) => console.error(`sandbox clock: ${error.message}`));
 
 const accounts = [...sb.state.bankAccounts.values()];
@@ -59,7 +66,7 @@ console.log(`FacilitaPay sandbox running
   Settlement:${autoSettle ? ' automatic after each identified payment' : ' manual (POST /_sandbox/settlement/run)'}
 
 Seeded bank accounts:`);
-for (const a of accounts) console.log(`  ${a.id}  ${a.currency}  ${sb.state.accountPurposes[a.id].purpose}`);
+for (const account of accounts) console.log(`  ${account.id}  ${account.currency}  ${sb.state.accountPurposes[account.id].purpose}`);
 console.log(`\nTry: curl -H 'Authorization: Bearer ${token}' ${sb.url}/api/v1/subject/people\nPress Ctrl-C to stop.`);
 
 let closing = false;

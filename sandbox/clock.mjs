@@ -47,9 +47,9 @@ export function createClock(options = {}) {
 		},
 		pending() {
 			return tasks
-				.filter((t) => !t.canceled)
-				.sort((a, b) => a.at - b.at || a.id - b.id)
-				.map((t) => ({ at: isoSeconds(t.at), label: t.label }));
+				.filter((task) => !task.canceled)
+				.sort((first, second) => first.at - second.at || first.id - second.id)
+				.map((task) => ({ at: isoSeconds(task.at), label: task.label }));
 		},
 		/**
 		 * Moves the clock forward by `ms`, running every task due on the way (serialized).
@@ -71,13 +71,13 @@ export function createClock(options = {}) {
 		let ran = 0;
 		for (;;) {
 			await settle();
-			tasks = tasks.filter((t) => !t.canceled);
+			tasks = tasks.filter((task) => !task.canceled);
 			let next = null;
-			for (const t of tasks) {
-				if (t.at <= target && (!next || t.at < next.at || (t.at === next.at && t.id < next.id))) next = t;
+			for (const task of tasks) {
+				if (task.at <= target && (!next || task.at < next.at || (task.at === next.at && task.id < next.id))) next = task;
 			}
 			if (!next) break;
-			tasks = tasks.filter((t) => t !== next);
+			tasks = tasks.filter((task) => task !== next);
 			if (next.at > current) current = next.at;
 			ran++;
 			await next.fn();

@@ -27,7 +27,7 @@ export function createFaults({ random = Math.random } = {}) {
 		if (body.skip !== undefined && body.skip !== null && !(Number.isInteger(body.skip) && body.skip >= 0)) errors.add('skip', 'must be a whole number ≥ 0');
 		if (kind === 'latency' && !(Number(body.ms) >= 0)) errors.add('ms', "can't be blank for latency (milliseconds)");
 		check(errors);
-		const f = {
+		const fault = {
 			id: ++seq,
 			route: body.route,
 			kind,
@@ -38,24 +38,24 @@ export function createFaults({ random = Math.random } = {}) {
 			skip: body.skip ?? 0,
 			fired: 0,
 		};
-		faults.push(f);
-		return f;
+		faults.push(fault);
+		return fault;
 	}
 
 	/** Picks the fault that fires for this request, if any (consumes one `count`). */
 	function pick(method, routeUrl) {
 		const key = `${method} ${routeUrl}`;
-		for (const f of faults) {
-			if (f.route !== '*' && f.route !== key) continue;
-			if (f.remaining !== null && f.remaining <= 0) continue;
-			if (f.rate < 1 && random() >= f.rate) continue;
-			if (f.skip > 0) {
-				f.skip--;
+		for (const fault of faults) {
+			if (fault.route !== '*' && fault.route !== key) continue;
+			if (fault.remaining !== null && fault.remaining <= 0) continue;
+			if (fault.rate < 1 && random() >= fault.rate) continue;
+			if (fault.skip > 0) {
+				fault.skip--;
 				continue;
 			}
-			if (f.remaining !== null) f.remaining--;
-			f.fired++;
-			return f;
+			if (fault.remaining !== null) fault.remaining--;
+			fault.fired++;
+			return fault;
 		}
 		return null;
 	}

@@ -24,8 +24,8 @@ export function toCents(value) {
 
 /** @param {bigint} cents */
 export function formatCents(cents) {
-	const s = cents.toString().padStart(3, '0');
-	return `${s.slice(0, -2)}.${s.slice(-2)}`;
+	const digits = cents.toString().padStart(3, '0');
+	return `${digits.slice(0, -2)}.${digits.slice(-2)}`;
 }
 
 /**
@@ -34,9 +34,9 @@ export function formatCents(cents) {
  * @param {string} to
  */
 export function convertCents(cents, from, to) {
-	const a = RATES_TO_BRL[from] ?? 10000n;
-	const b = RATES_TO_BRL[to] ?? 10000n;
-	return (cents * a) / b;
+	const fromRate = RATES_TO_BRL[from] ?? 10000n;
+	const toRate = RATES_TO_BRL[to] ?? 10000n;
+	return (cents * fromRate) / toRate;
 }
 
 /** @param {string} value @param {string} from @param {string} to */

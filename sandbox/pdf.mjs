@@ -4,9 +4,9 @@
  * @returns {Buffer}
  */
 export function renderPdf(lines) {
-	const esc = (t) => String(t).replace(/[^\x20-\x7e]/g, '?').replace(/([()\\])/g, '\\$1');
+	const esc = (text) => String(text).replace(/[^\x20-\x7e]/g, '?').replace(/([()\\])/g, '\\$1');
 	let content = 'BT /F1 12 Tf 50 780 Td 16 TL\n';
-	for (const l of lines) content += `(${esc(l)}) Tj T*\n`;
+	for (const line of lines) content += `(${esc(line)}) Tj T*\n`;
 	content += 'ET\n';
 	const objects = [
 		'<< /Type /Catalog /Pages 2 0 R >>',
@@ -17,13 +17,13 @@ export function renderPdf(lines) {
 	];
 	let out = '%PDF-1.4\n';
 	const offsets = [];
-	objects.forEach((body, i) => {
+	objects.forEach((body, index) => {
 		offsets.push(Buffer.byteLength(out, 'latin1'));
-		out += `${i + 1} 0 obj\n${body}\nendobj\n`;
+		out += `${index + 1} 0 obj\n${body}\nendobj\n`;
 	});
 	const xref = Buffer.byteLength(out, 'latin1');
 	out += `xref\n0 ${objects.length + 1}\n0000000000 65535 f \n`;
-	for (const o of offsets) out += `${String(o).padStart(10, '0')} 00000 n \n`;
+	for (const offset of offsets) out += `${String(offset).padStart(10, '0')} 00000 n \n`;
 	out += `trailer\n<< /Size ${objects.length + 1} /Root 1 0 R >>\nstartxref\n${xref}\n%%EOF\n`;
 	return Buffer.from(out, 'latin1');
 }

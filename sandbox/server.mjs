@@ -26,8 +26,10 @@ import { registerSubscriptionRoutes } from './routes/subscriptions.mjs';
 import { registerWebhookRoutes } from './routes/webhooks.mjs';
 import { registerMarketplaceRoutes } from './routes/marketplace.mjs';
 import { registerControlRoutes } from './routes/control.mjs';
+import { DEFAULT_HOST, refuseRemoteControl } from './network.mjs';
 
 export const API_PREFIX = '/api/v1';
+export const CONTROL_PREFIX = '/_sandbox';
 /** Largest request body: a 15 MB file in Base64 plus JSON around it. */
 export const BODY_LIMIT = 25 * 1024 * 1024;
 /** The request log keeps the latest requests only. */
@@ -37,13 +39,13 @@ export const MAX_LOGGED_REQUESTS = 10000;
  * @param {{
  *   port?: number, host?: string, token?: string, username?: string, password?: string,
  *   now?: number|string|Date, autoSettle?: boolean, webhookTimeoutMs?: number, logger?: boolean,
- *   random?: () => number,
- * }} [options]
+ *   random?: () => number, isLocalClient?: (address: string | undefined) => boolean,
+ * }} [options] `isLocalClient` decides which clients may call /_sandbox (default: loopback only).
  */
 export async function createSandbox(options = {}) {
 	const config = {
 		port: options.port ?? 4010,
-		host: options.host ?? '127.0.0.1',
+		host: options.host ?? DEFAULT_HOST,
 		token: options.token ?? 'sandbox-token',
 		username: options.username ?? 'sandbox',
 		password: options.password ?? 'sandbox',
@@ -96,10 +98,13 @@ export async function createSandbox(options = {}) {
 		try {
 			done(null, JSON.parse(text));
 		} catch (err) {
-			const e = new ApiError(400, { error: `Malformed JSON in request body: ${/** @type {Error} */ (err).message}` });
-			done(e, undefined);
+			const error = new ApiError(400, { error: `Malformed JSON in request body: ${/** @type {Error} */ (err).message}` });
+			done(error, undefined);
 		}
 	});
+
+	// The control endpoints have no authentication: only clients on this machine may call them.
+	app.addHook('onRequest', refuseRemoteControl(CONTROL_PREFIX, options.isLocalClient));
 
 	app.addHook('onRequest', async (request, reply) => {
 		if (!request.url.startsWith(API_PREFIX)) return;
@@ -170,14 +175,14 @@ export async function createSandbox(options = {}) {
 
 	app.setErrorHandler((err, _request, reply) => {
 		if (err instanceof ApiError) {
-			for (const [k, v] of Object.entries(err.headers)) reply.header(k, v);
+			for (const [key, value] of Object.entries(err.headers)) reply.header(key, value);
 			return reply.code(err.status).send(err.body);
 		}
-		const e = /** @type {any} */ (err);
-		if (e.code === 'FST_ERR_CTP_BODY_TOO_LARGE') return reply.code(413).send({ error: 'Request body too large' });
-		if (e.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') return reply.code(415).send({ error: 'Content-Type must be application/json' });
-		if (e.statusCode && e.statusCode >= 400 && e.statusCode < 500) return reply.code(e.statusCode).send({ error: e.message });
-		return reply.code(500).send({ error: 'internal_error', message: e.message });
+		const error = /** @type {any} */ (err);
+		if (error.code === 'FST_ERR_CTP_BODY_TOO_LARGE') return reply.code(413).send({ error: 'Request body too large' });
+		if (error.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') return reply.code(415).send({ error: 'Content-Type must be application/json' });
+		if (error.statusCode && error.statusCode >= 400 && error.statusCode < 500) return reply.code(error.statusCode).send({ error: error.message });
+		return reply.code(500).send({ error: 'internal_error', message: error.message });
 	});
 
 	app.setNotFoundHandler((_request, reply) => reply.code(404).send({ error: 'not_found' }));
@@ -193,7 +198,7 @@ export async function createSandbox(options = {}) {
 		},
 		{ prefix: API_PREFIX },
 	);
-	await app.register(async (control) => registerControlRoutes(control, ctx), { prefix: '/_sandbox' });
+	await app.register(async (control) => registerControlRoutes(control, ctx), { prefix: CONTROL_PREFIX });
 
 	/** @type {ReturnType<typeof setInterval> | null} */
 	let ticker = null;
@@ -252,6 +257,6 @@ export async function createSandbox(options = {}) {
 function redact(body) {
 	if (body === undefined) return null;
 	return JSON.parse(
-		JSON.stringify(body, (_k, v) => (typeof v === 'string' && v.length > 200 ? `${v.slice(0, 32)}… (${v.length} characters)` : v)),
+		JSON.stringify(body, (_k, value) => (typeof value === 'string' && value.length > 200 ? `${value.slice(0, 32)}… (${value.length} characters)` : value)),
 	);
 }

@@ -9,8 +9,8 @@ export function createState() {
 		/** @type {Map<string, any>} */ subjects: new Map(),
 		/** @type {Map<string, any>} */ transactions: new Map(),
 		/** @type {Map<string, any>} */ checkouts: new Map(),
-		/** @type {Map<string, any>} */ bankAccounts: new Map(seeded.map((s) => [s.account.id, s.account])),
-		accountPurposes: Object.fromEntries(seeded.map((s) => [s.account.id, { purpose: s.purpose, partner: s.partner }])),
+		/** @type {Map<string, any>} */ bankAccounts: new Map(seeded.map((seed) => [seed.account.id, seed.account])),
+		accountPurposes: Object.fromEntries(seeded.map((seed) => [seed.account.id, { purpose: seed.purpose, partner: seed.partner }])),
 		/** @type {Map<string, any>} */ subscriptions: new Map(),
 		/** @type {Map<string, any>} */ invoices: new Map(),
 		/** @type {Map<string, any>} */ authorizations: new Map(),
@@ -33,8 +33,8 @@ export function createState() {
 export function page(items, lastId, perPage) {
 	let start = 0;
 	if (lastId) {
-		const i = items.findIndex((x) => /** @type {any} */ (x).id === lastId);
-		start = i === -1 ? items.length : i + 1;
+		const index = items.findIndex((item) => /** @type {any} */ (item).id === lastId);
+		start = index === -1 ? items.length : index + 1;
 	}
 	return items.slice(start, start + perPage);
 }

@@ -28,66 +28,66 @@ export const BRAZIL_STATES = [
 export const PERSON_DOCUMENT_TYPES = ['cpf', 'curp', 'cc', 'ce', 'rut', 'passport'];
 export const ALL_DOCUMENT_TYPES = ['cc', 'ce', 'cnpj', 'cpf', 'curp', 'nit', 'passport', 'rfc', 'rut', 'tax_id'];
 
-export function isBlank(v) {
-	return v === undefined || v === null || (typeof v === 'string' && v.trim() === '');
+export function isBlank(value) {
+	return value === undefined || value === null || (typeof value === 'string' && value.trim() === '');
 }
 
-export function isValidCpf(v) {
-	if (!/^\d{11}$/.test(v) || /^(\d)\1{10}$/.test(v)) return false;
-	const d = [...v].map(Number);
-	let s = 0;
-	for (let i = 0; i < 9; i++) s += d[i] * (10 - i);
-	const dv1 = ((s * 10) % 11) % 10;
-	s = 0;
-	for (let i = 0; i < 10; i++) s += d[i] * (11 - i);
-	const dv2 = ((s * 10) % 11) % 10;
-	return dv1 === d[9] && dv2 === d[10];
+export function isValidCpf(value) {
+	if (!/^\d{11}$/.test(value) || /^(\d)\1{10}$/.test(value)) return false;
+	const digits = [...value].map(Number);
+	let sum = 0;
+	for (let index = 0; index < 9; index++) sum += digits[index] * (10 - index);
+	const dv1 = ((sum * 10) % 11) % 10;
+	sum = 0;
+	for (let index = 0; index < 10; index++) sum += digits[index] * (11 - index);
+	const dv2 = ((sum * 10) % 11) % 10;
+	return dv1 === digits[9] && dv2 === digits[10];
 }
 
-export function isValidCnpj(v) {
-	if (!/^[0-9A-Z]{12}[0-9]{2}$/.test(v) || /^(\d)\1{13}$/.test(v)) return false;
+export function isValidCnpj(value) {
+	if (!/^[0-9A-Z]{12}[0-9]{2}$/.test(value) || /^(\d)\1{13}$/.test(value)) return false;
 	const dv = (body) => {
-		let s = 0;
-		let w = 2;
-		for (let i = body.length - 1; i >= 0; i--) {
-			s += (body.charCodeAt(i) - 48) * w;
-			w = w === 9 ? 2 : w + 1;
+		let sum = 0;
+		let weight = 2;
+		for (let index = body.length - 1; index >= 0; index--) {
+			sum += (body.charCodeAt(index) - 48) * weight;
+			weight = weight === 9 ? 2 : weight + 1;
 		}
-		const r = s % 11;
-		return r < 2 ? 0 : 11 - r;
+		const remainder = sum % 11;
+		return remainder < 2 ? 0 : 11 - remainder;
 	};
-	const d1 = dv(v.slice(0, 12));
-	const d2 = dv(v.slice(0, 12) + d1);
-	return `${d1}${d2}` === v.slice(12);
+	const d1 = dv(value.slice(0, 12));
+	const d2 = dv(value.slice(0, 12) + d1);
+	return `${d1}${d2}` === value.slice(12);
 }
 
 const CURP_PATTERN =
 	/^[A-Z][AEIOUX][A-Z]{2}\d{2}(0[1-9]|1[0-2])(0[1-9]|[12]\d|3[01])[HMX](AS|B[CS]|C[CLMSH]|D[FG]|G[TR]|HG|JC|M[CNS]|N[ETL]|OC|PL|Q[TR]|S[PLR]|T[CSL]|VZ|YN|ZS|NE)[B-DF-HJ-NP-TV-Z]{3}[A-Z\d]\d$/;
 const CURP_ALPHABET = '0123456789ABCDEFGHIJKLMNÑOPQRSTUVWXYZ';
 
-export function isValidCurp(v) {
-	if (!CURP_PATTERN.test(v)) return false;
-	let s = 0;
-	for (let i = 0; i < 17; i++) s += CURP_ALPHABET.indexOf(v[i]) * (18 - i);
-	return (10 - (s % 10)) % 10 === Number(v[17]);
+export function isValidCurp(value) {
+	if (!CURP_PATTERN.test(value)) return false;
+	let sum = 0;
+	for (let index = 0; index < 17; index++) sum += CURP_ALPHABET.indexOf(value[index]) * (18 - index);
+	return (10 - (sum % 10)) % 10 === Number(value[17]);
 }
 
-export function isValidRfc(v) {
-	return /^[A-ZÑ&]{4}\d{6}[A-Z\d]{2}[A\d]$/.test(v);
+export function isValidRfc(value) {
+	return /^[A-ZÑ&]{4}\d{6}[A-Z\d]{2}[A\d]$/.test(value);
 }
 
-export function isValidRut(v) {
-	if (!/^\d{7,8}[0-9K]$/.test(v)) return false;
-	const body = v.slice(0, -1);
-	let s = 0;
-	let w = 2;
-	for (let i = body.length - 1; i >= 0; i--) {
-		s += Number(body[i]) * w;
-		w = w === 7 ? 2 : w + 1;
+export function isValidRut(value) {
+	if (!/^\d{7,8}[0-9K]$/.test(value)) return false;
+	const body = value.slice(0, -1);
+	let sum = 0;
+	let weight = 2;
+	for (let index = body.length - 1; index >= 0; index--) {
+		sum += Number(body[index]) * weight;
+		weight = weight === 7 ? 2 : weight + 1;
 	}
-	const r = 11 - (s % 11);
-	const dv = r === 11 ? '0' : r === 10 ? 'K' : String(r);
-	return dv === v.slice(-1);
+	const remainder = 11 - (sum % 11);
+	const dv = remainder === 11 ? '0' : remainder === 10 ? 'K' : String(remainder);
+	return dv === value.slice(-1);
 }
 
 /**
@@ -119,43 +119,43 @@ export function documentNumberError(type, number) {
 	}
 }
 
-export function isMoney(v) {
-	return typeof v === 'string' && MONEY_PATTERN.test(v);
+export function isMoney(value) {
+	return typeof value === 'string' && MONEY_PATTERN.test(value);
 }
 
 /**
  * @param {Errors} errors @param {Record<string, any>} obj @param {string} field
- * @param {{prefix?: string, required?: boolean}} [o]
+ * @param {{prefix?: string, required?: boolean}} [options]
  */
-export function requireMoney(errors, obj, field, o = {}) {
-	const name = (o.prefix ?? '') + field;
-	const v = obj[field];
-	if (isBlank(v)) {
-		if (o.required !== false) errors.add(name, "can't be blank");
+export function requireMoney(errors, obj, field, options = {}) {
+	const name = (options.prefix ?? '') + field;
+	const value = obj[field];
+	if (isBlank(value)) {
+		if (options.required !== false) errors.add(name, "can't be blank");
 		return;
 	}
-	if (!isMoney(v)) errors.add(name, 'must be a string with exactly two decimals, e.g. "10.50"');
-	else if (/^0+\.00$/.test(v)) errors.add(name, 'must be greater than 0');
+	if (!isMoney(value)) errors.add(name, 'must be a string with exactly two decimals, e.g. "10.50"');
+	else if (/^0+\.00$/.test(value)) errors.add(name, 'must be greater than 0');
 }
 
 export function requireCurrency(errors, obj, field, allowed = CURRENCIES, prefix = '') {
-	const v = obj[field];
-	if (isBlank(v)) return errors.add(prefix + field, "can't be blank");
-	if (!allowed.includes(v)) errors.add(prefix + field, `must be one of: ${allowed.join(', ')}`);
+	const value = obj[field];
+	if (isBlank(value)) return errors.add(prefix + field, "can't be blank");
+	if (!allowed.includes(value)) errors.add(prefix + field, `must be one of: ${allowed.join(', ')}`);
 }
 
 export function requirePresent(errors, obj, fields, prefix = '') {
-	for (const f of fields) if (isBlank(obj?.[f])) errors.add(prefix + f, "can't be blank");
+	for (const field of fields) if (isBlank(obj?.[field])) errors.add(prefix + field, "can't be blank");
 }
 
-export function isDate(v) {
-	if (typeof v !== 'string' || !/^\d{4}-\d{2}-\d{2}$/.test(v)) return false;
-	const d = new Date(`${v}T00:00:00Z`);
-	return !Number.isNaN(d.getTime()) && d.toISOString().slice(0, 10) === v;
+export function isDate(value) {
+	if (typeof value !== 'string' || !/^\d{4}-\d{2}-\d{2}$/.test(value)) return false;
+	const date = new Date(`${value}T00:00:00Z`);
+	return !Number.isNaN(date.getTime()) && date.toISOString().slice(0, 10) === value;
 }
 
-export function isUuid(v) {
-	return typeof v === 'string' && /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(v);
+export function isUuid(value) {
+	return typeof value === 'string' && /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(value);
 }
 
 export function isBrazil(country) {
@@ -163,8 +163,8 @@ export function isBrazil(country) {
 }
 
 /** Coerces booleans sent as strings ("true"/"false"). Returns undefined for anything else. */
-export function toBool(v) {
-	if (v === true || v === 'true') return true;
-	if (v === false || v === 'false') return false;
+export function toBool(value) {
+	if (value === true || value === 'true') return true;
+	if (value === false || value === 'false') return false;
 	return undefined;
 }

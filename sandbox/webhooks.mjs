@@ -20,10 +20,10 @@ export function createWebhooks({ state, clock, timeoutMs = 10000 }) {
 	const http = axios.create({ timeout: timeoutMs, validateStatus: () => true, maxRedirects: 0 });
 
 	function newSecret() {
-		let s;
-		do s = String(randomInt(1000, 10000));
-		while (s === state.webhook.secret);
-		return s;
+		let secret;
+		do secret = String(randomInt(1000, 10000));
+		while (secret === state.webhook.secret);
+		return secret;
 	}
 
 	function enable(url) {
@@ -64,15 +64,15 @@ export function createWebhooks({ state, clock, timeoutMs = 10000 }) {
 		};
 		state.notifications.set(rec.id, rec);
 		// first attempts go out one after the other, in the order the events happened
-		const p = queue.then(() => attempt(rec));
-		queue = p.catch(() => {});
-		track(p);
+		const delivery = queue.then(() => attempt(rec));
+		queue = delivery.catch(() => {});
+		track(delivery);
 		return rec;
 	}
 
-	function track(p) {
-		inFlight.add(p);
-		p.finally(() => inFlight.delete(p));
+	function track(delivery) {
+		inFlight.add(delivery);
+		delivery.finally(() => inFlight.delete(delivery));
 	}
 
 	async function attempt(rec) {
@@ -108,9 +108,9 @@ export function createWebhooks({ state, clock, timeoutMs = 10000 }) {
 				() => {
 					rec._retryTask = null;
 					if (!state.webhook.enabled || rec.failed_at === null) return;
-					const p = attempt(rec);
-					track(p);
-					return p;
+					const delivery = attempt(rec);
+					track(delivery);
+					return delivery;
 				},
 				`webhook redelivery ${rec.id} (attempt ${rec.attempts + 1})`,
 			);

@@ -4,6 +4,7 @@ import { NodeConnectionTypes } from 'n8n-workflow';
 import { resourceOptions, resources } from './actions/resources';
 import { requestOptionsField } from './actions/common/requestOptions';
 import { router } from './actions/router';
+import { searchInvoices, searchSubjects, searchSubscriptions, searchTransactions } from './methods/listSearch';
 
 export class FacilitaPay implements INodeType {
 	description: INodeTypeDescription = {
@@ -32,6 +33,10 @@ export class FacilitaPay implements INodeType {
 			...Object.values(resources).flatMap((resource) => resource.description),
 			requestOptionsField,
 		],
+	};
+
+	methods = {
+		listSearch: { searchInvoices, searchSubjects, searchSubscriptions, searchTransactions },
 	};
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {

@@ -32,17 +32,17 @@ export function createMarketplace(ctx) {
 		}
 		const company = type === 'cnpj' || type === 'tax_id';
 		const fields = company ? [...PERSON_FIELDS, 'company_name'] : [...PERSON_FIELDS, 'website'];
-		for (const f of fields) if (isBlank(subject[f])) errors.add(f, `can't be blank (required for an account request; update the subject first)`);
+		for (const field of fields) if (isBlank(subject[field])) errors.add(field, `can't be blank (required for an account request; update the subject first)`);
 		const docs = subject.documents.length;
 		if (!company && docs < 2) errors.add('documents', `at least 2 documents are required (the subject has ${docs})`);
 		if (type === 'cnpj') {
 			const partners = Array.isArray(subject.partners) ? subject.partners : [];
-			const needed = (isBlank(subject.website) ? 4 : 3) + partners.filter((p) => Number(p.percentage_share) >= 25).length;
+			const needed = (isBlank(subject.website) ? 4 : 3) + partners.filter((partner) => Number(partner.percentage_share) >= 25).length;
 			if (docs < needed) errors.add('documents', `at least ${needed} documents are required (the subject has ${docs})`);
 		}
 		check(errors);
 		const now = clock.iso();
-		const a = {
+		const authorization = {
 			id: randomUUID(),
 			subject_id: subject.id,
 			status: 'pending',
@@ -51,27 +51,27 @@ export function createMarketplace(ctx) {
 			inserted_at: now,
 			updated_at: now,
 		};
-		state.authorizations.set(a.id, a);
-		return a;
+		state.authorizations.set(authorization.id, authorization);
+		return authorization;
 	}
 
 	/** Accepts an authorisation id or a subject id (its latest authorisation). */
 	function findAuthorization(id) {
 		const direct = state.authorizations.get(id);
 		if (direct) return direct;
-		const list = [...state.authorizations.values()].filter((a) => a.subject_id === id);
+		const list = [...state.authorizations.values()].filter((authorization) => authorization.subject_id === id);
 		if (list.length) return list[list.length - 1];
 		throw notFound();
 	}
 
 	function decide(id, approved, reason) {
-		const a = findAuthorization(id);
-		if (a.status !== 'pending') throw invalid('status', `the authorisation is ${a.status}; only a pending one can be decided`);
-		a.status = approved ? 'approved' : 'reproved';
-		a.reason = approved ? null : reason || 'documents_rejected';
-		a.updated_at = clock.iso();
-		ctx.emit('subject_account_authorization', { subject_id: a.subject_id, status: a.status, reason: a.reason });
-		return a;
+		const authorization = findAuthorization(id);
+		if (authorization.status !== 'pending') throw invalid('status', `the authorisation is ${authorization.status}; only a pending one can be decided`);
+		authorization.status = approved ? 'approved' : 'reproved';
+		authorization.reason = approved ? null : reason || 'documents_rejected';
+		authorization.updated_at = clock.iso();
+		ctx.emit('subject_account_authorization', { subject_id: authorization.subject_id, status: authorization.status, reason: authorization.reason });
+		return authorization;
 	}
 
 	function requestBankAccount(body) {
@@ -83,9 +83,9 @@ export function createMarketplace(ctx) {
 		const owner = raw === undefined || raw === null || raw === '' ? false : toBool(raw);
 		if (owner === undefined) errors.add('is_subject_account_owner', 'must be true or false');
 		check(errors);
-		const approved = [...state.authorizations.values()].find((a) => a.subject_id === subjectId && a.status === 'approved');
+		const approved = [...state.authorizations.values()].find((authorization) => authorization.subject_id === subjectId && authorization.status === 'approved');
 		if (!approved) throw invalid('subject_id', 'has no approved account authorisation; request one with POST /subject/:id/account_request and wait for its approval');
-		const r = {
+		const request = {
 			id: randomUUID(),
 			user_id: ctx.config.userId,
 			subject_id: subjectId,
@@ -96,39 +96,39 @@ export function createMarketplace(ctx) {
 			inserted_at: clock.iso(),
 			updated_at: clock.iso(),
 		};
-		state.bankAccountRequests.set(r.id, r);
-		r._task = clock.schedule(clock.now() + BANK_ACCOUNT_REQUEST_SECONDS * 1000, () => complete(r.id, true), `bank account request ${r.id}`);
-		return r;
+		state.bankAccountRequests.set(request.id, request);
+		request._task = clock.schedule(clock.now() + BANK_ACCOUNT_REQUEST_SECONDS * 1000, () => complete(request.id, true), `bank account request ${request.id}`);
+		return request;
 	}
 
 	function getRequest(id) {
-		const r = state.bankAccountRequests.get(id);
-		if (!r) throw notFound();
-		return r;
+		const request = state.bankAccountRequests.get(id);
+		if (!request) throw notFound();
+		return request;
 	}
 
 	function complete(id, silentIfDone = false) {
-		const r = getRequest(id);
-		if (r.status !== 'processing') {
-			if (silentIfDone) return r;
-			throw invalid('status', `the request is ${r.status}`);
+		const request = getRequest(id);
+		if (request.status !== 'processing') {
+			if (silentIfDone) return request;
+			throw invalid('status', `the request is ${request.status}`);
 		}
-		clock.cancel(r._task);
-		const subject = state.subjects.get(r.subject_id);
-		const n = String(state.bankAccounts.size + 1).padStart(7, '0');
+		clock.cancel(request._task);
+		const subject = state.subjects.get(request.subject_id);
+		const sequence = String(state.bankAccounts.size + 1).padStart(7, '0');
 		const account = {
 			id: randomUUID(),
 			currency: 'BRL',
 			bank: BANKS.bs2,
 			branch_number: '0001',
 			branch_country: 'BR',
-			account_number: `2${n}`,
+			account_number: `2${sequence}`,
 			account_type: 'conta-corrente',
 			aba: null, iban: null, routing_number: null,
 			nickname: `Pay-in account of ${subject.social_name}`,
-			owner_name: r.is_subject_account_owner ? subject.social_name : 'FacilitaPay Sandbox',
-			owner_document_number: r.is_subject_account_owner ? subject.document_number : '16727230000197',
-			owner_document_type: r.is_subject_account_owner ? subject.document_type : 'cnpj',
+			owner_name: request.is_subject_account_owner ? subject.social_name : 'FacilitaPay Sandbox',
+			owner_document_number: request.is_subject_account_owner ? subject.document_number : '16727230000197',
+			owner_document_type: request.is_subject_account_owner ? subject.document_type : 'cnpj',
 			pix_info: { type: 'EVP', key: randomUUID() },
 			intermediary_bank_account: null,
 			company: null,
@@ -136,15 +136,15 @@ export function createMarketplace(ctx) {
 			flow_type: 'cash_in',
 		};
 		state.bankAccounts.set(account.id, account);
-		r.status = 'complete';
-		r.bank_account = account;
-		r.updated_at = clock.iso();
-		ctx.emit('account_request_status', { request_id: r.id, status: r.status });
-		return r;
+		request.status = 'complete';
+		request.bank_account = account;
+		request.updated_at = clock.iso();
+		ctx.emit('account_request_status', { request_id: request.id, status: request.status });
+		return request;
 	}
 
-	function view(r) {
-		const { _task, ...pub } = r;
+	function view(request) {
+		const { _task, ...pub } = request;
 		return pub;
 	}
 

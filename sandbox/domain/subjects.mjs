@@ -43,10 +43,14 @@ export function validateDocument(errors, doc, prefix = '') {
 		return null;
 	}
 	if (!Array.isArray(doc.labels) || doc.labels.length === 0) errors.add(`${prefix}labels`, "can't be blank");
-	else if (doc.labels.some((l) => typeof l !== 'string' || !l.trim())) errors.add(`${prefix}labels`, 'must be a list of non-empty strings');
-	const types = ['application/pdf', 'image/png', 'image/jpeg', 'image/jpg'];
+	else if (doc.labels.some((label) => typeof label !== 'string' || !label.trim())) errors.add(`${prefix}labels`, 'must be a list of non-empty strings');
+	// The spec names no closed list of formats: file_type is a MIME type that must match the content.
+	let fileType = typeof doc.file_type === 'string' ? (doc.file_type === 'image/jpg' ? 'image/jpeg' : doc.file_type) : '';
 	if (isBlank(doc.file_type)) errors.add(`${prefix}file_type`, "can't be blank");
-	else if (!types.includes(doc.file_type)) errors.add(`${prefix}file_type`, `is not supported (use one of: ${types.join(', ')})`);
+	else if (!/^[a-z]+\/[a-z0-9][a-z0-9.+-]*$/.test(fileType)) {
+		errors.add(`${prefix}file_type`, 'must be a MIME type such as application/pdf');
+		fileType = '';
+	}
 	const hasData = !isBlank(doc.file_data);
 	const hasUrl = !isBlank(doc.file_url);
 	let size = null;
@@ -59,11 +63,10 @@ export function validateDocument(errors, doc, prefix = '') {
 		} else {
 			size = Math.floor((data.length * 3) / 4) - (data.endsWith('==') ? 2 : data.endsWith('=') ? 1 : 0);
 			if (size > MAX_FILE_BYTES) errors.add(`${prefix}file_data`, `is too large (${size} bytes decoded; at most 15 MB)`);
-			else if (types.includes(doc.file_type)) {
-				const head = Buffer.from(data.slice(0, 16), 'base64');
-				const detected = sniff(head);
-				const wanted = doc.file_type === 'image/jpg' ? 'image/jpeg' : doc.file_type;
-				if (detected !== wanted) errors.add(`${prefix}file_type`, `does not match the file content (content looks like ${detected ?? 'an unknown type'})`);
+			else if (fileType) {
+				const detected = sniff(Buffer.from(data.slice(0, 24), 'base64'));
+				const mismatch = detected ? detected !== fileType : SNIFFED_TYPES.includes(fileType);
+				if (mismatch) errors.add(`${prefix}file_type`, `does not match the file content (content looks like ${detected ?? 'an unknown type'})`);
 			}
 		}
 		if (isBlank(doc.file_name)) errors.add(`${prefix}file_name`, "can't be blank when file_data is given");
@@ -73,11 +76,24 @@ export function validateDocument(errors, doc, prefix = '') {
 	return size;
 }
 
-/** @param {Buffer} head */
+/** Types the sandbox recognises by content; other MIME types are taken as declared. */
+const SNIFFED_TYPES = ['application/pdf', 'image/bmp', 'image/gif', 'image/heic', 'image/heif', 'image/jpeg', 'image/png', 'image/tiff', 'image/webp'];
+
+/** The MIME type shown by a file's first bytes, or null. @param {Buffer} head */
 function sniff(head) {
-	if (head.subarray(0, 4).toString('latin1') === '%PDF') return 'application/pdf';
+	const ascii = (from, to) => head.subarray(from, to).toString('latin1');
+	if (ascii(0, 4) === '%PDF') return 'application/pdf';
 	if (head.subarray(0, 8).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]))) return 'image/png';
 	if (head[0] === 0xff && head[1] === 0xd8 && head[2] === 0xff) return 'image/jpeg';
+	if (ascii(0, 6) === 'GIF87a' || ascii(0, 6) === 'GIF89a') return 'image/gif';
+	if (ascii(0, 4) === 'RIFF' && ascii(8, 12) === 'WEBP') return 'image/webp';
+	if (ascii(0, 4) === 'II*\0' || ascii(0, 4) === 'MM\0*') return 'image/tiff';
+	if (head.length >= 14 && ascii(0, 2) === 'BM' && head.readUInt32LE(6) === 0) return 'image/bmp';
+	if (ascii(4, 8) === 'ftyp') {
+		const brand = ascii(8, 12);
+		if (['heic', 'heix', 'hevc', 'hevx', 'heim', 'heis'].includes(brand)) return 'image/heic';
+		if (['mif1', 'msf1', 'heif'].includes(brand)) return 'image/heif';
+	}
 	return null;
 }
 
@@ -85,60 +101,60 @@ export function createSubjects(ctx) {
 	const { state, clock } = ctx;
 
 	function get(id) {
-		const s = state.subjects.get(id);
-		if (!s) throw notFound();
-		return s;
+		const subject = state.subjects.get(id);
+		if (!subject) throw notFound();
+		return subject;
 	}
 
 	function findByDocument(number) {
-		for (const s of state.subjects.values()) if (s.document_number === number) return s;
+		for (const subject of state.subjects.values()) if (subject.document_number === number) return subject;
 		return null;
 	}
 
 	/**
-	 * @param {Errors} errors @param {any} p merged person @param {any} input fields sent
-	 * @param {{allTypes?: boolean}} [o]
+	 * @param {Errors} errors @param {any} person merged person @param {any} input fields sent
+	 * @param {{allTypes?: boolean}} [options]
 	 */
-	function validatePersonFields(errors, p, input, o = {}) {
-		for (const f of STRING_FIELDS) {
-			if (input[f] !== undefined && input[f] !== null && typeof input[f] !== 'string') errors.add(f, 'must be a string');
+	function validatePersonFields(errors, person, input, options = {}) {
+		for (const field of STRING_FIELDS) {
+			if (input[field] !== undefined && input[field] !== null && typeof input[field] !== 'string') errors.add(field, 'must be a string');
 		}
-		const types = o.allTypes ? ALL_DOCUMENT_TYPES : PERSON_DOCUMENT_TYPES;
-		if (isBlank(p.document_type)) errors.add('document_type', "can't be blank");
-		else if (!types.includes(p.document_type)) errors.add('document_type', `must be one of: ${types.join(', ')}`);
-		else if (typeof p.document_number === 'string' || isBlank(p.document_number)) {
-			const msg = documentNumberError(p.document_type, p.document_number);
+		const types = options.allTypes ? ALL_DOCUMENT_TYPES : PERSON_DOCUMENT_TYPES;
+		if (isBlank(person.document_type)) errors.add('document_type', "can't be blank");
+		else if (!types.includes(person.document_type)) errors.add('document_type', `must be one of: ${types.join(', ')}`);
+		else if (typeof person.document_number === 'string' || isBlank(person.document_number)) {
+			const msg = documentNumberError(person.document_type, person.document_number);
 			if (msg) errors.add('document_number', msg);
 		}
-		if (isBlank(p.social_name)) errors.add('social_name', "can't be blank");
-		if (isBlank(p.fiscal_country)) errors.add('fiscal_country', "can't be blank");
-		if (!isBlank(p.email) && !/^[^@\s]+@[^@\s]+\.[^@\s]+$/.test(String(p.email))) errors.add('email', 'is not a valid e-mail address');
-		if (!isBlank(p.phone_country_code) && !/^\d{1,3}$/.test(String(p.phone_country_code))) errors.add('phone_country_code', 'must be 1 to 3 digits, e.g. "55"');
-		if (!isBlank(p.phone_area_code) && !/^\d{1,4}$/.test(String(p.phone_area_code))) errors.add('phone_area_code', 'must be digits only');
-		if (!isBlank(p.phone_number) && !/^\d{4,15}$/.test(String(p.phone_number))) errors.add('phone_number', 'must be 4 to 15 digits, without spaces or dashes');
-		if (!isBlank(p.birth_date)) {
-			if (!isDate(p.birth_date)) errors.add('birth_date', 'must be a date in the form YYYY-MM-DD');
-			else if (Date.parse(`${p.birth_date}T00:00:00Z`) > clock.now()) errors.add('birth_date', 'cannot be in the future');
+		if (isBlank(person.social_name)) errors.add('social_name', "can't be blank");
+		if (isBlank(person.fiscal_country)) errors.add('fiscal_country', "can't be blank");
+		if (!isBlank(person.email) && !/^[^@\s]+@[^@\s]+\.[^@\s]+$/.test(String(person.email))) errors.add('email', 'is not a valid e-mail address');
+		if (!isBlank(person.phone_country_code) && !/^\d{2}$/.test(String(person.phone_country_code))) errors.add('phone_country_code', 'must be 2 digits (spec), e.g. "55"');
+		if (!isBlank(person.phone_area_code) && !/^\d{1,4}$/.test(String(person.phone_area_code))) errors.add('phone_area_code', 'must be digits only');
+		if (!isBlank(person.phone_number) && !/^\d{4,15}$/.test(String(person.phone_number))) errors.add('phone_number', 'must be 4 to 15 digits, without spaces or dashes');
+		if (!isBlank(person.birth_date)) {
+			if (!isDate(person.birth_date)) errors.add('birth_date', 'must be a date in the form YYYY-MM-DD');
+			else if (Date.parse(`${person.birth_date}T00:00:00Z`) > clock.now()) errors.add('birth_date', 'cannot be in the future');
 		}
-		if (!isBlank(p.net_monthly_average_income) && !isMoney(p.net_monthly_average_income)) {
+		if (!isBlank(person.net_monthly_average_income) && !isMoney(person.net_monthly_average_income)) {
 			errors.add('net_monthly_average_income', 'must be a string with exactly two decimals, e.g. "5000.00"');
 		}
-		const brazilian = isBrazil(p.address_country ?? p.fiscal_country);
-		if (!isBlank(p.address_state) && brazilian && !BRAZIL_STATES.includes(p.address_state)) {
+		const brazilian = isBrazil(person.address_country ?? person.fiscal_country);
+		if (!isBlank(person.address_state) && brazilian && !BRAZIL_STATES.includes(person.address_state)) {
 			errors.add('address_state', `must be one of the 27 Brazilian states: ${BRAZIL_STATES.join(', ')}`);
 		}
-		if (!isBlank(p.address_postal_code) && brazilian && !/^\d{8}$/.test(String(p.address_postal_code))) {
+		if (!isBlank(person.address_postal_code) && brazilian && !/^\d{8}$/.test(String(person.address_postal_code))) {
 			errors.add('address_postal_code', 'must be 8 digits (Brazilian CEP), without dash');
 		}
-		if (!isBlank(p.rfc_pf)) {
-			if (!isValidRfc(p.rfc_pf)) errors.add('rfc_pf', 'is not a valid RFC (13 characters)');
-			else if (p.document_type === 'curp' && typeof p.document_number === 'string' && p.rfc_pf.slice(0, 10) !== p.document_number.slice(0, 10)) {
+		if (!isBlank(person.rfc_pf)) {
+			if (!isValidRfc(person.rfc_pf)) errors.add('rfc_pf', 'is not a valid RFC (13 characters)');
+			else if (person.document_type === 'curp' && typeof person.document_number === 'string' && person.rfc_pf.slice(0, 10) !== person.document_number.slice(0, 10)) {
 				errors.add('rfc_pf', 'its first 10 characters must equal the first 10 characters of the CURP');
 			}
 		}
 		if (input.documents !== undefined && input.documents !== null) {
 			if (!Array.isArray(input.documents)) errors.add('documents', 'must be a list');
-			else input.documents.forEach((d, i) => validateDocument(errors, d, `documents[${i}].`));
+			else input.documents.forEach((document, index) => validateDocument(errors, document, `documents[${index}].`));
 		}
 	}
 
@@ -156,10 +172,10 @@ export function createSubjects(ctx) {
 	}
 
 	function applyFields(subject, input) {
-		for (const f of STRING_FIELDS) if (input[f] !== undefined && f !== 'document_number' && f !== 'document_type') subject[f] = input[f];
+		for (const field of STRING_FIELDS) if (input[field] !== undefined && field !== 'document_number' && field !== 'document_type') subject[field] = input[field];
 		if (input.partners !== undefined) subject.partners = input.partners;
 		if (Array.isArray(input.documents)) {
-			for (const d of input.documents) subject.documents.push(storedDocument(d, d.file_data ? Buffer.byteLength(d.file_data, 'base64') : null));
+			for (const document of input.documents) subject.documents.push(storedDocument(document, document.file_data ? Buffer.byteLength(document.file_data, 'base64') : null));
 		}
 		subject.updated_at = clock.iso();
 	}
@@ -168,13 +184,13 @@ export function createSubjects(ctx) {
 	 * POST /subject/people: creates, or updates the person with the same document number.
 	 * @returns {{subject: any, created: boolean}}
 	 */
-	function register(input, o = {}) {
+	function register(input, options = {}) {
 		const errors = new Errors();
 		if (!input || typeof input !== 'object' || Array.isArray(input)) {
 			errors.add('person', "can't be blank");
 			check(errors);
 		}
-		validatePersonFields(errors, input, input, o);
+		validatePersonFields(errors, input, input, options);
 		check(errors);
 		const existing = findByDocument(input.document_number);
 		if (existing) {
@@ -217,8 +233,8 @@ export function createSubjects(ctx) {
 			errors.add('person', "can't be blank");
 			check(errors);
 		}
-		for (const f of ['document_number', 'document_type']) {
-			if (input[f] !== undefined && input[f] !== subject[f]) errors.add(f, 'cannot be updated');
+		for (const field of ['document_number', 'document_type']) {
+			if (input[field] !== undefined && input[field] !== subject[field]) errors.add(field, 'cannot be updated');
 		}
 		check(errors);
 		const merged = { ...subject, ...input, document_number: subject.document_number, document_type: subject.document_type };
@@ -242,17 +258,17 @@ export function createSubjects(ctx) {
 	}
 
 	function missingMandatory(subject) {
-		const labels = new Set(subject.documents.filter((d) => d.status !== 'rejected').flatMap((d) => d.labels));
-		return MANDATORY_DOCUMENTS.filter((m) => !labels.has(m.label));
+		const labels = new Set(subject.documents.filter((document) => document.status !== 'rejected').flatMap((document) => document.labels));
+		return MANDATORY_DOCUMENTS.filter((mandatory) => !labels.has(mandatory.label));
 	}
 
 	/** Transacted amount (funds moved) in USD cents over the current calendar year (sandbox clock). */
 	function annualUsdCents(subject) {
 		const year = clock.iso().slice(0, 4);
 		let total = 0n;
-		for (const t of state.transactions.values()) {
-			if (t.subject_id !== subject.id || !MONEY_MOVED.includes(t.status) || !t.inserted_at.startsWith(year)) continue;
-			total += convertCents(toCents(t.value), t.currency, 'USD');
+		for (const transaction of state.transactions.values()) {
+			if (transaction.subject_id !== subject.id || !MONEY_MOVED.includes(transaction.status) || !transaction.inserted_at.startsWith(year)) continue;
+			total += convertCents(toCents(transaction.value), transaction.currency, 'USD');
 		}
 		return total;
 	}
@@ -269,8 +285,8 @@ export function createSubjects(ctx) {
 		subject.status = 'reproved';
 		subject.required_clearance_level = Math.max(subject.required_clearance_level, 2);
 		subject.updated_at = clock.iso();
-		ctx.emit('subject_reproved', { subject_id: subject.id, reason: 'annual_limit_reached', items: missing.map((m) => m.item) });
-		ctx.emit('document_required', { subject_id: subject.id, required_documents: missing.map((m) => m.required) });
+		ctx.emit('subject_reproved', { subject_id: subject.id, reason: 'annual_limit_reached', items: missing.map((mandatory) => mandatory.item) });
+		ctx.emit('document_required', { subject_id: subject.id, required_documents: missing.map((mandatory) => mandatory.required) });
 		return false;
 	}
 
@@ -279,14 +295,14 @@ export function createSubjects(ctx) {
 		const subject = get(id);
 		subject.status = 'approved';
 		subject.clearance_level = Math.max(subject.clearance_level, subject.required_clearance_level);
-		for (const d of subject.documents) if (d.status === 'pending_analysis') d.status = 'approved';
+		for (const document of subject.documents) if (document.status === 'pending_analysis') document.status = 'approved';
 		subject.updated_at = clock.iso();
 		ctx.emit('subject_approved', { subject_id: subject.id });
 		const released = [];
-		for (const t of state.transactions.values()) {
-			if (t.subject_id === subject.id && !t.cleared && t.status !== 'canceled') {
-				t.cleared = true;
-				released.push(t.id);
+		for (const transaction of state.transactions.values()) {
+			if (transaction.subject_id === subject.id && !transaction.cleared && transaction.status !== 'canceled') {
+				transaction.cleared = true;
+				released.push(transaction.id);
 			}
 		}
 		if (released.length && ctx.config.autoSettle) ctx.transactions.settle({});
@@ -297,7 +313,7 @@ export function createSubjects(ctx) {
 		const subject = get(id);
 		const items = Array.isArray(body.items) && body.items.length ? body.items : ['proof_of_address_rejected'];
 		subject.status = 'reproved';
-		for (const d of subject.documents) if (d.status === 'pending_analysis') d.status = 'rejected';
+		for (const document of subject.documents) if (document.status === 'pending_analysis') document.status = 'rejected';
 		subject.updated_at = clock.iso();
 		const event = { subject_id: subject.id, items };
 		if (body.reason) event.reason = body.reason;

@@ -29,41 +29,41 @@ export function createTransactions(ctx) {
 	const { state, clock } = ctx;
 
 	function get(id) {
-		const t = state.transactions.get(id);
-		if (!t) throw notFound();
-		return t;
+		const transaction = state.transactions.get(id);
+		if (!transaction) throw notFound();
+		return transaction;
 	}
 
 	function account(id) {
 		return id ? state.bankAccounts.get(id) ?? null : null;
 	}
 
-	function view(t) {
+	function view(transaction) {
 		const out = {};
-		for (const [k, v] of Object.entries(t)) if (!k.startsWith('_')) out[k] = v;
-		out.subject = t.subject_id ? ctx.subjects.view(state.subjects.get(t.subject_id)) : null;
+		for (const [key, value] of Object.entries(transaction)) if (!key.startsWith('_')) out[key] = value;
+		out.subject = transaction.subject_id ? ctx.subjects.view(state.subjects.get(transaction.subject_id)) : null;
 		return out;
 	}
 
 	/** Common fields of a new transaction. */
-	function base(kind, subject, o) {
+	function base(kind, subject, fields) {
 		const cleared = ctx.subjects.clearanceForNewPayment(subject);
-		const forExchange = o.currency !== o.exchange_currency;
-		const estimate = forExchange ? convert(o.value, o.currency, o.exchange_currency) : o.value;
+		const forExchange = fields.currency !== fields.exchange_currency;
+		const estimate = forExchange ? convert(fields.value, fields.currency, fields.exchange_currency) : fields.value;
 		return {
 			id: randomUUID(),
-			value: o.value,
+			value: fields.value,
 			status: 'pending',
-			currency: o.currency,
-			exchange_currency: o.exchange_currency,
-			to_bank_account: account(o.to_bank_account_id),
-			from_bank_account: account(o.from_bank_account_id),
-			from_credit_card: o.from_credit_card ?? null,
+			currency: fields.currency,
+			exchange_currency: fields.exchange_currency,
+			to_bank_account: account(fields.to_bank_account_id),
+			from_bank_account: account(fields.from_bank_account_id),
+			from_credit_card: fields.from_credit_card ?? null,
 			subject_id: subject.id,
 			subject_is_receiver: kind === 'payout',
-			source_name: o.source_name ?? subject.social_name,
-			source_document_type: o.source_document_type ?? subject.document_type,
-			source_document_number: o.source_document_number ?? subject.document_number,
+			source_name: fields.source_name ?? subject.social_name,
+			source_document_type: fields.source_document_type ?? subject.document_type,
+			source_document_number: fields.source_document_number ?? subject.document_number,
 			inserted_at: clock.iso(),
 			for_exchange: forExchange,
 			exchange_under_request: false,
@@ -76,8 +76,8 @@ export function createTransactions(ctx) {
 			canceled_reason: null,
 			canceled_at: null,
 			paid_at: null,
-			bank_transaction: o.bank_transaction ?? null,
-			meta: o.meta ?? {},
+			bank_transaction: fields.bank_transaction ?? null,
+			meta: fields.meta ?? {},
 			_kind: kind,
 		};
 	}
@@ -87,9 +87,9 @@ export function createTransactions(ctx) {
 			errors.add('subject_id', "can't be blank");
 			return null;
 		}
-		const s = state.subjects.get(id);
-		if (!s) errors.add('subject_id', 'was not found');
-		return s ?? null;
+		const subject = state.subjects.get(id);
+		if (!subject) errors.add('subject_id', 'was not found');
+		return subject ?? null;
 	}
 
 	function accountRef(errors, field, id) {
@@ -97,9 +97,9 @@ export function createTransactions(ctx) {
 			errors.add(field, "can't be blank");
 			return null;
 		}
-		const a = state.bankAccounts.get(id);
-		if (!a) errors.add(field, 'was not found');
-		return a ?? null;
+		const account = state.bankAccounts.get(id);
+		if (!account) errors.add(field, 'was not found');
+		return account ?? null;
 	}
 
 	function destinationMatches(errors, to, exchangeCurrency, field = 'to_bank_account_id') {
@@ -110,7 +110,7 @@ export function createTransactions(ctx) {
 
 	function subjectHas(errors, subject, fields, what) {
 		if (!subject) return;
-		const missing = fields.filter((f) => isBlank(subject[f]));
+		const missing = fields.filter((field) => isBlank(subject[field]));
 		if (missing.length) {
 			errors.add('subject_id', `the subject must have ${missing.join(', ')} registered for ${what}; update it with PUT /subject/people/:id`);
 		}
@@ -157,16 +157,16 @@ export function createTransactions(ctx) {
 			} else expiresAt = Date.parse(exp);
 		}
 		check(errors);
-		const t = base('dynamic_pix', subject, tx);
-		t.meta = { ...(typeof tx.meta === 'object' && tx.meta ? tx.meta : {}), dynamic_pix_due_date: isoSeconds(expiresAt) };
-		t.dynamic_pix_code = buildDynamicBrCode({
-			location: `${ctx.publicHost()}/_sandbox/pix/${t.id.replace(/-/g, '')}`,
-			value: t.value,
-			reference: t.id.replace(/-/g, '').slice(0, 25),
+		const transaction = base('dynamic_pix', subject, tx);
+		transaction.meta = { ...(typeof tx.meta === 'object' && tx.meta ? tx.meta : {}), dynamic_pix_due_date: isoSeconds(expiresAt) };
+		transaction.dynamic_pix_code = buildDynamicBrCode({
+			location: `${ctx.publicHost()}/_sandbox/pix/${transaction.id.replace(/-/g, '')}`,
+			value: transaction.value,
+			reference: transaction.id.replace(/-/g, '').slice(0, 25),
 		});
-		t._expiryTask = clock.schedule(expiresAt, () => expire(t), `dynamic PIX expiry ${t.id}`);
-		state.transactions.set(t.id, t);
-		return t;
+		transaction._expiryTask = clock.schedule(expiresAt, () => expire(transaction), `dynamic PIX expiry ${transaction.id}`);
+		state.transactions.set(transaction.id, transaction);
+		return transaction;
 	}
 
 	function createBoleto(tx, errors) {
@@ -177,21 +177,21 @@ export function createTransactions(ctx) {
 		requireMoney(errors, tx, 'value');
 		destinationMatches(errors, to, tx.exchange_currency);
 		const fb = tx.from_boleto;
-		const expire = fb && typeof fb === 'object' ? fb.expire_at : undefined;
-		if (isBlank(expire)) errors.add('from_boleto.expire_at', "can't be blank");
-		else if (!isDate(expire)) errors.add('from_boleto.expire_at', 'must be a date in the form YYYY-MM-DD');
-		else if (expire < clock.iso().slice(0, 10)) errors.add('from_boleto.expire_at', `cannot be in the past (today is ${clock.iso().slice(0, 10)})`);
+		const expireAt = fb && typeof fb === 'object' ? fb.expire_at : undefined;
+		if (isBlank(expireAt)) errors.add('from_boleto.expire_at', "can't be blank");
+		else if (!isDate(expireAt)) errors.add('from_boleto.expire_at', 'must be a date in the form YYYY-MM-DD');
+		else if (expireAt < clock.iso().slice(0, 10)) errors.add('from_boleto.expire_at', `cannot be in the past (today is ${clock.iso().slice(0, 10)})`);
 		subjectHas(errors, subject, CARD_SUBJECT_FIELDS, 'boleto');
 		check(errors);
-		const t = base('boleto', subject, tx);
-		t.from_boleto = { expire_at: expire };
-		t.bar_code = buildBarcode({ expireAt: expire, cents: toCents(t.value), freeField: freeFieldFrom(t.id) });
-		t.digital_line = barcodeToDigitalLine(t.bar_code);
-		t.url_pdf = `${ctx.baseUrl()}/api/v1/transactions/${t.id}/boleto_pdf`;
-		const endOfDay = Date.parse(`${expire}T00:00:00Z`) + 86400000;
-		t._expiryTask = clock.schedule(endOfDay, () => expire_(t), `boleto expiry ${t.id}`);
-		state.transactions.set(t.id, t);
-		return t;
+		const transaction = base('boleto', subject, tx);
+		transaction.from_boleto = { expire_at: expireAt };
+		transaction.bar_code = buildBarcode({ expireAt, cents: toCents(transaction.value), freeField: freeFieldFrom(transaction.id) });
+		transaction.digital_line = barcodeToDigitalLine(transaction.bar_code);
+		transaction.url_pdf = `${ctx.baseUrl()}/api/v1/transactions/${transaction.id}/boleto_pdf`;
+		const endOfDay = Date.parse(`${expireAt}T00:00:00Z`) + 86400000;
+		transaction._expiryTask = clock.schedule(endOfDay, () => expire(transaction), `boleto expiry ${transaction.id}`);
+		state.transactions.set(transaction.id, transaction);
+		return transaction;
 	}
 
 	function createPayout(tx, errors) {
@@ -208,23 +208,23 @@ export function createTransactions(ctx) {
 		destinationMatches(errors, to, tx.exchange_currency);
 		if (to && !to.account_number && !to.pix_info?.key && !to.iban) errors.add('to_bank_account_id', 'has neither bank details nor a PIX key');
 		check(errors);
-		const t = base('payout', subject, tx);
-		t.payout_method = to.account_number && to.branch_number ? 'ted' : to.pix_info?.key ? 'pix' : 'wire';
-		state.transactions.set(t.id, t);
-		identify(t);
-		return t;
+		const transaction = base('payout', subject, tx);
+		transaction.payout_method = to.account_number && to.branch_number ? 'ted' : to.pix_info?.key ? 'pix' : 'wire';
+		state.transactions.set(transaction.id, transaction);
+		identify(transaction);
+		return transaction;
 	}
 
 	/** POST /transactions/checkout (body without wrapper) */
 	function createCheckout(body) {
 		const errors = new Errors();
-		const b = body && typeof body === 'object' ? body : {};
-		const subject = subjectRef(errors, b.subject_id);
-		const to = accountRef(errors, 'to_bank_account_id', b.to_bank_account_id);
-		requireMoney(errors, b, 'value');
-		requireCurrency(errors, b, 'currency', CARD_CURRENCIES);
-		requireCurrency(errors, b, 'exchange_currency', EXCHANGE_CURRENCIES);
-		destinationMatches(errors, to, b.exchange_currency);
+		const input = body && typeof body === 'object' ? body : {};
+		const subject = subjectRef(errors, input.subject_id);
+		const to = accountRef(errors, 'to_bank_account_id', input.to_bank_account_id);
+		requireMoney(errors, input, 'value');
+		requireCurrency(errors, input, 'currency', CARD_CURRENCIES);
+		requireCurrency(errors, input, 'exchange_currency', EXCHANGE_CURRENCIES);
+		destinationMatches(errors, to, input.exchange_currency);
 		subjectHas(errors, subject, CARD_SUBJECT_FIELDS, 'card payments');
 		check(errors);
 		const id = randomUUID();
@@ -234,9 +234,9 @@ export function createTransactions(ctx) {
 			checkout_url: `${ctx.baseUrl()}/_sandbox/checkout/${id}`,
 			status: 'active',
 			subject_id: subject.id,
-			value: b.value,
-			currency: b.currency,
-			exchange_currency: b.exchange_currency,
+			value: input.value,
+			currency: input.currency,
+			exchange_currency: input.exchange_currency,
 			to_bank_account_id: to.id,
 			transaction_ids: [],
 			paid_transaction_id: null,
@@ -250,21 +250,21 @@ export function createTransactions(ctx) {
 	function checkoutAttempt(checkout, success) {
 		if (checkout.status !== 'active') throw invalid('status', `the checkout is ${checkout.status}; only an active checkout page can be paid`);
 		const subject = state.subjects.get(checkout.subject_id);
-		const t = base('card', subject, { ...checkout, from_credit_card: { brand: 'visa', last4: success ? '4242' : '0002', holder_name: subject.social_name } });
-		t.checkout_id = checkout.id;
-		state.transactions.set(t.id, t);
-		checkout.transaction_ids.push(t.id);
+		const transaction = base('card', subject, { ...checkout, from_credit_card: { brand: 'visa', last4: success ? '4242' : '0002', holder_name: subject.social_name } });
+		transaction.checkout_id = checkout.id;
+		state.transactions.set(transaction.id, transaction);
+		checkout.transaction_ids.push(transaction.id);
 		if (success) {
 			checkout.status = 'paid';
 			checkout.paid_at = clock.iso();
-			checkout.paid_transaction_id = t.id;
-			ctx.emit('payment_approved', { transaction_id: t.id, checkout_id: checkout.id });
-			identify(t);
+			checkout.paid_transaction_id = transaction.id;
+			ctx.emit('payment_approved', { transaction_id: transaction.id, checkout_id: checkout.id });
+			identify(transaction);
 		} else {
-			cancel(t, 'card_declined');
-			ctx.emit('payment_failed', { transaction_id: t.id, checkout_id: checkout.id });
+			markCanceled(transaction, 'card_declined');
+			ctx.emit('payment_failed', { transaction_id: transaction.id, checkout_id: checkout.id });
 		}
-		return t;
+		return transaction;
 	}
 
 	/** The customer pays (or not) a dynamic PIX, boleto, or checkout page. */
@@ -273,68 +273,70 @@ export function createTransactions(ctx) {
 		if (success === undefined) throw invalid('success', 'must be true or false');
 		const checkout = state.checkouts.get(id);
 		if (checkout) return checkoutAttempt(checkout, success);
-		const t = get(id);
-		if (t._kind !== 'dynamic_pix' && t._kind !== 'boleto') throw invalid('id', 'only dynamic PIX, boleto and checkout payments can be paid here');
-		if (t.status !== 'pending') throw invalid('status', `the transaction is ${t.status}; only a pending transaction can be paid`);
+		const transaction = get(id);
+		if (transaction._kind !== 'dynamic_pix' && transaction._kind !== 'boleto') throw invalid('id', 'only dynamic PIX, boleto and checkout payments can be paid here');
+		if (transaction.status !== 'pending') throw invalid('status', `the transaction is ${transaction.status}; only a pending transaction can be paid`);
 		if (!success) {
-			expire_(t);
-			return t;
+			expire(transaction);
+			return transaction;
 		}
-		clock.cancel(t._expiryTask);
+		clock.cancel(transaction._expiryTask);
 		const payer = body.payer_document_number;
-		const subject = state.subjects.get(t.subject_id);
-		if (t._kind === 'dynamic_pix' && !isBlank(payer) && payer !== subject.document_number) {
-			t.paid_at = clock.iso();
-			t.payer_document_number = payer;
-			cancel(t, 'third_party_payer_refunded');
-			ctx.emit('payment_refunded', { transaction_id: t.id });
-			return t;
+		const subject = state.subjects.get(transaction.subject_id);
+		if (transaction._kind === 'dynamic_pix' && !isBlank(payer) && payer !== subject.document_number) {
+			transaction.paid_at = clock.iso();
+			transaction.payer_document_number = payer;
+			markCanceled(transaction, 'third_party_payer_refunded');
+			ctx.emit('payment_refunded', { transaction_id: transaction.id });
+			return transaction;
 		}
-		t.paid_at = clock.iso();
-		identify(t);
-		return t;
+		transaction.paid_at = clock.iso();
+		identify(transaction);
+		return transaction;
 	}
 
-	function identify(t) {
-		t.status = 'identified';
-		ctx.emit('identified', { transaction_id: t.id });
+	function identify(transaction) {
+		transaction.status = 'identified';
+		ctx.emit('identified', { transaction_id: transaction.id });
 		if (ctx.config.autoSettle) settle({});
 	}
 
-	function cancel(t, reason) {
-		clock.cancel(t._expiryTask);
-		t.status = 'canceled';
-		t.canceled_reason = reason;
-		t.canceled_at = clock.iso();
+	function markCanceled(transaction, reason) {
+		clock.cancel(transaction._expiryTask);
+		transaction.status = 'canceled';
+		transaction.canceled_reason = reason;
+		transaction.canceled_at = clock.iso();
 	}
 
-	function expire(t) {
-		if (t.status !== 'pending') return;
-		cancel(t, 'expired');
-		ctx.emit('payment_expired', { transaction_id: t.id });
+	function expire(transaction) {
+		if (transaction.status !== 'pending') return;
+		markCanceled(transaction, 'expired');
+		ctx.emit('payment_expired', { transaction_id: transaction.id });
 	}
-	const expire_ = expire;
 
-	/** GET /transactions/:id/refund: cancels a payment that has not been processed. */
+	/**
+	 * GET /transactions/:id/refund: cancels a payment that has not been processed (the node's
+	 * Transaction → Cancel). Named after what it does; the service's path says "refund".
+	 */
+	function cancel(id) {
+		const transaction = get(id);
+		if (transaction.status !== 'pending') {
+			throw invalid('status', `the transaction is ${transaction.status}; only a pending (unprocessed) payment can be canceled. For a received payment use GET /transactions/:id/refund_received_transaction`);
+		}
+		markCanceled(transaction, 'canceled_by_partner');
+		return transaction;
+	}
+
+	/** GET /transactions/:id/refund_received_transaction: full refund of a received pay-in (the node's Transaction → Refund). */
 	function refund(id) {
-		const t = get(id);
-		if (t.status !== 'pending') {
-			throw invalid('status', `the transaction is ${t.status}; only a pending (unprocessed) payment can be canceled. For a received payment use GET /transactions/:id/refund_received_transaction`);
+		const transaction = get(id);
+		if (transaction.status !== 'identified' || transaction._kind === 'payout') {
+			throw invalid('status', `the transaction is ${transaction.status}${transaction._kind === 'payout' ? ' (a payout)' : ''}; only a received payment that is identified and not yet exchanged or wired can be refunded`);
 		}
-		cancel(t, 'canceled_by_partner');
-		return t;
-	}
-
-	/** GET /transactions/:id/refund_received_transaction: full refund of a received pay-in. */
-	function refundReceived(id) {
-		const t = get(id);
-		if (t.status !== 'identified' || t._kind === 'payout') {
-			throw invalid('status', `the transaction is ${t.status}${t._kind === 'payout' ? ' (a payout)' : ''}; only a received payment that is identified and not yet exchanged or wired can be refunded`);
-		}
-		cancel(t, 'refunded');
-		t.refunded_value = t.value;
-		ctx.emit('payment_refunded', { transaction_id: t.id });
-		return t;
+		markCanceled(transaction, 'refunded');
+		transaction.refunded_value = transaction.value;
+		ctx.emit('payment_refunded', { transaction_id: transaction.id });
+		return transaction;
 	}
 
 	/** Static PIX / TED receipt from a payer identified by document number. */
@@ -375,7 +377,7 @@ export function createTransactions(ctx) {
 
 	function identifyBankTransaction(bt, subject) {
 		const { status, method, _refundTask, ...pub } = bt;
-		const t = base(method === 'pix' ? 'static_pix' : 'ted', subject, {
+		const transaction = base(method === 'pix' ? 'static_pix' : 'ted', subject, {
 			value: bt.value,
 			currency: bt.currency,
 			exchange_currency: bt.currency,
@@ -383,12 +385,12 @@ export function createTransactions(ctx) {
 			bank_transaction: pub,
 			source_name: bt.subject.name === 'Unregistered Payer' ? subject.social_name : bt.subject.name,
 		});
-		t.paid_at = bt.paid_at;
-		state.transactions.set(t.id, t);
+		transaction.paid_at = bt.paid_at;
+		state.transactions.set(transaction.id, transaction);
 		bt.status = 'identified';
-		bt.transaction_id = t.id;
-		identify(t);
-		return t;
+		bt.transaction_id = transaction.id;
+		identify(transaction);
+		return transaction;
 	}
 
 	/** A registered subject's document number matches earlier unidentified receipts. */
@@ -401,46 +403,46 @@ export function createTransactions(ctx) {
 		}
 	}
 
-	function needsWire(t) {
-		return t.to_bank_account && !t.to_bank_account.internal;
+	function needsWire(transaction) {
+		return transaction.to_bank_account && !transaction.to_bank_account.internal;
 	}
 
 	/**
 	 * The exchange / wire step: groups cleared transactions by subject and destination account.
-	 * @param {{ wire_error_code?: string }} o
+	 * @param {{ wire_error_code?: string }} options
 	 */
-	function settle(o = {}) {
-		const code = o.wire_error_code;
+	function settle(options = {}) {
+		const code = options.wire_error_code;
 		if (code !== undefined && !WIRE_ERRORS[code]) throw invalid('wire_error_code', `must be one of: ${Object.keys(WIRE_ERRORS).join(', ')}`);
 		const groups = (list) => {
-			const m = new Map();
-			for (const t of list) {
-				const k = `${t.subject_id}|${t.to_bank_account?.id}`;
-				if (!m.has(k)) m.set(k, []);
-				m.get(k).push(t);
+			const byDestination = new Map();
+			for (const transaction of list) {
+				const key = `${transaction.subject_id}|${transaction.to_bank_account?.id}`;
+				if (!byDestination.has(key)) byDestination.set(key, []);
+				byDestination.get(key).push(transaction);
 			}
-			return [...m.values()];
+			return [...byDestination.values()];
 		};
-		const all = [...state.transactions.values()].filter((t) => t.cleared);
+		const all = [...state.transactions.values()].filter((transaction) => transaction.cleared);
 		const exchanges = [];
-		for (const g of groups(all.filter((t) => t.status === 'identified' && t.for_exchange))) {
+		for (const group of groups(all.filter((transaction) => transaction.status === 'identified' && transaction.for_exchange))) {
 			const ex = {
 				id: randomUUID(),
-				subject_id: g[0].subject_id,
-				to_bank_account_id: g[0].to_bank_account?.id ?? null,
-				currency: g[0].currency,
-				exchange_currency: g[0].exchange_currency,
-				value: formatCents(g.reduce((s, t) => s + toCents(t.value), 0n)),
+				subject_id: group[0].subject_id,
+				to_bank_account_id: group[0].to_bank_account?.id ?? null,
+				currency: group[0].currency,
+				exchange_currency: group[0].exchange_currency,
+				value: formatCents(group.reduce((sum, transaction) => sum + toCents(transaction.value), 0n)),
 				exchanged_value: null,
-				transaction_ids: g.map((t) => t.id),
+				transaction_ids: group.map((transaction) => transaction.id),
 				inserted_at: clock.iso(),
 			};
 			let total = 0n;
-			for (const t of g) {
-				t.status = 'exchanged';
-				t.exchanged_value = convert(t.value, t.currency, t.exchange_currency);
-				t.exchange_id = ex.id;
-				total += toCents(t.exchanged_value);
+			for (const transaction of group) {
+				transaction.status = 'exchanged';
+				transaction.exchanged_value = convert(transaction.value, transaction.currency, transaction.exchange_currency);
+				transaction.exchange_id = ex.id;
+				total += toCents(transaction.exchanged_value);
 			}
 			ex.exchanged_value = formatCents(total);
 			state.exchanges.set(ex.id, ex);
@@ -449,59 +451,59 @@ export function createTransactions(ctx) {
 		}
 		const wires = [];
 		const wireable = all.filter(
-			(t) => !t.wire_id && needsWire(t) && (t.status === 'exchanged' || (t.status === 'identified' && !t.for_exchange)),
+			(transaction) => !transaction.wire_id && needsWire(transaction) && (transaction.status === 'exchanged' || (transaction.status === 'identified' && !transaction.for_exchange)),
 		);
-		for (const g of groups(wireable)) {
-			const to = g[0].to_bank_account;
-			const w = {
+		for (const group of groups(wireable)) {
+			const to = group[0].to_bank_account;
+			const wire = {
 				id: randomUUID(),
 				currency: to.currency,
-				value: formatCents(g.reduce((s, t) => s + toCents(t.exchanged_value ?? t.value), 0n)),
+				value: formatCents(group.reduce((sum, transaction) => sum + toCents(transaction.exchanged_value ?? transaction.value), 0n)),
 				status: 'sent',
-				method: g[0].payout_method ?? (to.currency === 'BRL' ? 'ted' : 'swift'),
+				method: group[0].payout_method ?? (to.currency === 'BRL' ? 'ted' : 'swift'),
 				inserted_at: clock.iso(),
 				unretryable: false,
-				subject_id: g[0].subject_id,
+				subject_id: group[0].subject_id,
 				to_bank_account: to,
-				transaction_ids: g.map((t) => t.id),
+				transaction_ids: group.map((transaction) => transaction.id),
 				error_code: null,
 				error_description: null,
 			};
-			for (const t of g) t.wire_id = w.id;
-			state.wires.set(w.id, w);
-			wires.push(w);
+			for (const transaction of group) transaction.wire_id = wire.id;
+			state.wires.set(wire.id, wire);
+			wires.push(wire);
 			if (code) {
-				w.status = 'waiting_correction';
-				w.error_code = code;
-				w.error_description = WIRE_ERRORS[code];
+				wire.status = 'waiting_correction';
+				wire.error_code = code;
+				wire.error_description = WIRE_ERRORS[code];
 				ctx.emit('wire_waiting_correction', {
 					error_code: code,
 					error_description: WIRE_ERRORS[code],
-					bank_account_owner_id: w.subject_id,
+					bank_account_owner_id: wire.subject_id,
 					bank_account_id: to.id,
-					transaction_ids: w.transaction_ids,
-					wire_id: w.id,
+					transaction_ids: wire.transaction_ids,
+					wire_id: wire.id,
 				});
-			} else sendWire(w);
+			} else sendWire(wire);
 		}
 		return { exchanges, wires };
 	}
 
-	function sendWire(w) {
-		w.status = 'sent';
-		w.error_code = null;
-		w.error_description = null;
-		for (const id of w.transaction_ids) {
-			const t = state.transactions.get(id);
-			if (t) t.status = 'wired';
+	function sendWire(wire) {
+		wire.status = 'sent';
+		wire.error_code = null;
+		wire.error_description = null;
+		for (const id of wire.transaction_ids) {
+			const transaction = state.transactions.get(id);
+			if (transaction) transaction.status = 'wired';
 		}
-		ctx.emit('wire_created', { wire_id: w.id, transaction_ids: w.transaction_ids });
+		ctx.emit('wire_created', { wire_id: wire.id, transaction_ids: wire.transaction_ids });
 	}
 
 	/** PUT /wires/:id/update_bank_account */
 	function updateWireBankAccount(id, body) {
-		const w = state.wires.get(id);
-		if (!w) throw notFound();
+		const wire = state.wires.get(id);
+		if (!wire) throw notFound();
 		const ba = body?.bank_account;
 		const errors = new Errors();
 		if (!ba || typeof ba !== 'object') {
@@ -516,10 +518,10 @@ export function createTransactions(ctx) {
 		else if (!/^[A-Z]{2}$/.test(ba.branch_country)) errors.add('branch_country', 'must be a two-letter country code, e.g. "BR"');
 		if (isBlank(ba.account_type)) errors.add('account_type', "can't be blank");
 		else if (!['conta-corrente', 'poupanca'].includes(ba.account_type)) errors.add('account_type', 'must be one of: conta-corrente, poupanca');
-		if (!isBlank(ba.currency) && ba.currency !== w.currency) errors.add('currency', `must equal the wire currency (${w.currency})`);
+		if (!isBlank(ba.currency) && ba.currency !== wire.currency) errors.add('currency', `must equal the wire currency (${wire.currency})`);
 		check(errors);
-		if (w.status !== 'waiting_correction') throw invalid('status', `the wire is ${w.status}; only a wire waiting for correction can be updated`);
-		const old = w.to_bank_account;
+		if (wire.status !== 'waiting_correction') throw invalid('status', `the wire is ${wire.status}; only a wire waiting for correction can be updated`);
+		const old = wire.to_bank_account;
 		const updated = {
 			...old,
 			id: randomUUID(),
@@ -534,31 +536,31 @@ export function createTransactions(ctx) {
 			internal: false,
 		};
 		state.bankAccounts.set(updated.id, updated);
-		w.to_bank_account = updated;
-		w.status = 'waiting_confirmation';
+		wire.to_bank_account = updated;
+		wire.status = 'waiting_confirmation';
 		clock.schedule(clock.now() + WIRE_RETRY_SECONDS * 1000, () => {
-			if (w.status === 'waiting_confirmation') sendWire(w);
-		}, `wire retry ${w.id}`);
-		return w;
+			if (wire.status === 'waiting_confirmation') sendWire(wire);
+		}, `wire retry ${wire.id}`);
+		return wire;
 	}
 
-	function wireView(w) {
-		return { ...w };
+	function wireView(wire) {
+		return { ...wire };
 	}
 
 	return {
-		get, view, create, createCheckout, pay, refund, refundReceived, receive, settle, updateWireBankAccount, wireView,
+		get, view, create, createCheckout, pay, cancel, refund, receive, settle, updateWireBankAccount, wireView,
 		identifyPendingBankTransactions,
 	};
 }
 
 function addBusinessDays(ms, days) {
-	let t = ms;
+	let time = ms;
 	let left = days;
 	while (left > 0) {
-		t += 86400000;
-		const wd = new Date(t).getUTCDay();
+		time += 86400000;
+		const wd = new Date(time).getUTCDay();
 		if (wd !== 0 && wd !== 6) left--;
 	}
-	return t;
+	return time;
 }

@@ -12,23 +12,23 @@ export function registerSubjectRoutes(api, ctx) {
 	});
 
 	api.get('/subject/people', async (request) => {
-		const q = /** @type {any} */ (request.query);
-		const list = page([...ctx.state.subjects.values()], q.last_id, PAGE_SIZE);
-		return { data: list.map((s) => ctx.subjects.view(s)) };
+		const query = /** @type {any} */ (request.query);
+		const list = page([...ctx.state.subjects.values()], query.last_id, PAGE_SIZE);
+		return { data: list.map((subject) => ctx.subjects.view(subject)) };
 	});
 
 	api.get('/subject/people/:id', async (request) => ({ data: ctx.subjects.view(ctx.subjects.get(/** @type {any} */ (request.params).id)) }));
 
 	api.put('/subject/people/:id', async (request) => {
-		const s = ctx.subjects.update(/** @type {any} */ (request.params).id, request.body?.person);
-		return { data: ctx.subjects.view(s) };
+		const subject = ctx.subjects.update(/** @type {any} */ (request.params).id, request.body?.person);
+		return { data: ctx.subjects.view(subject) };
 	});
 
 	api.get('/subject/:id/transactions', async (request) => {
 		const subject = ctx.subjects.get(/** @type {any} */ (request.params).id);
-		const q = /** @type {any} */ (request.query);
-		const all = [...ctx.state.transactions.values()].filter((t) => t.subject_id === subject.id);
-		return { data: page(all, q.last_id, PAGE_SIZE).map((t) => ctx.transactions.view(t)) };
+		const query = /** @type {any} */ (request.query);
+		const all = [...ctx.state.transactions.values()].filter((transaction) => transaction.subject_id === subject.id);
+		return { data: page(all, query.last_id, PAGE_SIZE).map((transaction) => ctx.transactions.view(transaction)) };
 	});
 
 	/** Total of the subject's transactions whose funds moved (identified, exchanged, wired), in BRL (sandbox rates). */
@@ -36,9 +36,9 @@ export function registerSubjectRoutes(api, ctx) {
 		const subject = ctx.subjects.get(/** @type {any} */ (request.params).id);
 		let total = 0n;
 		let count = 0;
-		for (const t of ctx.state.transactions.values()) {
-			if (t.subject_id !== subject.id || !MONEY_MOVED.includes(t.status)) continue;
-			total += convertCents(toCents(t.value), t.currency, 'BRL');
+		for (const transaction of ctx.state.transactions.values()) {
+			if (transaction.subject_id !== subject.id || !MONEY_MOVED.includes(transaction.status)) continue;
+			total += convertCents(toCents(transaction.value), transaction.currency, 'BRL');
 			count++;
 		}
 		return { data: { total_value: formatCents(total), currency: 'BRL', transactions_count: count } };

@@ -6,13 +6,13 @@ export function registerSubscriptionRoutes(api, ctx) {
 	api.post('/subscriptions', async (request) => ({ data: subs().view(subs().create(request.body)) }));
 
 	api.get('/subscriptions', async (request) => {
-		const q = /** @type {any} */ (request.query);
-		return { data: page([...ctx.state.subscriptions.values()], q.last_id, 100).map((s) => subs().view(s)) };
+		const query = /** @type {any} */ (request.query);
+		return { data: page([...ctx.state.subscriptions.values()], query.last_id, 100).map((subscription) => subs().view(subscription)) };
 	});
 
 	api.get('/subscriptions/invoices', async (request) => {
-		const q = /** @type {any} */ (request.query);
-		return { data: page([...ctx.state.invoices.values()], q.last_id, 100).map((i) => subs().invoiceView(i)) };
+		const query = /** @type {any} */ (request.query);
+		return { data: page([...ctx.state.invoices.values()], query.last_id, 100).map((invoice) => subs().invoiceView(invoice)) };
 	});
 
 	/** A subscription id → array of its invoices; an invoice id → that invoice. */

@@ -9,24 +9,24 @@ export function registerTransactionRoutes(api, ctx) {
 
 	api.get('/transactions/:id', async (request) => ({ data: ctx.transactions.view(ctx.transactions.get(/** @type {any} */ (request.params).id)) }));
 
-	api.get('/transactions/:id/refund', async (request) => ({ data: ctx.transactions.view(ctx.transactions.refund(/** @type {any} */ (request.params).id)) }));
+	api.get('/transactions/:id/refund', async (request) => ({ data: ctx.transactions.view(ctx.transactions.cancel(/** @type {any} */ (request.params).id)) }));
 
 	api.get('/transactions/:id/refund_received_transaction', async (request) => ({
-		data: ctx.transactions.view(ctx.transactions.refundReceived(/** @type {any} */ (request.params).id)),
+		data: ctx.transactions.view(ctx.transactions.refund(/** @type {any} */ (request.params).id)),
 	}));
 
 	api.get('/transactions/:id/boleto_pdf', async (request, reply) => {
-		const t = ctx.transactions.get(/** @type {any} */ (request.params).id);
-		if (!t.bar_code) throw notFound();
+		const transaction = ctx.transactions.get(/** @type {any} */ (request.params).id);
+		if (!transaction.bar_code) throw notFound();
 		const pdf = renderPdf([
 			'FacilitaPay Sandbox - Boleto (not payable: sandbox document)',
-			`Transaction: ${t.id}`,
-			`Payer: ${t.subject?.social_name ?? ctx.state.subjects.get(t.subject_id)?.social_name ?? ''}`,
-			`Value: BRL ${t.value}`,
-			`Due date: ${t.from_boleto.expire_at}`,
-			`Digital line: ${t.digital_line}`,
-			`Bar code: ${t.bar_code}`,
+			`Transaction: ${transaction.id}`,
+			`Payer: ${transaction.subject?.social_name ?? ctx.state.subjects.get(transaction.subject_id)?.social_name ?? ''}`,
+			`Value: BRL ${transaction.value}`,
+			`Due date: ${transaction.from_boleto.expire_at}`,
+			`Digital line: ${transaction.digital_line}`,
+			`Bar code: ${transaction.bar_code}`,
 		]);
-		return reply.type('application/pdf').header('content-disposition', `inline; filename="boleto-${t.id}.pdf"`).send(pdf);
+		return reply.type('application/pdf').header('content-disposition', `inline; filename="boleto-${transaction.id}.pdf"`).send(pdf);
 	});
 }

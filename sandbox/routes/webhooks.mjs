@@ -19,26 +19,26 @@ export function registerWebhookRoutes(api, ctx) {
 	});
 
 	api.get('/notifications', async (request) => {
-		const q = /** @type {any} */ (request.query);
+		const query = /** @type {any} */ (request.query);
 		const errors = new Errors();
 		let perPage = 100;
-		if (q.per_page !== undefined) {
-			if (!/^\d+$/.test(q.per_page) || Number(q.per_page) < 1) errors.add('per_page', 'must be a positive integer');
-			else perPage = Number(q.per_page);
+		if (query.per_page !== undefined) {
+			if (!/^\d+$/.test(query.per_page) || Number(query.per_page) < 1) errors.add('per_page', 'must be a positive integer');
+			else perPage = Number(query.per_page);
 		}
-		if (q.order_by !== undefined && !['asc', 'desc'].includes(q.order_by)) errors.add('order_by', 'must be asc or desc');
+		if (query.order_by !== undefined && !['asc', 'desc'].includes(query.order_by)) errors.add('order_by', 'must be asc or desc');
 		let failed;
-		if (q.failed !== undefined && q.failed !== '') {
-			failed = toBool(q.failed);
+		if (query.failed !== undefined && query.failed !== '') {
+			failed = toBool(query.failed);
 			if (failed === undefined) errors.add('failed', 'must be true or false');
 		}
 		check(errors);
 		let list = [...ctx.state.notifications.values()];
-		if (q.order_by === 'desc') list.reverse();
-		if (failed !== undefined) list = list.filter((n) => (n.failed_at !== null) === failed);
-		if (q.last_id) {
-			const i = list.findIndex((n) => n.id === q.last_id);
-			list = i === -1 ? [] : list.slice(i + 1);
+		if (query.order_by === 'desc') list.reverse();
+		if (failed !== undefined) list = list.filter((notification) => (notification.failed_at !== null) === failed);
+		if (query.last_id) {
+			const index = list.findIndex((notification) => notification.id === query.last_id);
+			list = index === -1 ? [] : list.slice(index + 1);
 		}
 		return { data: list.slice(0, perPage).map(notificationView) };
 	});

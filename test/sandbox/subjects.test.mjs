@@ -77,6 +77,15 @@ describe('registration', () => {
 		expect(r.json.errors.address_postal_code).toEqual(['must be 8 digits (Brazilian CEP), without dash']);
 	});
 
+	test('the phone country code has 2 digits, as the spec says', async () => {
+		expect((await post(person({ phone_country_code: '52' }))).status).toBe(200);
+		for (const code of ['1', '351']) {
+			const r = await post(person({ phone_country_code: code }));
+			expect(r.status).toBe(422);
+			expect(r.json.errors.phone_country_code).toEqual(['must be 2 digits (spec), e.g. "55"']);
+		}
+	});
+
 	test('other field formats: e-mail, birth date, income', async () => {
 		const r = await post(person({ email: 'not-an-email', birth_date: '1990-02-30', net_monthly_average_income: '5000' }));
 		expect(r.json.errors).toEqual({
@@ -153,6 +162,19 @@ describe('documents upload', () => {
 	});
 
 	test.each([
+		['a HEIC photo', 'image/heic', Buffer.concat([Buffer.from([0, 0, 0, 0x18]), Buffer.from('ftypheic'), Buffer.alloc(16)]), 'IMG_0001.heic'],
+		['a WebP image', 'image/webp', Buffer.concat([Buffer.from('RIFF'), Buffer.alloc(4), Buffer.from('WEBPVP8 '), Buffer.alloc(16)]), 'rg.webp'],
+		['a format the sandbox does not sniff, with its MIME type', 'text/plain', Buffer.from('declaration 2025'), 'notes.txt'],
+	])('any MIME type that matches the content is accepted (the spec has no list): %s', async (_name, fileType, bytes, fileName) => {
+		const r = await upload({ labels: ['x'], file_type: fileType, file_data: bytes.toString('base64'), file_name: fileName });
+		expect(r.status).toBe(200);
+		expect(r.json.data).toMatchObject({ file_type: fileType, file_name: fileName });
+	});
+
+	test.each([
+		[{ labels: ['x'], file_type: 'application/octet-stream', file_data: PDF_BASE64, file_name: 'a.pdf' }, { file_type: ['does not match the file content (content looks like application/pdf)'] }],
+		[{ labels: ['x'], file_type: 'image/png', file_data: Buffer.from('plain text').toString('base64'), file_name: 'a.png' }, { file_type: ['does not match the file content (content looks like an unknown type)'] }],
+		[{ labels: ['x'], file_type: 'pdf', file_data: PDF_BASE64, file_name: 'a.pdf' }, { file_type: ['must be a MIME type such as application/pdf'] }],
 		[{ file_type: 'application/pdf', file_data: PDF_BASE64, file_name: 'a.pdf' }, { labels: ["can't be blank"] }],
 		[{ labels: ['x'], file_data: PDF_BASE64, file_name: 'a.pdf' }, { file_type: ["can't be blank"] }],
 		[{ labels: ['x'], file_type: 'application/pdf', file_data: PDF_BASE64, file_name: 'proof' }, { file_name: ['must include an extension, e.g. "proof.pdf"'] }],

@@ -30,7 +30,11 @@ const positiveInteger = z.union([z.number(), z.string()]).transform((raw, ctx) =
 	return String(number);
 });
 
-/** Query of `GET /notifications`; options the user did not add are not sent. */
+/**
+ * Query of `GET /notifications`; options the user did not add are not sent. `order_by` accepts
+ * `asc` (oldest first) and `desc` (newest first) but only `desc` is sent: the spec defines only
+ * that value, oldest first being the default when the parameter is left out.
+ */
 export const notificationQuerySchema = z
 	.object({
 		last_id: checked(checkUuid).optional(),
@@ -45,7 +49,10 @@ export const notificationQuerySchema = z
 		).optional(),
 	})
 	.strict()
-	.transform(({ failed, ...rest }) => {
+	.transform(({ failed, order_by: orderBy, ...rest }) => {
+		const query: typeof rest & { order_by?: 'desc'; failed?: boolean } = rest;
+		if (orderBy === 'desc') query.order_by = orderBy;
 		const value = failed === undefined ? undefined : FAILED_FILTERS[failed];
-		return value === undefined ? rest : { ...rest, failed: value };
+		if (value !== undefined) query.failed = value;
+		return query;
 	});

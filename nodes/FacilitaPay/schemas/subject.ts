@@ -1,7 +1,7 @@
 import { z } from 'zod';
 
 import { checkBrazilianState, checkCep, checkPhoneCountryCode } from '../validation/address';
-import { checkBirthDate } from '../validation/dates';
+import { checkBirthDate, type TimeZoneOption } from '../validation/dates';
 import {
 	checkDocumentNumber,
 	checkRfcPerson,
@@ -89,7 +89,15 @@ export const documentSchema = z
 		}
 	});
 
-const personFields = {
+/**
+ * Where "today" is for the birth date: `now` (default: the time of parsing) and `timeZone` (the
+ * workflow's time zone, `this.getTimezone()`; UTC when not given).
+ */
+export interface PersonSchemaOptions extends TimeZoneOption {
+	now?: Date;
+}
+
+const personFieldsFor = (options: PersonSchemaOptions) => ({
 	social_name: text('the full social name'),
 	fiscal_country: text('the fiscal country, e.g. BR'),
 	email: optionalChecked(checkEmail),
@@ -101,7 +109,7 @@ const personFields = {
 			: { ok: false, reason: 'must be 1 to 4 digits, e.g. 11' },
 	),
 	phone_number: optionalText(),
-	birth_date: optionalChecked((raw) => checkBirthDate(raw, new Date())),
+	birth_date: optionalChecked((raw) => checkBirthDate(raw, options.now ?? new Date(), options)),
 	net_monthly_average_income: optionalChecked(checkNonNegativeMoney, { keepNumbers: true }),
 	address_street: optionalText(),
 	address_number: optionalText(),
@@ -113,15 +121,35 @@ const personFields = {
 	address_country: optionalText(),
 	rfc_pf: optionalText(),
 	documents: z.array(documentSchema).optional(),
-};
+});
+
+/**
+ * Whether the data of the request says the address is in Brazil (the spec: "In Brazil exactly two
+ * letters from: AC, AL…"). The address country decides when it is given; without it, a Brazilian
+ * fiscal country or a CPF (a Brazilian document) says so. A passport holder with fiscal country
+ * BR and no address country is therefore held to the Brazilian rules too.
+ */
+export function isBrazilianAddress(
+	person: { address_country?: string; fiscal_country?: string },
+	documentType?: string,
+): boolean {
+	const addressCountry = String(person.address_country ?? '').trim();
+	if (addressCountry !== '') return isBrazil(addressCountry);
+	return isBrazil(person.fiscal_country) || documentType === 'cpf';
+}
 
 /** Brazilian addresses: state among the 27 codes and an 8-digit CEP. */
 function refineAddress(
-	person: { address_state?: string; address_postal_code?: string; address_country?: string },
+	person: {
+		address_state?: string;
+		address_postal_code?: string;
+		address_country?: string;
+		fiscal_country?: string;
+	},
 	ctx: z.RefinementCtx,
 	documentType?: string,
 ) {
-	const brazilian = isBrazil(person.address_country) || (!person.address_country && documentType === 'cpf');
+	const brazilian = isBrazilianAddress(person, documentType);
 	if (!brazilian) return;
 	if (person.address_state) {
 		const state = checkBrazilianState(person.address_state);
@@ -135,46 +163,58 @@ function refineAddress(
 	}
 }
 
-/** `POST /subject/people` body (`person`): the document is checked by its type's own rules. */
-export const personCreateSchema = z
-	.object({
-		document_type: oneOf(PERSON_DOCUMENT_TYPES as unknown as [string, ...string[]], 'the document type'),
-		document_number: text('the document number'),
-		...personFields,
-	})
-	.superRefine((person, ctx) => {
-		const doc = checkDocumentNumber(person.document_type, person.document_number);
-		if (!doc.ok) {
-			ctx.addIssue({ code: z.ZodIssueCode.custom, path: ['document_number'], message: doc.reason });
-		} else {
-			person.document_number = doc.value;
-		}
-		if (person.rfc_pf) {
-			const curp = person.document_type === 'curp' && doc.ok ? doc.value : undefined;
-			const rfc = checkRfcPerson(person.rfc_pf, curp);
-			if (!rfc.ok) ctx.addIssue({ code: z.ZodIssueCode.custom, path: ['rfc_pf'], message: rfc.reason });
-			else person.rfc_pf = rfc.value;
-		}
-		refineAddress(person, ctx, person.document_type);
-	});
+/**
+ * `POST /subject/people` body (`person`): the document is checked by its type's own rules.
+ * `options` say where "today" is for the birth date (personCreateSchema: now, in UTC).
+ */
+export const personCreateSchemaFor = (options: PersonSchemaOptions = {}) =>
+	z
+		.object({
+			document_type: oneOf(PERSON_DOCUMENT_TYPES as unknown as [string, ...string[]], 'the document type'),
+			document_number: text('the document number'),
+			...personFieldsFor(options),
+		})
+		.superRefine((person, ctx) => {
+			const doc = checkDocumentNumber(person.document_type, person.document_number);
+			if (!doc.ok) {
+				ctx.addIssue({ code: z.ZodIssueCode.custom, path: ['document_number'], message: doc.reason });
+			} else {
+				person.document_number = doc.value;
+			}
+			if (person.rfc_pf) {
+				const curp = person.document_type === 'curp' && doc.ok ? doc.value : undefined;
+				const rfc = checkRfcPerson(person.rfc_pf, curp);
+				if (!rfc.ok) ctx.addIssue({ code: z.ZodIssueCode.custom, path: ['rfc_pf'], message: rfc.reason });
+				else person.rfc_pf = rfc.value;
+			}
+			refineAddress(person, ctx, person.document_type);
+		});
 
-/** `PUT /subject/people/:id` body (`person`): only the fields to change; the document cannot change. */
-export const personUpdateSchema = z
-	.object(personFields)
-	.partial()
-	.strict()
-	.superRefine((person, ctx) => {
-		if (Object.values(person).every((value) => value === undefined)) {
-			ctx.addIssue({
-				code: z.ZodIssueCode.custom,
-				path: [],
-				message: 'no field to change: add at least one field under Update Fields',
-			});
-		}
-		if (person.rfc_pf) {
-			const rfc = checkRfcPerson(person.rfc_pf);
-			if (!rfc.ok) ctx.addIssue({ code: z.ZodIssueCode.custom, path: ['rfc_pf'], message: rfc.reason });
-			else person.rfc_pf = rfc.value;
-		}
-		refineAddress(person, ctx);
-	});
+export const personCreateSchema = personCreateSchemaFor();
+
+/**
+ * `PUT /subject/people/:id` body (`person`): only the fields to change; the document cannot change.
+ * `options` as for personCreateSchemaFor (personUpdateSchema: now, in UTC).
+ */
+export const personUpdateSchemaFor = (options: PersonSchemaOptions = {}) =>
+	z
+		.object(personFieldsFor(options))
+		.partial()
+		.strict()
+		.superRefine((person, ctx) => {
+			if (Object.values(person).every((value) => value === undefined)) {
+				ctx.addIssue({
+					code: z.ZodIssueCode.custom,
+					path: [],
+					message: 'no field to change: add at least one field under Update Fields',
+				});
+			}
+			if (person.rfc_pf) {
+				const rfc = checkRfcPerson(person.rfc_pf);
+				if (!rfc.ok) ctx.addIssue({ code: z.ZodIssueCode.custom, path: ['rfc_pf'], message: rfc.reason });
+				else person.rfc_pf = rfc.value;
+			}
+			refineAddress(person, ctx);
+		});
+
+export const personUpdateSchema = personUpdateSchemaFor();

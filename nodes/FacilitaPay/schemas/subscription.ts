@@ -8,10 +8,11 @@ import {
 	MCC_CODES,
 	truncateSoftDescriptor,
 } from '../validation/card';
-import { checkCardExpiration } from '../validation/dates';
+import { checkCardExpiration, type TimeZoneOption } from '../validation/dates';
 import { checkCurrency, checkMoney } from '../validation/money';
 import { checkUuid } from '../validation/misc';
 import { invalid, valid, type Check } from '../validation/result';
+import { asciiLowerCase } from '../validation/text';
 import { checked, oneOf, optionalText, text } from './checked';
 
 /** `frequency` values, in the order of their length. */
@@ -67,9 +68,7 @@ const uuid = checked(checkUuid);
 
 /** A card brand: lower-case letters, digits, spaces, dashes or underscores (e.g. visa, elo). */
 export function checkCardBrand(raw: string): Check {
-	const textValue = String(raw ?? '')
-		.trim()
-		.toLowerCase();
+	const textValue = asciiLowerCase(String(raw ?? '').trim());
 	if (textValue === '') return invalid('is empty; choose the brand of the card, e.g. visa');
 	if (!/^[a-z][a-z0-9 _-]{1,29}$/.test(textValue)) {
 		return invalid('is not a card brand; use a name such as visa, mastercard, elo, amex or hipercard');
@@ -145,9 +144,9 @@ export function checkLanguageTag(raw: string): Check {
 }
 
 /** The card itself, as both `from_card` and the 3DS challenge's `credit_card` carry it. */
-const cardFields = (now: Date) => ({
+const cardFields = (now: Date, options: TimeZoneOption) => ({
 	card_number: checked(checkCardNumber),
-	card_expiration_date: checked((raw) => checkCardExpiration(raw, now)),
+	card_expiration_date: checked((raw) => checkCardExpiration(raw, now, options)),
 	card_brand: checked(checkCardBrand),
 	card_security_code: checked(checkSecurityCode),
 	fullname: checked(checkFullName),
@@ -194,13 +193,16 @@ const commonFields = {
 	meta: metaObject,
 };
 
-/** `POST /subscriptions` body (`subscription`) for a card subscription. */
-export const cardSubscriptionSchema = (now: Date) =>
+/**
+ * `POST /subscriptions` body (`subscription`) for a card subscription. The card must not have
+ * expired in the current month of `options.timeZone` (the workflow's time zone; UTC when not given).
+ */
+export const cardSubscriptionSchema = (now: Date, options: TimeZoneOption = {}) =>
 	z.object({
 		...commonFields,
 		from_card: z.object({
 			card_type: oneOf(CARD_TYPES as unknown as [string, ...string[]], 'the type of card'),
-			...cardFields(now),
+			...cardFields(now, options),
 			meta: z.object({
 				df_reference_id: text('the session id returned by device data collection'),
 				mcc: oneOf(MCC_CODES as unknown as [string, ...string[]], 'the merchant category code'),
@@ -224,7 +226,8 @@ export const automaticPixSubscriptionSchema = z
 	});
 
 /** `POST /subscriptions/:id/threeds_challenge` body. */
-export const threedsChallengeSchema = (now: Date) => z.object({ credit_card: z.object(cardFields(now)) });
+export const threedsChallengeSchema = (now: Date, options: TimeZoneOption = {}) =>
+	z.object({ credit_card: z.object(cardFields(now, options)) });
 
 /** `PUT /subscriptions/:id/cancel` body. */
 export const cancelSubscriptionSchema = z.object({

@@ -1,7 +1,11 @@
 import { z } from 'zod';
 
-import { checkBoletoExpireAt, checkDynamicPixExpiry } from '../validation/dates';
-import { checkCurrency, checkMoney, CURRENCIES } from '../validation/money';
+import {
+	checkBoletoExpireAt,
+	checkDynamicPixExpiry,
+	type TimeZoneOption,
+} from '../validation/dates';
+import { CARD_CURRENCIES, checkCurrency, checkMoney, CURRENCIES } from '../validation/money';
 import { checkUuid } from '../validation/misc';
 import { checked } from './checked';
 
@@ -22,28 +26,56 @@ export const TRANSACTION_LABELS: Record<string, string> = {
 	'from_boleto.expire_at': 'Expire At',
 };
 
-/** `POST /transactions`, dynamic PIX shape. `now` is the clock the expiry is checked against. */
-export const dynamicPixSchema = (now: Date) =>
-	z.object({
-		subject_id: uuid,
-		from_bank_account_id: uuid,
-		to_bank_account_id: uuid,
-		currency: currency(['BRL']),
-		exchange_currency: currency(SETTLEMENT_CURRENCIES),
-		value: money,
-		use_dynamic_pix: z.literal(true),
-		dynamic_pix_expires_at: checked((raw) => checkDynamicPixExpiry(raw, now)),
-	});
+/**
+ * `POST /transactions`, dynamic PIX shape. `now` is the clock the expiry is checked against;
+ * `options.timeZone` (the workflow's time zone, `this.getTimezone()`) is where an expiry written
+ * without offset is read. The expiry is optional (spec): left out, empty or null, it is not sent.
+ */
+export const dynamicPixSchema = (now: Date, options: TimeZoneOption = {}) =>
+	z
+		.object({
+			subject_id: uuid,
+			from_bank_account_id: uuid,
+			to_bank_account_id: uuid,
+			currency: currency(['BRL']),
+			exchange_currency: currency(SETTLEMENT_CURRENCIES),
+			value: money,
+			use_dynamic_pix: z.literal(true),
+			dynamic_pix_expires_at: z
+				.union([z.string(), z.number(), z.null()])
+				.optional()
+				.transform((value, ctx) => {
+					const result = checkDynamicPixExpiry(
+						value === null || value === undefined ? '' : String(value),
+						now,
+						options,
+					);
+					if (!result.ok) {
+						ctx.addIssue({ code: z.ZodIssueCode.custom, message: result.reason });
+						return z.NEVER;
+					}
+					return result.value === '' ? undefined : result.value;
+				}),
+		})
+		// not given: the key is left out of the body rather than sent empty
+		.transform(({ dynamic_pix_expires_at: expiresAt, ...transaction }) => {
+			const body: typeof transaction & { dynamic_pix_expires_at?: string } = transaction;
+			if (expiresAt !== undefined) body.dynamic_pix_expires_at = expiresAt;
+			return body;
+		});
 
-/** `POST /transactions`, boleto shape. */
-export const boletoSchema = (now: Date) =>
+/**
+ * `POST /transactions`, boleto shape. "Today" for the expiry is the local date in
+ * `options.timeZone` (the workflow's time zone, `this.getTimezone()`; UTC when not given).
+ */
+export const boletoSchema = (now: Date, options: TimeZoneOption = {}) =>
 	z.object({
 		subject_id: uuid,
 		to_bank_account_id: uuid,
 		currency: currency(),
 		exchange_currency: currency(),
 		value: money,
-		from_boleto: z.object({ expire_at: checked((raw) => checkBoletoExpireAt(raw, now)) }),
+		from_boleto: z.object({ expire_at: checked((raw) => checkBoletoExpireAt(raw, now, options)) }),
 	});
 
 /** `POST /transactions`, payout shape. */
@@ -56,11 +88,14 @@ export const payoutSchema = z.object({
 	value: money,
 });
 
-/** `POST /transactions/checkout` (no wrapper object). */
+/**
+ * `POST /transactions/checkout` (no wrapper object). The payer pays by card, so `currency` is one
+ * of the currencies the service's cards take (CARD_CURRENCIES).
+ */
 export const checkoutSchema = z.object({
 	subject_id: uuid,
 	to_bank_account_id: uuid,
-	currency: currency(),
+	currency: currency(CARD_CURRENCIES),
 	exchange_currency: currency(SETTLEMENT_CURRENCIES),
 	value: money,
 });

@@ -1,5 +1,6 @@
 import { stripDocumentPunctuation } from './documents';
 import { invalid, plural, valid, type Check } from './result';
+import { asciiUpperCase } from './text';
 
 /** The 27 federative units of Brazil (`address_state`), sorted. */
 export const BRAZILIAN_STATES = [
@@ -33,11 +34,12 @@ export const BRAZILIAN_STATES = [
 ] as const;
 export type BrazilianState = (typeof BRAZILIAN_STATES)[number];
 
-/** A Brazilian state: one of the 27 two-letter codes, trimmed and upper-cased. */
+/**
+ * A Brazilian state: one of the 27 two-letter codes, trimmed, ASCII letters upper-cased (any other
+ * letter, such as "ſ" that Unicode would turn into "S", is refused, not converted).
+ */
 export function checkBrazilianState(raw: string): Check {
-	const text = String(raw ?? '')
-		.trim()
-		.toUpperCase();
+	const text = asciiUpperCase(String(raw ?? '').trim());
 	if (text === '')
 		return invalid('is empty; enter the two-letter code of a Brazilian state, e.g. SP');
 	if (!(BRAZILIAN_STATES as readonly string[]).includes(text)) {
@@ -60,13 +62,11 @@ export function checkCep(raw: string): Check {
 }
 
 /**
- * A country as two letters (ISO 3166-1 alpha-2, e.g. BR, MX), trimmed and upper-cased. Only the
- * shape is checked; the service decides whether it knows the country.
+ * A country as two letters (ISO 3166-1 alpha-2, e.g. BR, MX), trimmed and ASCII upper-cased (other
+ * letters are refused). Only the shape is checked; the service decides whether it knows the country.
  */
 export function checkCountryCode2(raw: string): Check {
-	const text = String(raw ?? '')
-		.trim()
-		.toUpperCase();
+	const text = asciiUpperCase(String(raw ?? '').trim());
 	if (text === '') return invalid('is empty; enter a two-letter country code, e.g. BR');
 	if (!/^[A-Z]{2}$/.test(text)) {
 		return invalid('is not a two-letter country code (ISO 3166-1); use e.g. BR, MX, CO or CL');
@@ -74,26 +74,31 @@ export function checkCountryCode2(raw: string): Check {
 	return valid(text);
 }
 
+/** What the reason says when a calling code does not have the 2 digits of the spec. */
+const TWO_DIGIT_CODES =
+	'FacilitaPay takes a country calling code of 2 digits, e.g. 55 for Brazil, 52 for Mexico, 57 for Colombia or 56 for Chile';
+
 /**
- * The international calling code of a phone number, digits only.
+ * `phone_country_code`: the international calling code of a phone number, 2 digits as the spec
+ * says ("Country phone code, 2 digits"). A leading "+" or "00", spaces, brackets and dashes are
+ * removed ("+55" → "55").
  *
- * The spec says "2 digits", which is true of the countries the service serves (Brazil 55,
- * Mexico 52, Colombia 57, Chile 56), but real calling codes have 1 to 3 digits (United States 1,
- * Portugal 351) and a subject may live abroad. So 1 to 3 digits are accepted; a leading "+" or
- * "00" and spaces are removed ("+55" → "55").
+ * 1- and 3-digit codes (United States 1, Portugal 351) are refused rather than sent: the spec
+ * defines the field as 2 digits, the countries the service serves (Brazil 55, Mexico 52, Colombia
+ * 57, Chile 56) all have 2, and the field is used for card and PSE payments in those countries, so
+ * a value of another length would be refused by the service or reach the payment wrongly.
  */
 export function checkPhoneCountryCode(raw: string): Check {
 	let text = String(raw ?? '').replace(/[\s()-]/g, '');
 	if (text.startsWith('+')) text = text.slice(1);
 	else if (text.startsWith('00')) text = text.slice(2);
 	if (text === '') return invalid('is empty; enter the country calling code, e.g. 55 for Brazil');
-	if (!/^\d+$/.test(text)) {
+	if (!/^[0-9]+$/.test(text)) {
 		return invalid('must contain digits only; enter the country calling code, e.g. 55 for Brazil');
 	}
-	if (text.length > 3 || text.startsWith('0')) {
-		return invalid(
-			'is not a country calling code; it has 1 to 3 digits and does not start with 0, e.g. 55 for Brazil or 52 for Mexico',
-		);
+	if (text.length !== 2) return invalid(`has ${plural(text.length, 'digit')}; ${TWO_DIGIT_CODES}`);
+	if (text.startsWith('0')) {
+		return invalid(`starts with 0, which no country calling code does; ${TWO_DIGIT_CODES}`);
 	}
 	return valid(text);
 }

@@ -1,5 +1,6 @@
 import { checkCnpj, checkCpf, stripDocumentPunctuation } from './documents';
 import { invalid, plural, valid, type Check } from './result';
+import { asciiUpperCase } from './text';
 
 /**
  * Rules for the fields of a bank account sent to the service (the wire correction,
@@ -53,9 +54,7 @@ export function checkBrazilianBranchNumber(raw: string): Check {
  * upper-cased).
  */
 export function checkBrazilianAccountNumber(raw: string): Check {
-	const text = String(raw ?? '')
-		.trim()
-		.toUpperCase();
+	const text = asciiUpperCase(String(raw ?? '').trim());
 	if (text === '') return invalid('is empty; enter the account number, e.g. 12345-6');
 	const match = /^(\d+)(-[\dX])?$/.exec(text);
 	if (!match) {

@@ -1,4 +1,33 @@
+import { DateTime, IANAZone } from 'luxon';
+
 import { invalid, valid, type Check } from './result';
+
+/**
+ * Where "now" and a date-time written without offset are read. `timeZone` is an IANA name such
+ * as `America/Sao_Paulo`: the workflow's time zone (`this.getTimezone()` in an operation), which
+ * is also the zone of n8n's date picker and of `$now`. Not given: UTC (the behaviour before time
+ * zones were taken into account).
+ */
+export interface TimeZoneOption {
+	timeZone?: string;
+}
+
+const UTC = 'UTC';
+
+function zoneOf(options: TimeZoneOption): { zone: string } | { reason: string } {
+	const zone = String(options.timeZone ?? '').trim() || UTC;
+	if (!IANAZone.isValidZone(zone)) {
+		return {
+			reason: `cannot be read because the time zone "${zone}" is not known; set a valid time zone (e.g. America/Sao_Paulo) in the workflow settings`,
+		};
+	}
+	return { zone };
+}
+
+/** The calendar date (`YYYY-MM-DD`) of `now` in `zone`. */
+function localDate(now: Date, zone: string): string {
+	return DateTime.fromJSDate(now, { zone }).toISODate() as string;
+}
 
 const DATE_TIME_PATTERN =
 	/^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.(\d+))?)?\s*(Z|[+-]\d{2}(?::?\d{2})?)?)?$/i;
@@ -10,6 +39,8 @@ interface ParsedDateTime {
 	/** The date as written, `YYYY-MM-DD`. */
 	date: string;
 	hasTime: boolean;
+	/** Whether an offset (`Z`, `+01:00`…) was written. */
+	hasOffset: boolean;
 	/** Milliseconds since the epoch, whole seconds only (fractions are dropped). */
 	epochSeconds: number;
 }
@@ -28,10 +59,11 @@ function isRealDate(year: number, month: number, day: number): boolean {
 /**
  * Reads `YYYY-MM-DD`, optionally followed by a time `Thh:mm[:ss[.fff]]` and an offset (`Z`,
  * `+01:00`, `-0300`). What n8n's date-time picker gives (`2026-11-22T10:00:00` or
- * `2026-11-22T10:00:00.000+01:00`) is covered. A time WITHOUT offset is read as UTC.
+ * `2026-11-22T10:00:00.000+01:00`) is covered. A time WITHOUT offset is read in `zone` (an IANA
+ * name, valid; a local time skipped by a daylight-saving change is moved forward, as luxon does).
  * Returns undefined when the text is not such a date or not a real calendar date/time.
  */
-function parseDateTime(raw: string): ParsedDateTime | undefined {
+function parseDateTime(raw: string, zone = UTC): ParsedDateTime | undefined {
 	const match = DATE_TIME_PATTERN.exec(String(raw ?? '').trim());
 	if (!match) return undefined;
 	const [, y, mo, d, h, mi, s, , offset] = match;
@@ -51,26 +83,32 @@ function parseDateTime(raw: string): ParsedDateTime | undefined {
 		if (offsetHours > 23 || offsetRest > 59) return undefined;
 		offsetMinutes = (offset[0] === '-' ? -1 : 1) * (offsetHours * 60 + offsetRest);
 	}
-	const utc = new Date(0);
-	utc.setUTCFullYear(year, month - 1, day);
-	utc.setUTCHours(hour, minute, second, 0);
+	let epochSeconds: number;
+	if (offset) {
+		const utc = new Date(0);
+		utc.setUTCFullYear(year, month - 1, day);
+		utc.setUTCHours(hour, minute, second, 0);
+		epochSeconds = utc.getTime() - offsetMinutes * 60_000;
+	} else {
+		epochSeconds = DateTime.fromObject(
+			{ year, month, day, hour, minute, second },
+			{ zone },
+		).toMillis();
+	}
 	return {
 		year,
 		month,
 		day,
 		date: `${pad(year, 4)}-${pad(month)}-${pad(day)}`,
 		hasTime: h !== undefined,
-		epochSeconds: utc.getTime() - offsetMinutes * 60_000,
+		hasOffset: offset !== undefined,
+		epochSeconds,
 	};
 }
 
 /** `YYYY-MM-DDThh:mm:ssZ` in UTC. */
 export function formatUtcSeconds(epochMilliseconds: number): string {
 	return new Date(epochMilliseconds).toISOString().replace(/\.\d{3}Z$/, 'Z');
-}
-
-function todayUtc(now: Date): string {
-	return now.toISOString().slice(0, 10);
 }
 
 function describeDuration(milliseconds: number): string {
@@ -91,47 +129,60 @@ export const DYNAMIC_PIX_MIN_AHEAD_MS = 60_000;
  * dropped), strictly more than 60 seconds after `now`.
  *
  * Accepted input: that form, an ISO text with milliseconds or an offset, or what n8n's date-time
- * picker gives. A date and time WITHOUT offset (e.g. `2026-11-22T10:00:00`) is read as UTC, since
- * the service works in UTC; give an offset (`-03:00`) for local time.
+ * picker gives. A date and time WITHOUT offset (e.g. `2026-11-22T10:00:00`, what the picker gives)
+ * is read in `options.timeZone` (the workflow's time zone; UTC when not given); an explicit offset
+ * is kept. The expiry is optional in the spec: an empty value (or none) is accepted as "not given"
+ * and returned as `''`, which the caller does not send.
  */
-export function checkDynamicPixExpiry(raw: string, now: Date): Check {
-	const text = String(raw ?? '').trim();
-	if (text === '') {
-		return invalid('is empty; enter a date and time in UTC, e.g. 2026-11-22T10:00:00Z');
-	}
-	const parsed = parseDateTime(text);
+export function checkDynamicPixExpiry(
+	raw: string | undefined,
+	now: Date,
+	options: TimeZoneOption = {},
+): Check {
+	const text = raw === undefined || raw === null ? '' : String(raw).trim();
+	if (text === '') return valid('');
+	const zone = zoneOf(options);
+	if ('reason' in zone) return invalid(zone.reason);
+	const parsed = parseDateTime(text, zone.zone);
 	if (!parsed || !parsed.hasTime) {
 		return invalid(
-			'is not a valid date and time; use the form YYYY-MM-DDThh:mm:ssZ in UTC, e.g. 2026-11-22T10:00:00Z',
+			'is not a valid date and time; use the form YYYY-MM-DDThh:mm:ss (read in the workflow’s time zone) or add an offset, e.g. 2026-11-22T10:00:00Z',
 		);
 	}
 	const value = formatUtcSeconds(parsed.epochSeconds);
+	const readAs =
+		parsed.hasOffset || zone.zone === UTC
+			? value
+			: `${text.replace(' ', 'T').slice(0, 19)} in ${zone.zone} is ${value}`;
 	const ahead = parsed.epochSeconds - now.getTime();
 	if (ahead <= 0) {
 		return invalid(
-			`is in the past (${value}, ${describeDuration(ahead)} ago); choose a time more than 1 minute from now`,
+			`is in the past (${readAs}, ${describeDuration(ahead)} ago); choose a time more than 1 minute from now`,
 		);
 	}
 	if (ahead <= DYNAMIC_PIX_MIN_AHEAD_MS) {
 		return invalid(
-			`is only ${describeDuration(ahead)} from now (${value}); the PIX code must expire more than 1 minute from now`,
+			`is only ${describeDuration(ahead)} from now (${readAs}); the PIX code must expire more than 1 minute from now`,
 		);
 	}
 	return valid(value);
 }
 
 /**
- * `from_boleto.expire_at`: `YYYY-MM-DD`, a real date, today (UTC) or later. A date-time text is
+ * `from_boleto.expire_at`: `YYYY-MM-DD`, a real date, today or later, where "today" is the local
+ * date in `options.timeZone` (the workflow's time zone; UTC when not given). A date-time text is
  * accepted and its date part, as written, is kept.
  */
-export function checkBoletoExpireAt(raw: string, now: Date): Check {
+export function checkBoletoExpireAt(raw: string, now: Date, options: TimeZoneOption = {}): Check {
 	const text = String(raw ?? '').trim();
 	if (text === '') return invalid('is empty; enter a date in the form YYYY-MM-DD, e.g. 2026-11-22');
-	const parsed = parseDateTime(text);
+	const zone = zoneOf(options);
+	if ('reason' in zone) return invalid(zone.reason);
+	const parsed = parseDateTime(text, zone.zone);
 	if (!parsed) {
 		return invalid('is not a valid date; use the form YYYY-MM-DD, e.g. 2026-11-22');
 	}
-	const today = todayUtc(now);
+	const today = localDate(now, zone.zone);
 	if (parsed.date < today) {
 		return invalid(
 			`is in the past (${parsed.date}); the boleto must expire today (${today}) or later`,
@@ -141,15 +192,17 @@ export function checkBoletoExpireAt(raw: string, now: Date): Check {
 }
 
 /**
- * `birth_date`: `YYYY-MM-DD`, a real date, before today (UTC) and not before 1900. A date-time text
- * is accepted and its date part, as written, is kept.
+ * `birth_date`: `YYYY-MM-DD`, a real date, before today (in `options.timeZone`, UTC when not
+ * given) and not before 1900. A date-time text is accepted and its date part, as written, is kept.
  */
-export function checkBirthDate(raw: string, now: Date): Check {
+export function checkBirthDate(raw: string, now: Date, options: TimeZoneOption = {}): Check {
 	const text = String(raw ?? '').trim();
 	if (text === '') return invalid('is empty; enter a date in the form YYYY-MM-DD, e.g. 1990-05-17');
-	const parsed = parseDateTime(text);
+	const zone = zoneOf(options);
+	if ('reason' in zone) return invalid(zone.reason);
+	const parsed = parseDateTime(text, zone.zone);
 	if (!parsed) return invalid('is not a valid date; use the form YYYY-MM-DD, e.g. 1990-05-17');
-	if (parsed.date >= todayUtc(now)) {
+	if (parsed.date >= localDate(now, zone.zone)) {
 		return invalid(`is ${parsed.date}, not in the past; a birth date must be before today`);
 	}
 	if (parsed.year < 1900) return invalid(`is ${parsed.date}, before 1900; check the year`);
@@ -159,9 +212,9 @@ export function checkBirthDate(raw: string, now: Date): Check {
 /**
  * Card expiry: `MM/YYYY`. `MM/YY` (→ 20YY) and a one-digit month (`1/2027` → `01/2027`) are
  * normalised, spaces around the slash are ignored. The card must not have expired: its month must
- * be the current month (UTC) or later.
+ * be the current month (in `options.timeZone`, UTC when not given) or later.
  */
-export function checkCardExpiration(raw: string, now: Date): Check {
+export function checkCardExpiration(raw: string, now: Date, options: TimeZoneOption = {}): Check {
 	const text = String(raw ?? '').replace(/\s+/g, '');
 	if (text === '') return invalid('is empty; enter the expiry as MM/YYYY, e.g. 08/2029');
 	const match = /^(\d{1,2})\/(\d{2}|\d{4})$/.exec(text);
@@ -172,8 +225,11 @@ export function checkCardExpiration(raw: string, now: Date): Check {
 	}
 	const year = match[2].length === 2 ? 2000 + Number(match[2]) : Number(match[2]);
 	const value = `${pad(month)}/${year}`;
-	const currentYear = now.getUTCFullYear();
-	const currentMonth = now.getUTCMonth() + 1;
+	const zone = zoneOf(options);
+	if ('reason' in zone) return invalid(zone.reason);
+	const local = DateTime.fromJSDate(now, { zone: zone.zone });
+	const currentYear = local.year;
+	const currentMonth = local.month;
 	if (year < currentYear || (year === currentYear && month < currentMonth)) {
 		return invalid(`is ${value}: the card has expired`);
 	}

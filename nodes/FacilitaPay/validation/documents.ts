@@ -1,15 +1,19 @@
 import { invalid, plural, valid, type Check } from './result';
+import { asciiUpperCase } from './text';
 
 /**
  * Removes the punctuation people write in document numbers (dots, dashes, slashes and any
- * whitespace) and upper-cases letters. The service wants the bare characters only.
+ * whitespace) and upper-cases the ASCII letters a–z and "ñ" (a letter of Mexican RFCs). Other
+ * letters are kept as typed, so the document's rules refuse them: Unicode upper-casing would turn
+ * "ſ" into "S" or "ß" into "SS" and check (and send) a different number. The service wants the
+ * bare characters only.
  * `stripped` tells whether punctuation was removed (upper-casing alone does not count).
  */
 export function stripDocumentPunctuation(raw: string): { value: string; stripped: boolean } {
 	const text = String(raw ?? '');
 	const withoutPunctuation = text.replace(/[.\-/\s]/g, '');
 	return {
-		value: withoutPunctuation.toUpperCase(),
+		value: asciiUpperCase(withoutPunctuation).replace(/ñ/g, 'Ñ'),
 		stripped: withoutPunctuation.length !== text.length,
 	};
 }

@@ -8,3 +8,5 @@ export * from './card';
 export * from './pix';
 export * from './boleto';
 export * from './misc';
+export * from './pathId';
+export * from './text';

@@ -1,4 +1,5 @@
 import { invalid, valid, type Check } from './result';
+import { asciiLowerCase } from './text';
 
 const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
@@ -8,9 +9,7 @@ const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{
  * returned in lower case as the service writes them.
  */
 export function checkUuid(raw: string): Check {
-	const text = String(raw ?? '')
-		.trim()
-		.toLowerCase();
+	const text = asciiLowerCase(String(raw ?? '').trim());
 	if (text === '')
 		return invalid('is empty; enter an id such as 3f2b8c1e-9d4a-4f6b-8e2a-1c5d7e9f0a1b');
 	if (!UUID_PATTERN.test(text)) {
@@ -67,7 +66,7 @@ export function checkOneOf(
 	const list = allowed.join(', ');
 	if (text === '') return invalid(`is empty; use one of ${list}`);
 	const found = allowed.find((option) =>
-		options.caseSensitive ? option === text : option.toLowerCase() === text.toLowerCase(),
+		options.caseSensitive ? option === text : asciiLowerCase(option) === asciiLowerCase(text),
 	);
 	if (found === undefined) return invalid(`is "${text}"; use one of ${list}`);
 	return valid(found);

@@ -1,8 +1,15 @@
 import { invalid, plural, valid, type Check } from './result';
+import { asciiUpperCase } from './text';
 
 /** Currencies the service uses (ISO 4217 alpha-3), sorted. */
 export const CURRENCIES = ['BRL', 'CLP', 'COP', 'EUR', 'MXN', 'USD'] as const;
 export type Currency = (typeof CURRENCIES)[number];
+
+/**
+ * Currencies the service's cards take (service facts: "Cards work only in local currencies BRL,
+ * MXN, COP and CLP"): the hosted card checkout's `currency`. Sorted.
+ */
+export const CARD_CURRENCIES = ['BRL', 'CLP', 'COP', 'MXN'] as const;
 
 const MONEY_PATTERN = /^\d+\.\d{2}$/;
 
@@ -137,9 +144,7 @@ export function checkNonNegativeMoney(raw: string | number): Check {
  * uses).
  */
 export function checkCurrency(raw: string, allowed: readonly string[] = CURRENCIES): Check {
-	const text = String(raw ?? '')
-		.trim()
-		.toUpperCase();
+	const text = asciiUpperCase(String(raw ?? '').trim());
 	const list = allowed.join(', ');
 	if (text === '') return invalid(`is empty; use one of ${list}`);
 	if (!/^[A-Z]{3}$/.test(text)) {

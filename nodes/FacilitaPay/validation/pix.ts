@@ -1,4 +1,5 @@
 import { checkCnpj, checkCpf, stripDocumentPunctuation } from './documents';
+import { asciiLowerCase } from './text';
 
 /**
  * CRC-16/CCITT-FALSE (poly 0x1021, init 0xFFFF, no reflection, no final xor) over the UTF-8 bytes
@@ -158,7 +159,7 @@ export function checkPixKey(raw: string): PixKeyCheck {
 	if (text === '') return { ok: false, reason: `is empty; enter ${KINDS_TEXT}` };
 
 	if (text.includes('@')) {
-		const email = text.toLowerCase();
+		const email = asciiLowerCase(text);
 		if (!/^[^\s@]+@[^\s@]+\.[^\s@.]+$/.test(email)) {
 			return { ok: false, reason: 'is not a valid e-mail key; use the form name@example.com' };
 		}
@@ -181,8 +182,8 @@ export function checkPixKey(raw: string): PixKeyCheck {
 		};
 	}
 
-	if (EVP_PATTERN.test(text.toLowerCase()))
-		return { ok: true, value: text.toLowerCase(), kind: 'evp' };
+	if (EVP_PATTERN.test(asciiLowerCase(text)))
+		return { ok: true, value: asciiLowerCase(text), kind: 'evp' };
 
 	const { value } = stripDocumentPunctuation(text);
 	if (/^\d{11}$/.test(value)) {

@@ -33,6 +33,19 @@ describe('checkBrazilianState', () => {
 	])('rejects %j', (raw, reason) => {
 		expect(checkBrazilianState(raw)).toEqual({ ok: false, reason });
 	});
+
+	it.each([
+		['ſp', 'a long s that Unicode upper-cases to "S"'],
+		['eſ', 'a long s at the end'],
+		['ﬀ', 'a ligature that Unicode upper-cases to "FF"'],
+		['ſe', 'a long s in front of e (would become "SE")'],
+		['Sᴘ', 'a small capital'],
+	])('refuses %j (%s) instead of sending another state', (raw) => {
+		expect(checkBrazilianState(raw)).toEqual({
+			ok: false,
+			reason: expect.stringContaining('is not the code of a Brazilian state'),
+		});
+	});
 });
 
 describe('checkCep', () => {
@@ -63,7 +76,7 @@ describe('checkCountryCode2', () => {
 		expect(checkCountryCode2(raw)).toEqual({ ok: true, value });
 	});
 
-	it.each(['', 'B', 'BRA', 'B1', 'Brazil'])('rejects %j', (raw) => {
+	it.each(['', 'B', 'BRA', 'B1', 'Brazil', 'ſE', 'ﬀ', 'ıT'])('rejects %j', (raw) => {
 		expect(checkCountryCode2(raw).ok).toBe(false);
 	});
 });
@@ -74,8 +87,8 @@ describe('checkPhoneCountryCode', () => {
 		['+55', '55'],
 		['0055', '55'],
 		[' 52 ', '52'],
-		['1', '1'],
-		['+351', '351'],
+		['57', '57'],
+		['(56)', '56'],
 	])('accepts %j as %j', (raw, value) => {
 		expect(checkPhoneCountryCode(raw)).toEqual({ ok: true, value });
 	});
@@ -83,8 +96,20 @@ describe('checkPhoneCountryCode', () => {
 	it.each([
 		['', 'is empty; enter the country calling code, e.g. 55 for Brazil'],
 		['BR', 'must contain digits only; enter the country calling code, e.g. 55 for Brazil'],
-		['5555', expect.stringContaining('is not a country calling code')],
-		['05', expect.stringContaining('is not a country calling code')],
+		[
+			'1',
+			'has 1 digit; FacilitaPay takes a country calling code of 2 digits, e.g. 55 for Brazil, 52 for Mexico, 57 for Colombia or 56 for Chile',
+		],
+		[
+			'+351',
+			'has 3 digits; FacilitaPay takes a country calling code of 2 digits, e.g. 55 for Brazil, 52 for Mexico, 57 for Colombia or 56 for Chile',
+		],
+		[
+			'5555',
+			expect.stringContaining('has 4 digits; FacilitaPay takes a country calling code of 2 digits'),
+		],
+		['05', expect.stringContaining('starts with 0, which no country calling code does')],
+		['٥٥', 'must contain digits only; enter the country calling code, e.g. 55 for Brazil'],
 	])('rejects %j', (raw, reason) => {
 		expect(checkPhoneCountryCode(raw)).toEqual({ ok: false, reason });
 	});

@@ -52,7 +52,6 @@ describe('checkDynamicPixExpiry', () => {
 		['2026-03-15T12:00:00Z', expect.stringContaining('is in the past')],
 		['2026-03-15T12:00:30Z', expect.stringContaining('is only 30 seconds from now')],
 		['2026-03-15T14:00:00+02:00', expect.stringContaining('is in the past')],
-		['', 'is empty; enter a date and time in UTC, e.g. 2026-11-22T10:00:00Z'],
 	])('rejects %j', (raw, reason) => {
 		expect(checkDynamicPixExpiry(raw, NOW)).toEqual({ ok: false, reason });
 	});
@@ -73,7 +72,87 @@ describe('checkDynamicPixExpiry', () => {
 		expect(checkDynamicPixExpiry(raw, NOW)).toEqual({
 			ok: false,
 			reason:
-				'is not a valid date and time; use the form YYYY-MM-DDThh:mm:ssZ in UTC, e.g. 2026-11-22T10:00:00Z',
+				'is not a valid date and time; use the form YYYY-MM-DDThh:mm:ss (read in the workflow’s time zone) or add an offset, e.g. 2026-11-22T10:00:00Z',
+		});
+	});
+
+	it.each([undefined, null, '', '   '])(
+		'accepts "not given" (%j): the expiry is optional in the spec, and nothing is sent',
+		(raw) => {
+			expect(checkDynamicPixExpiry(raw as unknown as string, NOW)).toEqual({ ok: true, value: '' });
+			expect(
+				checkDynamicPixExpiry(raw as unknown as string, NOW, { timeZone: 'America/Sao_Paulo' }),
+			).toEqual({ ok: true, value: '' });
+		},
+	);
+
+	describe('in the workflow’s time zone', () => {
+		const SAO_PAULO = { timeZone: 'America/Sao_Paulo' };
+
+		it('reads a date-time without offset (what the date picker gives) in that zone', () => {
+			expect(checkDynamicPixExpiry('2026-11-22T10:00:00', NOW, SAO_PAULO)).toEqual({
+				ok: true,
+				value: '2026-11-22T13:00:00Z',
+			});
+			expect(
+				checkDynamicPixExpiry('2026-11-22T10:00:00', NOW, { timeZone: 'Europe/Berlin' }),
+			).toEqual({ ok: true, value: '2026-11-22T09:00:00Z' });
+		});
+
+		it('accepts a time less than 3 hours ahead in São Paulo (it was refused as past when read as UTC)', () => {
+			// NOW is 09:00 in São Paulo; the user picks 10:00 local, one hour ahead.
+			expect(checkDynamicPixExpiry('2026-03-15T10:00:00', NOW, SAO_PAULO)).toEqual({
+				ok: true,
+				value: '2026-03-15T13:00:00Z',
+			});
+		});
+
+		it('says the time was read in the zone when it is in the past', () => {
+			expect(checkDynamicPixExpiry('2026-03-15T08:00:00', NOW, SAO_PAULO)).toEqual({
+				ok: false,
+				reason:
+					'is in the past (2026-03-15T08:00:00 in America/Sao_Paulo is 2026-03-15T11:00:00Z, 60 minutes ago); choose a time more than 1 minute from now',
+			});
+		});
+
+		it.each([
+			['2026-11-22T10:00:00Z', '2026-11-22T10:00:00Z'],
+			['2026-11-22T10:00:00.000+01:00', '2026-11-22T09:00:00Z'],
+			['2026-11-22T10:00:00-03:00', '2026-11-22T13:00:00Z'],
+		])('keeps the explicit offset of %j', (raw, value) => {
+			expect(checkDynamicPixExpiry(raw, NOW, { timeZone: 'Asia/Tokyo' })).toEqual({
+				ok: true,
+				value,
+			});
+		});
+
+		it('follows daylight saving time of the zone', () => {
+			// New York: EST (-05:00) in January, EDT (-04:00) in July.
+			const ny = { timeZone: 'America/New_York' };
+			expect(checkDynamicPixExpiry('2027-01-10T10:00:00', NOW, ny)).toEqual({
+				ok: true,
+				value: '2027-01-10T15:00:00Z',
+			});
+			expect(checkDynamicPixExpiry('2026-07-10T10:00:00', NOW, ny)).toEqual({
+				ok: true,
+				value: '2026-07-10T14:00:00Z',
+			});
+		});
+
+		it('reads "UTC" and no zone alike (the old behaviour)', () => {
+			expect(checkDynamicPixExpiry('2026-11-22T10:00:00', NOW, { timeZone: 'UTC' })).toEqual(
+				checkDynamicPixExpiry('2026-11-22T10:00:00', NOW),
+			);
+		});
+
+		it('refuses an unknown time zone with a reason that says where to fix it', () => {
+			expect(
+				checkDynamicPixExpiry('2026-11-22T10:00:00', NOW, { timeZone: 'Mars/Olympus' }),
+			).toEqual({
+				ok: false,
+				reason:
+					'cannot be read because the time zone "Mars/Olympus" is not known; set a valid time zone (e.g. America/Sao_Paulo) in the workflow settings',
+			});
 		});
 	});
 });
@@ -89,10 +168,29 @@ describe('checkBoletoExpireAt', () => {
 		expect(checkBoletoExpireAt(raw, NOW)).toEqual({ ok: true, value });
 	});
 
-	it('uses the UTC date for today', () => {
+	it('uses the UTC date for today when no time zone is given', () => {
 		const lateEvening = new Date('2026-03-15T23:30:00-03:00');
 		expect(checkBoletoExpireAt('2026-03-15', lateEvening).ok).toBe(false);
 		expect(checkBoletoExpireAt('2026-03-16', lateEvening).ok).toBe(true);
+	});
+
+	it('uses the local date in the workflow’s time zone for today', () => {
+		// 23:30 on the 15th in São Paulo is already the 16th in UTC.
+		const lateEvening = new Date('2026-03-15T23:30:00-03:00');
+		const saoPaulo = { timeZone: 'America/Sao_Paulo' };
+		expect(checkBoletoExpireAt('2026-03-15', lateEvening, saoPaulo)).toEqual({
+			ok: true,
+			value: '2026-03-15',
+		});
+		expect(checkBoletoExpireAt('2026-03-14', lateEvening, saoPaulo)).toEqual({
+			ok: false,
+			reason: 'is in the past (2026-03-14); the boleto must expire today (2026-03-15) or later',
+		});
+		// 01:00 on the 16th in Tokyo is still the 15th in UTC.
+		const earlyTokyo = new Date('2026-03-16T01:00:00+09:00');
+		expect(checkBoletoExpireAt('2026-03-15', earlyTokyo, { timeZone: 'Asia/Tokyo' }).ok).toBe(
+			false,
+		);
 	});
 
 	it.each([
@@ -129,6 +227,15 @@ describe('checkBirthDate', () => {
 	])('rejects %j: %s', (raw, reason) => {
 		expect(checkBirthDate(raw, NOW)).toEqual({ ok: false, reason });
 	});
+
+	it('uses today in the workflow’s time zone', () => {
+		// NOW is already 2026-03-16 in Kiritimati (UTC+14).
+		expect(checkBirthDate('2026-03-15', NOW).ok).toBe(false);
+		expect(checkBirthDate('2026-03-15', NOW, { timeZone: 'Pacific/Kiritimati' })).toEqual({
+			ok: true,
+			value: '2026-03-15',
+		});
+	});
 });
 
 describe('checkCardExpiration', () => {
@@ -154,5 +261,15 @@ describe('checkCardExpiration', () => {
 		['', 'is empty; enter the expiry as MM/YYYY, e.g. 08/2029'],
 	])('rejects %j: %s', (raw, reason) => {
 		expect(checkCardExpiration(raw, NOW)).toEqual({ ok: false, reason });
+	});
+
+	it('uses the current month in the workflow’s time zone', () => {
+		// 23:30 on 31 March in São Paulo is already April in UTC.
+		const lastEvening = new Date('2026-03-31T23:30:00-03:00');
+		expect(checkCardExpiration('03/2026', lastEvening).ok).toBe(false);
+		expect(checkCardExpiration('03/2026', lastEvening, { timeZone: 'America/Sao_Paulo' })).toEqual({
+			ok: true,
+			value: '03/2026',
+		});
 	});
 });

@@ -25,6 +25,43 @@ describe('stripDocumentPunctuation', () => {
 	])('%j becomes %j (stripped: %j)', (raw, value, stripped) => {
 		expect(stripDocumentPunctuation(raw)).toEqual({ value, stripped });
 	});
+
+	it.each([
+		['ſ', 'ſ'],
+		['ß', 'ß'],
+		['ﬁ', 'ﬁ'],
+		['ı', 'ı'],
+		['ñ', 'Ñ'],
+		['abcñ', 'ABCÑ'],
+	])(
+		'upper-cases ASCII letters (and ñ, a letter of Mexican documents) only: %j stays %j',
+		(raw, value) => {
+			expect(stripDocumentPunctuation(raw).value).toBe(value);
+		},
+	);
+});
+
+describe('letters that Unicode upper-casing would turn into other letters', () => {
+	it('refuses a CNPJ typed with "ſ" (which would become "S") instead of checking another number', () => {
+		// 12ABC34501DE35 is valid; an "S" CNPJ built from "ſ" must not pass as something else
+		const result = checkCnpj('12ABC3450ſDE35');
+		expect(result).toEqual({ ok: false, reason: expect.stringContaining('"ſ"') });
+	});
+
+	it('refuses a CURP typed with "ß" (which would become "SS")', () => {
+		expect(checkCurp('BOXW310820HNERXN09'.slice(0, 13) + 'ß' + 'XN09').ok).toBe(false);
+	});
+
+	it('refuses an RFC typed with "ſ"', () => {
+		expect(checkRfcPerson('BOXW310820Aſ1')).toEqual({
+			ok: false,
+			reason: expect.stringContaining('RFC'),
+		});
+	});
+
+	it('accepts "ñ" in an RFC as "Ñ"', () => {
+		expect(checkRfcPerson('ño&a800101xy9')).toEqual({ ok: true, value: 'ÑO&A800101XY9' });
+	});
 });
 
 describe('checkCpf', () => {

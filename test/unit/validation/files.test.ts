@@ -15,6 +15,22 @@ const PNG = Buffer.concat([
 ]);
 const JPEG = Buffer.concat([Buffer.from([0xff, 0xd8, 0xff, 0xe0]), Buffer.alloc(100)]);
 const TEXT = Buffer.from('hello, this is not a document');
+const GIF = Buffer.concat([Buffer.from('GIF89a'), Buffer.alloc(100)]);
+const WEBP = Buffer.concat([
+	Buffer.from('RIFF'),
+	Buffer.from([0x24, 0, 0, 0]),
+	Buffer.from('WEBPVP8 '),
+	Buffer.alloc(100),
+]);
+const TIFF_LE = Buffer.concat([Buffer.from([0x49, 0x49, 0x2a, 0x00]), Buffer.alloc(100)]);
+const TIFF_BE = Buffer.concat([Buffer.from([0x4d, 0x4d, 0x00, 0x2a]), Buffer.alloc(100)]);
+const BMP = Buffer.concat([
+	Buffer.from('BM'),
+	Buffer.from([0x7e, 0, 0, 0, 0, 0, 0, 0, 0x36, 0, 0, 0]),
+	Buffer.alloc(100),
+]);
+const heif = (brand: string) =>
+	Buffer.concat([Buffer.from([0, 0, 0, 0x18]), Buffer.from(`ftyp${brand}`), Buffer.alloc(100)]);
 
 function withSize(header: Buffer, size: number): Buffer {
 	const bytes = Buffer.alloc(size);
@@ -29,7 +45,16 @@ describe('detectFileType', () => {
 		['a JPEG', JPEG, 'image/jpeg'],
 		['text', TEXT, undefined],
 		['an empty buffer', Buffer.alloc(0), undefined],
-		['a GIF', Buffer.from('GIF89a.....'), undefined],
+		['a GIF', GIF, 'image/gif'],
+		['a WebP image', WEBP, 'image/webp'],
+		['a TIFF (Intel byte order)', TIFF_LE, 'image/tiff'],
+		['a TIFF (Motorola byte order)', TIFF_BE, 'image/tiff'],
+		['a BMP', BMP, 'image/bmp'],
+		['a HEIC photo (iPhone)', heif('heic'), 'image/heic'],
+		['a HEIF image', heif('mif1'), 'image/heif'],
+		['an MP4 video (ftyp, another brand)', heif('isom'), undefined],
+		['a text starting with "BM"', Buffer.from('BMW is a car maker, not a bitmap'), undefined],
+		['a RIFF that is not WebP (WAV)', Buffer.from('RIFF\x24\x00\x00\x00WAVEfmt '), undefined],
 		['a truncated PNG signature', Buffer.from([0x89, 0x50, 0x4e, 0x47]), undefined],
 	])('recognises %s', (_name, bytes, type) => {
 		expect(detectFileType(bytes)).toBe(type);
@@ -50,6 +75,56 @@ describe('checkDocumentFile', () => {
 		['a PNG declared in capitals', PNG, 'rg.png', 'IMAGE/PNG', 'image/png', 'rg.png'],
 		['a JPEG declared as image/jpg', JPEG, 'rg.jpeg', 'image/jpg', 'image/jpeg', 'rg.jpeg'],
 		['an empty declared type', JPEG, 'rg.jpg', '', 'image/jpeg', 'rg.jpg'],
+		[
+			'a PDF tagged application/octet-stream (n8n’s tag for a file of unknown type)',
+			PDF,
+			'proof.pdf',
+			'application/octet-stream',
+			'application/pdf',
+			'proof.pdf',
+		],
+		[
+			'a JPEG tagged binary/octet-stream',
+			JPEG,
+			'rg.jpg',
+			'binary/octet-stream',
+			'image/jpeg',
+			'rg.jpg',
+		],
+		[
+			'a PNG tagged as a PDF: the content decides',
+			PNG,
+			'rg.png',
+			'application/pdf',
+			'image/png',
+			'rg.png',
+		],
+		[
+			'a PDF tagged image/jpeg: the content decides',
+			PDF,
+			'proof.pdf',
+			'image/jpeg',
+			'application/pdf',
+			'proof.pdf',
+		],
+		[
+			'a HEIC photo tagged application/octet-stream',
+			heif('heic'),
+			'IMG_0001.HEIC',
+			'application/octet-stream',
+			'image/heic',
+			'IMG_0001.HEIC',
+		],
+		['a WebP image', WEBP, 'rg.webp', undefined, 'image/webp', 'rg.webp'],
+		['a TIFF scan', TIFF_LE, 'scan.tif', 'image/tiff', 'image/tiff', 'scan.tif'],
+		[
+			'a format not sniffed, with its own tag (the service checks the content)',
+			TEXT,
+			'notes.txt',
+			'text/plain; charset=utf-8',
+			'text/plain',
+			'notes.txt',
+		],
 		[
 			'a file of exactly 15 MB',
 			withSize(PDF, MAX_DOCUMENT_BYTES),
@@ -92,28 +167,20 @@ describe('checkDocumentFile', () => {
 			'is empty; choose a file with content',
 		],
 		[
-			'unknown content',
+			'unknown content tagged application/octet-stream',
 			TEXT,
-			'notes.txt',
-			'text/plain',
+			'notes.bin',
+			'application/octet-stream',
 			'file_data',
-			'is not a file type the service accepts; send a PDF (application/pdf), PNG (image/png) or JPEG (image/jpeg) file',
+			'is a kind of file that cannot be told from its content, and its binary data has no file type (application/octet-stream); set the MIME type on the binary data (e.g. application/pdf) or send a PDF, PNG, JPEG, GIF, WebP, TIFF, BMP or HEIC/HEIF file',
 		],
 		[
-			'a PNG declared as PDF',
-			PNG,
-			'rg.pdf',
-			'application/pdf',
-			'file_type',
-			'does not match the file: the file is a PNG image but File Type says application/pdf; use image/png',
-		],
-		[
-			'a PDF declared as JPEG',
-			PDF,
-			'proof.pdf',
-			'image/jpeg',
-			'file_type',
-			'does not match the file: the file is a PDF document but File Type says image/jpeg; use application/pdf',
+			'unknown content without a tag',
+			TEXT,
+			'notes.bin',
+			undefined,
+			'file_data',
+			'is a kind of file that cannot be told from its content, and its binary data has no file type; set the MIME type on the binary data (e.g. application/pdf) or send a PDF, PNG, JPEG, GIF, WebP, TIFF, BMP or HEIC/HEIF file',
 		],
 		[
 			'a name without extension',
@@ -195,8 +262,11 @@ describe('checkHttpUrl', () => {
 	it.each([
 		['https://example.com/file.pdf', 'https://example.com/file.pdf'],
 		[' http://files.example.com.br/a%20b.png?x=1 ', 'http://files.example.com.br/a%20b.png?x=1'],
-		['HTTPS://EXAMPLE.COM/x', 'HTTPS://EXAMPLE.COM/x'],
-	])('accepts %j as %j', (raw, value) => {
+		['HTTPS://EXAMPLE.COM/x', 'https://example.com/x'],
+		['https://example.com', 'https://example.com/'],
+		['https://n8n.example.com:5678/webhook/fp', 'https://n8n.example.com:5678/webhook/fp'],
+		['https://exämple.com/a', 'https://xn--exmple-cua.com/a'],
+	])('accepts %j and returns the normalised URL %j', (raw, value) => {
 		expect(checkHttpUrl(raw)).toEqual({ ok: true, value });
 	});
 
@@ -204,7 +274,7 @@ describe('checkHttpUrl', () => {
 		['', 'is empty; enter a web address such as https://example.com/file.pdf'],
 		[
 			'example.com/file.pdf',
-			'is not a web address; enter a full address starting with https://, e.g. https://example.com/file.pdf',
+			'is not a web address: it does not start with http:// or https://; enter the full address, e.g. https://example.com/file.pdf',
 		],
 		[
 			'ftp://example.com/file.pdf',
@@ -216,10 +286,67 @@ describe('checkHttpUrl', () => {
 		],
 		[
 			'https://',
-			'is not a web address; enter a full address starting with https://, e.g. https://example.com/file.pdf',
+			'has no host name after https://; enter the full address, e.g. https://example.com/file.pdf',
 		],
 	])('rejects %j: %s', (raw, reason) => {
 		expect(checkHttpUrl(raw)).toEqual({ ok: false, reason });
+	});
+
+	it.each([
+		['a scheme without slashes', 'http:example.com', /does not start with http:\/\/ or https:\/\//],
+		[
+			'a scheme with one slash',
+			'https:/host/file.pdf',
+			/does not start with http:\/\/ or https:\/\//,
+		],
+		[
+			'a backslash for the slashes',
+			'https:\\\\host/file.pdf',
+			/does not start with http:\/\/ or https:\/\//,
+		],
+		['a space in the host', 'https://exa mple.com/a', /contains a space/],
+		['a space in the path', 'https://example.com/my file.pdf', /contains a space; .*%20/],
+		['a newline inside', 'https://example.com/a\nb', /contains a line break/],
+		['a trailing newline', 'https://example.com/a.pdf\n', /contains a line break/],
+		['a tab inside', 'https://exam\tple.com/a', /contains a tab/],
+		['a backslash in the path', 'https://example.com\\@evil.com/a', /contains "\\"/],
+		['two addresses', 'https://a.com https://b.com', /contains a space/],
+		['no host after the scheme', 'http:///file.pdf', /has no host name/],
+	])('refuses %s (%j) with a readable reason', (_name, raw, reason) => {
+		const result = checkHttpUrl(raw);
+		expect(result.ok).toBe(false);
+		if (!result.ok) expect(result.reason).toMatch(reason);
+	});
+
+	it('returns exactly the URL that was checked, always starting with http:// or https://', () => {
+		for (const raw of [
+			'HTTP://Example.com',
+			'https://example.com/a/../b',
+			'https://example.com:443/x',
+		]) {
+			const result = checkHttpUrl(raw);
+			expect(result.ok).toBe(true);
+			if (result.ok) {
+				expect(result.value).toMatch(/^https?:\/\//);
+				expect(new URL(result.value).href).toBe(result.value);
+			}
+		}
+		expect(checkHttpUrl('https://example.com/a/../b')).toEqual({
+			ok: true,
+			value: 'https://example.com/b',
+		});
+		expect(checkHttpUrl('https://example.com:443/x')).toEqual({
+			ok: true,
+			value: 'https://example.com/x',
+		});
+	});
+
+	it('uses the example it is given (the webhook URL)', () => {
+		expect(checkHttpUrl('http:hooks', 'https://n8n.example.com/webhook/facilitapay')).toEqual({
+			ok: false,
+			reason:
+				'is not a web address: it does not start with http:// or https://; enter the full address, e.g. https://n8n.example.com/webhook/facilitapay',
+		});
 	});
 });
 

@@ -41,6 +41,9 @@ describe('validation index', () => {
 		'checkEmail',
 		'checkNonEmpty',
 		'checkIntegerInRange',
+		'checkPathId',
+		'asciiUpperCase',
+		'asciiLowerCase',
 	])('exports the function %s', (name) => {
 		expect(typeof (validation as Record<string, unknown>)[name]).toBe('function');
 	});
@@ -52,6 +55,7 @@ describe('validation index', () => {
 		'DOCUMENT_LABELS',
 		'CHALLENGE_WINDOW_SIZES',
 		'MCC_CODES',
+		'CARD_CURRENCIES',
 	])('exports the list %s', (name) => {
 		expect(Array.isArray((validation as Record<string, unknown>)[name])).toBe(true);
 	});

@@ -1,6 +1,7 @@
 import type { INodeProperties } from 'n8n-workflow';
 
 import { CURRENCIES } from '../../validation/money';
+import { locatorField } from './locator';
 
 /** Return All + Limit, as every n8n "Get Many" has them. */
 export const returnAllOrLimit: INodeProperties[] = [
@@ -22,25 +23,29 @@ export const returnAllOrLimit: INodeProperties[] = [
 	},
 ];
 
-export const subjectIdField = (description = 'ID of the subject (customer), a UUID'): INodeProperties => ({
-	displayName: 'Subject ID',
-	name: 'subjectId',
-	type: 'string',
-	required: true,
-	default: '',
-	placeholder: 'e.g. 4b6f3c2a-9d1e-4f7a-8c5b-2e1d0a9f8b7c',
-	description,
-});
+export const subjectIdField = (description = 'The subject (customer)'): INodeProperties =>
+	locatorField({
+		name: 'subjectId',
+		displayName: 'Subject',
+		description,
+		searchListMethod: 'searchSubjects',
+		searchHint: 'Search by name or document number…',
+		placeholder: 'e.g. 4b6f3c2a-9d1e-4f7a-8c5b-2e1d0a9f8b7c',
+		uuid: true,
+		kind: 'subject',
+	});
 
-export const transactionIdField: INodeProperties = {
-	displayName: 'Transaction ID',
+export const transactionIdField: INodeProperties = locatorField({
 	name: 'transactionId',
-	type: 'string',
-	required: true,
-	default: '',
+	displayName: 'Transaction',
+	description:
+		'The transaction. From List shows the transactions of the customers whose name or document matches the search.',
+	searchListMethod: 'searchTransactions',
+	searchHint: 'Search by customer name or document number…',
 	placeholder: 'e.g. 9a1c8e7f-3b2d-4c5e-8f6a-1b2c3d4e5f60',
-	description: 'ID of the transaction, as returned when it was created',
-};
+	uuid: false,
+	kind: 'transaction',
+});
 
 export const valueField = (description: string): INodeProperties => ({
 	displayName: 'Value',

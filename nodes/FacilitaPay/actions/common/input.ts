@@ -4,6 +4,7 @@ import type { z } from 'zod';
 
 import { problemsOf } from '../../schemas/checked';
 import type { Check } from '../../validation/result';
+import { locatorValue } from './locator';
 
 const NOTHING_SENT = 'Nothing was sent to FacilitaPay for this item.';
 
@@ -86,8 +87,9 @@ export function jsonParameter(
 }
 
 /**
- * Reads an ID parameter that goes into a URL path: trimmed, non-empty, and without characters that
- * would change the path.
+ * Reads an ID parameter that goes into a URL path (a Resource Locator, or a plain string in older
+ * workflows): trimmed, non-empty, and only letters, digits, `_` and `-`, so that nothing like `.`,
+ * `..` or `%2e` can turn the path into another endpoint.
  */
 export function idParameter(
 	ctx: IExecuteFunctions,
@@ -95,11 +97,15 @@ export function idParameter(
 	name: string,
 	label: string,
 ): string {
-	const raw = ctx.getNodeParameter(name, itemIndex, '') as string | number;
-	const value = String(raw ?? '').trim();
-	if (value === '') throw invalidInput(ctx, itemIndex, label, 'is empty: enter the ID');
-	if (/[\s/?#]/.test(value)) {
-		throw invalidInput(ctx, itemIndex, label, 'must be a single ID without spaces or slashes');
+	const value = locatorValue(ctx, name, itemIndex);
+	if (value === '') throw invalidInput(ctx, itemIndex, label, 'is empty: enter the ID or pick one from the list');
+	if (!/^[A-Za-z0-9_-]{1,128}$/.test(value)) {
+		throw invalidInput(
+			ctx,
+			itemIndex,
+			label,
+			`"${value.length > 40 ? `${value.slice(0, 40)}…` : value}" is not an ID: only letters, digits, _ and - (up to 128)`,
+		);
 	}
 	return value;
 }

@@ -3,19 +3,21 @@ import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
 import { maskedJson } from '../common/cardData';
 import { idParameter } from '../common/input';
+import { locatorField } from '../common/locator';
 import type { ItemWork } from '../node.type';
 
 const properties: INodeProperties[] = [
-	{
-		displayName: 'Invoice ID',
+	locatorField({
 		name: 'invoiceId',
-		type: 'string',
-		required: true,
-		default: '',
+		displayName: 'Invoice',
+		description: 'The invoice, e.g. from the invoice_paid event',
+		searchListMethod: 'searchInvoices',
+		searchHint: 'Search by status, subscription or invoice ID…',
 		placeholder: 'e.g. 2c7e9a14-5b3d-4f8e-a1c6-7d9b0e2f4a68',
-		description: 'ID of the invoice, e.g. from the invoice_paid event',
+		uuid: false,
+		kind: 'invoice',
 		hint: 'FacilitaPay answers this path with one invoice, or with a list when the ID is a subscription’s: each invoice of the list becomes an item',
-	},
+	}),
 ];
 
 export const description = updateDisplayOptions(

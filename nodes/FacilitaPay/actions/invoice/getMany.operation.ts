@@ -3,17 +3,15 @@ import { updateDisplayOptions } from 'n8n-workflow';
 
 import { maskedJson } from '../common/cardData';
 import { returnAllOrLimit } from '../common/fields';
-import { invalidInput } from '../common/input';
+import { idParameter } from '../common/input';
+import { locatorValue } from '../common/locator';
+import { subscriptionIdField } from '../subscription/subscriptionIdField';
 import type { ItemWork } from '../node.type';
 
 const properties: INodeProperties[] = [
 	{
-		displayName: 'Subscription ID',
-		name: 'subscriptionId',
-		type: 'string',
-		default: '',
-		placeholder: 'e.g. 6d2f1a3b-8c4e-4b7a-9f10-3e5d7c9b1a20',
-		description: 'Only the invoices of this subscription. Leave empty to list all your invoices.',
+		...subscriptionIdField('Only the invoices of this subscription. Leave empty to list all your invoices.'),
+		required: false,
 	},
 	...returnAllOrLimit,
 ];
@@ -26,7 +24,7 @@ export const description = updateDisplayOptions(
 export async function prepare(this: IExecuteFunctions, i: number): Promise<ItemWork> {
 	const returnAll = this.getNodeParameter('returnAll', i) as boolean;
 	const limit = returnAll ? undefined : (this.getNodeParameter('limit', i) as number);
-	const subscriptionId = String(this.getNodeParameter('subscriptionId', i, '') ?? '').trim();
+	const subscriptionId = locatorValue(this, 'subscriptionId', i);
 	const asItems = (invoices: unknown[]) => invoices.map((invoice) => ({ json: maskedJson(invoice as IDataObject) }));
 
 	if (subscriptionId === '') {
@@ -38,14 +36,12 @@ export async function prepare(this: IExecuteFunctions, i: number): Promise<ItemW
 		};
 	}
 
-	if (/[\s/?#]/.test(subscriptionId)) {
-		throw invalidInput(this, i, 'Subscription ID', 'must be a single ID without spaces or slashes');
-	}
+	const checkedId = idParameter(this, i, 'subscriptionId', 'Subscription ID');
 	// The spec shows no paging on a subscription's invoice list: one request, Limit applied here.
 	return {
 		request: {
 			method: 'GET',
-			path: `/subscriptions/invoices/${encodeURIComponent(subscriptionId)}`,
+			path: `/subscriptions/invoices/${encodeURIComponent(checkedId)}`,
 			retry: 'safe',
 			itemIndex: i,
 		},

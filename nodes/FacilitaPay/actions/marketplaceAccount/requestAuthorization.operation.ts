@@ -8,6 +8,7 @@ import { requireValid, validateBody } from '../common/input';
 import { accountOwnerOptions } from './ownerOption';
 import { answerAsJson } from '../common/output';
 import type { ItemWork } from '../node.type';
+import { locatorValue } from '../common/locator';
 
 const properties: INodeProperties[] = [
 	{
@@ -28,7 +29,7 @@ export const description = updateDisplayOptions(
 
 /** Sent once (`sendOnce`): each call creates an authorisation request. */
 export async function prepare(this: IExecuteFunctions, i: number): Promise<ItemWork> {
-	const id = requireValid(this, i, 'Subject ID', checkUuid(this.getNodeParameter('subjectId', i) as string));
+	const id = requireValid(this, i, 'Subject ID', checkUuid(locatorValue(this, 'subjectId', i)));
 	const options = this.getNodeParameter('options', i, {}) as IDataObject;
 	const body =
 		options.isSubjectAccountOwner === undefined

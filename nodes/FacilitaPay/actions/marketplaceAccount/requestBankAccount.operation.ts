@@ -7,6 +7,7 @@ import { compact, validateBody } from '../common/input';
 import { accountOwnerOptions } from './ownerOption';
 import { answerAsJson } from '../common/output';
 import type { ItemWork } from '../node.type';
+import { locatorValue } from '../common/locator';
 
 const properties: INodeProperties[] = [
 	{
@@ -35,7 +36,7 @@ export async function prepare(this: IExecuteFunctions, i: number): Promise<ItemW
 		i,
 		bankAccountRequestSchema,
 		{
-			subject_id: this.getNodeParameter('subjectId', i),
+			subject_id: locatorValue(this, 'subjectId', i),
 			is_subject_account_owner: options.isSubjectAccountOwner,
 		},
 		MARKETPLACE_LABELS,

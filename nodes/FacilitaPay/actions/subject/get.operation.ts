@@ -7,6 +7,7 @@ import { requireValid } from '../common/input';
 import { simplifySubject } from '../common/simplify';
 import type { ItemWork } from '../node.type';
 import { answerAsJson } from '../common/output';
+import { locatorValue } from '../common/locator';
 
 const properties: INodeProperties[] = [subjectIdField(), simplifyField];
 
@@ -16,7 +17,7 @@ export const description = updateDisplayOptions(
 );
 
 export async function prepare(this: IExecuteFunctions, i: number): Promise<ItemWork> {
-	const id = requireValid(this, i, 'Subject ID', checkUuid(this.getNodeParameter('subjectId', i) as string));
+	const id = requireValid(this, i, 'Subject ID', checkUuid(locatorValue(this, 'subjectId', i)));
 	const simplify = this.getNodeParameter('simplify', i, true) as boolean;
 	return {
 		request: { method: 'GET', path: `/subject/people/${encodeURIComponent(id)}`, retry: 'safe', itemIndex: i },

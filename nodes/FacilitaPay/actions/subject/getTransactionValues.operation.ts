@@ -6,6 +6,7 @@ import { subjectIdField } from '../common/fields';
 import { requireValid } from '../common/input';
 import { answerAsJson } from '../common/output';
 import type { ItemWork } from '../node.type';
+import { locatorValue } from '../common/locator';
 
 const properties: INodeProperties[] = [subjectIdField()];
 
@@ -15,7 +16,7 @@ export const description = updateDisplayOptions(
 );
 
 export async function prepare(this: IExecuteFunctions, i: number): Promise<ItemWork> {
-	const id = requireValid(this, i, 'Subject ID', checkUuid(this.getNodeParameter('subjectId', i) as string));
+	const id = requireValid(this, i, 'Subject ID', checkUuid(locatorValue(this, 'subjectId', i)));
 	return {
 		request: {
 			method: 'GET',

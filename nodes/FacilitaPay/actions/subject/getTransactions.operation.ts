@@ -6,6 +6,7 @@ import { returnAllOrLimit, simplifyField, subjectIdField } from '../common/field
 import { requireValid } from '../common/input';
 import { simplifyTransaction } from '../common/simplify';
 import type { ItemWork } from '../node.type';
+import { locatorValue } from '../common/locator';
 
 const properties: INodeProperties[] = [subjectIdField(), ...returnAllOrLimit, simplifyField];
 
@@ -15,7 +16,7 @@ export const description = updateDisplayOptions(
 );
 
 export async function prepare(this: IExecuteFunctions, i: number): Promise<ItemWork> {
-	const id = requireValid(this, i, 'Subject ID', checkUuid(this.getNodeParameter('subjectId', i) as string));
+	const id = requireValid(this, i, 'Subject ID', checkUuid(locatorValue(this, 'subjectId', i)));
 	const returnAll = this.getNodeParameter('returnAll', i) as boolean;
 	const limit = returnAll ? undefined : (this.getNodeParameter('limit', i) as number);
 	const simplify = this.getNodeParameter('simplify', i, true) as boolean;

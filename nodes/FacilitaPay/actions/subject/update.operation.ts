@@ -8,6 +8,7 @@ import { compact, jsonParameter, requireValid, validateBody } from '../common/in
 import { personFieldsToApi, personOptionalFields } from './personFields';
 import type { ItemWork } from '../node.type';
 import { answerAsJson } from '../common/output';
+import { locatorValue } from '../common/locator';
 
 const properties: INodeProperties[] = [
 	subjectIdField('ID of the person to update, a UUID'),
@@ -47,7 +48,7 @@ export const description = updateDisplayOptions(
 );
 
 export async function prepare(this: IExecuteFunctions, i: number): Promise<ItemWork> {
-	const id = requireValid(this, i, 'Subject ID', checkUuid(this.getNodeParameter('subjectId', i) as string));
+	const id = requireValid(this, i, 'Subject ID', checkUuid(locatorValue(this, 'subjectId', i)));
 	const fields = personFieldsToApi(compact(this.getNodeParameter('updateFields', i, {}) as IDataObject));
 	if (fields.documents !== undefined) {
 		fields.documents = jsonParameter(this, i, 'Documents (JSON)', fields.documents) as IDataObject[];

@@ -8,6 +8,7 @@ import { subjectIdField } from '../common/fields';
 import { invalidInput, requireValid, validateBody } from '../common/input';
 import { answerAsJson } from '../common/output';
 import type { ItemWork } from '../node.type';
+import { locatorValue } from '../common/locator';
 
 const LABEL_NAMES: Record<string, string> = {
 	'address-proof': 'Address Proof',
@@ -104,7 +105,7 @@ export const description = updateDisplayOptions(
 );
 
 export async function prepare(this: IExecuteFunctions, i: number): Promise<ItemWork> {
-	const id = requireValid(this, i, 'Subject ID', checkUuid(this.getNodeParameter('subjectId', i) as string));
+	const id = requireValid(this, i, 'Subject ID', checkUuid(locatorValue(this, 'subjectId', i)));
 	const labels = this.getNodeParameter('labels', i, []) as string[];
 	const source = this.getNodeParameter('source', i) as string;
 	let raw: IDataObject;

@@ -8,6 +8,7 @@ import { bankAccountIdField, subjectIdField, valueField } from '../common/fields
 import { compact, jsonParameter, validateBody } from '../common/input';
 import { cardFromParameters, cardProperties, secretsOf } from './cardFields';
 import type { ItemWork } from '../node.type';
+import { locatorValue } from '../common/locator';
 
 const forCard = { show: { paymentMethod: ['card'] } };
 const forAutomaticPix = { show: { paymentMethod: ['automaticPix'] } };
@@ -284,7 +285,7 @@ export async function prepare(this: IExecuteFunctions, i: number): Promise<ItemW
 			description: additional.description,
 		}),
 		to_bank_account_id: this.getNodeParameter('toBankAccountId', i),
-		subject_id: this.getNodeParameter('subjectId', i),
+		subject_id: locatorValue(this, 'subjectId', i),
 	};
 	const meta = jsonParameter(this, i, 'Meta (JSON)', additional.meta);
 	if (meta !== undefined && !(typeof meta === 'object' && meta !== null && Object.keys(meta).length === 0)) {

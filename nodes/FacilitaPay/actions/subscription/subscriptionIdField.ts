@@ -1,13 +1,15 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-export const subscriptionIdField = (
-	description = 'ID of the subscription, as returned when it was created',
-): INodeProperties => ({
-	displayName: 'Subscription ID',
-	name: 'subscriptionId',
-	type: 'string',
-	required: true,
-	default: '',
-	placeholder: 'e.g. 6d2f1a3b-8c4e-4b7a-9f10-3e5d7c9b1a20',
-	description,
-});
+import { locatorField } from '../common/locator';
+
+export const subscriptionIdField = (description = 'The subscription'): INodeProperties =>
+	locatorField({
+		name: 'subscriptionId',
+		displayName: 'Subscription',
+		description,
+		searchListMethod: 'searchSubscriptions',
+		searchHint: 'Search by customer, value or status…',
+		placeholder: 'e.g. 6d2f1a3b-8c4e-4b7a-9f10-3e5d7c9b1a20',
+		uuid: false,
+		kind: 'subscription',
+	});

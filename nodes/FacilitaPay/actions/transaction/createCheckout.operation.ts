@@ -6,6 +6,7 @@ import { bankAccountIdField, currencyField, subjectIdField, valueField } from '.
 import { validateBody } from '../common/input';
 import type { ItemWork } from '../node.type';
 import { answerAsJson } from '../common/output';
+import { locatorValue } from '../common/locator';
 
 const properties: INodeProperties[] = [
 	subjectIdField('ID of the customer who pays by card'),
@@ -35,7 +36,7 @@ export async function prepare(this: IExecuteFunctions, i: number): Promise<ItemW
 		i,
 		checkoutSchema,
 		{
-			subject_id: this.getNodeParameter('subjectId', i),
+			subject_id: locatorValue(this, 'subjectId', i),
 			to_bank_account_id: this.getNodeParameter('toBankAccountId', i),
 			currency: this.getNodeParameter('currency', i),
 			exchange_currency: this.getNodeParameter('exchangeCurrency', i),

@@ -7,6 +7,7 @@ import { validateBody } from '../common/input';
 import { pixOutputItem, qrCodeImageFields, qrCodeTarget } from './pixOutput';
 import type { ItemWork } from '../node.type';
 import { answerAsJson } from '../common/output';
+import { locatorValue } from '../common/locator';
 
 const properties: INodeProperties[] = [
 	subjectIdField('ID of the registered customer who will pay'),
@@ -50,7 +51,7 @@ export async function prepare(this: IExecuteFunctions, i: number): Promise<ItemW
 		i,
 		dynamicPixSchema(new Date()),
 		{
-			subject_id: this.getNodeParameter('subjectId', i),
+			subject_id: locatorValue(this, 'subjectId', i),
 			from_bank_account_id: this.getNodeParameter('fromBankAccountId', i),
 			to_bank_account_id: this.getNodeParameter('toBankAccountId', i),
 			currency: 'BRL',

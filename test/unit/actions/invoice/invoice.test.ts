@@ -105,7 +105,7 @@ describe('Invoice > Get Many, of one subscription', () => {
 			replies: [],
 		});
 		expect(requests).toHaveLength(0);
-		expect(error.message).toMatch(/Subscription ID \(item 0\): must be a single ID without spaces or slashes/);
+		expect(error.message).toMatch(/Subscription ID \(item 0\): ".*" is not an ID: only letters, digits, _ and -/);
 	});
 });
 
@@ -148,7 +148,7 @@ describe('Invoice > Get', () => {
 
 	it.each<[string, string, RegExp]>([
 		['an empty ID', '', /Invoice ID \(item 0\): is empty/],
-		['an ID with a space', 'inv 1', /Invoice ID \(item 0\): must be a single ID/],
+		['an ID with a space', 'inv 1', /Invoice ID \(item 0\): ".*" is not an ID: only letters, digits, _ and -/],
 	])('refuses %s before sending', async (_name, invoiceId, message) => {
 		const { error, requests } = await runNodeExpectingError({ parameters: get(invoiceId), replies: [] });
 		expect(requests).toHaveLength(0);

@@ -201,7 +201,7 @@ describe('Marketplace Account > Get Bank Account Request', () => {
 
 	it.each([
 		['an empty id', '', /Invalid Request ID \(item 0\): is empty/],
-		['an id with a slash', '../people', /Invalid Request ID \(item 0\): must be a single ID/],
+		['an id with a slash', '../people', /Invalid Request ID \(item 0\): ".*" is not an ID: only letters, digits, _ and -/],
 	])('refuses %s and sends nothing', async (_name, requestId, message) => {
 		const { error, requests } = await runNodeExpectingError({ parameters: params(requestId) });
 		expect(requests).toHaveLength(0);

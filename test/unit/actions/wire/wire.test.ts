@@ -162,7 +162,7 @@ describe('Wire > Update Bank Account', () => {
 		[
 			'a wire id with a slash',
 			{ wireId: 'abc/def' },
-			/Invalid Wire ID \(item 0\): must be a single ID/,
+			/Invalid Wire ID \(item 0\): ".*" is not an ID: only letters, digits, _ and -/,
 		],
 		['an empty wire id', { wireId: ' ' }, /Invalid Wire ID \(item 0\): is empty/],
 	])('refuses %s and sends nothing', async (_name, overrides, message) => {
