@@ -1,7 +1,10 @@
 // `npm test`: builds the package, runs the unit, sandbox and integration tests (parallel), then the
-// real-n8n end-to-end tests (one process, one shared n8n), and prints one closing line for all.
-// Extra arguments go to both jest runs (e.g. `npm test -- --coverage`).
-// FACILITAPAY_E2E=0 skips the real-n8n part (it needs Node 24 and n8n, installed once into .cache/).
+// real-n8n end-to-end tests (one process, one shared n8n), then the queue-mode tests (one real
+// queue-mode n8n: Redis, Postgres, main, two workers, webhook processor; test/queue/), and prints
+// one closing line for all. Extra arguments go to every jest run (e.g. `npm test -- --coverage`).
+// FACILITAPAY_E2E=0 skips the real-n8n parts (they need Node 24 and n8n, installed once into .cache/);
+// FACILITAPAY_QUEUE=0 skips only the queue-mode part (it also needs redis-server and Postgres 17,
+// which it installs: see docs/queue-mode.md).
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -34,7 +37,7 @@ let ok = run('build', 'npm', ['run', 'build', '--silent']);
 if (ok) {
 	const fast = jestRun(
 		'unit, sandbox and integration tests',
-		['--testPathIgnorePatterns', '/test/e2e/', '/node_modules/', '/dist/', '/.cache/'],
+		['--testPathIgnorePatterns', '/test/e2e/', '/test/queue/', '/node_modules/', '/dist/', '/.cache/'],
 		path.join(cacheDir, 'jest-fast.json'),
 		{ FACILITAPAY_E2E: '0' },
 	);
@@ -48,6 +51,18 @@ if (ok) {
 		ok = ok && e2e.ok;
 	} else {
 		console.log('\n== real-n8n end-to-end tests: skipped (FACILITAPAY_E2E=0)');
+	}
+	if (process.env.FACILITAPAY_E2E !== '0' && process.env.FACILITAPAY_QUEUE !== '0') {
+		const queue = jestRun(
+			'queue-mode tests (Redis, Postgres, main, 2 workers, webhook processor)',
+			['--config', 'test/queue/jest.config.cjs', '--runInBand'],
+			path.join(cacheDir, 'jest-queue.json'),
+			{ FACILITAPAY_QUEUE: '1' },
+		);
+		results.push(queue.summary);
+		ok = ok && queue.ok;
+	} else {
+		console.log(`\n== queue-mode tests: skipped (${process.env.FACILITAPAY_E2E === '0' ? 'FACILITAPAY_E2E=0' : 'FACILITAPAY_QUEUE=0'})`);
 	}
 }
 

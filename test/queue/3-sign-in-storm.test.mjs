@@ -1,0 +1,169 @@
+// Queue mode, case 3: the sign-in storm across processes. Username and Password credentials; one
+// execution signs in and n8n stores the session token (in the shared database); the sandbox's
+// clock then moves 25 hours, so the stored token has expired, and a sign-in now takes 2 s; 6
+// executions of 3 items started at once through the webhook processor run on both workers. Each
+// process may sign in once (it cannot see a token another process is obtaining at the same moment),
+// so: at most one sign-in per process, at most 3 in all (the service allows 3 per 30 s), no refused
+// sign-in, and every item comes back.
+// Which process sent each sign-in is read from the client socket's owner (see lib/queue.mjs).
+import {
+	CASE_TIMEOUT,
+	NODE_TYPES,
+	allExecutions,
+	countBy,
+	createActiveWorkflow,
+	createCredentials,
+	describeQueue,
+	executionsByWorker,
+	nodeOutput,
+	queueState,
+	report,
+	startAttributedSandbox,
+	waitFor,
+	waitForExecutions,
+} from './lib/queue.mjs';
+import { validCpf } from '../e2e/lib/n8n-e2e.mjs';
+
+const CONCURRENT = 6;
+const ITEMS_PER_EXECUTION = 3;
+
+describeQueue('queue mode: sign-in storm across processes', () => {
+	/** @type {Awaited<ReturnType<typeof startAttributedSandbox>>} */
+	let sandbox;
+
+	beforeAll(async () => {
+		sandbox = await startAttributedSandbox();
+	});
+
+	afterAll(async () => {
+		await sandbox?.close();
+	});
+
+	test(
+		`token expired: ${CONCURRENT} concurrent executions over both workers make at most one sign-in per process (≤ 3), none refused, 0 failed items`,
+		async () => {
+			const state = queueState();
+			// Subjects to read back (created as fixtures with the static token).
+			const seed = (Date.now() % 100000) + 51000;
+			/** @type {string[]} */
+			const subjectIds = [];
+			for (let i = 0; i < CONCURRENT * ITEMS_PER_EXECUTION; i++) {
+				const person = { document_type: 'cpf', document_number: validCpf(seed + i), social_name: `Storm Person ${i}`, fiscal_country: 'Brazil' };
+				subjectIds.push((await sandbox.call('POST', '/api/v1/subject/people', { person })).data.id);
+			}
+			const credentials = await createCredentials('FacilitaPay Queue Username and Password', {
+				environment: 'custom',
+				baseUrl: sandbox.apiBase,
+				authentication: 'usernamePassword',
+				username: 'sandbox',
+				password: 'sandbox',
+			});
+			const path = `queue-storm-${Date.now().toString(36)}`;
+			const workflow = await createActiveWorkflow({
+				name: 'queue: sign-in storm',
+				nodes: [
+					{
+						id: 'webhook',
+						name: 'Webhook',
+						type: 'n8n-nodes-base.webhook',
+						typeVersion: 2,
+						position: [0, 0],
+						webhookId: path,
+						parameters: { httpMethod: 'POST', path, responseMode: 'onReceived', options: {} },
+					},
+					{
+						id: 'split',
+						name: 'Subjects',
+						type: 'n8n-nodes-base.splitOut',
+						typeVersion: 1,
+						position: [220, 0],
+						parameters: { fieldToSplitOut: 'body.subjectIds', options: { destinationFieldName: 'subjectId' } },
+					},
+					{
+						id: 'facilitapay',
+						name: 'FacilitaPay',
+						type: NODE_TYPES.action,
+						typeVersion: 1,
+						position: [440, 0],
+						parameters: { resource: 'subject', operation: 'get', subjectId: '={{ $json.subjectId }}', simplify: false },
+						credentials: { facilitaPayApi: credentials },
+					},
+				],
+				connections: {
+					Webhook: { main: [[{ node: 'Subjects', type: 'main', index: 0 }]] },
+					Subjects: { main: [[{ node: 'FacilitaPay', type: 'main', index: 0 }]] },
+				},
+			});
+			const url = `${state.webhook.url}/webhook/${path}`;
+			const start = (/** @type {string[]} */ ids) =>
+				fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ subjectIds: ids }) }).then(async (r) => ({
+					status: r.status,
+					text: await r.text(),
+				}));
+			const signIns = (/** @type {number} */ after) =>
+				sandbox.requests().slice(after).filter((r) => r.method === 'POST' && r.path.endsWith('/sign_in'));
+
+			// 1. One execution signs in and leaves the token in the credentials (the shared database).
+			await waitFor(async () => ((await start(subjectIds.slice(0, 1))).status === 404 ? null : true), {
+				what: `the webhook processor to know POST /webhook/${path}`,
+			});
+			await waitForExecutions(workflow.id, 1);
+			expect(signIns(0).map((r) => r.status)).toEqual([200]);
+
+			// 2. 25 hours later (the token lives 24 h): 6 executions at once. The sandbox's clock jumps,
+			// the workers' do not: their credentials hand a token issued less than 2 s ago (wall clock)
+			// to a request refused with it (RACE_MS in credentials/FacilitaPayApi.credentials.ts), which
+			// in production, where the expiry comes 24 h after the sign-in, cannot happen. So the
+			// workers' clocks pass those 2 s too before the storm.
+			await new Promise((resolve) => setTimeout(resolve, 2500));
+			await sandbox.call('POST', '/_sandbox/clock/advance', { hours: 25 });
+			// A sign-in takes 2 s (a slow service), so every execution meets the expired token before any
+			// new token is stored: the storm the service's limit (3 sign-ins per 30 s) is about.
+			await sandbox.call('POST', '/_sandbox/faults', { route: 'POST /api/v1/sign_in', rate: 1, kind: 'latency', ms: 2000 });
+			const mark = sandbox.requests().length;
+			const startedAt = Date.now();
+			const batches = Array.from({ length: CONCURRENT }, (_, i) => subjectIds.slice(i * ITEMS_PER_EXECUTION, (i + 1) * ITEMS_PER_EXECUTION));
+			const answers = await Promise.all(batches.map((ids) => start(ids)));
+			expect(answers.map((a) => a.status)).toEqual(Array(CONCURRENT).fill(200));
+			await waitForExecutions(workflow.id, 1 + CONCURRENT);
+			const seconds = (Date.now() - startedAt) / 1000;
+
+			const executions = (await allExecutions(workflow.id, { includeData: true })).sort((a, b) => Number(a.id) - Number(b.id)).slice(1);
+			expect(executions).toHaveLength(CONCURRENT);
+			const ranBy = executionsByWorker();
+			const perWorker = countBy(executions.map((e) => (ranBy.get(String(e.id)) ?? ['?']).join('+')));
+			const after = sandbox.requests().slice(mark);
+			const storm = signIns(mark);
+			const signInsPerProcess = countBy(storm.map((r) => r.process));
+			const reads = after.filter((r) => r.method === 'GET' && r.path.includes('/subject/people/'));
+			const outputs = executions.map((e) => nodeOutput(e, 'FacilitaPay'));
+			const errors = executions
+				.filter((e) => e.status !== 'success')
+				.map((e) => {
+					const error = e.data?.resultData?.error;
+					return `${(ranBy.get(String(e.id)) ?? ['?']).join('+')}: ${error?.message ?? ''} ${error?.description ?? ''}`.trim();
+				});
+			report(
+				`case 3 (sign-in storm): ${CONCURRENT} executions × ${ITEMS_PER_EXECUTION} items after expiry, per worker ${JSON.stringify(perWorker)}; ` +
+					`sign-ins ${storm.length} ${JSON.stringify(countBy(storm.map((r) => `${r.process}→${r.status}`)))}; ` +
+					`reads ${JSON.stringify(countBy(reads.map((r) => String(r.status))))}; executions ${JSON.stringify(countBy(executions.map((e) => e.status)))}; ${seconds.toFixed(1)} s` +
+					(errors.length ? `; errors: ${JSON.stringify(countBy(errors))}` : ''),
+			);
+
+			// Spread over both workers.
+			expect(Object.keys(perWorker).sort()).toEqual(state.workers.map((w) => w.name).sort());
+			// At most one sign-in per process, ≤ 3 in all, none refused (429).
+			expect(storm.length).toBeLessThanOrEqual(3);
+			expect(signInsPerProcess).toEqual(Object.fromEntries(Object.keys(signInsPerProcess).map((name) => [name, 1])));
+			expect(storm.map((r) => r.status)).toEqual(storm.map(() => 200));
+			// Every execution succeeded with every item.
+			expect(countBy(executions.map((e) => e.status))).toEqual({ success: CONCURRENT });
+			const got = outputs.flatMap((items, i) => {
+				expect(Array.isArray(items)).toBe(true);
+				return /** @type {any[]} */ (items).map((item) => ({ batch: i, id: item.id }));
+			});
+			expect(got.map((g) => g.id).sort()).toEqual(batches.flat().sort());
+		},
+		CASE_TIMEOUT,
+	);
+});

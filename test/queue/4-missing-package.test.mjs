@@ -1,0 +1,128 @@
+// Queue mode, case 4: a worker WITHOUT our package (the package installed on the main and the
+// webhook processor only, a common deployment mistake). The webhook processor has the package, so
+// it checks the notification and answers FacilitaPay 200 (FacilitaPay will not send it again); the
+// worker cannot run the workflow. What the user sees, asserted here: a FAILED execution in the list
+// with n8n's "Unrecognized node type: n8n-nodes-facilitapay.facilitaPayTrigger", the same line in the
+// worker's log; n8n does not keep the event itself (the error replaces the execution's data), but
+// FacilitaPay's notification log still has it; once the worker has the package, events run again.
+// The deployment checklist is in docs/queue-mode.md. This file runs last: it stops the two workers.
+import fs from 'node:fs';
+import path from 'node:path';
+import { freePort, installPackageInto, isAlive } from '../../scripts/n8n-runtime.mjs';
+import { adoptRun, clusterEnv, killGroup, startWorker, stopCluster } from '../../scripts/queue-cluster.mjs';
+import {
+	CASE_TIMEOUT,
+	NODE_TYPES,
+	allExecutions,
+	createActiveWorkflow,
+	createCredentials,
+	describeQueue,
+	executionsByWorker,
+	extraWorkers,
+	nodeOutput,
+	queueState,
+	report,
+	startAttributedSandbox,
+	waitFor,
+	waitForExecutions,
+} from './lib/queue.mjs';
+
+const TRIGGER = 'FacilitaPay Trigger';
+
+describeQueue('queue mode: a worker without the FacilitaPay package', () => {
+	/** @type {Awaited<ReturnType<typeof startAttributedSandbox>>} */
+	let sandbox;
+
+	beforeAll(async () => {
+		sandbox = await startAttributedSandbox();
+	});
+
+	afterAll(async () => {
+		await sandbox?.close();
+		// The workers this file started (the cluster's own are stopped by the global teardown).
+		await stopCluster();
+	});
+
+	test(
+		'the webhook processor answers FacilitaPay 200, the execution fails visibly naming the package (the event stays in FacilitaPay’s notification log), and with the package installed the next event runs',
+		async () => {
+			const state = queueState();
+			adoptRun(state.runDir);
+			const credentials = await createCredentials('FacilitaPay Queue Missing Package', {
+				environment: 'custom',
+				baseUrl: sandbox.apiBase,
+				authentication: 'accessToken',
+				accessToken: 'sandbox-token',
+			});
+			const webhookId = `queue-missing-${Date.now().toString(36)}`;
+			const workflow = await createActiveWorkflow({
+				name: 'queue: trigger with a worker lacking the package',
+				nodes: [
+					{
+						id: 'trigger',
+						name: TRIGGER,
+						type: NODE_TYPES.trigger,
+						typeVersion: 1,
+						position: [0, 0],
+						parameters: { events: ['*'] },
+						webhookId,
+						credentials: { facilitaPayApi: credentials },
+					},
+				],
+			});
+			await waitFor(async () => sandbox.requests().find((r) => r.path.endsWith('/enable_webhooks') && r.status === 200), {
+				what: 'the trigger to register its URL',
+			});
+
+			// Only a worker without the package is left.
+			for (const worker of state.workers) killGroup(worker.pid, 'SIGTERM');
+			await waitFor(async () => state.workers.every((w) => !isAlive(w.pid)), { what: 'the two workers to stop', timeoutMs: 30_000 });
+			const bareFolder = path.join(state.runDir, 'worker-bare');
+			const bare = await startWorker({ name: 'worker-bare', folder: bareFolder, healthPort: await freePort(), env: clusterEnv(state), webhookUrl: `${state.webhook.url}/` });
+			extraWorkers.push({ name: 'worker-bare', logFile: bare.logFile, pid: bare.proc.pid });
+			expect(fs.existsSync(path.join(bareFolder, '.n8n', 'nodes', 'node_modules', 'n8n-nodes-facilitapay'))).toBe(false);
+
+			await sandbox.call('POST', '/_sandbox/events', { type: 'subject_approved', subject_id: 'queue-missing-package' });
+			await sandbox.call('POST', '/_sandbox/deliveries/wait');
+			const [notification] = (await sandbox.call('GET', '/api/v1/notifications')).data;
+			// FacilitaPay's side: delivered and acknowledged, so it will never be sent again.
+			expect(notification).toMatchObject({ last_response_status: 200, attempts: 1 });
+
+			const [failed] = await waitForExecutions(workflow.id, 1, 60_000);
+			const [withData] = await allExecutions(workflow.id, { includeData: true });
+			const error = withData.data?.resultData?.error;
+			const message = `${error?.message ?? ''} ${error?.description ?? ''}`;
+			report(`case 4 (missing package): execution ${failed.id} status "${failed.status}", error "${message.trim().slice(0, 200)}"`);
+			// Visible as failed in the execution list, naming our package's node type.
+			expect(failed.status).toBe('error');
+			expect(message).toContain(`Unrecognized node type: ${NODE_TYPES.trigger}`);
+			expect(executionsByWorker().get(String(failed.id))).toEqual(['worker-bare']);
+			// The worker's log names it too.
+			expect(fs.readFileSync(bare.logFile, 'utf8')).toContain(NODE_TYPES.trigger);
+			// n8n replaced the execution's data with the error: the event itself is not in n8n any more...
+			expect(nodeOutput(withData, TRIGGER)).toBeUndefined();
+			expect(JSON.stringify(withData.data)).not.toContain('queue-missing-package');
+			// ...but FacilitaPay's notification log still has it (FacilitaPay node: Notification → Get Many).
+			expect(notification.notification).toMatchObject({ type: 'subject_approved', subject_id: 'queue-missing-package' });
+
+			// The fix: a worker WITH the package replaces it; the next event runs.
+			const fixedFolder = path.join(state.runDir, 'worker-3');
+			installPackageInto(fixedFolder, state.tarball);
+			const fixed = await startWorker({ name: 'worker-3', folder: fixedFolder, healthPort: await freePort(), env: clusterEnv(state), webhookUrl: `${state.webhook.url}/` });
+			extraWorkers.push({ name: 'worker-3', logFile: fixed.logFile, pid: fixed.proc.pid });
+			killGroup(bare.proc.pid, 'SIGTERM');
+			await waitFor(async () => !isAlive(bare.proc.pid), { what: 'the worker without the package to stop', timeoutMs: 30_000 });
+
+			await sandbox.call('POST', '/_sandbox/events', { type: 'subject_approved', subject_id: 'queue-after-fix' });
+			const all = await waitForExecutions(workflow.id, 2, 60_000);
+			const next = all.find((e) => String(e.id) !== String(failed.id));
+			expect(next?.status).toBe('success');
+			const withOutput = (await allExecutions(workflow.id, { includeData: true })).find((e) => String(e.id) === String(next.id));
+			expect(nodeOutput(withOutput, TRIGGER)).toEqual([expect.objectContaining({ type: 'subject_approved', subject_id: 'queue-after-fix' })]);
+			expect(executionsByWorker().get(String(next.id))).toEqual(['worker-3']);
+			report(`case 4 (missing package): after installing the package on the worker, the next event → "${next.status}" on worker-3`);
+		},
+		CASE_TIMEOUT,
+	);
+});
+
