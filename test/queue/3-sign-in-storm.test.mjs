@@ -110,12 +110,9 @@ describeQueue('queue mode: sign-in storm across processes', () => {
 			await waitForExecutions(workflow.id, 1);
 			expect(signIns(0).map((r) => r.status)).toEqual([200]);
 
-			// 2. 25 hours later (the token lives 24 h): 6 executions at once. The sandbox's clock jumps,
-			// the workers' do not: their credentials hand a token issued less than 2 s ago (wall clock)
-			// to a request refused with it (RACE_MS in credentials/FacilitaPayApi.credentials.ts), which
-			// in production, where the expiry comes 24 h after the sign-in, cannot happen. So the
-			// workers' clocks pass those 2 s too before the storm.
-			await new Promise((resolve) => setTimeout(resolve, 2500));
+			// 2. 25 hours later (the token lives 24 h): 6 executions at once. The sandbox's clock jumps
+			// right after the sign-in; each request reaches the credential's sign-in with the token it was
+			// sent with, so the token just refused is never handed out again.
 			await sandbox.call('POST', '/_sandbox/clock/advance', { hours: 25 });
 			// A sign-in takes 2 s (a slow service), so every execution meets the expired token before any
 			// new token is stored: the storm the service's limit (3 sign-ins per 30 s) is about.
