@@ -137,5 +137,6 @@ export function createWebhooks({ state, clock, timeoutMs = 10000 }) {
 /** Public view of a notification record. */
 export function notificationView(rec) {
 	const { _secret, _retryTask, ...pub } = rec;
-	return pub;
+	// As the service's records do, the payload keeps the secret it was delivered with.
+	return { ...pub, notification: { ...rec.notification, secret: _secret } };
 }

@@ -173,6 +173,11 @@ describe('Webhooks and notifications against the sandbox', () => {
 
 		const marked = await run({ resource: 'notification', operation: 'markAsSuccessful', notificationId: failed.output[0].json.id });
 		expect(marked.output[0].json.failed_at).toBeNull();
+		// The service's records carry the payload with the webhook secret; no output shows it.
+		const raw = await fetch(`${env.credentials.baseUrl.replace(/\/+$/, "")}/notifications`, { headers: { authorization: `Bearer ${env.credentials.accessToken}` } });
+		expect(JSON.stringify(await raw.json())).toContain(`"secret":"${secret}"`);
+		for (const item of [...failed.output, ...marked.output]) expect(JSON.stringify(item.json)).not.toContain(`"secret"`);
+		expect(marked.output[0].json.notification).toMatchObject({ type: 'payment_expired' });
 		const none = await run({ resource: 'notification', operation: 'getMany', returnAll: true, options: { failed: 'onlyFailed' } });
 		expect(none.output).toHaveLength(0);
 		const newest = await run({ resource: 'notification', operation: 'getMany', returnAll: false, limit: 1, options: { orderBy: 'desc' } });

@@ -41,7 +41,8 @@ test('an event is POSTed as {"notification": {type, secret, ...fields}} and reco
 	const [rec] = await list();
 	expect(rec).toEqual(expect.objectContaining({
 		id: expect.stringMatching(/^[0-9a-f-]{36}$/), url: rx.url, sent_at: '2025-03-10T12:00:00Z', failed_at: null, inserted_at: '2025-03-10T12:00:00Z',
-		notification: { type: 'identified', transaction_id: tx.id },
+		// the record keeps the payload as delivered, secret included, as the service's records do
+		notification: { type: 'identified', secret, transaction_id: tx.id },
 	}));
 });
 
@@ -147,7 +148,7 @@ test('notifications page with last_id and per_page, ascending by default or desc
 test('a raw event can be sent with POST /_sandbox/events', async () => {
 	const secret = await enable();
 	const r = await t.control('POST', '/events', { type: 'invoice_paid', invoice: { id: 'i1', status: 'paid' } });
-	expect(r.json.data.notification.notification).toEqual({ type: 'invoice_paid', invoice: { id: 'i1', status: 'paid' } });
+	expect(r.json.data.notification.notification).toEqual({ type: 'invoice_paid', secret, invoice: { id: 'i1', status: 'paid' } });
 	expect(rx.received[0]).toEqual({ notification: { type: 'invoice_paid', secret, invoice: { id: 'i1', status: 'paid' } } });
 	expect((await t.control('POST', '/events', {})).status).toBe(422);
 });

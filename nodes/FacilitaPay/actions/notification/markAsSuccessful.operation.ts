@@ -5,6 +5,7 @@ import { checkUuid } from '../../validation/misc';
 import { requireValid } from '../common/input';
 import { answerAsJson } from '../common/output';
 import type { ItemWork } from '../node.type';
+import { withoutSecret } from './getMany.operation';
 
 const properties: INodeProperties[] = [
 	{
@@ -30,6 +31,6 @@ export async function prepare(this: IExecuteFunctions, i: number): Promise<ItemW
 	const id = requireValid(this, i, 'Notification ID', checkUuid(this.getNodeParameter('notificationId', i) as string));
 	return {
 		request: { method: 'PUT', path: `/notifications/${encodeURIComponent(id)}`, retry: 'safe', itemIndex: i },
-		output: (data) => [{ json: answerAsJson(data, { id }) }],
+		output: (data) => [{ json: withoutSecret(answerAsJson(data, { id })) }],
 	};
 }
