@@ -1,13 +1,10 @@
-// Copies the node and credential icons next to the compiled JavaScript in dist/.
+// Copies the icons (one source, in icons/) next to the compiled JavaScript: dist/icons/, which the
+// nodes and the credentials point at with `file:../../icons/…` and `file:../icons/…`.
 const path = require('path');
 const { task, src, dest } = require('gulp');
 
 function copyIcons() {
-	const nodeIcons = src('nodes/**/*.{png,svg}', { encoding: false }).pipe(dest(path.resolve('dist', 'nodes')));
-	nodeIcons.on('end', () => {
-		src('credentials/**/*.{png,svg}', { encoding: false }).pipe(dest(path.resolve('dist', 'credentials')));
-	});
-	return nodeIcons;
+	return src('icons/*.{png,svg}', { encoding: false }).pipe(dest(path.resolve('dist', 'icons')));
 }
 
 task('build:icons', copyIcons);

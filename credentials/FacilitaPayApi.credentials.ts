@@ -194,7 +194,7 @@ export class FacilitaPayApi implements ICredentialType {
 
 	displayName = 'FacilitaPay API';
 
-	icon: Icon = { light: 'file:facilitaPay.svg', dark: 'file:facilitaPay.dark.svg' };
+	icon: Icon = { light: 'file:../icons/facilitaPay.svg', dark: 'file:../icons/facilitaPay.dark.svg' };
 
 	documentationUrl = 'https://docs.facilitapay.com/production/';
 

@@ -10,7 +10,7 @@ export class FacilitaPay implements INodeType {
 	description: INodeTypeDescription = {
 		displayName: 'FacilitaPay',
 		name: 'facilitaPay',
-		icon: { light: 'file:facilitaPay.svg', dark: 'file:facilitaPay.dark.svg' },
+		icon: { light: 'file:../../icons/facilitaPay.svg', dark: 'file:../../icons/facilitaPay.dark.svg' },
 		group: ['transform'],
 		version: 1,
 		subtitle: '={{$parameter["operation"] + ": " + $parameter["resource"]}}',
