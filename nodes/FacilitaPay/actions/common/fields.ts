@@ -77,19 +77,16 @@ export const currencyField = (
 	description,
 });
 
-export const bankAccountIdField = (
+/** A required text parameter. */
+export const requiredText = (
 	name: string,
 	displayName: string,
 	description: string,
-): INodeProperties => ({
-	displayName,
-	name,
-	type: 'string',
-	required: true,
-	default: '',
-	placeholder: 'e.g. 0b5e7c2a-1f3d-4a8e-9c61-000000000001',
-	description,
-});
+	placeholder: string,
+): INodeProperties => ({ displayName, name, type: 'string', required: true, default: '', placeholder, description });
+
+export const bankAccountIdField = (name: string, displayName: string, description: string): INodeProperties =>
+	requiredText(name, displayName, description, 'e.g. 0b5e7c2a-1f3d-4a8e-9c61-000000000001');
 
 export const simplifyField: INodeProperties = {
 	displayName: 'Simplify',

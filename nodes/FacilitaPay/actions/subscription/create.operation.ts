@@ -4,7 +4,7 @@ import { updateDisplayOptions } from 'n8n-workflow';
 import { automaticPixSubscriptionSchema, cardSubscriptionSchema, MAX_RETRY_ATTEMPTS, SUBSCRIPTION_LABELS } from '../../schemas/subscription';
 import { CHALLENGE_WINDOW_SIZES, SOFT_DESCRIPTOR_LENGTH } from '../../validation/card';
 import { maskedJson, withCardDataHidden } from '../../security/cardData';
-import { bankAccountIdField, subjectIdField, valueField } from '../common/fields';
+import { bankAccountIdField, requiredText, subjectIdField, valueField } from '../common/fields';
 import { compact, jsonParameter, validateBody } from '../common/input';
 import { cardFromParameters, cardProperties, secretsOf } from './card.fields';
 import type { ItemWork } from '../node.type';
@@ -36,16 +36,7 @@ const browserText = (
 	name: string,
 	description: string,
 	placeholder: string,
-): INodeProperties => ({
-	displayName,
-	name,
-	type: 'string',
-	required: true,
-	default: '',
-	placeholder,
-	description,
-	displayOptions: forCard,
-});
+): INodeProperties => ({ ...requiredText(name, displayName, description, placeholder), displayOptions: forCard });
 
 /** `from_card.threeds`: what the customer's browser reported, for 3-D Secure. */
 const threedsProperties: INodeProperties[] = [

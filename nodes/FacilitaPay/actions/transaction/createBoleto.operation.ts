@@ -5,8 +5,7 @@ import { boletoSchema, TRANSACTION_LABELS } from '../../schemas/transaction';
 import { bankAccountIdField, currencyField, subjectIdField, valueField } from '../common/fields';
 import { validateBody } from '../common/input';
 import type { ItemWork } from '../node.type';
-import { answerAsJson } from '../common/output';
-import { locatorValue } from '../common/locator';
+import { createTransaction, transactionInput } from './transaction.fields';
 
 const properties: INodeProperties[] = [
 	subjectIdField(
@@ -37,23 +36,10 @@ export async function prepare(this: IExecuteFunctions, i: number): Promise<ItemW
 		i,
 		boletoSchema(new Date(), { timeZone: this.getTimezone() }),
 		{
-			subject_id: locatorValue(this, 'subjectId', i),
-			to_bank_account_id: this.getNodeParameter('toBankAccountId', i),
-			currency: this.getNodeParameter('currency', i),
-			exchange_currency: this.getNodeParameter('exchangeCurrency', i),
-			value: this.getNodeParameter('value', i),
+			...transactionInput(this, i, { fromAccount: false }),
 			from_boleto: { expire_at: this.getNodeParameter('expireAt', i) },
 		},
 		TRANSACTION_LABELS,
 	);
-	return {
-		request: {
-			method: 'POST',
-			path: '/transactions',
-			body: { transaction: transaction as IDataObject },
-			retry: 'sendOnce',
-			itemIndex: i,
-		},
-		output: (data) => [{ json: answerAsJson(data) }],
-	};
+	return createTransaction(i, '/transactions', { transaction: transaction as IDataObject });
 }

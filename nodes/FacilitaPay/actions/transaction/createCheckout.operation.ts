@@ -5,8 +5,7 @@ import { checkoutSchema, SETTLEMENT_CURRENCIES, TRANSACTION_LABELS } from '../..
 import { bankAccountIdField, currencyField, subjectIdField, valueField } from '../common/fields';
 import { validateBody } from '../common/input';
 import type { ItemWork } from '../node.type';
-import { answerAsJson } from '../common/output';
-import { locatorValue } from '../common/locator';
+import { createTransaction, transactionInput } from './transaction.fields';
 import { CARD_CURRENCIES } from '../../validation/money';
 
 const properties: INodeProperties[] = [
@@ -36,17 +35,8 @@ export async function prepare(this: IExecuteFunctions, i: number): Promise<ItemW
 		this,
 		i,
 		checkoutSchema,
-		{
-			subject_id: locatorValue(this, 'subjectId', i),
-			to_bank_account_id: this.getNodeParameter('toBankAccountId', i),
-			currency: this.getNodeParameter('currency', i),
-			exchange_currency: this.getNodeParameter('exchangeCurrency', i),
-			value: this.getNodeParameter('value', i),
-		},
+		transactionInput(this, i, { fromAccount: false }),
 		TRANSACTION_LABELS,
 	);
-	return {
-		request: { method: 'POST', path: '/transactions/checkout', body: body as IDataObject, retry: 'sendOnce', itemIndex: i },
-		output: (data) => [{ json: answerAsJson(data) }],
-	};
+	return createTransaction(i, '/transactions/checkout', body as IDataObject);
 }

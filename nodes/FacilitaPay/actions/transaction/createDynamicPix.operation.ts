@@ -6,8 +6,8 @@ import { bankAccountIdField, currencyField, subjectIdField, valueField } from '.
 import { validateBody } from '../common/input';
 import { pixOutputItem, qrCodeImageFields, qrCodeTarget } from './pix.output';
 import type { ItemWork } from '../node.type';
+import { createTransaction, transactionInput } from './transaction.fields';
 import { answerAsJson } from '../common/output';
-import { locatorValue } from '../common/locator';
 
 const properties: INodeProperties[] = [
 	subjectIdField('ID of the registered customer who will pay'),
@@ -50,29 +50,15 @@ export async function prepare(this: IExecuteFunctions, i: number): Promise<ItemW
 		i,
 		dynamicPixSchema(new Date(), { timeZone: this.getTimezone() }),
 		{
-			subject_id: locatorValue(this, 'subjectId', i),
-			from_bank_account_id: this.getNodeParameter('fromBankAccountId', i),
-			to_bank_account_id: this.getNodeParameter('toBankAccountId', i),
-			currency: 'BRL',
-			exchange_currency: this.getNodeParameter('exchangeCurrency', i),
-			value: this.getNodeParameter('value', i),
+			...transactionInput(this, i, { fromAccount: true, currency: 'BRL' }),
 			use_dynamic_pix: true,
 			dynamic_pix_expires_at: this.getNodeParameter('dynamicPixExpiresAt', i, ''),
 		},
 		TRANSACTION_LABELS,
 	);
 	const qrProperty = qrCodeTarget(this, i);
-	return {
-		request: {
-			method: 'POST',
-			path: '/transactions',
-			body: { transaction: transaction as IDataObject },
-			retry: 'sendOnce',
-			itemIndex: i,
-		},
-		async output(data) {
-			const json = answerAsJson(data);
-			return [await pixOutputItem(this, json, json, qrProperty)];
-		},
-	};
+	return createTransaction(i, '/transactions', { transaction: transaction as IDataObject }, async function (data) {
+		const json = answerAsJson(data);
+		return [await pixOutputItem(this, json, json, qrProperty)];
+	});
 }

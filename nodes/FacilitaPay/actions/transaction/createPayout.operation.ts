@@ -5,8 +5,7 @@ import { payoutSchema, TRANSACTION_LABELS } from '../../schemas/transaction';
 import { bankAccountIdField, currencyField, subjectIdField, valueField } from '../common/fields';
 import { validateBody } from '../common/input';
 import type { ItemWork } from '../node.type';
-import { answerAsJson } from '../common/output';
-import { locatorValue } from '../common/locator';
+import { createTransaction, transactionInput } from './transaction.fields';
 
 const properties: INodeProperties[] = [
 	subjectIdField('ID of the customer who receives the money'),
@@ -27,28 +26,7 @@ export const description = updateDisplayOptions(
 );
 
 export async function prepare(this: IExecuteFunctions, i: number): Promise<ItemWork> {
-	const transaction = validateBody(
-		this,
-		i,
-		payoutSchema,
-		{
-			subject_id: locatorValue(this, 'subjectId', i),
-			from_bank_account_id: this.getNodeParameter('fromBankAccountId', i),
-			to_bank_account_id: this.getNodeParameter('toBankAccountId', i),
-			currency: this.getNodeParameter('currency', i),
-			exchange_currency: this.getNodeParameter('exchangeCurrency', i),
-			value: this.getNodeParameter('value', i),
-		},
-		TRANSACTION_LABELS,
-	);
-	return {
-		request: {
-			method: 'POST',
-			path: '/transactions',
-			body: { transaction: transaction as IDataObject },
-			retry: 'sendOnce',
-			itemIndex: i,
-		},
-		output: (data) => [{ json: answerAsJson(data) }],
-	};
+	const input = transactionInput(this, i, { fromAccount: true });
+	const transaction = validateBody(this, i, payoutSchema, input, TRANSACTION_LABELS);
+	return createTransaction(i, '/transactions', { transaction: transaction as IDataObject });
 }

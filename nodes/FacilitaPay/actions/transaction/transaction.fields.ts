@@ -1,0 +1,35 @@
+import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
+
+import { locatorValue } from '../common/locator';
+import { answerAsJson } from '../common/output';
+import type { ItemWork } from '../node.type';
+
+/**
+ * The parts every new transaction has, under the API's names, read from one item: the customer,
+ * the destination account, the currencies and the value; the source account when the operation
+ * has one. `currency` fixes the source currency where the operation offers no choice.
+ */
+export function transactionInput(
+	ctx: IExecuteFunctions,
+	i: number,
+	{ fromAccount, currency }: { fromAccount: boolean; currency?: string },
+): IDataObject {
+	return {
+		subject_id: locatorValue(ctx, 'subjectId', i),
+		...(fromAccount ? { from_bank_account_id: ctx.getNodeParameter('fromBankAccountId', i) } : {}),
+		to_bank_account_id: ctx.getNodeParameter('toBankAccountId', i),
+		currency: currency ?? ctx.getNodeParameter('currency', i),
+		exchange_currency: ctx.getNodeParameter('exchangeCurrency', i),
+		value: ctx.getNodeParameter('value', i),
+	};
+}
+
+/** A checked new transaction as one item's work: sent once, its answer as the item. */
+export function createTransaction(
+	i: number,
+	path: '/transactions' | '/transactions/checkout',
+	body: IDataObject,
+	output: ItemWork['output'] = (data): INodeExecutionData[] => [{ json: answerAsJson(data) }],
+): ItemWork {
+	return { request: { method: 'POST', path, body, retry: 'sendOnce', itemIndex: i }, output };
+}
