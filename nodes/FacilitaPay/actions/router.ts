@@ -7,15 +7,18 @@ import { readRunSettings } from './common/requestOptions';
 import type { ItemWork, OperationModule } from './node.type';
 import { resources } from './resources';
 
-function operationFor(ctx: IExecuteFunctions, itemIndex: number): OperationModule {
-	const resource = ctx.getNodeParameter('resource', itemIndex) as string;
-	const operation = ctx.getNodeParameter('operation', itemIndex) as string;
+/**
+ * The operation the node runs. Resource and Operation cannot be expressions (`noDataExpression`),
+ * so they are the same for every item and are read once.
+ */
+function operationFor(ctx: IExecuteFunctions): OperationModule {
+	const resource = ctx.getNodeParameter('resource', 0) as string;
+	const operation = ctx.getNodeParameter('operation', 0) as string;
 	const module = resources[resource]?.[operation] as OperationModule | undefined;
 	if (!module || typeof module.prepare !== 'function') {
 		throw new NodeOperationError(
 			ctx.getNode(),
 			`The operation "${operation}" of the resource "${resource}" is not supported`,
-			{ itemIndex },
 		);
 	}
 	return module;
@@ -176,12 +179,13 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 	const continueOnFail = this.continueOnFail();
 	const settings = readRunSettings(this);
 
+	const operation = operationFor(this);
 	const works: Array<ItemWork | undefined> = [];
 	const results: Array<INodeExecutionData[] | NodeApiError | NodeOperationError | undefined> = new Array(items.length);
 	const invalid: Array<{ index: number; error: NodeApiError | NodeOperationError }> = [];
 	for (let i = 0; i < items.length; i++) {
 		try {
-			works[i] = await operationFor(this, i).prepare.call(this, i);
+			works[i] = await operation.prepare.call(this, i);
 		} catch (error) {
 			const failure = forItem(this, error, i);
 			invalid.push({ index: i, error: failure });
