@@ -37,13 +37,10 @@ import {
 	waitFor,
 } from './lib/n8n-e2e.mjs';
 import { decodeQrSvg, imgDataUris } from './lib/qr.mjs';
+import { ACCOUNT_IDS } from '../../sandbox/accounts.mjs';
 
 const EXAMPLES_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../examples');
-const ACCOUNTS = {
-	partnerPix: '0b5e7c2a-1f3d-4a8e-9c61-000000000001',
-	partnerBrl: '0b5e7c2a-1f3d-4a8e-9c61-000000000002',
-	customerBrl: '0b5e7c2a-1f3d-4a8e-9c61-000000000006',
-};
+const ACCOUNTS = ACCOUNT_IDS;
 /** A small but real PDF (the node and the sandbox check the file's magic bytes). */
 const PDF = Buffer.from(
 	'%PDF-1.4\n1 0 obj<</Type/Catalog/Pages 2 0 R>>endobj\n2 0 obj<</Type/Pages/Kids[]/Count 0>>endobj\ntrailer<</Root 1 0 R>>\n%%EOF\n',
@@ -263,8 +260,8 @@ describeE2e('Example workflows (examples/*.json) in a real n8n 2.x', () => {
 			const pixCall = received.find((r) => r.method === 'POST' && r.url === '/api/v1/transactions');
 			expect(pixCall?.body?.transaction).toMatchObject({
 				subject_id: subject.id,
-				from_bank_account_id: ACCOUNTS.partnerPix,
-				to_bank_account_id: ACCOUNTS.partnerBrl,
+				from_bank_account_id: ACCOUNTS.brlPixExclusive,
+				to_bank_account_id: ACCOUNTS.brlNoPixKey,
 				currency: 'BRL',
 				exchange_currency: 'BRL',
 				value: '49.90',
@@ -339,7 +336,7 @@ describeE2e('Example workflows (examples/*.json) in a real n8n 2.x', () => {
 				await sandboxApi(
 					'POST',
 					'/transactions/checkout',
-					{ subject_id: customer.id, value: '150.00', currency: 'BRL', exchange_currency: 'BRL', to_bank_account_id: ACCOUNTS.partnerBrl },
+					{ subject_id: customer.id, value: '150.00', currency: 'BRL', exchange_currency: 'BRL', to_bank_account_id: ACCOUNTS.brlNoPixKey },
 					state,
 				),
 			);
@@ -349,8 +346,8 @@ describeE2e('Example workflows (examples/*.json) in a real n8n 2.x', () => {
 			const pixBody = (/** @type {string} */ value) => ({
 				transaction: {
 					subject_id: customer.id,
-					from_bank_account_id: ACCOUNTS.partnerPix,
-					to_bank_account_id: ACCOUNTS.customerBrl,
+					from_bank_account_id: ACCOUNTS.brlPixExclusive,
+					to_bank_account_id: ACCOUNTS.brlCustomer,
 					currency: 'BRL',
 					exchange_currency: 'BRL',
 					value,
@@ -390,7 +387,7 @@ describeE2e('Example workflows (examples/*.json) in a real n8n 2.x', () => {
 						error_code: code,
 						error_description: `sandbox ${code}`,
 						bank_account_owner_id: customer.id,
-						bank_account_id: ACCOUNTS.customerBrl,
+						bank_account_id: ACCOUNTS.brlCustomer,
 						transaction_ids: [paid.id],
 						wire_id: otherWires[code],
 					},
@@ -446,7 +443,7 @@ describeE2e('Example workflows (examples/*.json) in a real n8n 2.x', () => {
 				severity: 'warning',
 			});
 			expect(alerts.wire_waiting_correction.title).toBe('Wire needs correction: AC14');
-			expect(alerts.wire_waiting_correction.message).toContain(`Wire ${wire.id} to bank account ${ACCOUNTS.customerBrl} was stopped: AC14`);
+			expect(alerts.wire_waiting_correction.message).toContain(`Wire ${wire.id} to bank account ${ACCOUNTS.brlCustomer} was stopped: AC14`);
 			expect(alerts.wire_waiting_correction.message).toContain('Fix: Account Type (conta-corrente or poupanca)');
 			expect(alerts.wire_waiting_correction.message).toContain('Wire → Update Bank Account');
 			expect(alerts.wire_waiting_correction.severity).toBe('critical');

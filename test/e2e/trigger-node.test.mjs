@@ -1,6 +1,7 @@
 // The FacilitaPay Trigger in a real n8n 2.x: activating the workflow registers n8n's webhook URL
 // with the sandbox (POST /enable_webhooks); notifications the sandbox sends start it, forged ones
 // are refused without an execution, and deactivation forgets the secret.
+import { ACCOUNT_IDS } from '../../sandbox/accounts.mjs';
 import fs from 'node:fs';
 import path from 'node:path';
 import {
@@ -200,8 +201,8 @@ describeE2e('FacilitaPay Trigger in a real n8n 2.x', () => {
 					{
 						transaction: {
 							subject_id: subjectId,
-							from_bank_account_id: '0b5e7c2a-1f3d-4a8e-9c61-000000000001',
-							to_bank_account_id: '0b5e7c2a-1f3d-4a8e-9c61-000000000004',
+							from_bank_account_id: ACCOUNT_IDS.brlPixExclusive,
+							to_bank_account_id: ACCOUNT_IDS.usdDestination,
 							currency: 'BRL',
 							exchange_currency: 'USD',
 							value: '120.00',
@@ -232,7 +233,7 @@ describeE2e('FacilitaPay Trigger in a real n8n 2.x', () => {
 					'/transactions/checkout',
 					{
 						subject_id: subjectId,
-						to_bank_account_id: '0b5e7c2a-1f3d-4a8e-9c61-000000000004',
+						to_bank_account_id: ACCOUNT_IDS.usdDestination,
 						currency: 'BRL',
 						exchange_currency: 'USD',
 						value: '75.00',
@@ -262,8 +263,8 @@ describeE2e('FacilitaPay Trigger in a real n8n 2.x', () => {
 						{
 							transaction: {
 								subject_id: subjectId,
-								from_bank_account_id: '0b5e7c2a-1f3d-4a8e-9c61-000000000001',
-								to_bank_account_id: '0b5e7c2a-1f3d-4a8e-9c61-000000000004',
+								from_bank_account_id: ACCOUNT_IDS.brlPixExclusive,
+								to_bank_account_id: ACCOUNT_IDS.usdDestination,
 								currency: 'BRL',
 								exchange_currency: 'USD',
 								value: '9999.00',

@@ -75,7 +75,7 @@ describe('Subject operations against the sandbox', () => {
 
 		await runAction({
 			credentials: env.credentials,
-			parameters: { resource: 'transaction', operation: 'createDynamicPix', subjectId: person.id, fromBankAccountId: ACCOUNTS.brlWithPixKey, toBankAccountId: ACCOUNTS.customerBrl, exchangeCurrency: 'BRL', value: '25.00', dynamicPixExpiresAt: inAnHour() },
+			parameters: { resource: 'transaction', operation: 'createDynamicPix', subjectId: person.id, fromBankAccountId: ACCOUNTS.brlPixExclusive, toBankAccountId: ACCOUNTS.brlCustomer, exchangeCurrency: 'BRL', value: '25.00', dynamicPixExpiresAt: inAnHour() },
 		});
 		const transactions = await runAction({ credentials: env.credentials, parameters: { resource: 'subject', operation: 'getTransactions', subjectId: person.id, returnAll: true, simplify: true } });
 		expect(transactions.output).toHaveLength(1);
@@ -103,7 +103,7 @@ describe('Transaction operations against the sandbox', () => {
 		const person = await createSubject();
 		const { output } = await runAction({
 			credentials: env.credentials,
-			parameters: { resource: 'transaction', operation: 'createDynamicPix', subjectId: person.id, fromBankAccountId: ACCOUNTS.brlWithPixKey, toBankAccountId: ACCOUNTS.customerBrl, exchangeCurrency: 'BRL', value: '150.00', dynamicPixExpiresAt: inAnHour() },
+			parameters: { resource: 'transaction', operation: 'createDynamicPix', subjectId: person.id, fromBankAccountId: ACCOUNTS.brlPixExclusive, toBankAccountId: ACCOUNTS.brlCustomer, exchangeCurrency: 'BRL', value: '150.00', dynamicPixExpiresAt: inAnHour() },
 		});
 		const tx = output[0].json;
 		expect(tx.pix_code).toMatch(/^000201/);
@@ -117,7 +117,7 @@ describe('Transaction operations against the sandbox', () => {
 		const person = await createSubject();
 		const error = await runActionExpectingError({
 			credentials: env.credentials,
-			parameters: { resource: 'transaction', operation: 'createDynamicPix', subjectId: person.id, fromBankAccountId: ACCOUNTS.brlWithoutPixKey, toBankAccountId: ACCOUNTS.customerBrl, exchangeCurrency: 'BRL', value: '10.00', dynamicPixExpiresAt: inAnHour() },
+			parameters: { resource: 'transaction', operation: 'createDynamicPix', subjectId: person.id, fromBankAccountId: ACCOUNTS.brlNoPixKey, toBankAccountId: ACCOUNTS.brlCustomer, exchangeCurrency: 'BRL', value: '10.00', dynamicPixExpiresAt: inAnHour() },
 		});
 		expect(error.message).toMatch(/FacilitaPay rejected the data \(item 0\): from_bank_account_id: /);
 	});
@@ -126,7 +126,7 @@ describe('Transaction operations against the sandbox', () => {
 		const person = await createSubject();
 		const { output } = await runAction({
 			credentials: env.credentials,
-			parameters: { resource: 'transaction', operation: 'createBoleto', subjectId: person.id, toBankAccountId: ACCOUNTS.customerBrl, currency: 'BRL', exchangeCurrency: 'BRL', value: '99.90', expireAt: new Date(Date.now() + 3 * 86400_000).toISOString().slice(0, 10) },
+			parameters: { resource: 'transaction', operation: 'createBoleto', subjectId: person.id, toBankAccountId: ACCOUNTS.brlCustomer, currency: 'BRL', exchangeCurrency: 'BRL', value: '99.90', expireAt: new Date(Date.now() + 3 * 86400_000).toISOString().slice(0, 10) },
 		});
 		expect(output[0].json.bar_code).toMatch(/^\d{44}$/);
 		expect(output[0].json.digital_line).toMatch(/^\d{47}$/);
@@ -141,7 +141,7 @@ describe('Transaction operations against the sandbox', () => {
 		const person = await createSubject();
 		const payout = await runAction({
 			credentials: env.credentials,
-			parameters: { resource: 'transaction', operation: 'createPayout', subjectId: person.id, fromBankAccountId: ACCOUNTS.usdCashOut, toBankAccountId: ACCOUNTS.customerBrl, currency: 'USD', exchangeCurrency: 'BRL', value: '20.00' },
+			parameters: { resource: 'transaction', operation: 'createPayout', subjectId: person.id, fromBankAccountId: ACCOUNTS.usdCashOut, toBankAccountId: ACCOUNTS.brlCustomer, currency: 'USD', exchangeCurrency: 'BRL', value: '20.00' },
 		});
 		expect(payout.output[0].json).toMatchObject({ value: '20.00', currency: 'USD' });
 
@@ -153,14 +153,14 @@ describe('Transaction operations against the sandbox', () => {
 
 		const pix = await runAction({
 			credentials: env.credentials,
-			parameters: { resource: 'transaction', operation: 'createDynamicPix', subjectId: person.id, fromBankAccountId: ACCOUNTS.brlWithPixKey, toBankAccountId: ACCOUNTS.customerBrl, exchangeCurrency: 'BRL', value: '10.00', dynamicPixExpiresAt: inAnHour() },
+			parameters: { resource: 'transaction', operation: 'createDynamicPix', subjectId: person.id, fromBankAccountId: ACCOUNTS.brlPixExclusive, toBankAccountId: ACCOUNTS.brlCustomer, exchangeCurrency: 'BRL', value: '10.00', dynamicPixExpiresAt: inAnHour() },
 		});
 		const cancel = await runAction({ credentials: env.credentials, parameters: { resource: 'transaction', operation: 'cancel', transactionId: pix.output[0].json.id } });
 		expect(cancel.output[0].json.status).toBe('canceled');
 
 		const paid = await runAction({
 			credentials: env.credentials,
-			parameters: { resource: 'transaction', operation: 'createDynamicPix', subjectId: person.id, fromBankAccountId: ACCOUNTS.brlWithPixKey, toBankAccountId: ACCOUNTS.customerBrl, exchangeCurrency: 'BRL', value: '12.00', dynamicPixExpiresAt: inAnHour() },
+			parameters: { resource: 'transaction', operation: 'createDynamicPix', subjectId: person.id, fromBankAccountId: ACCOUNTS.brlPixExclusive, toBankAccountId: ACCOUNTS.brlCustomer, exchangeCurrency: 'BRL', value: '12.00', dynamicPixExpiresAt: inAnHour() },
 		});
 		await env.control.post(`/transactions/${paid.output[0].json.id}/pay`, { success: true });
 		const refund = await runAction({ credentials: env.credentials, parameters: { resource: 'transaction', operation: 'refund', transactionId: paid.output[0].json.id } });
@@ -183,7 +183,7 @@ describe('Retries, faults and sign-in against the sandbox', () => {
 		await env.control.post('/faults', { route: 'POST /api/v1/transactions', rate: 1, kind: 'reset', count: 1 });
 		const error = await runActionExpectingError({
 			credentials: env.credentials,
-			parameters: { resource: 'transaction', operation: 'createPayout', subjectId: person.id, fromBankAccountId: ACCOUNTS.usdCashOut, toBankAccountId: ACCOUNTS.customerBrl, currency: 'USD', exchangeCurrency: 'BRL', value: '20.00' },
+			parameters: { resource: 'transaction', operation: 'createPayout', subjectId: person.id, fromBankAccountId: ACCOUNTS.usdCashOut, toBankAccountId: ACCOUNTS.brlCustomer, currency: 'USD', exchangeCurrency: 'BRL', value: '20.00' },
 		});
 		expect(error.description).toMatch(/not repeated/);
 		expect((await env.control.received('POST /api/v1/transactions')).length).toBe(1);
@@ -199,7 +199,7 @@ describe('Retries, faults and sign-in against the sandbox', () => {
 				operation: 'createPayout',
 				subjectId: person.id,
 				fromBankAccountId: ACCOUNTS.usdCashOut,
-				toBankAccountId: ACCOUNTS.customerBrl,
+				toBankAccountId: ACCOUNTS.brlCustomer,
 				currency: 'USD',
 				exchangeCurrency: 'BRL',
 				value: '21.00',
@@ -221,7 +221,7 @@ describe('Retries, faults and sign-in against the sandbox', () => {
 				operation: 'createPayout',
 				subjectId: person.id,
 				fromBankAccountId: ACCOUNTS.usdCashOut,
-				toBankAccountId: ACCOUNTS.customerBrl,
+				toBankAccountId: ACCOUNTS.brlCustomer,
 				currency: 'USD',
 				exchangeCurrency: 'BRL',
 				value,

@@ -8,12 +8,8 @@ import { actionStep, codeStep, httpStep, nodeBinary, sandboxApi, sandboxControl,
 
 /* global expect */
 
-export const ACCOUNTS = {
-	pixSource: '0b5e7c2a-1f3d-4a8e-9c61-000000000001',
-	cashOutUsd: '0b5e7c2a-1f3d-4a8e-9c61-000000000003',
-	partnerUsd: '0b5e7c2a-1f3d-4a8e-9c61-000000000004',
-	customerBrl: '0b5e7c2a-1f3d-4a8e-9c61-000000000006',
-};
+/** The sandbox's seeded accounts (sandbox/accounts.mjs is their one source). */
+export { ACCOUNT_IDS as ACCOUNTS } from '../../../sandbox/accounts.mjs';
 
 /** A small but real PDF (what Upload Document sends; the sandbox checks the magic bytes). */
 export const PDF_BASE64 = Buffer.from('%PDF-1.4\n1 0 obj<</Type/Catalog>>endobj\ntrailer<</Root 1 0 R>>\n%%EOF\n').toString('base64');
@@ -167,8 +163,8 @@ export async function subjectsAndTransactions({ sb, runPhase, ctx, covered }) {
 			subjectId: ref('Create Subject'),
 			value: '150.00',
 			dynamicPixExpiresAt: pixExpiry,
-			fromBankAccountId: ACCOUNTS.pixSource,
-			toBankAccountId: ACCOUNTS.partnerUsd,
+			fromBankAccountId: ACCOUNTS.brlPixExclusive,
+			toBankAccountId: ACCOUNTS.usdDestination,
 			exchangeCurrency: 'USD',
 		}),
 		httpStep('Customer Pays PIX', { url: control(`/transactions/{{ $('Create PIX').first().json.id }}/pay`), body: { success: true } }),
@@ -180,8 +176,8 @@ export async function subjectsAndTransactions({ sb, runPhase, ctx, covered }) {
 			subjectId: ref('Create Subject'),
 			value: '200.00',
 			dynamicPixExpiresAt: pixExpiry,
-			fromBankAccountId: ACCOUNTS.pixSource,
-			toBankAccountId: ACCOUNTS.partnerUsd,
+			fromBankAccountId: ACCOUNTS.brlPixExclusive,
+			toBankAccountId: ACCOUNTS.usdDestination,
 			exchangeCurrency: 'USD',
 		}),
 		httpStep('Customer Pays PIX for Wire', {
@@ -196,7 +192,7 @@ export async function subjectsAndTransactions({ sb, runPhase, ctx, covered }) {
 			currency: 'BRL',
 			exchangeCurrency: 'USD',
 			expireAt: boletoDue,
-			toBankAccountId: ACCOUNTS.partnerUsd,
+			toBankAccountId: ACCOUNTS.usdDestination,
 		}),
 		actionStep('Boleto PDF', {
 			resource: 'transaction',
@@ -218,8 +214,8 @@ export async function subjectsAndTransactions({ sb, runPhase, ctx, covered }) {
 			value: '10.00',
 			currency: 'USD',
 			exchangeCurrency: 'BRL',
-			fromBankAccountId: ACCOUNTS.cashOutUsd,
-			toBankAccountId: ACCOUNTS.customerBrl,
+			fromBankAccountId: ACCOUNTS.usdCashOut,
+			toBankAccountId: ACCOUNTS.brlCustomer,
 		}),
 		actionStep('Create Checkout', {
 			resource: 'transaction',
@@ -228,7 +224,7 @@ export async function subjectsAndTransactions({ sb, runPhase, ctx, covered }) {
 			value: '99.90',
 			currency: 'BRL',
 			exchangeCurrency: 'USD',
-			toBankAccountId: ACCOUNTS.partnerUsd,
+			toBankAccountId: ACCOUNTS.usdDestination,
 		}),
 		actionStep('Subject Transactions', {
 			resource: 'subject',
@@ -300,8 +296,8 @@ export async function subjectsAndTransactions({ sb, runPhase, ctx, covered }) {
 		exchange_currency: 'USD',
 		use_dynamic_pix: true,
 		dynamic_pix_expires_at: pixExpiry,
-		from_bank_account_id: ACCOUNTS.pixSource,
-		to_bank_account_id: ACCOUNTS.partnerUsd,
+		from_bank_account_id: ACCOUNTS.brlPixExclusive,
+		to_bank_account_id: ACCOUNTS.usdDestination,
 	});
 	covered.add('transaction.createDynamicPix');
 	expect(out('Get PIX')).toEqual([expect.objectContaining({ id: pix.id, status: 'identified' })]);
@@ -333,10 +329,10 @@ export async function subjectsAndTransactions({ sb, runPhase, ctx, covered }) {
 	// Payout and checkout.
 	const [payout] = out('Create Payout');
 	expect(payout).toMatchObject({ status: 'identified', value: '10.00', currency: 'USD' });
-	expect(pixRequests.find((r) => r.body.transaction?.from_bank_account_id === ACCOUNTS.cashOutUsd)?.body.transaction).toEqual({
+	expect(pixRequests.find((r) => r.body.transaction?.from_bank_account_id === ACCOUNTS.usdCashOut)?.body.transaction).toEqual({
 		subject_id: subjectId,
-		from_bank_account_id: ACCOUNTS.cashOutUsd,
-		to_bank_account_id: ACCOUNTS.customerBrl,
+		from_bank_account_id: ACCOUNTS.usdCashOut,
+		to_bank_account_id: ACCOUNTS.brlCustomer,
 		currency: 'USD',
 		exchange_currency: 'BRL',
 		value: '10.00',
@@ -346,7 +342,7 @@ export async function subjectsAndTransactions({ sb, runPhase, ctx, covered }) {
 	expect(checkout).toMatchObject({ status: 'active', checkout_url: expect.stringContaining('/_sandbox/checkout/') });
 	expect(one(log, 'POST', /\/api\/v1\/transactions\/checkout$/).body).toEqual({
 		subject_id: subjectId,
-		to_bank_account_id: ACCOUNTS.partnerUsd,
+		to_bank_account_id: ACCOUNTS.usdDestination,
 		currency: 'BRL',
 		exchange_currency: 'USD',
 		value: '99.90',
@@ -510,7 +506,7 @@ export async function subscriptionsAndInvoices({ sb, runPhase, ctx, covered }) {
 		value: '49.90',
 		frequency: 'month',
 		cycles: 12,
-		toBankAccountId: ACCOUNTS.partnerUsd,
+		toBankAccountId: ACCOUNTS.usdDestination,
 		...card(number, 'visa'),
 		cardType: 'credit',
 		dfReferenceId: 'df-e2e-session-1',
@@ -531,8 +527,8 @@ export async function subscriptionsAndInvoices({ sb, runPhase, ctx, covered }) {
 			value: '29.90',
 			frequency: 'month',
 			cycles: 6,
-			toBankAccountId: ACCOUNTS.partnerUsd,
-			fromBankAccountId: ACCOUNTS.pixSource,
+			toBankAccountId: ACCOUNTS.usdDestination,
+			fromBankAccountId: ACCOUNTS.brlPixExclusive,
 			additionalFields: { totalRetryAttempts: 2 },
 		}),
 		// A day later the first invoices are charged (06:00 UTC): the card pays, the test card declines.
@@ -582,16 +578,16 @@ export async function subscriptionsAndInvoices({ sb, runPhase, ctx, covered }) {
 		},
 	});
 	const [pixSub] = out('Automatic PIX Subscription');
-	expect(pixSub).toMatchObject({ status: 'pending', from_bank_account_id: ACCOUNTS.pixSource });
+	expect(pixSub).toMatchObject({ status: 'pending', from_bank_account_id: ACCOUNTS.brlPixExclusive });
 	expect(creations[2].body.subscription).toEqual({
 		value: '29.90',
 		currency: 'BRL',
 		frequency: 'month',
 		cycles: 6,
 		total_retry_attempts: 2,
-		to_bank_account_id: ACCOUNTS.partnerUsd,
+		to_bank_account_id: ACCOUNTS.usdDestination,
 		subject_id: ctx.subjectId,
-		from_bank_account_id: ACCOUNTS.pixSource,
+		from_bank_account_id: ACCOUNTS.brlPixExclusive,
 	});
 	covered.add('subscription.create');
 

@@ -177,14 +177,8 @@ export function control(sandboxUrl) {
 }
 
 /** The sandbox's seeded partner and customer accounts (fixed ids). */
-export const ACCOUNTS = {
-	brlWithPixKey: '0b5e7c2a-1f3d-4a8e-9c61-000000000001',
-	brlWithoutPixKey: '0b5e7c2a-1f3d-4a8e-9c61-000000000002',
-	usdCashOut: '0b5e7c2a-1f3d-4a8e-9c61-000000000003',
-	usdDestination: '0b5e7c2a-1f3d-4a8e-9c61-000000000004',
-	eurDestination: '0b5e7c2a-1f3d-4a8e-9c61-000000000005',
-	customerBrl: '0b5e7c2a-1f3d-4a8e-9c61-000000000006',
-};
+/** The sandbox's seeded accounts, by the names the sandbox gives them (one source for every test). */
+export { ACCOUNT_IDS as ACCOUNTS } from '../../../sandbox/accounts.mjs';
 
 /**
  * Starts one in-process sandbox for the test file (jest hooks), resets it and fresh access-token

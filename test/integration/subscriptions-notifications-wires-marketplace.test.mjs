@@ -122,7 +122,7 @@ describe('Subscriptions and invoices against the sandbox', () => {
 
 	test('automatic PIX refuses the day frequency before sending, and creates a pending subscription otherwise', async () => {
 		const person = await createSubject();
-		const base = { resource: 'subscription', operation: 'create', paymentMethod: 'automaticPix', subjectId: person.id, value: '19.90', cycles: 6, toBankAccountId: ACCOUNTS.usdDestination, fromBankAccountId: ACCOUNTS.brlWithPixKey, additionalFields: {} };
+		const base = { resource: 'subscription', operation: 'create', paymentMethod: 'automaticPix', subjectId: person.id, value: '19.90', cycles: 6, toBankAccountId: ACCOUNTS.usdDestination, fromBankAccountId: ACCOUNTS.brlPixExclusive, additionalFields: {} };
 		const error = await runActionExpectingError({ credentials: env.credentials, parameters: { ...base, frequency: 'day' } });
 		expect(error.message).toMatch(/Frequency/);
 		expect(await env.control.received('POST /api/v1/subscriptions')).toHaveLength(0);
@@ -202,8 +202,8 @@ describe('Wires and marketplace accounts against the sandbox', () => {
 	test('a wire waiting for correction is corrected with Update Bank Account', async () => {
 		const person = await createSubject();
 		const pix = await run({
-			resource: 'transaction', operation: 'createDynamicPix', subjectId: person.id, fromBankAccountId: ACCOUNTS.brlWithPixKey,
-			toBankAccountId: ACCOUNTS.customerBrl, exchangeCurrency: 'BRL', value: '30.00', dynamicPixExpiresAt: new Date(Date.now() + 3600_000).toISOString(),
+			resource: 'transaction', operation: 'createDynamicPix', subjectId: person.id, fromBankAccountId: ACCOUNTS.brlPixExclusive,
+			toBankAccountId: ACCOUNTS.brlCustomer, exchangeCurrency: 'BRL', value: '30.00', dynamicPixExpiresAt: new Date(Date.now() + 3600_000).toISOString(),
 		});
 		await env.control.post(`/transactions/${pix.output[0].json.id}/pay`, { success: true });
 		await env.control.post('/settlement/run', { wire_error_code: 'AC03' });
