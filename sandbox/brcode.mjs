@@ -1,5 +1,5 @@
 /**
- * PIX "BR Code" (EMV QR) building and CRC-16/CCITT-FALSE, as described in service-facts.md.
+ * PIX "BR Code" (EMV QR) building and CRC-16/CCITT-FALSE, as FacilitaPay documents it (EMV QR, with the checksum last).
  */
 
 /** CRC-16/CCITT-FALSE: poly 0x1021, init 0xFFFF. Returns 4 upper-case hex digits. */

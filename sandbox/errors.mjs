@@ -1,5 +1,5 @@
 /**
- * Errors the sandbox answers, in the shapes of the service (service-facts.md, "Errors").
+ * Errors the sandbox answers, in the shapes of the service (the service's error bodies: {"errors":{…}}, {"error":"…"}, plain text).
  */
 export class ApiError extends Error {
 	/** @param {number} status @param {unknown} body @param {Record<string,string>} [headers] */

@@ -1,6 +1,6 @@
 /**
  * Field rules of the FacilitaPay API as the sandbox enforces them. Algorithms and vectors come
- * from /work/shared/spec/service-facts.md. Every `validate*` helper adds messages to an `Errors`
+ * from what the service publishes and is known to do. Every `validate*` helper adds messages to an `Errors`
  * collector keyed by the API's field names; routes answer `{"errors": {...}}`.
  */
 import { MONEY_PATTERN, CURRENCIES } from './money.mjs';
