@@ -5,11 +5,12 @@
 // the user sees (the nodes' outputs, a real binary for the boleto PDF) and what the sandbox
 // received (method, path, body). Uses jest's global `expect`.
 import { actionStep, codeStep, httpStep, nodeBinary, sandboxApi, sandboxControl, validCpf } from './n8n-e2e.mjs';
+import { ACCOUNT_IDS } from '../../../sandbox/accounts.mjs';
 
 /* global expect */
 
 /** The sandbox's seeded accounts (sandbox/accounts.mjs is their one source). */
-export { ACCOUNT_IDS as ACCOUNTS } from '../../../sandbox/accounts.mjs';
+export const ACCOUNTS = ACCOUNT_IDS;
 
 /** A small but real PDF (what Upload Document sends; the sandbox checks the magic bytes). */
 export const PDF_BASE64 = Buffer.from('%PDF-1.4\n1 0 obj<</Type/Catalog>>endobj\ntrailer<</Root 1 0 R>>\n%%EOF\n').toString('base64');

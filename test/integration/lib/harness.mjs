@@ -7,6 +7,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
+import { ACCOUNT_IDS } from '../../../sandbox/accounts.mjs';
 
 const require = createRequire(import.meta.url);
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
@@ -178,7 +179,7 @@ export function control(sandboxUrl) {
 
 /** The sandbox's seeded partner and customer accounts (fixed ids). */
 /** The sandbox's seeded accounts, by the names the sandbox gives them (one source for every test). */
-export { ACCOUNT_IDS as ACCOUNTS } from '../../../sandbox/accounts.mjs';
+export const ACCOUNTS = ACCOUNT_IDS;
 
 /**
  * Starts one in-process sandbox for the test file (jest hooks), resets it and fresh access-token
