@@ -5,11 +5,11 @@
 // If an n8n already answers on N8N_PORT (default 5678: `npm start` in another terminal) it is
 // reused, with its sandbox on SANDBOX_PORT (default 4010); otherwise this script starts its own n8n
 // and sandbox in a throw-away user folder (npm start's home is never touched) and stops them at the
-// end. Either way it seeds a few people in the sandbox, adds a small "Charge a customer" workflow,
-// logs in as npm start's owner and saves:
-//   docs/images/workflow.png        the onboarding example (examples/onboard-customer.json) on the canvas
+// end. Either way it seeds a few people in the sandbox, adds a small "Charge a customer" workflow
+// (deleted again from a reused n8n), logs in as npm start's owner and saves:
+//   docs/images/workflow.png        examples/onboard-customer.json on the canvas
 //   docs/images/node-panel.png      the FacilitaPay node's panel: Transaction > Create Dynamic PIX
-//   docs/images/subject-picker.png  its Subject field's "From list", open, listing the sandbox people
+//   docs/images/subject-picker.png  its Subject field's From list, open, with the sandbox's people
 // Variables: N8N_PORT, N8N_RUNNERS_BROKER_PORT, SANDBOX_PORT, SANDBOX_TOKEN (as npm start),
 // CHROMIUM_PATH (default: the first of chromium, chromium-browser, google-chrome on PATH).
 import fs from 'node:fs';
@@ -52,13 +52,39 @@ const MAX_PNG_BYTES = 300 * 1024;
 /** Sharper text in the PNGs; the crops keep them small. */
 const SCALE = 1.5;
 
-/** People the Subject list shows; the same document again updates that person, so re-runs add none. */
+/** The people the Subject list shows. The same document again updates that person: re-runs add none. */
 const PEOPLE = [
-	{ social_name: 'Maria Silva', document_type: 'cpf', document_number: '12345678909', fiscal_country: 'BR', email: 'maria.silva@example.com' },
-	{ social_name: 'João Pereira', document_type: 'cpf', document_number: '52998224725', fiscal_country: 'BR' },
-	{ social_name: 'Ana Costa', document_type: 'cpf', document_number: '11144477735', fiscal_country: 'BR' },
-	{ social_name: 'Carlos Souza', document_type: 'cpf', document_number: '39053344705', fiscal_country: 'BR' },
-	{ social_name: 'Lucas Oliveira', document_type: 'passport', document_number: 'FX1234567', fiscal_country: 'PT' },
+	{
+		social_name: 'Maria Silva',
+		document_type: 'cpf',
+		document_number: '12345678909',
+		fiscal_country: 'BR',
+		email: 'maria.silva@example.com',
+	},
+	{
+		social_name: 'João Pereira',
+		document_type: 'cpf',
+		document_number: '52998224725',
+		fiscal_country: 'BR',
+	},
+	{
+		social_name: 'Ana Costa',
+		document_type: 'cpf',
+		document_number: '11144477735',
+		fiscal_country: 'BR',
+	},
+	{
+		social_name: 'Carlos Souza',
+		document_type: 'cpf',
+		document_number: '39053344705',
+		fiscal_country: 'BR',
+	},
+	{
+		social_name: 'Lucas Oliveira',
+		document_type: 'passport',
+		document_number: 'FX1234567',
+		fiscal_country: 'PT',
+	},
 ];
 const PICKED_LABEL = 'Maria Silva · CPF ***.456.789-** · approved';
 
@@ -82,7 +108,7 @@ function findChromium() {
 		}
 	}
 	throw new Error(
-		'No Chromium found. Install Debian\'s (`sudo apt-get install -y chromium`) or set CHROMIUM_PATH to a Chrome/Chromium binary.',
+		"No Chromium found. Install Debian's (`sudo apt-get install -y chromium`) or set CHROMIUM_PATH to a Chrome/Chromium binary.",
 	);
 }
 
@@ -91,15 +117,28 @@ async function loadPuppeteer() {
 	const manifest = path.join(PUPPETEER_DIR, 'package.json');
 	const installed = path.join(PUPPETEER_DIR, 'node_modules', 'puppeteer-core', 'package.json');
 	if (!fs.existsSync(installed)) {
-		log(`installing puppeteer-core@${PUPPETEER_VERSION} into ${path.relative(ROOT, PUPPETEER_DIR) || PUPPETEER_DIR}/ (not a project dependency)…`);
+		log(
+			`installing puppeteer-core@${PUPPETEER_VERSION} into ${path.relative(ROOT, PUPPETEER_DIR) || PUPPETEER_DIR}/ (not a project dependency)…`,
+		);
 		fs.mkdirSync(PUPPETEER_DIR, { recursive: true });
 		if (!fs.existsSync(manifest)) fs.writeFileSync(manifest, '{"private": true}\n');
-		await run('npm', ['install', '--no-audit', '--no-fund', '--prefix', PUPPETEER_DIR, `puppeteer-core@${PUPPETEER_VERSION}`], {
-			cwd: PUPPETEER_DIR,
-			env: cleanEnv({ PUPPETEER_SKIP_DOWNLOAD: '1' }),
-			logFile: path.join(PUPPETEER_DIR, 'install.log'),
-			what: 'Installing puppeteer-core',
-		});
+		await run(
+			'npm',
+			[
+				'install',
+				'--no-audit',
+				'--no-fund',
+				'--prefix',
+				PUPPETEER_DIR,
+				`puppeteer-core@${PUPPETEER_VERSION}`,
+			],
+			{
+				cwd: PUPPETEER_DIR,
+				env: cleanEnv({ PUPPETEER_SKIP_DOWNLOAD: '1' }),
+				logFile: path.join(PUPPETEER_DIR, 'install.log'),
+				what: 'Installing puppeteer-core',
+			},
+		);
 	}
 	const resolved = createRequire(manifest).resolve('puppeteer-core');
 	return (await import(pathToFileURL(resolved).href)).default;
@@ -130,15 +169,24 @@ async function startOwnN8nAndSandbox() {
 	installPackageInto(userFolder, tarball);
 
 	const sandboxModule = await loadSandboxModule();
-	if (!sandboxModule) throw new Error('sandbox/server.mjs is missing: the Subject list needs the sandbox.');
-	const sandbox = await sandboxModule.createSandbox({ port: sandboxPort, host: '127.0.0.1', token: sandboxToken });
+	if (!sandboxModule)
+		throw new Error('sandbox/server.mjs is missing: the Subject list needs the sandbox.');
+	const sandbox = await sandboxModule.createSandbox({
+		port: sandboxPort,
+		host: '127.0.0.1',
+		token: sandboxToken,
+	});
 	await sandbox.listen();
 	cleanups.push(() => sandbox.close());
 	sandbox.followRealTime?.((/** @type {Error} */ error) => log(`sandbox clock: ${error.message}`));
 	const sandboxUrl = String(sandbox.url ?? `http://127.0.0.1:${sandboxPort}`).replace(/\/$/, '');
 
 	const options = { version: /** @type {const} */ ('v2'), userFolder };
-	const credentials = sandboxCredentials({ baseUrl: `${sandboxUrl}/api/v1`, token: sandboxToken, ...CREDENTIALS });
+	const credentials = sandboxCredentials({
+		baseUrl: `${sandboxUrl}/api/v1`,
+		token: sandboxToken,
+		...CREDENTIALS,
+	});
 	await importIntoN8n('credentials', [credentials], options);
 	await importIntoN8n('workflow', [JSON.parse(fs.readFileSync(EXAMPLE_FILE, 'utf8'))], options);
 	const n8n = await startN8n({ version: 'v2', userFolder, port: n8nPort, brokerPort });
@@ -161,7 +209,9 @@ async function seedPeople(sandboxUrl) {
 		});
 		const body = await response.json().catch(() => ({}));
 		if (!response.ok) {
-			throw new Error(`The sandbox refused person "${person.social_name}" (HTTP ${response.status}: ${JSON.stringify(body).slice(0, 300)}).`);
+			throw new Error(
+				`The sandbox refused person "${person.social_name}" (HTTP ${response.status}: ${JSON.stringify(body).slice(0, 300)}).`,
+			);
 		}
 		ids[person.social_name] = body.data.id;
 	}
@@ -176,7 +226,14 @@ function chargeWorkflow(mariaId) {
 		active: false,
 		settings: { executionOrder: 'v1' },
 		nodes: [
-			{ id: 'b7d1a3c0-0000-4000-8000-000000000001', name: trigger, type: 'n8n-nodes-base.manualTrigger', typeVersion: 1, position: [0, 0], parameters: {} },
+			{
+				id: 'b7d1a3c0-0000-4000-8000-000000000001',
+				name: trigger,
+				type: 'n8n-nodes-base.manualTrigger',
+				typeVersion: 1,
+				position: [0, 0],
+				parameters: {},
+			},
 			{
 				id: 'b7d1a3c0-0000-4000-8000-000000000002',
 				name: 'Create PIX Charge',
@@ -213,8 +270,11 @@ async function shoot(page, name, clip) {
 	const file = path.join(OUT_DIR, name);
 	await page.screenshot({ path: file, clip, captureBeyondViewport: false });
 	const bytes = fs.statSync(file).size;
-	log(`saved docs/images/${name} (${Math.round(clip.width * SCALE)}x${Math.round(clip.height * SCALE)}, ${(bytes / 1024).toFixed(0)} kB)`);
-	if (bytes > MAX_PNG_BYTES) log(`  docs/images/${name} is over ${MAX_PNG_BYTES / 1024} kB: crop it tighter`);
+	log(
+		`saved docs/images/${name} (${Math.round(clip.width * SCALE)}x${Math.round(clip.height * SCALE)}, ${(bytes / 1024).toFixed(0)} kB)`,
+	);
+	if (bytes > MAX_PNG_BYTES)
+		log(`  docs/images/${name} is over ${MAX_PNG_BYTES / 1024} kB: crop it tighter`);
 }
 
 /** @param {any} page @param {string} selector */
@@ -227,8 +287,12 @@ async function boxOf(page, selector) {
 
 /** Waits until nothing moves (canvas fit, panel and dropdown transitions): two equal frames. */
 async function settle(page) {
-	await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
-	await page.evaluate(() => Promise.all(document.getAnimations().map((a) => a.finished.catch(() => undefined))));
+	await page.evaluate(
+		() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))),
+	);
+	await page.evaluate(() =>
+		Promise.all(document.getAnimations().map((a) => a.finished.catch(() => undefined))),
+	);
 	await delay(300);
 }
 
@@ -241,7 +305,8 @@ async function parameterColumn(page) {
 		const r = (column ?? parameters)?.getBoundingClientRect();
 		return r ? { x: r.x, y: r.y, width: r.width, height: r.height } : null;
 	});
-	if (!box) throw new Error('The node panel has no parameter column ([data-test-id=node-parameters]).');
+	if (!box)
+		throw new Error('The node panel has no parameter column ([data-test-id=node-parameters]).');
 	return box;
 }
 
@@ -279,34 +344,55 @@ async function takeShots(puppeteer, { exampleId, chargeId, people }) {
 		await settle(page);
 		const logs = await boxOf(page, '[data-test-id=logs-panel]');
 		const sidebar = await boxOf(page, '[data-test-id=canvas-wrapper]');
-		await shoot(page, 'workflow.png', { x: sidebar.x, y: 0, width: 1280 - sidebar.x, height: logs.y });
+		await shoot(page, 'workflow.png', {
+			x: sidebar.x,
+			y: 0,
+			width: 1280 - sidebar.x,
+			height: logs.y,
+		});
 
 		// 2. The FacilitaPay node's panel, its parameter column widened so the labels fit.
 		await page.setViewport({ width: 1280, height: 800, deviceScaleFactor: SCALE });
 		await page.goto(`${n8nUrl}/workflow/${chargeId}`, { waitUntil: 'networkidle2' });
-		const node = await boxOf(page, '[data-test-id=canvas-node][data-node-name="Create PIX Charge"]');
+		const node = await boxOf(
+			page,
+			'[data-test-id=canvas-node][data-node-name="Create PIX Charge"]',
+		);
 		await page.mouse.click(node.x + node.width / 2, node.y + node.height / 2, { clickCount: 2 });
 		await page.waitForSelector('[data-test-id=resource-locator-subjectId]', { visible: true });
 		await settle(page);
 		const column = await parameterColumn(page);
 		if (column.width < 640) {
 			// Drag its right edge, then its left edge, outwards (n8n keeps the width for later panels).
-			await dragX(page, { x: column.x + column.width, y: column.y + column.height / 2 }, column.x + column.width + 160);
+			await dragX(
+				page,
+				{ x: column.x + column.width, y: column.y + column.height / 2 },
+				column.x + column.width + 160,
+			);
 			await dragX(page, { x: column.x + 1, y: column.y + column.height / 2 }, column.x - 130);
 		}
 		// The chip of the parent node that hangs over the panel's left edge: cut in half by the crop.
-		await page.addStyleTag({ content: '[data-test-id=floating-nodes] { display: none !important; }' });
+		await page.addStyleTag({
+			content: '[data-test-id=floating-nodes] { display: none !important; }',
+		});
 		await page.mouse.move(1270, 790);
 		await settle(page);
 		const ndv = await boxOf(page, '[data-test-id=ndv]');
-		const panel = { x: Math.floor(ndv.x), y: Math.floor(ndv.y), width: Math.ceil(ndv.width), height: Math.ceil(ndv.height) };
+		const panel = {
+			x: Math.floor(ndv.x),
+			y: Math.floor(ndv.y),
+			width: Math.ceil(ndv.width),
+			height: Math.ceil(ndv.height),
+		};
 		await shoot(page, 'node-panel.png', panel);
 
 		// 3. The Subject field's From list, opened, after the entries came from the sandbox.
 		await page.click('[data-test-id=resource-locator-subjectId] [data-test-id=rlc-input]');
 		await page.waitForFunction(
 			(names) => {
-				const items = [...document.querySelectorAll('[data-test-id=rlc-item]')].map((el) => el.textContent ?? '');
+				const items = [...document.querySelectorAll('[data-test-id=rlc-item]')].map(
+					(el) => el.textContent ?? '',
+				);
 				return names.every((name) => items.some((text) => text.includes(name)));
 			},
 			{ timeout: 30_000 },
@@ -332,7 +418,8 @@ async function takeShots(puppeteer, { exampleId, chargeId, people }) {
 // ---------------------------------------------------------------------------------------------
 
 async function cleanup() {
-	for (const step of cleanups.reverse()) await step().catch((error) => log(`cleaning up: ${error.message}`));
+	for (const step of cleanups.reverse())
+		await step().catch((error) => log(`cleaning up: ${error.message}`));
 	cleanups.length = 0;
 }
 
@@ -346,7 +433,9 @@ async function main() {
 	if (reuse) {
 		log(`reusing the n8n at ${n8nUrl} and the sandbox at ${sandboxUrl}`);
 		if (!(await answers(`${sandboxUrl}/_sandbox/accounts`))) {
-			throw new Error(`n8n answers at ${n8nUrl} but no sandbox at ${sandboxUrl}. Set SANDBOX_PORT to the one \`npm start\` printed.`);
+			throw new Error(
+				`n8n answers at ${n8nUrl} but no sandbox at ${sandboxUrl}. Set SANDBOX_PORT to the one \`npm start\` printed.`,
+			);
 		}
 	} else {
 		sandboxUrl = await startOwnN8nAndSandbox();
@@ -356,7 +445,10 @@ async function main() {
 	const { client } = await setupOwner(n8nUrl);
 	const created = await client.call('POST', '/rest/workflows', chargeWorkflow(ids['Maria Silva']));
 	const chargeId = created.json?.data?.id;
-	if (!created.ok || !chargeId) throw new Error(`n8n did not save the screenshot workflow (HTTP ${created.status}: ${created.text.slice(0, 300)}).`);
+	if (!created.ok || !chargeId)
+		throw new Error(
+			`n8n did not save the screenshot workflow (HTTP ${created.status}: ${created.text.slice(0, 300)}).`,
+		);
 	if (reuse) {
 		// Leave the user's n8n as it was.
 		cleanups.push(async () => {
