@@ -209,5 +209,40 @@ describeE2e('FacilitaPay as an AI agent tool in a real n8n 2.x', () => {
 		},
 		CLI_TIMEOUT,
 	);
+
+	test(
+		'a value from $fromAI that breaks a rule fails the tool call with the readable message, and nothing is sent',
+		async () => {
+			const state = sharedState();
+			requirePieces(state, ['sandbox', 'node']);
+			const mark = await sandboxMark(state);
+
+			const run = await runWorkflow(
+				toolWorkflow({
+					toolName: 'Create_PIX',
+					parameters: {
+						resource: 'transaction',
+						operation: 'createDynamicPix',
+						subjectId: { __rl: true, mode: 'id', value: '4b6f3c2a-9d1e-4f7a-8c5b-2e1d0a9f8b7c' },
+						value: "={{ $fromAI('amount', 'Amount in BRL with two decimals, e.g. 150.00', 'string') }}",
+						dynamicPixExpiresAt: '',
+						fromBankAccountId: '0b5e7c2a-1f3d-4a8e-9c61-000000000001',
+						toBankAccountId: '0b5e7c2a-1f3d-4a8e-9c61-000000000004',
+						exchangeCurrency: 'USD',
+					},
+					// A model that forgot the second decimal.
+					args: { amount: '87.4' },
+				}),
+				{ state, nodeName: EXECUTOR },
+			);
+
+			expect(run.exitCode).not.toBe(0);
+			const message = JSON.stringify(run.error ?? run.runData?.resultData?.error ?? null);
+			expect(message).toMatch(/Invalid Value \(item 0\)/);
+			expect(message).toContain('87.40');
+			expect(await sandboxRequests({ after: mark, pathPrefix: '/transactions' }, state)).toEqual([]);
+		},
+		CLI_TIMEOUT,
+	);
 });
 
