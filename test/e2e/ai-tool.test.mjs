@@ -132,7 +132,13 @@ describeE2e('FacilitaPay as an AI agent tool in a real n8n 2.x', () => {
 			);
 
 			if (run.exitCode !== 0 || run.error) process.stderr.write(`${explain(run)}\n`);
-			expect({ exit: run.exitCode, error: run.error }).toEqual({ exit: 0, error: null });
+			// The run's own record, not the CLI's exit code: once in three runs the CLI was ended by a
+			// signal (exit 128) after printing a run with status "success".
+			expect({ status: run.runData?.status, finished: run.runData?.finished, error: run.error }).toEqual({
+				status: 'success',
+				finished: true,
+				error: null,
+			});
 			const received = await sandboxRequests({ after: mark, method: 'GET', pathPrefix: '/subject/people/' }, state);
 			expect(received.map((r) => r.url)).toEqual([expect.stringMatching(new RegExp(`/api/v1/subject/people/${subjectId}$`))]);
 			const answer = toolAnswer(run.items);
@@ -192,7 +198,13 @@ describeE2e('FacilitaPay as an AI agent tool in a real n8n 2.x', () => {
 			);
 
 			if (run.exitCode !== 0 || run.error) process.stderr.write(`${explain(run)}\n`);
-			expect({ exit: run.exitCode, error: run.error }).toEqual({ exit: 0, error: null });
+			// The run's own record, not the CLI's exit code: once in three runs the CLI was ended by a
+			// signal (exit 128) after printing a run with status "success".
+			expect({ status: run.runData?.status, finished: run.runData?.finished, error: run.error }).toEqual({
+				status: 'success',
+				finished: true,
+				error: null,
+			});
 			const received = await sandboxRequests({ after: mark, method: 'POST', route: undefined, pathPrefix: '/transactions' }, state);
 			expect(received).toHaveLength(1);
 			expect(received[0].body.transaction).toMatchObject({
@@ -236,7 +248,7 @@ describeE2e('FacilitaPay as an AI agent tool in a real n8n 2.x', () => {
 				{ state, nodeName: EXECUTOR },
 			);
 
-			expect(run.exitCode).not.toBe(0);
+			expect(run.runData?.status).toBe('error');
 			const message = JSON.stringify(run.error ?? run.runData?.resultData?.error ?? null);
 			expect(message).toMatch(/Invalid Value \(item 0\)/);
 			expect(message).toContain('87.40');
