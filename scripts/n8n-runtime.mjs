@@ -488,6 +488,7 @@ export function n8nEnv({ version, userFolder, port, brokerPort, env = {} }) {
 		N8N_ENFORCE_SETTINGS_FILE_PERMISSIONS: 'false',
 		N8N_COMMUNITY_PACKAGES_ENABLED: 'true',
 		N8N_UNVERIFIED_PACKAGES_ENABLED: 'true',
+		N8N_COMMUNITY_PACKAGES_ALLOW_TOOL_USAGE: 'true', // community nodes as AI tools where n8n gates it (1.123.81 and 2.41.1 do not read it)
 		N8N_LICENSE_AUTO_RENEW_ENABLED: 'false',
 		N8N_PUBLIC_API_DISABLED: 'false',
 		N8N_PUBLIC_API_SWAGGERUI_DISABLED: 'true',

@@ -18,21 +18,21 @@ export const description: INodeProperties[] = [
 				name: 'Get Bank Account Request',
 				value: 'getBankAccountRequest',
 				description: 'Get a bank account request and, once complete, the opened bank account',
-				action: 'Get a bank account request',
+				action: 'Get the status of a bank account request by request ID',
 			},
 			{
 				name: 'Request Authorization',
 				value: 'requestAuthorization',
 				description:
 					'Ask FacilitaPay to authorise opening a collection account for a subject (step 1 of 2)',
-				action: 'Request an account authorization',
+				action: 'Request a collection account authorization for a subject',
 			},
 			{
 				name: 'Request Bank Account',
 				value: 'requestBankAccount',
 				description:
 					'Open a pay-in bank account for a subject whose authorisation was approved (step 2 of 2)',
-				action: 'Request a bank account',
+				action: 'Open a bank account for a subject after approval',
 			},
 		],
 		default: 'requestAuthorization',

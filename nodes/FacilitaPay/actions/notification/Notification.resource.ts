@@ -18,13 +18,13 @@ export const description: INodeProperties[] = [
 				value: 'getMany',
 				description:
 					'List the notifications FacilitaPay sent to the webhook URL, failed or delivered',
-				action: 'Get many notifications',
+				action: 'Get many webhook notifications with their delivery status',
 			},
 			{
 				name: 'Mark as Successful',
 				value: 'markAsSuccessful',
 				description: 'Mark a failed notification as delivered',
-				action: 'Mark a notification as successful',
+				action: 'Mark a failed notification as delivered by notification ID',
 			},
 		],
 		default: 'getMany',

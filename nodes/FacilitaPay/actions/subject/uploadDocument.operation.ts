@@ -135,6 +135,23 @@ export async function prepare(this: IExecuteFunctions, i: number): Promise<ItemW
 			retry: 'sendOnce',
 			itemIndex: i,
 		},
-		output: (data) => [{ json: answerAsJson(data) }],
+		output: (data) => [{ json: withoutFileData(answerAsJson(data)) }],
 	};
+}
+
+/**
+ * The answer without a copy of the Base64 file just sent, should the service echo it (up to 20 MB
+ * of text in the item, and in an agent's context when the node runs as a tool). The spec does not
+ * show this answer; the file is the one in the input item's binary.
+ */
+export function withoutFileData(json: IDataObject): IDataObject {
+	const copy: IDataObject = { ...json };
+	delete copy.file_data;
+	const document = copy.document;
+	if (document && typeof document === 'object' && !Array.isArray(document)) {
+		const inner: IDataObject = { ...(document as IDataObject) };
+		delete inner.file_data;
+		copy.document = inner;
+	}
+	return copy;
 }

@@ -18,14 +18,14 @@ export const description: INodeProperties[] = [
 				value: 'disable',
 				description:
 					'Turn off ALL notifications of the FacilitaPay account (every workflow and system)',
-				action: 'Disable webhooks',
+				action: 'Turn off all webhook notifications of the account',
 			},
 			{
 				name: 'Enable',
 				value: 'enable',
 				description:
 					'Set the account’s single webhook URL (replacing any other) and get the secret notifications carry',
-				action: 'Enable webhooks',
+				action: 'Set the one webhook URL that receives all notifications',
 			},
 		],
 		default: 'enable',

@@ -17,7 +17,7 @@ export const description: INodeProperties[] = [
 				value: 'updateBankAccount',
 				description:
 					'Correct the destination account of a wire waiting for correction (AC03: branch or account number, AC14: account type, CH11: owner document, AG03: use another account); FacilitaPay then retries the wire',
-				action: 'Update the bank account of a wire',
+				action: 'Correct the bank account of a wire waiting for correction',
 			},
 		],
 		default: 'updateBankAccount',

@@ -1,0 +1,260 @@
+// Real n8n 2.x: the TOOL variant n8n generates for our `usableAsTool` node
+// (n8n-nodes-facilitapay.facilitaPayTool) loads, and runs an operation whose parameters come from
+// $fromAI() expressions, without any LLM. The arguments an agent would give are handed over by
+// n8n's hidden Tool Executor node (@n8n/n8n-nodes-langchain.toolExecutor), wired the way n8n wires
+// it when a tool node is executed on its own (n8n-core partial-execution-utils/rewire-graph.js):
+// main input from the trigger, the tool on its ai_tool input, `query` = {"<tool name>": {args}}.
+import { listNodeTypes } from '../../scripts/n8n-runtime.mjs';
+import {
+	CLI_TIMEOUT,
+	CREDENTIAL_TYPE,
+	NODE_TYPES,
+	describeE2e,
+	recordCoverage,
+	requirePieces,
+	runWorkflow,
+	sandboxApi,
+	sandboxMark,
+	sandboxRequests,
+	sharedState,
+	uniqueId,
+	validCpf,
+} from './lib/n8n-e2e.mjs';
+
+const TOOL_TYPE = `${NODE_TYPES.action}Tool`;
+const EXECUTOR = 'Tool Executor';
+
+/**
+ * Manual Trigger → Tool Executor (main), FacilitaPay tool → Tool Executor (ai_tool).
+ * @param {{toolName: string, parameters: object, args: object}} options
+ */
+function toolWorkflow({ toolName, parameters, args }) {
+	const { credentials } = sharedState();
+	return {
+		id: uniqueId('e2e-tool'),
+		name: `e2e tool ${toolName}`,
+		active: false,
+		settings: { executionOrder: 'v1' },
+		nodes: [
+			{
+				id: 'manual-trigger',
+				name: 'When clicking Execute',
+				type: 'n8n-nodes-base.manualTrigger',
+				typeVersion: 1,
+				position: [0, 0],
+				parameters: {},
+			},
+			{
+				id: 'tool-executor',
+				name: EXECUTOR,
+				type: '@n8n/n8n-nodes-langchain.toolExecutor',
+				typeVersion: 1,
+				position: [220, 0],
+				// What n8n's rewireGraph puts there: the tool's arguments under the tool's name.
+				parameters: { query: JSON.stringify({ [toolName]: args }), toolName: '', node: toolName },
+			},
+			{
+				id: 'tool-under-test',
+				name: toolName,
+				type: TOOL_TYPE,
+				typeVersion: 1,
+				position: [220, 200],
+				parameters,
+				...(credentials ? { credentials: { [CREDENTIAL_TYPE]: credentials } } : {}),
+			},
+		],
+		connections: {
+			'When clicking Execute': { main: [[{ node: EXECUTOR, type: 'main', index: 0 }]] },
+			[toolName]: { ai_tool: [[{ node: EXECUTOR, type: 'ai_tool', index: 0 }]] },
+		},
+		pinData: {},
+	};
+}
+
+/** The tool's answer as the executor passes it on: a JSON string of the node's output items, or items. */
+function toolAnswer(/** @type {any[]} */ items) {
+	return items
+		.map((json) => (typeof json === 'string' ? json : JSON.stringify(json)))
+		.join('\n');
+}
+
+/** @param {any} run */
+function explain(run) {
+	return `exit ${run.exitCode}; error: ${JSON.stringify(run.error)?.slice(0, 800)}\n--- stdout tail ---\n${String(run.stdout).slice(-2500)}\n--- stderr tail ---\n${String(run.stderr).slice(-1500)}`;
+}
+
+describeE2e('FacilitaPay as an AI agent tool in a real n8n 2.x', () => {
+	test(
+		'n8n generates and lists the tool variant of the node',
+		async () => {
+			const state = sharedState();
+			const types = await listNodeTypes({ version: state.version, userFolder: state.userFolder });
+			expect(types).toContain(NODE_TYPES.action);
+			expect(types).toContain(TOOL_TYPE);
+		},
+		CLI_TIMEOUT,
+	);
+
+	test(
+		'Subject > Get as a tool: the subject ID comes from $fromAI, the sandbox receives it, the answer names the person',
+		async () => {
+			const state = sharedState();
+			requirePieces(state, ['sandbox', 'node']);
+			const seed = (Date.now() % 100000) + 4100;
+			const person = {
+				document_type: 'cpf',
+				document_number: validCpf(seed),
+				social_name: `Agent Tool Person ${seed}`,
+				fiscal_country: 'BR',
+				email: `agent-${seed}@example.com`,
+			};
+			const created = await sandboxApi('POST', '/subject/people', { person }, state);
+			expect(created.status).toBeLessThan(300);
+			const subjectId = created.json?.data?.id ?? created.json?.data?.subject_id;
+			expect(subjectId).toMatch(/^[0-9a-f-]{36}$/);
+			const mark = await sandboxMark(state);
+
+			const run = await runWorkflow(
+				toolWorkflow({
+					toolName: 'Get_subject',
+					parameters: {
+						resource: 'subject',
+						operation: 'get',
+						subjectId: {
+							__rl: true,
+							mode: 'id',
+							value: "={{ $fromAI('subjectId', 'ID (UUID) of the customer to look up', 'string') }}",
+						},
+					},
+					args: { subjectId },
+				}),
+				{ state, nodeName: EXECUTOR },
+			);
+
+			if (run.exitCode !== 0 || run.error) process.stderr.write(`${explain(run)}\n`);
+			// The run's own record, not the CLI's exit code: once in three runs the CLI was ended by a
+			// signal (exit 128) after printing a run with status "success".
+			expect({ status: run.runData?.status, finished: run.runData?.finished, error: run.error }).toEqual({
+				status: 'success',
+				finished: true,
+				error: null,
+			});
+			const received = await sandboxRequests({ after: mark, method: 'GET', pathPrefix: '/subject/people/' }, state);
+			expect(received.map((r) => r.url)).toEqual([expect.stringMatching(new RegExp(`/api/v1/subject/people/${subjectId}$`))]);
+			const answer = toolAnswer(run.items);
+			expect(answer).toContain(person.social_name);
+			expect(answer).toContain(subjectId);
+			// Simplify is on by default: the agent gets the fields people act on, not the whole record.
+			expect(answer).not.toContain('"references"');
+			recordCoverage(['subject.get'], {}, state);
+		},
+		CLI_TIMEOUT,
+	);
+
+	test(
+		'Transaction > Create Dynamic PIX as a tool: value and customer from $fromAI reach the sandbox, the answer holds the PIX code',
+		async () => {
+			const state = sharedState();
+			requirePieces(state, ['sandbox', 'node']);
+			const seed = (Date.now() % 100000) + 5200;
+			const created = await sandboxApi(
+				'POST',
+				'/subject/people',
+				{
+					person: {
+						document_type: 'cpf',
+						document_number: validCpf(seed),
+						social_name: `Agent Pix Payer ${seed}`,
+						fiscal_country: 'BR',
+						email: `pix-${seed}@example.com`,
+					},
+				},
+				state,
+			);
+			expect(created.status).toBeLessThan(300);
+			const subjectId = created.json?.data?.id ?? created.json?.data?.subject_id;
+			const mark = await sandboxMark(state);
+
+			const run = await runWorkflow(
+				toolWorkflow({
+					toolName: 'Create_PIX',
+					parameters: {
+						resource: 'transaction',
+						operation: 'createDynamicPix',
+						subjectId: {
+							__rl: true,
+							mode: 'id',
+							value: "={{ $fromAI('customerId', 'ID (UUID) of the customer who pays', 'string') }}",
+						},
+						value: "={{ $fromAI('amount', 'Amount in BRL with two decimals, e.g. 150.00', 'string') }}",
+						dynamicPixExpiresAt: '',
+						fromBankAccountId: '0b5e7c2a-1f3d-4a8e-9c61-000000000001',
+						toBankAccountId: '0b5e7c2a-1f3d-4a8e-9c61-000000000004',
+						exchangeCurrency: 'USD',
+					},
+					args: { customerId: subjectId, amount: '87.45' },
+				}),
+				{ state, nodeName: EXECUTOR },
+			);
+
+			if (run.exitCode !== 0 || run.error) process.stderr.write(`${explain(run)}\n`);
+			// The run's own record, not the CLI's exit code: once in three runs the CLI was ended by a
+			// signal (exit 128) after printing a run with status "success".
+			expect({ status: run.runData?.status, finished: run.runData?.finished, error: run.error }).toEqual({
+				status: 'success',
+				finished: true,
+				error: null,
+			});
+			const received = await sandboxRequests({ after: mark, method: 'POST', route: undefined, pathPrefix: '/transactions' }, state);
+			expect(received).toHaveLength(1);
+			expect(received[0].body.transaction).toMatchObject({
+				subject_id: subjectId,
+				value: '87.45',
+				currency: 'BRL',
+				exchange_currency: 'USD',
+				use_dynamic_pix: true,
+			});
+			const answer = toolAnswer(run.items);
+			expect(answer).toContain('87.45');
+			expect(answer).toMatch(/pix_code/);
+			recordCoverage(['transaction.createDynamicPix'], {}, state);
+		},
+		CLI_TIMEOUT,
+	);
+
+	test(
+		'a value from $fromAI that breaks a rule fails the tool call with the readable message, and nothing is sent',
+		async () => {
+			const state = sharedState();
+			requirePieces(state, ['sandbox', 'node']);
+			const mark = await sandboxMark(state);
+
+			const run = await runWorkflow(
+				toolWorkflow({
+					toolName: 'Create_PIX',
+					parameters: {
+						resource: 'transaction',
+						operation: 'createDynamicPix',
+						subjectId: { __rl: true, mode: 'id', value: '4b6f3c2a-9d1e-4f7a-8c5b-2e1d0a9f8b7c' },
+						value: "={{ $fromAI('amount', 'Amount in BRL with two decimals, e.g. 150.00', 'string') }}",
+						dynamicPixExpiresAt: '',
+						fromBankAccountId: '0b5e7c2a-1f3d-4a8e-9c61-000000000001',
+						toBankAccountId: '0b5e7c2a-1f3d-4a8e-9c61-000000000004',
+						exchangeCurrency: 'USD',
+					},
+					// A model that forgot the second decimal.
+					args: { amount: '87.4' },
+				}),
+				{ state, nodeName: EXECUTOR },
+			);
+
+			expect(run.runData?.status).toBe('error');
+			const message = JSON.stringify(run.error ?? run.runData?.resultData?.error ?? null);
+			expect(message).toMatch(/Invalid Value \(item 0\)/);
+			expect(message).toContain('87.40');
+			expect(await sandboxRequests({ after: mark, pathPrefix: '/transactions' }, state)).toEqual([]);
+		},
+		CLI_TIMEOUT,
+	);
+});
+
