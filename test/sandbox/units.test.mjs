@@ -23,7 +23,7 @@ describe('BR Code', () => {
 	});
 });
 
-describe('boleto check digits (the service's published test vectors)', () => {
+describe('boleto check digits (the service’s published test vectors)', () => {
 	const line = '34191090086357127730871444640008581960000000062';
 	const bar = '34195819600000000621090063571277307144464000';
 
