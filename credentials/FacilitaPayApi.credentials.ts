@@ -95,7 +95,7 @@ const SIGN_IN_ATTEMPTS = 4;
 export const signInRetry = { wait: async (ms: number) => await sleep(ms) };
 
 interface SignInState {
-	inFlight?: Promise<string>;
+	inFlight?: Promise<string | undefined>;
 	token?: string;
 	issuedAt?: number;
 }
@@ -115,9 +115,9 @@ export function forgetSignIns(): void {
  */
 export async function sharedSignIn(
 	credentials: ICredentialDataDecryptedObject,
-	signInNow: () => Promise<string>,
+	signInNow: () => Promise<string | undefined>,
 	now: () => number = Date.now,
-): Promise<string> {
+): Promise<string | undefined> {
 	const key = `${credentialBaseUrl(credentials)}\u0000${sessionFingerprint(credentials)}`;
 	let state = signIns.get(key);
 	if (!state) {
@@ -139,11 +139,38 @@ export async function sharedSignIn(
 	current.inFlight = signInNow();
 	try {
 		const token = await current.inFlight;
-		current.token = token;
-		current.issuedAt = now();
+		if (token !== undefined) {
+			current.token = token;
+			current.issuedAt = now();
+		}
 		return token;
 	} finally {
 		current.inFlight = undefined;
+	}
+}
+
+/**
+ * Whether the service still takes this session token: one cheap read with it. n8n also asks the
+ * credential for a new token after failures that have nothing to do with it (its HTTP Request
+ * node does so after ANY error, then sends the failed request again, a payment included): a token
+ * that still works is kept, so nothing is sent again.
+ */
+async function tokenStillWorks(
+	helpers: IHttpRequestHelper['helpers'],
+	credentials: ICredentialDataDecryptedObject,
+): Promise<boolean> {
+	try {
+		await helpers.httpRequest({
+			method: 'GET',
+			url: `${credentialBaseUrl(credentials)}/notifications`,
+			qs: { per_page: '1' },
+			headers: { Accept: 'application/json', Authorization: `Bearer ${String(credentials.sessionToken)}` },
+			json: true,
+			timeout: 30_000,
+		});
+		return true;
+	} catch {
+		return false;
 	}
 }
 
@@ -291,19 +318,30 @@ export class FacilitaPayApi implements ICredentialType {
 
 	/**
 	 * Signs in with username and password. n8n calls this while `sessionToken` is empty and after a
-	 * request is refused with 401. Concurrent calls for the same account share one sign-in, and a
-	 * token issued moments ago is handed out again instead of signing in once per refused request
-	 * (the service allows 3 sign-ins per 30 seconds). A sign-in refused with 429 is tried again.
+	 * request failed (our node: after a 401; n8n's HTTP Request node: after any error). A token the
+	 * service still takes is kept (one cheap read tells), so a failure that is not about the token
+	 * is not followed by a sign-in, nor by n8n sending the request again. Concurrent calls for the
+	 * same account share one sign-in, and a token issued moments ago is handed out again instead of
+	 * signing in once per refused request (the service allows 3 sign-ins per 30 seconds). A sign-in
+	 * refused with 429 is tried again.
 	 */
 	async preAuthentication(
 		this: IHttpRequestHelper,
 		credentials: ICredentialDataDecryptedObject,
 	): Promise<IDataObject> {
-		if (credentials.authentication !== 'usernamePassword') {
-			return { sessionToken: credentials.accessToken };
-		}
+		// Nothing to renew with an access token. Answering without a session token tells n8n that
+		// nothing changed, so it does not send a failed request again.
+		if (credentials.authentication !== 'usernamePassword') return {};
 		const helpers = this.helpers;
-		const jwt = await sharedSignIn(credentials, async () => await signIn(helpers, credentials));
+		const renewing =
+			typeof credentials.sessionToken === 'string' &&
+			credentials.sessionToken !== '' &&
+			credentials.sessionFingerprint === sessionFingerprint(credentials);
+		const jwt = await sharedSignIn(credentials, async () => {
+			if (renewing && (await tokenStillWorks(helpers, credentials))) return undefined;
+			return await signIn(helpers, credentials);
+		});
+		if (jwt === undefined) return {};
 		return { sessionToken: jwt, sessionFingerprint: sessionFingerprint(credentials) };
 	}
 

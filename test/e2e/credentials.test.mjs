@@ -132,8 +132,11 @@ describeE2e('FacilitaPay credentials in a real n8n 2.x', () => {
 			expectFiveSubjects(third);
 			const afterExpiry = await sandboxRequests({ after: afterExpiryMark }, sb.state);
 			// The five reads go out in parallel with the expired token and are all refused; they
-			// share ONE sign-in, and each is resent once with the new token.
-			const seen = lines(afterExpiry);
+			// share ONE check that the token is really refused (GET /notifications) and ONE sign-in,
+			// and each is resent once with the new token.
+			const all = lines(afterExpiry);
+			expect(all.filter((line) => line.startsWith('GET /api/v1/notifications'))).toEqual(['GET /api/v1/notifications → 401']);
+			const seen = all.filter((line) => !line.startsWith('GET /api/v1/notifications'));
 			expect(seen.filter((line) => line.startsWith('POST /api/v1/sign_in'))).toEqual(['POST /api/v1/sign_in → 200']);
 			expect(seen.filter((line) => line.endsWith('→ 401')).sort()).toEqual(
 				subjectIds.map((id) => `GET /api/v1/subject/people/${id} → 401`).sort(),

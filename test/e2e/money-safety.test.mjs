@@ -3,6 +3,7 @@
 // so the node cannot know whether it was paid. n8n runs the node again twice; no payout may reach
 // the service twice, and the run must end as a failure that names the unknown outcome, not as a
 // success. With Continue On Fail the other payouts go through and the unknown one is an error item.
+import { CREDENTIAL_TYPE, importIntoN8n } from '../../scripts/n8n-runtime.mjs';
 import { ACCOUNTS } from './lib/operation-phases.mjs';
 import {
 	CLI_TIMEOUT,
@@ -111,4 +112,95 @@ describeE2e('Money is sent at most once per execution, also under Retry On Fail 
 		},
 		CLI_TIMEOUT,
 	);
+
+	describe("n8n's HTTP Request node with the FacilitaPay credentials", () => {
+		// n8n's HTTP Request node asks the credential for a new session token after ANY failed
+		// request and sends the request again when it gets one. The credential answers "nothing new"
+		// while the token still works, so a payout answered with a 500 is sent once.
+		const userPass = { id: 'facilitapay-money-userpass', name: 'FacilitaPay Money (username and password)' };
+		const token = { id: 'facilitapay-sandbox', name: 'FacilitaPay Sandbox' };
+		/** @param {{id: string, name: string}} credentials @param {string} value */
+		const httpPayout = (credentials, value) => {
+			const workflow = chainWorkflow({
+				name: `e2e money: HTTP Request payout (${credentials.id})`,
+				credentials,
+				steps: [
+					codeStep('One', 'return [{ json: {} }];'),
+					{
+						name: 'HTTP Request',
+						type: 'n8n-nodes-base.httpRequest',
+						typeVersion: 4.2,
+						parameters: {
+							method: 'POST',
+							url: `${sharedState().sandboxUrl}/api/v1/transactions`,
+							authentication: 'predefinedCredentialType',
+							nodeCredentialType: CREDENTIAL_TYPE,
+							sendBody: true,
+							specifyBody: 'json',
+							jsonBody: JSON.stringify({
+								transaction: {
+									subject_id: subjectId,
+									from_bank_account_id: ACCOUNTS.usdCashOut,
+									to_bank_account_id: ACCOUNTS.brlCustomer,
+									currency: 'USD',
+									exchange_currency: 'BRL',
+									value,
+								},
+							}),
+							options: {},
+						},
+					},
+				],
+			});
+			// chainWorkflow gives credentials to FacilitaPay nodes only.
+			workflow.nodes.find((n) => n.name === 'HTTP Request').credentials = { [CREDENTIAL_TYPE]: credentials };
+			return workflow;
+		};
+
+		beforeAll(async () => {
+			const state = sharedState();
+			await importIntoN8n(
+				'credentials',
+				[
+					{
+						...userPass,
+						type: CREDENTIAL_TYPE,
+						data: {
+							environment: 'custom',
+							baseUrl: `${state.sandboxUrl}/api/v1`,
+							authentication: 'usernamePassword',
+							username: 'sandbox',
+							password: 'sandbox',
+						},
+					},
+				],
+				{ version: state.version, userFolder: state.userFolder },
+			);
+		}, CLI_TIMEOUT);
+
+		test.each([
+			['an access token', token, '12.01'],
+			['username and password', userPass, '12.02'],
+		])(
+			'with %s, a payout answered with a 500 is sent once, not again by the HTTP Request node',
+			async (_name, credentials, value) => {
+				const workflow = httpPayout(credentials, value);
+				await importWorkflows(workflow);
+				await sandboxControl('POST', '/faults', { route: 'POST /api/v1/transactions', rate: 1, kind: '500', count: 1 });
+				const mark = await sandboxMark();
+
+				const run = await runWorkflow(workflow, { imported: true, nodeName: 'HTTP Request' });
+
+				const all = (await sandboxRequests({ after: mark })).map((r) => `${r.method} ${String(r.url).split('?')[0]} → ${r.status}`);
+				expect(run.error?.message).toMatch(/500|Internal Server Error|not able to process/i);
+				// The payout went out once and was not sent again; with username and password the
+				// credential checked that its token still works (GET /notifications) instead.
+				expect(all.filter((line) => line.startsWith('POST /api/v1/transactions'))).toEqual(['POST /api/v1/transactions → 500']);
+				expect(all.filter((line) => line.startsWith('GET /api/v1/notifications'))).toEqual(
+					credentials === userPass ? ['GET /api/v1/notifications → 200'] : [],
+				);
+			},
+			CLI_TIMEOUT,
+		);
+	});
 });

@@ -91,7 +91,8 @@ describe('FacilitaPay API credentials', () => {
 		const { helper, calls } = helperReturning({});
 		const result = await credentials.preAuthentication.call(helper, { authentication: 'accessToken', accessToken: 'tok' });
 		expect(calls).toHaveLength(0);
-		expect(result).toEqual({ sessionToken: 'tok' });
+		// No session token in the answer: n8n then has nothing new, and sends no failed request again.
+		expect(result).toEqual({});
 	});
 
 	it('says what to check when sign-in answers without a token', async () => {
@@ -217,6 +218,51 @@ describe('FacilitaPay API credentials', () => {
 				expect(ms).toBeGreaterThanOrEqual(7000);
 				expect(ms).toBeLessThanOrEqual(8000);
 			}
+		});
+	});
+
+	describe('a failure that is not about the token (n8n asks for a new one after any error in its HTTP Request node)', () => {
+		const account = {
+			environment: 'custom',
+			baseUrl: 'http://127.0.0.1:4010/api/v1',
+			authentication: 'usernamePassword',
+			username: 'sandbox',
+			password: 'secret',
+		};
+		const signedIn = { ...account, sessionToken: 'still-good', sessionFingerprint: sessionFingerprint(account) };
+
+		it('keeps a token the service still takes: one cheap read, no sign-in, nothing new for n8n (so nothing is sent again)', async () => {
+			const calls: IHttpRequestOptions[] = [];
+			const helper = {
+				helpers: {
+					httpRequest: jest.fn(async (options: IHttpRequestOptions) => {
+						calls.push(options);
+						return { data: [] };
+					}),
+				},
+			} as unknown as IHttpRequestHelper;
+			const result = await credentials.preAuthentication.call(helper, signedIn);
+			expect(result).toEqual({});
+			expect(calls).toHaveLength(1);
+			expect(calls[0]).toMatchObject({ method: 'GET', url: 'http://127.0.0.1:4010/api/v1/notifications', headers: { Authorization: 'Bearer still-good' } });
+		});
+
+		it('signs in when that read is refused too (the token expired)', async () => {
+			const calls: IHttpRequestOptions[] = [];
+			const helper = {
+				helpers: {
+					httpRequest: jest.fn(async (options: IHttpRequestOptions) => {
+						calls.push(options);
+						if (String(options.url).endsWith('/notifications')) {
+							throw Object.assign(new Error('Request failed with status code 401'), { response: { status: 401, data: { error: 'invalid_token' } } });
+						}
+						return { jwt: 'renewed' };
+					}),
+				},
+			} as unknown as IHttpRequestHelper;
+			const result = await credentials.preAuthentication.call(helper, signedIn);
+			expect(result).toEqual({ sessionToken: 'renewed', sessionFingerprint: sessionFingerprint(account) });
+			expect(calls.map((c) => `${c.method} ${String(c.url).split('/api/v1')[1]}`)).toEqual(['GET /notifications', 'POST /sign_in']);
 		});
 	});
 });
