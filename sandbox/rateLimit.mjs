@@ -103,6 +103,9 @@ export function installRateLimit(app, ctx, { now, prefix = '/api/v1' } = {}) {
 		if (!request.url.startsWith(prefix)) return;
 		const verdict = limit.take(String(request.headers.authorization ?? ''));
 		if (verdict.ok) return;
+		// The request log shows what was refused (the log's own preHandler does not run for it).
+		const entry = /** @type {any} */ (request).sandboxEntry;
+		if (entry) entry.body = shorten(request.body);
 		return reply
 			.code(429)
 			.header('retry-after', String(verdict.retryAfter))
@@ -112,4 +115,10 @@ export function installRateLimit(app, ctx, { now, prefix = '/api/v1' } = {}) {
 	app.get('/_sandbox/rate_limit', async () => ({ data: limit.view() }));
 	app.delete('/_sandbox/rate_limit', async () => ({ data: limit.off() }));
 	return limit;
+}
+
+/** A copy of a body for the request log, long strings (file data) shortened as the log does. */
+function shorten(body) {
+	if (body === undefined) return null;
+	return JSON.parse(JSON.stringify(body, (_k, v) => (typeof v === 'string' && v.length > 200 ? `${v.slice(0, 32)}… (${v.length} characters)` : v)));
 }
