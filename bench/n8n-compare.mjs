@@ -211,6 +211,8 @@ function sandboxFacts() {
 		limited: log.filter((e) => e.status === 429).length,
 		duplicates,
 		maxInFlight: gauge.max_in_flight,
+		firstArrivalAt: gauge.first_arrival_at,
+		lastAnswerAt: gauge.last_answer_at,
 		subjects: sandbox.state.subjects.size,
 		transactions: sandbox.state.transactions.size,
 		log,
@@ -265,6 +267,8 @@ async function execute(userFolder, wf, { items, profile } = {}) {
 	const facts = sandboxFacts();
 	const out = {
 		ms: task.executionTime,
+		// From the node's start to the first request the sandbox received: reading and checking items.
+		firstRequestAfterMs: facts.firstArrivalAt === null ? undefined : facts.firstArrivalAt - task.startTime,
 		itemsPerSecond: (items * 1000) / task.executionTime,
 		outputItems: list.length,
 		ok: list.length - failed.length,
@@ -395,13 +399,14 @@ function gitHead() {
 // The report
 
 say();
-say('| Run | items/s | requests received | 429s | duplicates | max in flight | created | items ok / failed |');
-say('|---|---:|---:|---:|---:|---:|---:|---|');
+say('| Run | items/s | node ms | 1st request after ms | requests received | 429s | duplicates | max in flight | created | items ok / failed |');
+say('|---|---:|---:|---:|---:|---:|---:|---:|---:|---|');
 for (const r of rows) {
-	say(`| ${r.label} | ${fmt(r.itemsPerSecond, 1)} | ${r.requests} | ${r.limited} | ${r.duplicates} | ${r.maxInFlight} | ${r.created} | ${r.ok} / ${r.failed}${r.nodeError ? ` (node error: ${r.nodeError.slice(0, 80)})` : ''} |`);
+	say(`| ${r.label} | ${fmt(r.itemsPerSecond, 1)} | ${fmt(r.ms)} | ${fmt(r.firstRequestAfterMs)} | ${r.requests} | ${r.limited} | ${r.duplicates} | ${r.maxInFlight} | ${r.created} | ${r.ok} / ${r.failed}${r.nodeError ? ` (node error: ${r.nodeError.slice(0, 80)})` : ''} |`);
 }
 say();
-say('items/s: items ÷ the node\'s own execution time in n8n\'s run data. requests, 429s, max in flight (a gauge in sandbox/rateLimit.mjs:');
+say('items/s: items ÷ the node\'s own execution time in n8n\'s run data (node ms). 1st request after: from the node\'s start to the');
+say('first request the sandbox received (reading and checking the items). requests, 429s, max in flight (a gauge in sandbox/rateLimit.mjs:');
 say('requests from arrival, injected latency included, to the answer) and duplicates (the same POST body answered 2xx more than once)');
 say('are counted by the sandbox; created: subjects or transactions the sandbox holds after the run.');
 const by = (prefix) => rows.find((r) => r.label.startsWith(prefix));

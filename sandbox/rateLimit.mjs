@@ -3,7 +3,8 @@
  * credential), `per_second` tokens a second, at most `burst` saved up. A request finding the bucket
  * empty is answered 429 with `Retry-After` (whole seconds, at least 1, until a token is back) and is
  * not processed. Also an in-flight gauge of API requests (counted from arrival, injected latency
- * included, until the answer is sent or the connection closes), for benchmarks.
+ * included, until the answer is sent or the connection closes) and the wall-clock times (ms since
+ * 1970) of the first arrival and the last answer, for benchmarks.
  *
  *   POST   /_sandbox/rate_limit {"per_second":20,"burst":20}   on (per_second 0: off); counters reset
  *   GET    /_sandbox/rate_limit                                settings and counters
@@ -21,7 +22,7 @@ export function createRateLimit({ now = () => performance.now() } = {}) {
 	let burst = 0;
 	/** @type {Map<string, {tokens: number, at: number}>} */
 	let buckets = new Map();
-	const counters = { in_flight: 0, max_in_flight: 0, allowed: 0, limited: 0 };
+	const counters = { in_flight: 0, max_in_flight: 0, allowed: 0, limited: 0, first_arrival_at: null, last_answer_at: null };
 
 	function configure(body = {}) {
 		const errors = new Errors();
@@ -41,6 +42,8 @@ export function createRateLimit({ now = () => performance.now() } = {}) {
 		counters.max_in_flight = counters.in_flight;
 		counters.allowed = 0;
 		counters.limited = 0;
+		counters.first_arrival_at = null;
+		counters.last_answer_at = null;
 	}
 
 	function view() {
@@ -68,7 +71,11 @@ export function createRateLimit({ now = () => performance.now() } = {}) {
 	function arrived(response) {
 		counters.in_flight++;
 		if (counters.in_flight > counters.max_in_flight) counters.max_in_flight = counters.in_flight;
-		response.once('close', () => counters.in_flight--);
+		counters.first_arrival_at ??= Date.now();
+		response.once('close', () => {
+			counters.in_flight--;
+			counters.last_answer_at = Date.now();
+		});
 	}
 
 	return {

@@ -77,7 +77,11 @@ test('wrong settings are refused with the field and the fix', async () => {
 
 test('the in-flight gauge counts requests from arrival, injected latency included', async () => {
 	await t.control('POST', '/faults', { route: '*', kind: 'latency', ms: 100 });
-	await limit({ per_second: 0 });
+	expect((await limit({ per_second: 0 })).json.data).toMatchObject({ max_in_flight: 0, first_arrival_at: null });
+	const sentAt = Date.now();
 	await Promise.all(Array.from({ length: 7 }, () => t.api('GET', '/subject/people')));
-	expect((await t.control('GET', '/rate_limit')).json.data).toMatchObject({ in_flight: 0, max_in_flight: 7 });
+	const gauge = (await t.control('GET', '/rate_limit')).json.data;
+	expect(gauge).toMatchObject({ in_flight: 0, max_in_flight: 7 });
+	expect(gauge.first_arrival_at).toBeGreaterThanOrEqual(sentAt);
+	expect(gauge.last_answer_at).toBeGreaterThanOrEqual(gauge.first_arrival_at);
 });
