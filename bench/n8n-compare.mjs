@@ -14,7 +14,7 @@
 //   BENCH_LATENCY_MS=50     latency the sandbox adds to every API request
 //   BENCH_HIGH=100          the "high" Max Parallel Requests (1..100)
 //   BENCH_RATE=20           the rate limit, requests per second per token (burst = the same)
-//   BENCH_ONLY=latency,payout,ratelimit,returnall,profile,before   a subset (default: all)
+//   BENCH_ONLY=latency,payout,ratelimit,signin,returnall,profile,before   a subset (default: all)
 //   BENCH_BEFORE=e326396    commit profiled as "before" (built from `git archive` in $TMPDIR); none: skip
 //   BENCH_PEOPLE=10000      people listed by the Return All run
 //   BENCH_KEEP=1            keep the n8n user folders (printed)
@@ -50,7 +50,7 @@ const HIGH = Number(process.env.BENCH_HIGH ?? 100);
 const RATE = Number(process.env.BENCH_RATE ?? 20);
 const PEOPLE = Number(process.env.BENCH_PEOPLE ?? 10_000);
 const BEFORE = process.env.BENCH_BEFORE ?? 'e326396';
-const ALL_PARTS = ['latency', 'payout', 'ratelimit', 'returnall', 'profile', 'before'];
+const ALL_PARTS = ['latency', 'payout', 'ratelimit', 'signin', 'returnall', 'profile', 'before'];
 const ONLY = new Set((process.env.BENCH_ONLY ?? ALL_PARTS.join(',')).split(',').map((s) => s.trim()).filter(Boolean));
 const KEEP = process.env.BENCH_KEEP === '1';
 const CREDENTIALS = { id: 'facilitapay-sandbox', name: 'FacilitaPay Sandbox' };
@@ -199,7 +199,7 @@ function sandboxFacts() {
 	const log = sandbox.state.requests;
 	const created = new Map();
 	for (const entry of log) {
-		if (entry.method !== 'POST' || !(entry.status >= 200 && entry.status < 300)) continue;
+		if (entry.method !== 'POST' || !(entry.status >= 200 && entry.status < 300) || entry.url.startsWith('/api/v1/sign_in')) continue;
 		const key = `${entry.url} ${JSON.stringify(entry.body)}`;
 		created.set(key, (created.get(key) ?? 0) + 1);
 	}
@@ -283,6 +283,7 @@ async function execute(userFolder, wf, { items, profile } = {}) {
 		ok: list.length - failed.length,
 		failed: failed.length,
 		firstError: failed[0]?.error ?? task.error?.message,
+		errors: [...failed.reduce((m, json) => m.set(String(json.error).slice(0, 160), (m.get(String(json.error).slice(0, 160)) ?? 0) + 1), new Map())],
 		nodeError: task.error ? String(task.error.message ?? task.error) : undefined,
 		...facts,
 	};
@@ -370,6 +371,49 @@ if (ONLY.has('ratelimit')) {
 	await payoutRun(`Payout at ${RATE} req/s: FacilitaPay, default (10)`, ourNode(payoutParameters, undefined), { rate: RATE, id: 'bench-payout-limited' });
 	await payoutRun(`Payout at ${RATE} req/s: HTTP Request node`, httpNode(sandboxUrl, '/transactions', payoutBody), { rate: RATE, id: 'bench-payout-limited-http' });
 }
+if (ONLY.has('signin')) {
+	// Username and password credentials; the session token expires while Max Parallel Requests 100 are in flight.
+	const login = { id: 'facilitapay-sandbox-login', name: 'FacilitaPay Sandbox (sign-in)' };
+	await importIntoN8n(
+		'credentials',
+		[{ ...login, type: 'facilitaPayApi', data: { environment: 'custom', baseUrl: `${sandbox.url}/api/v1`, authentication: 'usernamePassword', username: 'sandbox', password: 'sandbox' } }],
+		{ version: 'v2', userFolder },
+	);
+	const wf = chainWorkflow({ id: 'bench-subject-signin', name: 'bench sign-in', steps: [itemsStep(people), ourNode(subjectParameters, HIGH)], credentials: login });
+	// An earlier execution signed in: n8n keeps its session token with the credentials.
+	const warmUp = chainWorkflow({ id: 'bench-signin-warm-up', name: 'bench sign-in warm-up', steps: [itemsStep(people.slice(0, 1)), ourNode(subjectParameters)], credentials: login });
+	await importIntoN8n('workflow', [wf, warmUp], { version: 'v2', userFolder });
+	await prepareSandbox();
+	await execute(userFolder, warmUp, { items: 1 });
+	await controlOk('DELETE', '/requests');
+	await controlOk('POST', '/rate_limit', { per_second: 0 });
+	let expiredAfter;
+	const watcher = setInterval(() => {
+		const answered = sandbox.state.requests.filter((e) => e.url.startsWith('/api/v1/subject/people')).length;
+		if (expiredAfter === undefined && answered >= N / 3) {
+			expiredAfter = answered;
+			// Every token issued so far is now older than its 24 hours.
+			sandbox.clock.advance(25 * 3600 * 1000).catch(() => {});
+		}
+	}, 5);
+	const r = await execute(userFolder, wf, { items: N });
+	clearInterval(watcher);
+	r.created = r.subjects;
+	const signIns = r.log.filter((e) => e.url.startsWith('/api/v1/sign_in'));
+	const refused = r.log.filter((e) => e.status === 401).length;
+	record(`Subject create, sign-in credentials, token expires mid-run: Max Parallel Requests ${HIGH}`, r);
+	if (process.env.BENCH_DEBUG) {
+		progress(JSON.stringify(r.errors, null, 1));
+		const per = new Map();
+		for (const e of r.log) per.set(`${e.url} ${JSON.stringify(e.body)}`, [...(per.get(`${e.url} ${JSON.stringify(e.body)}`) ?? []), e.status]);
+		progress(JSON.stringify([...per.entries()].filter(([, v]) => v.filter((x) => x < 300).length > 1)));
+		progress(JSON.stringify(r.log.map((e) => e.status).join(' ')));
+	}
+	extra.push(
+		`Token (from an earlier execution) expiring with ${HIGH} requests in flight (the clock moved 25 h after ${expiredAfter} requests): ${signIns.length} sign-ins (${signIns.map((e) => e.status).join(', ')}), ${refused} requests refused with 401 and sent again`,
+	);
+	progress(extra[extra.length - 1]);
+}
 if (ONLY.has('returnall')) {
 	progress(`seeding ${PEOPLE} people`);
 	await prepareSandbox({ seed: PEOPLE });
@@ -433,7 +477,9 @@ if (ch && http) say(`  Max Parallel Requests ${HIGH} vs HTTP Request node: ${rat
 if (cd && http) say(`  default vs HTTP Request node: ${ratio(cd, http)}`);
 if (limited) say(`  at ${RATE} req/s: ${limited.ok}/${N} items succeeded at ${fmt(limited.itemsPerSecond, 1)} items/s (target ${N}/${N} at ≥ 18 items/s)`);
 say(`  duplicate creates over all runs: ${duplicates} (target 0)`);
-for (const line of extra) say(`  ${line} (target: exactly ${PEOPLE / 100 + 1} requests)`);
+for (const line of extra) {
+	say(`  ${line} (target: ${line.startsWith('Return All') ? `exactly ${PEOPLE / 100 + 1} requests` : 'at most 2 sign-ins per token expiry'})`);
+}
 for (const { title, r } of profiles) {
 	say();
 	if (!r.profile) {
