@@ -489,7 +489,7 @@ for (const { title, r } of profiles) {
 	say(`CPU profile of the n8n process (n8n execute), only the samples while the node ran; ${fmt((r.profile.busyMs / N), 2)} ms of CPU per item`);
 	for (const line of formatSummary(r.profile, title)) say(line);
 	if (r.prepareProfile) {
-		const lines = formatSummary(r.prepareProfile, `  of which before the first request (${fmt(r.firstRequestAfterMs)} ms: reading and checking every item)`);
+		const lines = formatSummary(r.prepareProfile, `  of which before the first request reached the sandbox (${fmt(r.firstRequestAfterMs)} ms)`);
 		for (const line of lines) say(`  ${line}`);
 	}
 	say(`  file: ${r.profileFile}`);
