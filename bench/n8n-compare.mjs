@@ -235,6 +235,8 @@ const stamp = `${new Date().toISOString().replace(/[:.]/g, '-')}-${process.pid}`
 const runsBase = path.join(E2E_RUNS_DIR, `bench-${stamp}`);
 /** Profiles are kept (git-ignored) after the user folders are removed. */
 const profileDir = path.join(process.env.BENCH_OUT ?? path.join(ROOT, '.cache', 'bench'), stamp);
+// Also when a run fails half way.
+if (!KEEP) process.once('exit', () => removeUserFolder(runsBase));
 
 async function prepareN8n(name, tarball) {
 	const userFolder = path.join(runsBase, name);
@@ -498,4 +500,3 @@ say();
 say(`bench took ${((performance.now() - startedAt) / 1000).toFixed(0)} s`);
 
 await sandbox.close();
-if (!KEEP) removeUserFolder(runsBase);
