@@ -14,6 +14,7 @@ import { createState } from './state.mjs';
 import { createWebhooks } from './webhooks.mjs';
 import { createAuth } from './auth.mjs';
 import { createFaults } from './faults.mjs';
+import { installRateLimit } from './rateLimit.mjs';
 import { ApiError } from './errors.mjs';
 import { createSubjects } from './domain/subjects.mjs';
 import { createTransactions } from './domain/transactions.mjs';
@@ -40,6 +41,7 @@ export const MAX_LOGGED_REQUESTS = 10000;
  *   port?: number, host?: string, token?: string, username?: string, password?: string,
  *   now?: number|string|Date, autoSettle?: boolean, webhookTimeoutMs?: number, logger?: boolean,
  *   random?: () => number, isLocalClient?: (address: string | undefined) => boolean,
+ *   rateLimitNow?: () => number,
  * }} [options] `isLocalClient` decides which clients may call /_sandbox (default: loopback only).
  */
 export async function createSandbox(options = {}) {
@@ -106,6 +108,7 @@ export async function createSandbox(options = {}) {
 	// The control endpoints have no authentication: only clients on this machine may call them.
 	app.addHook('onRequest', refuseRemoteControl(CONTROL_PREFIX, options.isLocalClient));
 
+	installRateLimit(app, ctx, { now: options.rateLimitNow }); // before the hooks below: see rateLimit.mjs
 	app.addHook('onRequest', async (request, reply) => {
 		if (!request.url.startsWith(API_PREFIX)) return;
 		const route = request.routeOptions.url ? `${request.method} ${request.routeOptions.url}` : null;
