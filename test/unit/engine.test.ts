@@ -171,6 +171,20 @@ describe('item engine: rate limits', () => {
 		expect(output[0].json.id).toBe('p1');
 	});
 
+	it('after a 429 with Retry-After, items not yet sent wait for it too instead of meeting the limit again', async () => {
+		const { output, requests } = await runNode({
+			parameters: [getTransaction('tx-1'), getTransaction('tx-2')].map((p) => ({ ...p, requestOptions: { concurrency: 1 } })),
+			replies: [httpError(429, {}, { 'retry-after': '3' }), { data: { id: 'tx-1' } }, { data: { id: 'tx-2' } }],
+		});
+		expect(requests).toHaveLength(3);
+		expect(output.map((item) => item.json.id)).toEqual(['tx-1', 'tx-2']);
+		// The refused request waited its Retry-After (plus jitter); the next item waited what was left.
+		expect(waits).toHaveLength(2);
+		expect(waits[0]).toBeGreaterThanOrEqual(3000);
+		expect(waits[1]).toBeGreaterThan(2000);
+		expect(waits[1]).toBeLessThanOrEqual(3000);
+	});
+
 	it('honours Retry-After given as an HTTP date', async () => {
 		const at = new Date(Date.now() + 5000).toUTCString();
 		await runNode({
@@ -293,43 +307,67 @@ describe('money is sent at most once per execution', () => {
 });
 
 describe('AdaptiveLimiter (AIMD)', () => {
-	it('halves on 429 once per burst and grows back by about one per round of successes', async () => {
-		let now = 0;
-		const limiter = new AdaptiveLimiter(8, () => now, 1000);
+	it('halves on a burst of 429s once, and grows back by about one per round of successes', async () => {
+		const limiter = new AdaptiveLimiter(8);
 		expect(limiter.allowed).toBe(8);
-		for (let i = 0; i < 8; i++) await limiter.acquire();
-		for (let i = 0; i < 8; i++) limiter.release('limited');
+		const tickets = [];
+		for (let i = 0; i < 8; i++) tickets.push(await limiter.acquire());
+		// Eight refusals of requests that were all in flight before the first halving: one halving.
+		for (const ticket of tickets) limiter.release('limited', ticket);
 		expect(limiter.allowed).toBe(4);
-		now += 1000;
-		await limiter.acquire();
-		limiter.release('limited');
+		// A refusal of a request started after that halving halves again.
+		limiter.release('limited', await limiter.acquire());
 		expect(limiter.allowed).toBe(2);
-		for (let i = 0; i < 2; i++) {
-			await limiter.acquire();
-			limiter.release('ok');
-		}
+		for (let i = 0; i < 2; i++) limiter.release('ok', await limiter.acquire());
 		expect(limiter.allowed).toBe(2);
-		for (let i = 0; i < 3; i++) {
-			await limiter.acquire();
-			limiter.release('ok');
-		}
+		for (let i = 0; i < 3; i++) limiter.release('ok', await limiter.acquire());
 		expect(limiter.allowed).toBe(3);
 	});
 
 	it('never lets more than the window in flight, and never less than one', async () => {
-		const limiter = new AdaptiveLimiter(2, () => 0, 0);
-		await limiter.acquire();
-		await limiter.acquire();
+		const limiter = new AdaptiveLimiter(2);
+		const first = await limiter.acquire();
+		const second = await limiter.acquire();
 		let third = false;
 		const waiting = limiter.acquire().then(() => (third = true));
 		await tick();
 		expect(third).toBe(false);
-		limiter.release('limited');
-		limiter.release('limited');
+		limiter.release('limited', first);
+		limiter.release('limited', second);
 		await waiting;
 		expect(third).toBe(true);
 		expect(limiter.allowed).toBe(1);
 		expect(limiter.peakInFlight).toBe(2);
+	});
+
+	it('serves a retry before requests that were never tried, so no item is starved', async () => {
+		const limiter = new AdaptiveLimiter(1);
+		const held = await limiter.acquire();
+		const order: string[] = [];
+		const fresh = limiter.acquire().then((ticket) => {
+			order.push('new');
+			limiter.release('ok', ticket);
+		});
+		const retry = limiter.acquire(true).then((ticket) => {
+			order.push('retry');
+			limiter.release('ok', ticket);
+		});
+		limiter.release('ok', held);
+		await Promise.all([fresh, retry]);
+		expect(order).toEqual(['retry', 'new']);
+	});
+
+	it('after a 429 with Retry-After, says how long new requests must still wait', () => {
+		let now = 1_000;
+		const limiter = new AdaptiveLimiter(4, () => now);
+		expect(limiter.pauseLeft()).toBe(0);
+		limiter.pauseFor(2_000);
+		now = 1_500;
+		expect(limiter.pauseLeft()).toBe(1_500);
+		limiter.pauseFor(500);
+		expect(limiter.pauseLeft()).toBe(1_500);
+		now = 3_500;
+		expect(limiter.pauseLeft()).toBe(0);
 	});
 });
 

@@ -317,7 +317,7 @@ export interface RunSettings {
 	timeoutMs: number;
 }
 
-export const DEFAULT_RUN_SETTINGS: RunSettings = { concurrency: 10, timeoutMs: 30_000 };
+export const DEFAULT_RUN_SETTINGS: RunSettings = { concurrency: 20, timeoutMs: 30_000 };
 
 interface RunState {
 	settings: RunSettings;
@@ -435,7 +435,10 @@ async function send(
 
 	let otherAttempts = 0;
 	for (let attempt = 1; ; attempt++) {
-		await run.limiter.acquire();
+		const ticket = await run.limiter.acquire(attempt > 1);
+		// After a 429 with Retry-After, requests not yet tried wait for it too (a retry already did).
+		const pause = attempt === 1 ? run.limiter.pauseLeft() : 0;
+		if (pause > 0) await retryOptions.wait(pause);
 		if (key) sentRequests.set(key, { state: 'sending' });
 		let facts: FailureFacts;
 		// Each try carries its own copy of the run's credentials, so that a refusal reaches the
@@ -447,15 +450,17 @@ async function send(
 				credentialsDecrypted: { ...credentialIdentity, data },
 			});
 			adoptRenewedToken(credentials, data);
-			run.limiter.release('ok');
+			run.limiter.release('ok', ticket);
 			if (key) sentRequests.set(key, { state: 'done', answer });
 			return answer;
 		} catch (error) {
 			adoptRenewedToken(credentials, data);
 			facts = failureFacts(error);
-			run.limiter.release(facts.status === 429 ? 'limited' : 'failed');
+			run.limiter.release(facts.status === 429 ? 'limited' : 'failed', ticket);
 		}
 		if (facts.status === 429) {
+			const retryAfter = retryAfterMs(facts.headers);
+			if (retryAfter !== undefined) run.limiter.pauseFor(Math.min(retryAfter, MAX_RETRY_AFTER_MS));
 			// Not processed: safe to send again, money or not.
 			if (key) sentRequests.forget(key);
 			if (attempt >= RATE_LIMITED_ATTEMPTS) throw errorForFailure(ctx, request, facts, attempt, options.timeout);

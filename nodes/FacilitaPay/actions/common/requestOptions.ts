@@ -20,7 +20,7 @@ export const requestOptionsField: INodeProperties = {
 			name: 'concurrency',
 			type: 'number',
 			typeOptions: { minValue: 1, maxValue: MAX_CONCURRENCY },
-			default: 10,
+			default: 20,
 			description:
 				'The most requests to FacilitaPay in flight at once when the node runs on many items. Output order is kept. When FacilitaPay limits the rate (HTTP 429), fewer are sent until it allows more.',
 		},
