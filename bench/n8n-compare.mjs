@@ -355,7 +355,7 @@ async function payoutRun(label, node, { rate = 0, id }) {
 if (ONLY.has('latency')) {
 	for (const [key, label] of [
 		['c1', 'FacilitaPay, Max Parallel Requests 1'],
-		['cDefault', 'FacilitaPay, default (10)'],
+		['cDefault', 'FacilitaPay, default (20)'],
 		['cHigh', `FacilitaPay, Max Parallel Requests ${HIGH}`],
 		['http', 'HTTP Request node (all at once)'],
 	]) {
@@ -366,11 +366,11 @@ if (ONLY.has('latency')) {
 	}
 }
 if (ONLY.has('payout')) {
-	await payoutRun('Payout: FacilitaPay, default (10)', ourNode(payoutParameters, undefined), { id: 'bench-payout-default' });
+	await payoutRun('Payout: FacilitaPay, default (20)', ourNode(payoutParameters, undefined), { id: 'bench-payout-default' });
 	await payoutRun(`Payout: FacilitaPay, Max Parallel Requests ${HIGH}`, ourNode(payoutParameters, HIGH), { id: 'bench-payout-high' });
 }
 if (ONLY.has('ratelimit')) {
-	await payoutRun(`Payout at ${RATE} req/s: FacilitaPay, default (10)`, ourNode(payoutParameters, undefined), { rate: RATE, id: 'bench-payout-limited' });
+	await payoutRun(`Payout at ${RATE} req/s: FacilitaPay, default (20)`, ourNode(payoutParameters, undefined), { rate: RATE, id: 'bench-payout-limited' });
 	await payoutRun(`Payout at ${RATE} req/s: HTTP Request node`, httpNode(sandboxUrl, '/transactions', payoutBody), { rate: RATE, id: 'bench-payout-limited-http' });
 }
 if (ONLY.has('signin')) {
@@ -430,7 +430,7 @@ if (ONLY.has('returnall')) {
 if (ONLY.has('profile')) {
 	await prepareSandbox();
 	const r = await execute(userFolder, wfs.cDefault, { items: N, profile: true });
-	profiles.push({ title: `now (${gitHead()}), Subject create, default (10), ${N} items, ${fmt(r.itemsPerSecond, 1)} items/s under the profiler`, r });
+	profiles.push({ title: `now (${gitHead()}), Subject create, default (20), ${N} items, ${fmt(r.itemsPerSecond, 1)} items/s under the profiler`, r });
 	progress(`profiled: ${r.profileFile}`);
 }
 if (ONLY.has('before') && BEFORE !== 'none') {
