@@ -1,7 +1,7 @@
 // Runs a real n8n for `npm start` and the e2e tests: installs Node 24 and the pinned n8n once into
 // .cache/, builds and packs this package, installs it the way a Community Nodes install looks,
 // starts n8n headless on loopback, drives its CLI and its REST/public API.
-// See docs/real-n8n.md and /work/shared/notes/real-n8n.md for the measurements behind the choices.
+// See docs/real-n8n.md for the measurements behind the choices.
 import { spawn, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
@@ -889,14 +889,4 @@ export function nodeOutput(runDataOrExecution, nodeName, outputIndex = 0) {
 	const last = runs[runs.length - 1];
 	if (last.error) return { error: last.error };
 	return (last.data?.main?.[outputIndex] ?? []).map((/** @type {{json: unknown}} */ item) => item.json);
-}
-
-/**
- * Imports the sandbox module if it exists yet (sandbox/server.mjs).
- * @returns {Promise<null | {createSandbox: (options: object) => any}>}
- */
-export async function loadSandboxModule() {
-	const file = path.join(ROOT, 'sandbox', 'server.mjs');
-	if (!fs.existsSync(file)) return null;
-	return import(file);
 }

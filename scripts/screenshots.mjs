@@ -27,7 +27,6 @@ import {
 	ensureN8n,
 	importIntoN8n,
 	installPackageInto,
-	loadSandboxModule,
 	log,
 	removeUserFolder,
 	run,
@@ -35,6 +34,7 @@ import {
 	setupOwner,
 	startN8n,
 } from './n8n-runtime.mjs';
+import { createSandbox } from '../sandbox/server.mjs';
 
 const startedAt = Date.now();
 const n8nPort = Number(process.env.N8N_PORT ?? 5678);
@@ -168,10 +168,7 @@ async function startOwnN8nAndSandbox() {
 	cleanups.push(async () => removeUserFolder(userFolder));
 	installPackageInto(userFolder, tarball);
 
-	const sandboxModule = await loadSandboxModule();
-	if (!sandboxModule)
-		throw new Error('sandbox/server.mjs is missing: the Subject list needs the sandbox.');
-	const sandbox = await sandboxModule.createSandbox({
+	const sandbox = await createSandbox({
 		port: sandboxPort,
 		host: '127.0.0.1',
 		token: sandboxToken,

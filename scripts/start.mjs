@@ -17,7 +17,6 @@ import {
 	installPackageInto,
 	isAlive,
 	isInsideRepo,
-	loadSandboxModule,
 	log,
 	sandboxCredentials,
 	setupOwner,
@@ -25,6 +24,7 @@ import {
 	removeUserFolder,
 	stopStaleN8n,
 } from './n8n-runtime.mjs';
+import { createSandbox } from '../sandbox/server.mjs';
 
 const startedAt = Date.now();
 const n8nPort = Number(process.env.N8N_PORT ?? 5678);
@@ -35,7 +35,6 @@ const sandboxToken = process.env.SANDBOX_TOKEN ?? 'sandbox-token';
 // `n8n-node lint` (eslint .) would otherwise lint.
 const userFolder = process.env.N8N_HOME ? path.resolve(process.env.N8N_HOME) : DEFAULT_N8N_HOME;
 /** Where earlier versions of this script kept the n8n home (inside the repository). */
-const legacyUserFolder = path.join(ROOT, '.cache', 'n8n-home');
 const statusFile = path.join(userFolder, 'imported.json');
 
 /** @type {{stop: () => Promise<void>} | null} */
@@ -112,39 +111,7 @@ async function importChangedContent(credentials) {
 	return files.length;
 }
 
-/**
- * Moves the n8n home earlier versions kept in .cache/n8n-home/ (database with the user's
- * workflows, owner, credentials) to the new place, once, unless an n8n still runs there. n8n's UI
- * assets (.cache/) and the installed package (.n8n/nodes) are not copied: n8n writes the assets
- * again at start and the package is installed again below.
- */
-function moveLegacyHome() {
-	if (path.resolve(userFolder) === legacyUserFolder || !fs.existsSync(legacyUserFolder)) return;
-	const pidFile = path.join(legacyUserFolder, 'n8n.pid');
-	const pid = fs.existsSync(pidFile) ? Number(fs.readFileSync(pidFile, 'utf8')) : 0;
-	if (pid && isAlive(pid)) {
-		log(`an n8n (pid ${pid}) still runs from the old home ${legacyUserFolder}; leaving it there`);
-		return;
-	}
-	if (!fs.existsSync(userFolder)) {
-		log(`moving the n8n home from ${path.relative(ROOT, legacyUserFolder)}/ to ${userFolder}`);
-		fs.mkdirSync(userFolder, { recursive: true });
-		for (const entry of fs.readdirSync(legacyUserFolder)) {
-			if (entry === '.cache' || entry === 'n8n.pid') continue;
-			fs.cpSync(path.join(legacyUserFolder, entry), path.join(userFolder, entry), {
-				recursive: true,
-				verbatimSymlinks: true,
-				filter: (source) => source !== path.join(legacyUserFolder, '.n8n', 'nodes'),
-			});
-		}
-	} else {
-		log(`removing the old n8n home ${path.relative(ROOT, legacyUserFolder)}/ (the current one is ${userFolder})`);
-	}
-	removeUserFolder(legacyUserFolder);
-}
-
 async function main() {
-	moveLegacyHome();
 	if (isInsideRepo(userFolder)) {
 		log(`N8N_HOME=${userFolder} is inside the repository: \`npm run lint\` will also lint the ~700 .js files n8n writes there`);
 	}
@@ -159,18 +126,15 @@ async function main() {
 	installPackageInto(userFolder, tarball);
 	log(`installed ${path.relative(ROOT, tarball)} into ${userFolder}/.n8n/nodes/`);
 
-	const sandboxModule = await loadSandboxModule();
 	let credentials = null;
-	if (sandboxModule) {
-		const sb = await sandboxModule.createSandbox({ port: sandboxPort, host: '127.0.0.1', token: sandboxToken });
+	{
+		const sb = await createSandbox({ port: sandboxPort, host: '127.0.0.1', token: sandboxToken });
 		await sb.listen();
 		sandbox = sb;
 		const sandboxUrl = sb.url ?? `http://127.0.0.1:${sandboxPort}`;
 		sb.followRealTime((error) => log(`sandbox clock: ${error.message}`));
 		seededAccounts = describeSeededAccounts(sb);
 		credentials = sandboxCredentials({ baseUrl: `${sandboxUrl.replace(/\/$/, '')}/api/v1`, token: sandboxToken });
-	} else {
-		log('sandbox/server.mjs is not there yet: starting n8n without the sandbox and without its credentials.');
 	}
 
 	const examples = await importChangedContent(credentials);

@@ -17,7 +17,6 @@ import {
 	ensureN8n,
 	importIntoN8n,
 	installPackageInto,
-	loadSandboxModule,
 	removeUserFolder,
 	log,
 	sandboxCredentials,
@@ -25,6 +24,7 @@ import {
 	startN8n,
 	stopStaleN8n,
 } from '../../scripts/n8n-runtime.mjs';
+import { createSandbox } from '../../sandbox/server.mjs';
 import globalTeardown from './global-teardown.mjs';
 import { STATE_FILE } from './lib/n8n-e2e.mjs';
 
@@ -73,19 +73,16 @@ async function prepare() {
 	const sandboxToken = 'sandbox-token';
 	let sandboxUrl = null;
 	let credentials = null;
-	const sandboxModule = await loadSandboxModule();
-	if (sandboxModule?.createSandbox) {
+	{
 		const port = Number(process.env.E2E_SANDBOX_PORT ?? 0);
 		// Frozen clock (no ticker): tests move it with POST /_sandbox/clock/advance when they need to.
-		const sandbox = await sandboxModule.createSandbox({ port, host: '127.0.0.1', token: 'sandbox-token' });
+		const sandbox = await createSandbox({ port, host: '127.0.0.1', token: 'sandbox-token' });
 		await sandbox.listen();
 		sandboxUrl = String(sandbox.url).replace(/\/$/, '');
 		/** @type {any} */ (globalThis).__facilitapayE2e = { sandbox };
 		const creds = sandboxCredentials({ baseUrl: `${sandboxUrl}/api/v1`, token: sandboxToken });
 		await importIntoN8n('credentials', [creds], { version: 'v2', userFolder });
 		credentials = { id: creds.id, name: creds.name };
-	} else {
-		missing.push('sandbox: sandbox/server.mjs (createSandbox) does not exist yet');
 	}
 
 	const port = Number(process.env.E2E_N8N_PORT ?? 5690);
@@ -126,29 +123,16 @@ async function prepare() {
 /**
  * Removes run folders left by runs that were killed before their teardown (their owner process is
  * gone), stopping an n8n still running there; runs whose owner is alive (another e2e run at the
- * same time, on other ports) are left alone. Also removes the user folders older versions of this
- * setup kept inside the repository (.cache/e2e/run-*).
+ * same time, on other ports) are left alone.
  */
 async function removeLeftoverRuns() {
-	/** @type {string[]} */
-	const candidates = [];
-	if (fs.existsSync(E2E_RUNS_DIR)) {
-		for (const d of fs.readdirSync(E2E_RUNS_DIR)) if (d.startsWith('run-')) candidates.push(path.join(E2E_RUNS_DIR, d));
-	}
-	const legacyDir = path.join(ROOT, '.cache', 'e2e');
-	if (fs.existsSync(legacyDir)) {
-		for (const d of fs.readdirSync(legacyDir)) if (d.startsWith('run-')) candidates.push(path.join(legacyDir, d));
-	}
-	for (const folder of candidates) {
+	if (!fs.existsSync(E2E_RUNS_DIR)) return;
+	for (const entry of fs.readdirSync(E2E_RUNS_DIR)) {
+		if (!entry.startsWith('run-')) continue;
+		const folder = path.join(E2E_RUNS_DIR, entry);
 		// run-<time>-<owner pid>[-v1…]: the owner is the jest process whose globalSetup made it.
-		const owner = Number(/^run-.+Z-(\d+)/.exec(path.basename(folder))?.[1] ?? 0);
+		const owner = Number(/^run-.+Z-(\d+)/.exec(entry)?.[1] ?? 0);
 		if (owner && owner !== process.pid && isAlive(owner)) continue;
-		if (!owner) {
-			// A folder of the older in-repository layout: leave it while its n8n still runs.
-			const pidFile = path.join(folder, 'n8n.pid');
-			const pid = fs.existsSync(pidFile) ? Number(fs.readFileSync(pidFile, 'utf8')) : 0;
-			if (pid && isAlive(pid)) continue;
-		}
 		await stopStaleN8n(folder);
 		removeUserFolder(folder);
 	}

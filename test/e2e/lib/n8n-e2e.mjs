@@ -483,10 +483,9 @@ export function nodeBinary(runData, nodeName, itemIndex = 0) {
  * @param {E2eState} [state]
  */
 export async function startPrivateSandbox({ id, name, now, cli: target }, state = sharedState()) {
-	const { loadSandboxModule, sandboxCredentials } = await import('../../../scripts/n8n-runtime.mjs');
-	const module = await loadSandboxModule();
-	if (!module) throw new Error('sandbox/server.mjs does not exist');
-	const sandbox = await module.createSandbox({ port: 0, host: '127.0.0.1', token: state.sandboxToken, ...(now ? { now } : {}) });
+	const { sandboxCredentials } = await import('../../../scripts/n8n-runtime.mjs');
+	const { createSandbox } = await import('../../../sandbox/server.mjs');
+	const sandbox = await createSandbox({ port: 0, host: '127.0.0.1', token: state.sandboxToken, ...(now ? { now } : {}) });
 	await sandbox.listen();
 	const sandboxUrl = String(sandbox.url).replace(/\/$/, '');
 	const creds = sandboxCredentials({ baseUrl: `${sandboxUrl}/api/v1`, token: state.sandboxToken, id, name });

@@ -5,7 +5,8 @@
 // socket, read from /proc: the processes all run on loopback, so the address alone cannot tell).
 import fs from 'node:fs';
 import http from 'node:http';
-import { CREDENTIAL_TYPE, NODE_TYPES, loadSandboxModule } from '../../../scripts/n8n-runtime.mjs';
+import { CREDENTIAL_TYPE, NODE_TYPES } from '../../../scripts/n8n-runtime.mjs';
+import { createSandbox } from '../../../sandbox/server.mjs';
 
 export { CREDENTIAL_TYPE, NODE_TYPES };
 
@@ -204,9 +205,7 @@ function clusterProcesses() {
  * `requests()` lists what went through the proxy: `{process, method, path, status}`.
  */
 export async function startAttributedSandbox() {
-	const module = await loadSandboxModule();
-	if (!module) throw new Error('sandbox/server.mjs does not exist');
-	const sandbox = await module.createSandbox({ port: 0, host: '127.0.0.1', token: 'sandbox-token' });
+	const sandbox = await createSandbox({ port: 0, host: '127.0.0.1', token: 'sandbox-token' });
 	await sandbox.listen();
 	const sandboxUrl = new URL(String(sandbox.url));
 	/** @type {Array<{process: string, method: string, path: string, status: number}>} */
