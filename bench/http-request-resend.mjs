@@ -37,7 +37,7 @@ const CREDENTIALS = { id: 'facilitapay-sandbox', name: 'FacilitaPay Sandbox' };
 const person = sandbox.ctx.subjects.register({ document_type: 'cpf', document_number: validCpf(1), social_name: 'Maria Silva', fiscal_country: 'BR' }).subject;
 
 function payoutWorkflow(id, value) {
-	const body = { transaction: { subject_id: person.id, from_bank_account_id: ACCOUNTS.usdCashOut, to_bank_account_id: ACCOUNTS.customerBrl, currency: 'USD', exchange_currency: 'BRL', value } };
+	const body = { transaction: { subject_id: person.id, from_bank_account_id: ACCOUNTS.usdCashOut, to_bank_account_id: ACCOUNTS.brlCustomer, currency: 'USD', exchange_currency: 'BRL', value } };
 	const wf = chainWorkflow({
 		id,
 		credentials: CREDENTIALS,

@@ -150,9 +150,9 @@ const payoutParameters = {
 	currency: 'USD',
 	exchangeCurrency: 'BRL',
 	fromBankAccountId: ACCOUNTS.usdCashOut,
-	toBankAccountId: ACCOUNTS.customerBrl,
+	toBankAccountId: ACCOUNTS.brlCustomer,
 };
-const payoutBody = `={{ JSON.stringify({ transaction: { subject_id: $json.subjectId, from_bank_account_id: "${ACCOUNTS.usdCashOut}", to_bank_account_id: "${ACCOUNTS.customerBrl}", currency: "USD", exchange_currency: "BRL", value: "10.00" } }) }}`;
+const payoutBody = `={{ JSON.stringify({ transaction: { subject_id: $json.subjectId, from_bank_account_id: "${ACCOUNTS.usdCashOut}", to_bank_account_id: "${ACCOUNTS.brlCustomer}", currency: "USD", exchange_currency: "BRL", value: "10.00" } }) }}`;
 
 // ---------------------------------------------------------------------------------------------
 // The sandbox
