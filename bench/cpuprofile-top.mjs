@@ -50,7 +50,9 @@ export function summarise(profile, { from = -Infinity, to = Infinity, top = 10 }
 		}
 		const file = callFrame.url ? callFrame.url.replace(/^file:\/\//, '') : '';
 		const pkg = packageOf(file);
-		const short = file.includes('/node_modules/') ? file.slice(file.lastIndexOf('/node_modules/') + 14) : file.replace(/^.*\//, '');
+		const short = file.includes('/node_modules/')
+			? file.slice(file.lastIndexOf('/node_modules/') + 14)
+			: file.replace(/^.*\//, '');
 		const where = short ? `${short}:${callFrame.lineNumber + 1}` : '';
 		const key = `${name}\0${where}`;
 		const entry = byFunction.get(key) ?? { name, where, pkg, micros: 0 };
@@ -82,20 +84,31 @@ export function formatSummary(s, title) {
 		'  top self time                                                  ms     share  where',
 	];
 	for (const f of s.functions) {
-		lines.push(`  ${f.name.slice(0, 56).padEnd(56)} ${f.ms.toFixed(0).padStart(7)}  ${pct(f.share)}  ${f.where}`);
+		lines.push(
+			`  ${f.name.slice(0, 56).padEnd(56)} ${f.ms.toFixed(0).padStart(7)}  ${pct(f.share)}  ${f.where}`,
+		);
 	}
 	lines.push('  self time by package');
-	for (const p of s.packages) lines.push(`  ${p.pkg.slice(0, 56).padEnd(56)} ${p.ms.toFixed(0).padStart(7)}  ${pct(p.share)}`);
+	for (const p of s.packages)
+		lines.push(
+			`  ${p.pkg.slice(0, 56).padEnd(56)} ${p.ms.toFixed(0).padStart(7)}  ${pct(p.share)}`,
+		);
 	return lines;
 }
 
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
 	const [file, top = '10', from, to] = process.argv.slice(2);
 	if (!file) {
-		console.error('usage: node bench/cpuprofile-top.mjs FILE.cpuprofile [top=10] [fromMicros toMicros]');
+		console.error(
+			'usage: node bench/cpuprofile-top.mjs FILE.cpuprofile [top=10] [fromMicros toMicros]',
+		);
 		process.exit(2);
 	}
 	const profile = JSON.parse(fs.readFileSync(file, 'utf8'));
-	const s = summarise(profile, { top: Number(top), from: from ? Number(from) : undefined, to: to ? Number(to) : undefined });
+	const s = summarise(profile, {
+		top: Number(top),
+		from: from ? Number(from) : undefined,
+		to: to ? Number(to) : undefined,
+	});
 	console.log(formatSummary(s, path.basename(file)).join('\n'));
 }

@@ -28,16 +28,33 @@ if (!tarball) {
 	const dir = path.join(folder, 'pack');
 	fs.mkdirSync(dir, { recursive: true });
 	await run('npm', ['pack', '--pack-destination', dir], { logFile: path.join(dir, 'pack.log') });
-	tarball = path.join(dir, fs.readdirSync(dir).find((f) => f.endsWith('.tgz')));
+	tarball = path.join(
+		dir,
+		fs.readdirSync(dir).find((f) => f.endsWith('.tgz')),
+	);
 }
 const sandbox = await createSandbox({ port: 0 });
 await sandbox.listen();
 await ensureN8n('v2');
 const CREDENTIALS = { id: 'facilitapay-sandbox', name: 'FacilitaPay Sandbox' };
-const person = sandbox.ctx.subjects.register({ document_type: 'cpf', document_number: validCpf(1), social_name: 'Maria Silva', fiscal_country: 'BR' }).subject;
+const person = sandbox.ctx.subjects.register({
+	document_type: 'cpf',
+	document_number: validCpf(1),
+	social_name: 'Maria Silva',
+	fiscal_country: 'BR',
+}).subject;
 
 function payoutWorkflow(id, value) {
-	const body = { transaction: { subject_id: person.id, from_bank_account_id: ACCOUNTS.usdCashOut, to_bank_account_id: ACCOUNTS.brlCustomer, currency: 'USD', exchange_currency: 'BRL', value } };
+	const body = {
+		transaction: {
+			subject_id: person.id,
+			from_bank_account_id: ACCOUNTS.usdCashOut,
+			to_bank_account_id: ACCOUNTS.brlCustomer,
+			currency: 'USD',
+			exchange_currency: 'BRL',
+			value,
+		},
+	};
 	const wf = chainWorkflow({
 		id,
 		credentials: CREDENTIALS,
@@ -71,14 +88,29 @@ try {
 		installPackageInto(userFolder, tarball);
 		const credentials = sandboxCredentials({ baseUrl: `${sandbox.url}/api/v1` });
 		if (mode === 'usernamePassword') {
-			credentials.data = { environment: 'custom', baseUrl: `${sandbox.url}/api/v1`, authentication: 'usernamePassword', username: 'sandbox', password: 'sandbox' };
+			credentials.data = {
+				environment: 'custom',
+				baseUrl: `${sandbox.url}/api/v1`,
+				authentication: 'usernamePassword',
+				username: 'sandbox',
+				password: 'sandbox',
+			};
 		}
 		await importIntoN8n('credentials', [credentials], { userFolder });
 		const cases = [
-			{ id: `resend-503-${mode}`.slice(0, 36), what: 'payout answered 503 once', value: '10.00', fault: { route: 'POST /api/v1/transactions', kind: '503', count: 1 } },
+			{
+				id: `resend-503-${mode}`.slice(0, 36),
+				what: 'payout answered 503 once',
+				value: '10.00',
+				fault: { route: 'POST /api/v1/transactions', kind: '503', count: 1 },
+			},
 			{ id: `resend-422-${mode}`.slice(0, 36), what: 'invalid payout (422)', value: '0.00' },
 		];
-		await importIntoN8n('workflow', cases.map((c) => payoutWorkflow(c.id, c.value)), { userFolder });
+		await importIntoN8n(
+			'workflow',
+			cases.map((c) => payoutWorkflow(c.id, c.value)),
+			{ userFolder },
+		);
 		for (const c of cases) {
 			sandbox.state.requests.length = 0;
 			sandbox.ctx.faults.clear();
@@ -86,7 +118,9 @@ try {
 			const before = sandbox.state.transactions.size;
 			const result = await executeWorkflow(c.id, { userFolder });
 			const received = sandbox.state.requests.map((e) => `${e.method} ${e.url} → ${e.status}`);
-			console.log(`${mode}, ${c.what}: n8n exit ${result.code}; the sandbox received: ${received.join(', ')}; payouts created: ${sandbox.state.transactions.size - before}`);
+			console.log(
+				`${mode}, ${c.what}: n8n exit ${result.code}; the sandbox received: ${received.join(', ')}; payouts created: ${sandbox.state.transactions.size - before}`,
+			);
 		}
 	}
 } finally {

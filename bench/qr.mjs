@@ -8,10 +8,19 @@ const { crc16CcittFalse } = require('../dist/nodes/FacilitaPay/validation/pix.js
 
 const tlv = (id, value) => `${id}${String(value.length).padStart(2, '0')}${value}`;
 let body =
-	tlv('00', '01') + tlv('01', '12') +
-	tlv('26', tlv('00', 'br.gov.bcb.pix') + tlv('25', 'qrcodes-pix.facilitapay.com/v2/cobv/9d36b84fc70b478fb95c')) +
-	tlv('52', '0000') + tlv('53', '986') + tlv('54', '150.00') + tlv('58', 'BR') +
-	tlv('59', 'FACILITAPAY INTERMEDIACAO') + tlv('60', 'SAO PAULO');
+	tlv('00', '01') +
+	tlv('01', '12') +
+	tlv(
+		'26',
+		tlv('00', 'br.gov.bcb.pix') +
+			tlv('25', 'qrcodes-pix.facilitapay.com/v2/cobv/9d36b84fc70b478fb95c'),
+	) +
+	tlv('52', '0000') +
+	tlv('53', '986') +
+	tlv('54', '150.00') +
+	tlv('58', 'BR') +
+	tlv('59', 'FACILITAPAY INTERMEDIACAO') +
+	tlv('60', 'SAO PAULO');
 body += tlv('62', tlv('05', 'X'.repeat(200 - body.length - 8 - 8)));
 const code = body + '6304' + crc16CcittFalse(body + '6304');
 
@@ -24,7 +33,9 @@ function measure(name, fn, rounds = 2000) {
 }
 
 const matrix = encodeQr(code);
-console.log(`BR Code of ${code.length} characters → ${matrix.length} × ${matrix.length} modules (version ${(matrix.length - 17) / 4}, level M)`);
+console.log(
+	`BR Code of ${code.length} characters → ${matrix.length} × ${matrix.length} modules (version ${(matrix.length - 17) / 4}, level M)`,
+);
 measure('encodeQr', () => encodeQr(code));
 measure('encodeQr + qrToSvg', () => qrToSvg(encodeQr(code)));
 measure('qrToSvg alone', () => qrToSvg(matrix));

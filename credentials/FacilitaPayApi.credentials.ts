@@ -23,7 +23,8 @@ export function isLocalHost(hostname: string): boolean {
 	if (host === 'localhost' || host.endsWith('.localhost') || host === '::1') return true;
 	if (/^(fc|fd)[0-9a-f]{2}:/.test(host) || host.startsWith('fe80:')) return true;
 	const octets = host.split('.').map(Number);
-	if (octets.length !== 4 || octets.some((o) => !Number.isInteger(o) || o < 0 || o > 255)) return false;
+	if (octets.length !== 4 || octets.some((o) => !Number.isInteger(o) || o < 0 || o > 255))
+		return false;
 	const [a, b] = octets;
 	return a === 127 || a === 10 || (a === 172 && b >= 16 && b <= 31) || (a === 192 && b === 168);
 }
@@ -68,7 +69,10 @@ export function credentialBaseUrl(credentials: ICredentialDataDecryptedObject): 
  * (`.hash("sha256")` there is n8n's SHA-256 in lower-case hex, like this one).
  */
 export function sessionFingerprint(credentials: ICredentialDataDecryptedObject): string {
-	const pair = JSON.stringify([String(credentials.username || ''), String(credentials.password || '')]);
+	const pair = JSON.stringify([
+		String(credentials.username || ''),
+		String(credentials.password || ''),
+	]);
 	return createHash('sha256').update(pair).digest('hex');
 }
 
@@ -76,9 +80,11 @@ let lastFingerprint: { pair: string; digest: string } | undefined;
 
 /** The token the Authorization header carries. */
 export function bearerToken(credentials: ICredentialDataDecryptedObject): string {
-	if (credentials.authentication !== 'usernamePassword') return String(credentials.accessToken ?? '');
+	if (credentials.authentication !== 'usernamePassword')
+		return String(credentials.accessToken ?? '');
 	const pair = `${String(credentials.username || '')}\u0000${String(credentials.password || '')}`;
-	if (lastFingerprint?.pair !== pair) lastFingerprint = { pair, digest: sessionFingerprint(credentials) };
+	if (lastFingerprint?.pair !== pair)
+		lastFingerprint = { pair, digest: sessionFingerprint(credentials) };
 	// A token obtained with other credentials (the password was changed) is not sent: the
 	// service refuses the request, and n8n signs in again with the new password.
 	return credentials.sessionFingerprint === lastFingerprint.digest
@@ -164,7 +170,10 @@ async function tokenStillWorks(
 			method: 'GET',
 			url: `${credentialBaseUrl(credentials)}/notifications`,
 			qs: { per_page: '1' },
-			headers: { Accept: 'application/json', Authorization: `Bearer ${String(credentials.sessionToken)}` },
+			headers: {
+				Accept: 'application/json',
+				Authorization: `Bearer ${String(credentials.sessionToken)}`,
+			},
 			json: true,
 			timeout: 30_000,
 		});
@@ -176,14 +185,18 @@ async function tokenStillWorks(
 
 function statusOf(error: unknown): number | undefined {
 	const e = (error ?? {}) as IDataObject;
-	const response = (e.response ?? (e.cause as IDataObject | undefined)?.response ?? {}) as IDataObject;
+	const response = (e.response ??
+		(e.cause as IDataObject | undefined)?.response ??
+		{}) as IDataObject;
 	const status = Number(response.status ?? e.httpCode ?? e.statusCode);
 	return Number.isFinite(status) && status > 0 ? status : undefined;
 }
 
 function retryAfterSeconds(error: unknown): number | undefined {
 	const e = (error ?? {}) as IDataObject;
-	const response = (e.response ?? (e.cause as IDataObject | undefined)?.response ?? {}) as IDataObject;
+	const response = (e.response ??
+		(e.cause as IDataObject | undefined)?.response ??
+		{}) as IDataObject;
 	const headers = (response.headers ?? {}) as IDataObject;
 	const seconds = Number(headers['retry-after']);
 	return Number.isFinite(seconds) && seconds >= 0 ? seconds : undefined;
@@ -205,7 +218,9 @@ async function signIn(
 			})) as IDataObject;
 			const jwt = response?.jwt ?? (response?.data as IDataObject | undefined)?.jwt;
 			if (typeof jwt !== 'string' || jwt === '') {
-				throw new Error('FacilitaPay sign-in answered without a token. Check the username and password.');
+				throw new Error(
+					'FacilitaPay sign-in answered without a token. Check the username and password.',
+				);
 			}
 			return jwt;
 		} catch (error) {
@@ -221,7 +236,10 @@ export class FacilitaPayApi implements ICredentialType {
 
 	displayName = 'FacilitaPay API';
 
-	icon: Icon = { light: 'file:../icons/facilitaPay.svg', dark: 'file:../icons/facilitaPay.dark.svg' };
+	icon: Icon = {
+		light: 'file:../icons/facilitaPay.svg',
+		dark: 'file:../icons/facilitaPay.dark.svg',
+	};
 
 	documentationUrl = 'https://docs.facilitapay.com/production/';
 

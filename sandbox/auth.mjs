@@ -8,7 +8,8 @@ export const TOKEN_TTL_SECONDS = 24 * 3600;
 export const SIGN_IN_LIMIT = 3;
 export const SIGN_IN_WINDOW_SECONDS = 30;
 
-const b64url = (value) => Buffer.from(typeof value === 'string' ? value : JSON.stringify(value)).toString('base64url');
+const b64url = (value) =>
+	Buffer.from(typeof value === 'string' ? value : JSON.stringify(value)).toString('base64url');
 
 function safeEqual(left, right) {
 	const leftBytes = Buffer.from(String(left));
@@ -41,15 +42,31 @@ export function createAuth(options) {
 		if (list.length >= SIGN_IN_LIMIT) {
 			const retry = Math.max(1, Math.ceil((list[0] + SIGN_IN_WINDOW_SECONDS * 1000 - now) / 1000));
 			attempts.set(username, list);
-			return { ok: false, status: 429, body: { error: 'too_many_requests', message: `sign_in is limited to ${SIGN_IN_LIMIT} calls per ${SIGN_IN_WINDOW_SECONDS} seconds; reuse the token (it lives 24 hours)` }, headers: { 'retry-after': String(retry) } };
+			return {
+				ok: false,
+				status: 429,
+				body: {
+					error: 'too_many_requests',
+					message: `sign_in is limited to ${SIGN_IN_LIMIT} calls per ${SIGN_IN_WINDOW_SECONDS} seconds; reuse the token (it lives 24 hours)`,
+				},
+				headers: { 'retry-after': String(retry) },
+			};
 		}
 		list.push(now);
 		attempts.set(username, list);
-		if (!safeEqual(username, options.username) || !safeEqual(user.password ?? '', options.password)) {
+		if (
+			!safeEqual(username, options.username) ||
+			!safeEqual(user.password ?? '', options.password)
+		) {
 			return { ok: false, status: 401, body: { error: 'invalid_credentials' } };
 		}
 		const iat = Math.floor(now / 1000);
-		const jwt = sign({ sub: username, name: options.name ?? 'Sandbox Partner', iat, exp: iat + TOKEN_TTL_SECONDS });
+		const jwt = sign({
+			sub: username,
+			name: options.name ?? 'Sandbox Partner',
+			iat,
+			exp: iat + TOKEN_TTL_SECONDS,
+		});
 		return { ok: true, body: { jwt, name: options.name ?? 'Sandbox Partner', username } };
 	}
 
@@ -61,7 +78,9 @@ export function createAuth(options) {
 		if (safeEqual(token, options.token)) return true;
 		const parts = token.split('.');
 		if (parts.length !== 3) return false;
-		const expected = createHmac('sha256', secret).update(`${parts[0]}.${parts[1]}`).digest('base64url');
+		const expected = createHmac('sha256', secret)
+			.update(`${parts[0]}.${parts[1]}`)
+			.digest('base64url');
 		if (!safeEqual(parts[2], expected)) return false;
 		try {
 			const payload = JSON.parse(Buffer.from(parts[1], 'base64url').toString('utf8'));

@@ -29,7 +29,9 @@ export function mod10(digits) {
 
 /** Due-date factor: days since 1997-10-07, restarting at 1000 after 9999 (from 2025-02-22). */
 export function dueFactor(isoDate) {
-	const days = Math.round((Date.parse(`${isoDate}T00:00:00Z`) - Date.parse('1997-10-07T00:00:00Z')) / 86400000);
+	const days = Math.round(
+		(Date.parse(`${isoDate}T00:00:00Z`) - Date.parse('1997-10-07T00:00:00Z')) / 86400000,
+	);
 	if (days <= 9999) return String(days).padStart(4, '0');
 	return String(((days - 10000) % 9000) + 1000);
 }
@@ -55,7 +57,14 @@ export function barcodeToDigitalLine(bar) {
 
 /** @param {string} line 47-digit digital line */
 export function digitalLineToBarcode(line) {
-	return line.slice(0, 4) + line[32] + line.slice(33, 47) + line.slice(4, 9) + line.slice(10, 20) + line.slice(21, 31);
+	return (
+		line.slice(0, 4) +
+		line[32] +
+		line.slice(33, 47) +
+		line.slice(4, 9) +
+		line.slice(10, 20) +
+		line.slice(21, 31)
+	);
 }
 
 /** Derives 25 digits from any id, deterministically. */

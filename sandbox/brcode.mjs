@@ -7,7 +7,8 @@ export function crc16(text) {
 	let crc = 0xffff;
 	for (const byte of Buffer.from(text, 'utf8')) {
 		crc ^= byte << 8;
-		for (let index = 0; index < 8; index++) crc = crc & 0x8000 ? ((crc << 1) ^ 0x1021) & 0xffff : (crc << 1) & 0xffff;
+		for (let index = 0; index < 8; index++)
+			crc = crc & 0x8000 ? ((crc << 1) ^ 0x1021) & 0xffff : (crc << 1) & 0xffff;
 	}
 	return crc.toString(16).toUpperCase().padStart(4, '0');
 }
@@ -39,8 +40,12 @@ export function buildDynamicBrCode(options) {
 	code += field('58', 'BR');
 	code += field('59', ascii(options.name ?? 'FACILITAPAY SANDBOX', 25));
 	code += field('60', ascii(options.city ?? 'SAO PAULO', 15));
-	code += field('62', field('05', (options.reference ?? '***').replace(/[^A-Za-z0-9*]/g, '').slice(0, 25)));
-	if (options.recurrence) code += field('80', field('00', 'br.gov.bcb.pix') + field('25', options.recurrence));
+	code += field(
+		'62',
+		field('05', (options.reference ?? '***').replace(/[^A-Za-z0-9*]/g, '').slice(0, 25)),
+	);
+	if (options.recurrence)
+		code += field('80', field('00', 'br.gov.bcb.pix') + field('25', options.recurrence));
 	code += '6304';
 	return code + crc16(code);
 }

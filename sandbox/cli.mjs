@@ -13,20 +13,25 @@ import { isLoopbackAddress, resolveListenHost, SANDBOX_HOST_VARIABLE } from './n
 
 function arg(name) {
 	const index = process.argv.indexOf(`--${name}`);
-	if (index !== -1 && process.argv[index + 1] && !process.argv[index + 1].startsWith('--')) return process.argv[index + 1];
+	if (index !== -1 && process.argv[index + 1] && !process.argv[index + 1].startsWith('--'))
+		return process.argv[index + 1];
 	const eq = process.argv.find((argument) => argument.startsWith(`--${name}=`));
 	return eq ? eq.slice(name.length + 3) : undefined;
 }
 const flag = (name) => process.argv.includes(`--${name}`);
 
 if (flag('help') || flag('h')) {
-	console.log('Usage: npm run sandbox -- [--port 4010] [--host 127.0.0.1] [--token sandbox-token] [--auto-settle] [--frozen-clock]');
+	console.log(
+		'Usage: npm run sandbox -- [--port 4010] [--host 127.0.0.1] [--token sandbox-token] [--auto-settle] [--frozen-clock]',
+	);
 	process.exit(0);
 }
 
 const port = Number(arg('port') ?? (process.env.PORT || 4010));
 if (!Number.isInteger(port) || port < 0 || port > 65535) {
-	console.error(`Invalid port "${arg('port') ?? process.env.PORT}". Use --port with a number from 0 to 65535.`);
+	console.error(
+		`Invalid port "${arg('port') ?? process.env.PORT}". Use --port with a number from 0 to 65535.`,
+	);
 	process.exit(1);
 }
 const host = resolveListenHost(arg('host'), process.env);
@@ -40,7 +45,9 @@ try {
 	await sb.listen();
 } catch (err) {
 	if (/** @type {any} */ (err).code === 'EADDRINUSE') {
-		console.error(`Port ${port} on ${host} is already in use. Pick another one, e.g.: npm run sandbox -- --port ${port + 1}  (or PORT=${port + 1} npm run sandbox)`);
+		console.error(
+			`Port ${port} on ${host} is already in use. Pick another one, e.g.: npm run sandbox -- --port ${port + 1}  (or PORT=${port + 1} npm run sandbox)`,
+		);
 	} else {
 		console.error(`Could not start the sandbox: ${/** @type {Error} */ (err).message}`);
 	}
@@ -52,7 +59,8 @@ if (!isLoopbackAddress(host)) {
 		`Listening on ${host} (from --host or ${SANDBOX_HOST_VARIABLE}): the API is reachable from other machines with the token; the control endpoints (/_sandbox) still answer only this machine.`,
 	);
 }
-if (!flag('frozen-clock')) sb.followRealTime((error) => console.error(`sandbox clock: ${error.message}`));
+if (!flag('frozen-clock'))
+	sb.followRealTime((error) => console.error(`sandbox clock: ${error.message}`));
 
 const accounts = [...sb.state.bankAccounts.values()];
 console.log(`FacilitaPay sandbox running
@@ -66,8 +74,13 @@ console.log(`FacilitaPay sandbox running
   Settlement:${autoSettle ? ' automatic after each identified payment' : ' manual (POST /_sandbox/settlement/run)'}
 
 Seeded bank accounts:`);
-for (const account of accounts) console.log(`  ${account.id}  ${account.currency}  ${sb.state.accountPurposes[account.id].purpose}`);
-console.log(`\nTry: curl -H 'Authorization: Bearer ${token}' ${sb.url}/api/v1/subject/people\nPress Ctrl-C to stop.`);
+for (const account of accounts)
+	console.log(
+		`  ${account.id}  ${account.currency}  ${sb.state.accountPurposes[account.id].purpose}`,
+	);
+console.log(
+	`\nTry: curl -H 'Authorization: Bearer ${token}' ${sb.url}/api/v1/subject/people\nPress Ctrl-C to stop.`,
+);
 
 let closing = false;
 async function shutdown(signal) {

@@ -74,7 +74,11 @@ export function createClock(options = {}) {
 			tasks = tasks.filter((task) => !task.canceled);
 			let next = null;
 			for (const task of tasks) {
-				if (task.at <= target && (!next || task.at < next.at || (task.at === next.at && task.id < next.id))) next = task;
+				if (
+					task.at <= target &&
+					(!next || task.at < next.at || (task.at === next.at && task.id < next.id))
+				)
+					next = task;
 			}
 			if (!next) break;
 			tasks = tasks.filter((task) => task !== next);
@@ -92,7 +96,8 @@ export function createClock(options = {}) {
 
 /** @param {number|string|Date} value */
 function toMs(value) {
-	const ms = value instanceof Date ? value.getTime() : typeof value === 'string' ? Date.parse(value) : value;
+	const ms =
+		value instanceof Date ? value.getTime() : typeof value === 'string' ? Date.parse(value) : value;
 	if (!Number.isFinite(ms)) throw new Error(`Invalid clock start: ${value}`);
 	return Math.floor(ms / 1000) * 1000;
 }

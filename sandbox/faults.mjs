@@ -17,15 +17,29 @@ export function createFaults({ random = Math.random } = {}) {
 
 	function add(body = {}) {
 		const errors = new Errors();
-		if (isBlank(body.route)) errors.add('route', "can't be blank: use \"*\" or \"METHOD /api/v1/path/:param\"");
-		else if (body.route !== '*' && !/^[A-Z]+ \/\S*$/.test(body.route)) errors.add('route', 'must be "*" or "METHOD /api/v1/path/:param"');
+		if (isBlank(body.route))
+			errors.add('route', 'can\'t be blank: use "*" or "METHOD /api/v1/path/:param"');
+		else if (body.route !== '*' && !/^[A-Z]+ \/\S*$/.test(body.route))
+			errors.add('route', 'must be "*" or "METHOD /api/v1/path/:param"');
 		const kind = String(body.kind ?? '');
-		if (!FAULT_KINDS.includes(kind)) errors.add('kind', `must be one of: ${FAULT_KINDS.join(', ')}`);
+		if (!FAULT_KINDS.includes(kind))
+			errors.add('kind', `must be one of: ${FAULT_KINDS.join(', ')}`);
 		const rate = body.rate === undefined ? 1 : Number(body.rate);
 		if (!(rate >= 0 && rate <= 1)) errors.add('rate', 'must be a number from 0 to 1');
-		if (body.count !== undefined && body.count !== null && !(Number.isInteger(body.count) && body.count > 0)) errors.add('count', 'must be a positive integer');
-		if (body.skip !== undefined && body.skip !== null && !(Number.isInteger(body.skip) && body.skip >= 0)) errors.add('skip', 'must be a whole number ≥ 0');
-		if (kind === 'latency' && !(Number(body.ms) >= 0)) errors.add('ms', "can't be blank for latency (milliseconds)");
+		if (
+			body.count !== undefined &&
+			body.count !== null &&
+			!(Number.isInteger(body.count) && body.count > 0)
+		)
+			errors.add('count', 'must be a positive integer');
+		if (
+			body.skip !== undefined &&
+			body.skip !== null &&
+			!(Number.isInteger(body.skip) && body.skip >= 0)
+		)
+			errors.add('skip', 'must be a whole number ≥ 0');
+		if (kind === 'latency' && !(Number(body.ms) >= 0))
+			errors.add('ms', "can't be blank for latency (milliseconds)");
 		check(errors);
 		const fault = {
 			id: ++seq,

@@ -30,7 +30,9 @@ export function resolveListenHost(hostArgument, env) {
  * @param {string | undefined} address
  */
 export function isLoopbackAddress(address) {
-	const text = String(address ?? '').trim().toLowerCase();
+	const text = String(address ?? '')
+		.trim()
+		.toLowerCase();
 	const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/.exec(text);
 	const candidate = mapped ? mapped[1] : text;
 	if (net.isIPv4(candidate)) return candidate.split('.')[0] === '127';
@@ -44,7 +46,8 @@ export function isLoopbackAddress(address) {
 
 /** The answer to a control call from another machine. */
 export const REMOTE_CONTROL_REFUSED = {
-	error: 'The sandbox control endpoints answer only clients on this machine (loopback); call them from 127.0.0.1 or ::1.',
+	error:
+		'The sandbox control endpoints answer only clients on this machine (loopback); call them from 127.0.0.1 or ::1.',
 };
 
 /**

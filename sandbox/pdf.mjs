@@ -4,7 +4,10 @@
  * @returns {Buffer}
  */
 export function renderPdf(lines) {
-	const esc = (text) => String(text).replace(/[^\x20-\x7e]/g, '?').replace(/([()\\])/g, '\\$1');
+	const esc = (text) =>
+		String(text)
+			.replace(/[^\x20-\x7e]/g, '?')
+			.replace(/([()\\])/g, '\\$1');
 	let content = 'BT /F1 12 Tf 50 780 Td 16 TL\n';
 	for (const line of lines) content += `(${esc(line)}) Tj T*\n`;
 	content += 'ET\n';

@@ -22,13 +22,22 @@ export function createRateLimit({ now = () => performance.now() } = {}) {
 	let burst = 0;
 	/** @type {Map<string, {tokens: number, at: number}>} */
 	let buckets = new Map();
-	const counters = { in_flight: 0, max_in_flight: 0, allowed: 0, limited: 0, first_arrival_at: null, last_answer_at: null };
+	const counters = {
+		in_flight: 0,
+		max_in_flight: 0,
+		allowed: 0,
+		limited: 0,
+		first_arrival_at: null,
+		last_answer_at: null,
+	};
 
 	function configure(body = {}) {
 		const errors = new Errors();
 		const rate = Number(body.per_second ?? 0);
-		if (!(Number.isFinite(rate) && rate >= 0)) errors.add('per_second', 'must be a number ≥ 0 (0 turns the limit off)');
-		const size = body.burst === undefined || body.burst === null ? Math.max(1, rate) : Number(body.burst);
+		if (!(Number.isFinite(rate) && rate >= 0))
+			errors.add('per_second', 'must be a number ≥ 0 (0 turns the limit off)');
+		const size =
+			body.burst === undefined || body.burst === null ? Math.max(1, rate) : Number(body.burst);
 		if (!(Number.isFinite(size) && size >= 1)) errors.add('burst', 'must be a number ≥ 1');
 		check(errors);
 		perSecond = rate;
@@ -47,7 +56,12 @@ export function createRateLimit({ now = () => performance.now() } = {}) {
 	}
 
 	function view() {
-		return { per_second: perSecond, burst: perSecond > 0 ? burst : 0, enabled: perSecond > 0, ...counters };
+		return {
+			per_second: perSecond,
+			burst: perSecond > 0 ? burst : 0,
+			enabled: perSecond > 0,
+			...counters,
+		};
 	}
 
 	/** Takes a token for `key`; answers the seconds to wait when there is none. */
@@ -116,9 +130,14 @@ export function installRateLimit(app, ctx, { now, prefix = '/api/v1' } = {}) {
 		return reply
 			.code(429)
 			.header('retry-after', String(verdict.retryAfter))
-			.send({ error: 'too_many_requests', message: `rate limited to ${limit.view().per_second} requests per second per token` });
+			.send({
+				error: 'too_many_requests',
+				message: `rate limited to ${limit.view().per_second} requests per second per token`,
+			});
 	});
-	app.post('/_sandbox/rate_limit', async (request) => ({ data: limit.configure(/** @type {any} */ (request.body) ?? {}) }));
+	app.post('/_sandbox/rate_limit', async (request) => ({
+		data: limit.configure(/** @type {any} */ (request.body) ?? {}),
+	}));
 	app.get('/_sandbox/rate_limit', async () => ({ data: limit.view() }));
 	app.delete('/_sandbox/rate_limit', async () => ({ data: limit.off() }));
 	return limit;
@@ -127,5 +146,9 @@ export function installRateLimit(app, ctx, { now, prefix = '/api/v1' } = {}) {
 /** A copy of a body for the request log, long strings (file data) shortened as the log does. */
 function shorten(body) {
 	if (body === undefined) return null;
-	return JSON.parse(JSON.stringify(body, (_k, v) => (typeof v === 'string' && v.length > 200 ? `${v.slice(0, 32)}… (${v.length} characters)` : v)));
+	return JSON.parse(
+		JSON.stringify(body, (_k, v) =>
+			typeof v === 'string' && v.length > 200 ? `${v.slice(0, 32)}… (${v.length} characters)` : v,
+		),
+	);
 }

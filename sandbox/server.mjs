@@ -67,7 +67,12 @@ export async function createSandbox(options = {}) {
 	};
 	ctx.webhooks = createWebhooks({ state: ctx.state, clock, timeoutMs: options.webhookTimeoutMs });
 	clock.setSettle(() => ctx.webhooks.idle());
-	ctx.auth = createAuth({ clock, token: config.token, username: config.username, password: config.password });
+	ctx.auth = createAuth({
+		clock,
+		token: config.token,
+		username: config.username,
+		password: config.password,
+	});
 	ctx.faults = createFaults({ random: options.random });
 	ctx.subjects = createSubjects(ctx);
 	ctx.transactions = createTransactions(ctx);
@@ -91,7 +96,11 @@ export async function createSandbox(options = {}) {
 		ctx.marketplace = createMarketplace(ctx);
 	}
 
-	const app = Fastify({ logger: options.logger ?? false, bodyLimit: BODY_LIMIT, forceCloseConnections: true });
+	const app = Fastify({
+		logger: options.logger ?? false,
+		bodyLimit: BODY_LIMIT,
+		forceCloseConnections: true,
+	});
 
 	app.removeContentTypeParser('application/json');
 	app.addContentTypeParser('application/json', { parseAs: 'string' }, (_req, body, done) => {
@@ -100,7 +109,9 @@ export async function createSandbox(options = {}) {
 		try {
 			done(null, JSON.parse(text));
 		} catch (err) {
-			const error = new ApiError(400, { error: `Malformed JSON in request body: ${/** @type {Error} */ (err).message}` });
+			const error = new ApiError(400, {
+				error: `Malformed JSON in request body: ${/** @type {Error} */ (err).message}`,
+			});
 			done(error, undefined);
 		}
 	});
@@ -117,14 +128,15 @@ export async function createSandbox(options = {}) {
 			method: request.method,
 			url: request.url,
 			route,
-			query: { ...(/** @type {object} */ (request.query) ?? {}) },
+			query: { .../** @type {object} */ (request.query ?? {}) },
 			body: null,
 			at: clock.iso(),
 			status: null,
 			fault: null,
 		};
 		ctx.state.requests.push(entry);
-		if (ctx.state.requests.length > MAX_LOGGED_REQUESTS) ctx.state.requests.splice(0, ctx.state.requests.length - MAX_LOGGED_REQUESTS);
+		if (ctx.state.requests.length > MAX_LOGGED_REQUESTS)
+			ctx.state.requests.splice(0, ctx.state.requests.length - MAX_LOGGED_REQUESTS);
 		/** @type {any} */ (request).sandboxEntry = entry;
 		if (!route) return;
 		const fault = ctx.faults.pick(request.method, request.routeOptions.url);
@@ -146,11 +158,18 @@ export async function createSandbox(options = {}) {
 		const status = Number(fault.kind);
 		entry.status = status;
 		if (status === 429) {
-			return reply.code(429).header('retry-after', String(fault.retry_after ?? 1)).send({ error: 'too_many_requests' });
+			return reply
+				.code(429)
+				.header('retry-after', String(fault.retry_after ?? 1))
+				.send({ error: 'too_many_requests' });
 		}
 		if (fault.retry_after !== null) reply.header('retry-after', String(fault.retry_after));
 		if (status === 500) return reply.code(500).type('text/plain').send('Internal Server Error');
-		if (status === 502) return reply.code(502).type('text/html').send('<html><body><h1>502 Bad Gateway</h1></body></html>');
+		if (status === 502)
+			return reply
+				.code(502)
+				.type('text/html')
+				.send('<html><body><h1>502 Bad Gateway</h1></body></html>');
 		return reply.code(503).send({ error: 'service_unavailable' });
 	});
 
@@ -159,7 +178,8 @@ export async function createSandbox(options = {}) {
 		if (entry) entry.body = redact(request.body);
 		if (!request.url.startsWith(API_PREFIX)) return;
 		if (/** @type {any} */ (request.routeOptions.config)?.public) return;
-		if (!ctx.auth.verify(request.headers.authorization)) throw new ApiError(401, { error: 'invalid_token' });
+		if (!ctx.auth.verify(request.headers.authorization))
+			throw new ApiError(401, { error: 'invalid_token' });
 	});
 
 	// `reset_after`: the route did its work (a payment was created); the answer is never sent.
@@ -182,9 +202,12 @@ export async function createSandbox(options = {}) {
 			return reply.code(err.status).send(err.body);
 		}
 		const error = /** @type {any} */ (err);
-		if (error.code === 'FST_ERR_CTP_BODY_TOO_LARGE') return reply.code(413).send({ error: 'Request body too large' });
-		if (error.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') return reply.code(415).send({ error: 'Content-Type must be application/json' });
-		if (error.statusCode && error.statusCode >= 400 && error.statusCode < 500) return reply.code(error.statusCode).send({ error: error.message });
+		if (error.code === 'FST_ERR_CTP_BODY_TOO_LARGE')
+			return reply.code(413).send({ error: 'Request body too large' });
+		if (error.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE')
+			return reply.code(415).send({ error: 'Content-Type must be application/json' });
+		if (error.statusCode && error.statusCode >= 400 && error.statusCode < 500)
+			return reply.code(error.statusCode).send({ error: error.message });
 		return reply.code(500).send({ error: 'internal_error', message: error.message });
 	});
 
@@ -201,7 +224,9 @@ export async function createSandbox(options = {}) {
 		},
 		{ prefix: API_PREFIX },
 	);
-	await app.register(async (control) => registerControlRoutes(control, ctx), { prefix: CONTROL_PREFIX });
+	await app.register(async (control) => registerControlRoutes(control, ctx), {
+		prefix: CONTROL_PREFIX,
+	});
 
 	/** @type {ReturnType<typeof setInterval> | null} */
 	let ticker = null;
@@ -260,6 +285,10 @@ export async function createSandbox(options = {}) {
 function redact(body) {
 	if (body === undefined) return null;
 	return JSON.parse(
-		JSON.stringify(body, (_k, value) => (typeof value === 'string' && value.length > 200 ? `${value.slice(0, 32)}… (${value.length} characters)` : value)),
+		JSON.stringify(body, (_k, value) =>
+			typeof value === 'string' && value.length > 200
+				? `${value.slice(0, 32)}… (${value.length} characters)`
+				: value,
+		),
 	);
 }

@@ -9,8 +9,12 @@ export function createState() {
 		/** @type {Map<string, any>} */ subjects: new Map(),
 		/** @type {Map<string, any>} */ transactions: new Map(),
 		/** @type {Map<string, any>} */ checkouts: new Map(),
-		/** @type {Map<string, any>} */ bankAccounts: new Map(seeded.map((seed) => [seed.account.id, seed.account])),
-		accountPurposes: Object.fromEntries(seeded.map((seed) => [seed.account.id, { purpose: seed.purpose, partner: seed.partner }])),
+		/** @type {Map<string, any>} */ bankAccounts: new Map(
+			seeded.map((seed) => [seed.account.id, seed.account]),
+		),
+		accountPurposes: Object.fromEntries(
+			seeded.map((seed) => [seed.account.id, { purpose: seed.purpose, partner: seed.partner }]),
+		),
 		/** @type {Map<string, any>} */ subscriptions: new Map(),
 		/** @type {Map<string, any>} */ invoices: new Map(),
 		/** @type {Map<string, any>} */ authorizations: new Map(),

@@ -21,15 +21,53 @@ export class Errors {
 }
 
 export const BRAZIL_STATES = [
-	'AC', 'AL', 'AP', 'AM', 'BA', 'CE', 'DF', 'ES', 'GO', 'MA', 'MT', 'MS', 'MG', 'PA', 'PB', 'PR',
-	'PE', 'PI', 'RJ', 'RN', 'RS', 'RO', 'RR', 'SC', 'SP', 'SE', 'TO',
+	'AC',
+	'AL',
+	'AP',
+	'AM',
+	'BA',
+	'CE',
+	'DF',
+	'ES',
+	'GO',
+	'MA',
+	'MT',
+	'MS',
+	'MG',
+	'PA',
+	'PB',
+	'PR',
+	'PE',
+	'PI',
+	'RJ',
+	'RN',
+	'RS',
+	'RO',
+	'RR',
+	'SC',
+	'SP',
+	'SE',
+	'TO',
 ];
 
 export const PERSON_DOCUMENT_TYPES = ['cpf', 'curp', 'cc', 'ce', 'rut', 'passport'];
-export const ALL_DOCUMENT_TYPES = ['cc', 'ce', 'cnpj', 'cpf', 'curp', 'nit', 'passport', 'rfc', 'rut', 'tax_id'];
+export const ALL_DOCUMENT_TYPES = [
+	'cc',
+	'ce',
+	'cnpj',
+	'cpf',
+	'curp',
+	'nit',
+	'passport',
+	'rfc',
+	'rut',
+	'tax_id',
+];
 
 export function isBlank(value) {
-	return value === undefined || value === null || (typeof value === 'string' && value.trim() === '');
+	return (
+		value === undefined || value === null || (typeof value === 'string' && value.trim() === '')
+	);
 }
 
 export function isValidCpf(value) {
@@ -68,7 +106,8 @@ const CURP_ALPHABET = '0123456789ABCDEFGHIJKLMNÑOPQRSTUVWXYZ';
 export function isValidCurp(value) {
 	if (!CURP_PATTERN.test(value)) return false;
 	let sum = 0;
-	for (let index = 0; index < 17; index++) sum += CURP_ALPHABET.indexOf(value[index]) * (18 - index);
+	for (let index = 0; index < 17; index++)
+		sum += CURP_ALPHABET.indexOf(value[index]) * (18 - index);
 	return (10 - (sum % 10)) % 10 === Number(value[17]);
 }
 
@@ -98,7 +137,8 @@ export function isValidRut(value) {
 export function documentNumberError(type, number) {
 	if (isBlank(number)) return "can't be blank";
 	if (typeof number !== 'string') return 'must be a string';
-	if (/[.\-/\s]/.test(number)) return 'must contain only digits and letters, without dots, dashes, slashes or spaces';
+	if (/[.\-/\s]/.test(number))
+		return 'must contain only digits and letters, without dots, dashes, slashes or spaces';
 	switch (type) {
 		case 'cpf':
 			return isValidCpf(number) ? null : 'is not a valid CPF';
@@ -145,7 +185,8 @@ export function requireCurrency(errors, obj, field, allowed = CURRENCIES, prefix
 }
 
 export function requirePresent(errors, obj, fields, prefix = '') {
-	for (const field of fields) if (isBlank(obj?.[field])) errors.add(prefix + field, "can't be blank");
+	for (const field of fields)
+		if (isBlank(obj?.[field])) errors.add(prefix + field, "can't be blank");
 }
 
 export function isDate(value) {
@@ -155,11 +196,17 @@ export function isDate(value) {
 }
 
 export function isUuid(value) {
-	return typeof value === 'string' && /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(value);
+	return (
+		typeof value === 'string' &&
+		/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(value)
+	);
 }
 
 export function isBrazil(country) {
-	return typeof country === 'string' && ['br', 'bra', 'brazil', 'brasil'].includes(country.trim().toLowerCase());
+	return (
+		typeof country === 'string' &&
+		['br', 'bra', 'brazil', 'brasil'].includes(country.trim().toLowerCase())
+	);
 }
 
 /** Coerces booleans sent as strings ("true"/"false"). Returns undefined for anything else. */

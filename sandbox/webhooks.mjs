@@ -83,7 +83,12 @@ export function createWebhooks({ state, clock, timeoutMs = 10000 }) {
 			const res = await http.post(
 				rec.url,
 				{ notification: { ...rec.notification, secret: rec._secret } },
-				{ headers: { 'Content-Type': 'application/json', 'User-Agent': 'FacilitaPay-Sandbox-Webhooks/1.0' } },
+				{
+					headers: {
+						'Content-Type': 'application/json',
+						'User-Agent': 'FacilitaPay-Sandbox-Webhooks/1.0',
+					},
+				},
 			);
 			rec.last_response_status = res.status;
 			rec.last_error = null;

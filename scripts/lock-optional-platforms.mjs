@@ -10,8 +10,30 @@ const file = process.argv[2] ?? 'package-lock.json';
 const lock = JSON.parse(fs.readFileSync(file, 'utf8'));
 const pkgs = lock.packages;
 const guess = (name) => {
-	const os = ['android', 'darwin', 'freebsd', 'linux', 'win32', 'openharmony', 'sunos', 'aix', 'netbsd', 'openbsd'].find((o) => name.includes(o));
-	const cpu = ['arm64', 'arm', 'x64', 'ia32', 'loong64', 'ppc64', 'riscv64', 's390x', 'wasm32', 'mips64el'].find((c) => new RegExp(`[-_]${c}([-_]|$)`).test(name));
+	const os = [
+		'android',
+		'darwin',
+		'freebsd',
+		'linux',
+		'win32',
+		'openharmony',
+		'sunos',
+		'aix',
+		'netbsd',
+		'openbsd',
+	].find((o) => name.includes(o));
+	const cpu = [
+		'arm64',
+		'arm',
+		'x64',
+		'ia32',
+		'loong64',
+		'ppc64',
+		'riscv64',
+		's390x',
+		'wasm32',
+		'mips64el',
+	].find((c) => new RegExp(`[-_]${c}([-_]|$)`).test(name));
 	return { ...(os ? { os: [os] } : {}), ...(cpu ? { cpu: [cpu] } : {}) };
 };
 let added = 0;
@@ -21,7 +43,10 @@ for (const [where, entry] of Object.entries(pkgs)) {
 		const parts = where.split('node_modules/').filter(Boolean);
 		let found = false;
 		for (let i = parts.length; i >= 0 && !found; i--) {
-			const prefix = parts.slice(0, i).map((p) => `node_modules/${p.replace(/\/$/, '')}/`).join('');
+			const prefix = parts
+				.slice(0, i)
+				.map((p) => `node_modules/${p.replace(/\/$/, '')}/`)
+				.join('');
 			if (pkgs[`${prefix}node_modules/${dep}`]) found = true;
 		}
 		if (found || !/^\d+\.\d+\.\d+/.test(version)) continue;

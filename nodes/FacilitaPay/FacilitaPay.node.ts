@@ -1,16 +1,29 @@
-import type { IExecuteFunctions, INodeExecutionData, INodeType, INodeTypeDescription } from 'n8n-workflow';
+import type {
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeType,
+	INodeTypeDescription,
+} from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
 import { resourceOptions, resources } from './actions/resources';
 import { requestOptionsField } from './actions/common/requestOptions';
 import { router } from './actions/router';
-import { searchInvoices, searchSubjects, searchSubscriptions, searchTransactions } from './methods/listSearch';
+import {
+	searchInvoices,
+	searchSubjects,
+	searchSubscriptions,
+	searchTransactions,
+} from './methods/listSearch';
 
 export class FacilitaPay implements INodeType {
 	description: INodeTypeDescription = {
 		displayName: 'FacilitaPay',
 		name: 'facilitaPay',
-		icon: { light: 'file:../../icons/facilitaPay.svg', dark: 'file:../../icons/facilitaPay.dark.svg' },
+		icon: {
+			light: 'file:../../icons/facilitaPay.svg',
+			dark: 'file:../../icons/facilitaPay.dark.svg',
+		},
 		group: ['transform'],
 		version: 1,
 		subtitle: '={{$parameter["operation"] + ": " + $parameter["resource"]}}',

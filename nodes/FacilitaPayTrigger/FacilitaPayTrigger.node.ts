@@ -72,7 +72,10 @@ export class FacilitaPayTrigger implements INodeType {
 	description: INodeTypeDescription = {
 		displayName: 'FacilitaPay Trigger',
 		name: 'facilitaPayTrigger',
-		icon: { light: 'file:../../icons/facilitaPay.svg', dark: 'file:../../icons/facilitaPay.dark.svg' },
+		icon: {
+			light: 'file:../../icons/facilitaPay.svg',
+			dark: 'file:../../icons/facilitaPay.dark.svg',
+		},
 		group: ['trigger'],
 		version: [1, 1.1],
 		defaultVersion: 1.1,

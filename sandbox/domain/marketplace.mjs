@@ -9,8 +9,17 @@ import { BANKS } from '../accounts.mjs';
 
 export const BANK_ACCOUNT_REQUEST_SECONDS = 5;
 const PERSON_FIELDS = [
-	'document_type', 'document_number', 'social_name', 'fiscal_country', 'address_street', 'address_number',
-	'address_postal_code', 'address_city', 'address_state', 'address_country', 'net_monthly_average_income',
+	'document_type',
+	'document_number',
+	'social_name',
+	'fiscal_country',
+	'address_street',
+	'address_number',
+	'address_postal_code',
+	'address_city',
+	'address_state',
+	'address_country',
+	'net_monthly_average_income',
 ];
 
 export function createMarketplace(ctx) {
@@ -24,7 +33,10 @@ export function createMarketplace(ctx) {
 		if (owner === undefined) errors.add('is_subject_account_owner', 'must be true or false');
 		const type = subject.document_type;
 		if (!['cpf', 'passport', 'cnpj', 'tax_id'].includes(type)) {
-			errors.add('document_type', `the subject's document type (${type}) does not allow an account request; it must be cpf, passport, cnpj or tax_id`);
+			errors.add(
+				'document_type',
+				`the subject's document type (${type}) does not allow an account request; it must be cpf, passport, cnpj or tax_id`,
+			);
 		}
 		check(errors);
 		if (owner && !['cpf', 'cnpj'].includes(type)) {
@@ -32,13 +44,25 @@ export function createMarketplace(ctx) {
 		}
 		const company = type === 'cnpj' || type === 'tax_id';
 		const fields = company ? [...PERSON_FIELDS, 'company_name'] : [...PERSON_FIELDS, 'website'];
-		for (const field of fields) if (isBlank(subject[field])) errors.add(field, `can't be blank (required for an account request; update the subject first)`);
+		for (const field of fields)
+			if (isBlank(subject[field]))
+				errors.add(
+					field,
+					`can't be blank (required for an account request; update the subject first)`,
+				);
 		const docs = subject.documents.length;
-		if (!company && docs < 2) errors.add('documents', `at least 2 documents are required (the subject has ${docs})`);
+		if (!company && docs < 2)
+			errors.add('documents', `at least 2 documents are required (the subject has ${docs})`);
 		if (type === 'cnpj') {
 			const partners = Array.isArray(subject.partners) ? subject.partners : [];
-			const needed = (isBlank(subject.website) ? 4 : 3) + partners.filter((partner) => Number(partner.percentage_share) >= 25).length;
-			if (docs < needed) errors.add('documents', `at least ${needed} documents are required (the subject has ${docs})`);
+			const needed =
+				(isBlank(subject.website) ? 4 : 3) +
+				partners.filter((partner) => Number(partner.percentage_share) >= 25).length;
+			if (docs < needed)
+				errors.add(
+					'documents',
+					`at least ${needed} documents are required (the subject has ${docs})`,
+				);
 		}
 		check(errors);
 		const now = clock.iso();
@@ -59,18 +83,28 @@ export function createMarketplace(ctx) {
 	function findAuthorization(id) {
 		const direct = state.authorizations.get(id);
 		if (direct) return direct;
-		const list = [...state.authorizations.values()].filter((authorization) => authorization.subject_id === id);
+		const list = [...state.authorizations.values()].filter(
+			(authorization) => authorization.subject_id === id,
+		);
 		if (list.length) return list[list.length - 1];
 		throw notFound();
 	}
 
 	function decide(id, approved, reason) {
 		const authorization = findAuthorization(id);
-		if (authorization.status !== 'pending') throw invalid('status', `the authorisation is ${authorization.status}; only a pending one can be decided`);
+		if (authorization.status !== 'pending')
+			throw invalid(
+				'status',
+				`the authorisation is ${authorization.status}; only a pending one can be decided`,
+			);
 		authorization.status = approved ? 'approved' : 'reproved';
 		authorization.reason = approved ? null : reason || 'documents_rejected';
 		authorization.updated_at = clock.iso();
-		ctx.emit('subject_account_authorization', { subject_id: authorization.subject_id, status: authorization.status, reason: authorization.reason });
+		ctx.emit('subject_account_authorization', {
+			subject_id: authorization.subject_id,
+			status: authorization.status,
+			reason: authorization.reason,
+		});
 		return authorization;
 	}
 
@@ -83,8 +117,15 @@ export function createMarketplace(ctx) {
 		const owner = raw === undefined || raw === null || raw === '' ? false : toBool(raw);
 		if (owner === undefined) errors.add('is_subject_account_owner', 'must be true or false');
 		check(errors);
-		const approved = [...state.authorizations.values()].find((authorization) => authorization.subject_id === subjectId && authorization.status === 'approved');
-		if (!approved) throw invalid('subject_id', 'has no approved account authorisation; request one with POST /subject/:id/account_request and wait for its approval');
+		const approved = [...state.authorizations.values()].find(
+			(authorization) =>
+				authorization.subject_id === subjectId && authorization.status === 'approved',
+		);
+		if (!approved)
+			throw invalid(
+				'subject_id',
+				'has no approved account authorisation; request one with POST /subject/:id/account_request and wait for its approval',
+			);
 		const request = {
 			id: randomUUID(),
 			user_id: ctx.config.userId,
@@ -97,7 +138,11 @@ export function createMarketplace(ctx) {
 			updated_at: clock.iso(),
 		};
 		state.bankAccountRequests.set(request.id, request);
-		request._task = clock.schedule(clock.now() + BANK_ACCOUNT_REQUEST_SECONDS * 1000, () => complete(request.id, true), `bank account request ${request.id}`);
+		request._task = clock.schedule(
+			clock.now() + BANK_ACCOUNT_REQUEST_SECONDS * 1000,
+			() => complete(request.id, true),
+			`bank account request ${request.id}`,
+		);
 		return request;
 	}
 
@@ -124,10 +169,14 @@ export function createMarketplace(ctx) {
 			branch_country: 'BR',
 			account_number: `2${sequence}`,
 			account_type: 'conta-corrente',
-			aba: null, iban: null, routing_number: null,
+			aba: null,
+			iban: null,
+			routing_number: null,
 			nickname: `Pay-in account of ${subject.social_name}`,
 			owner_name: request.is_subject_account_owner ? subject.social_name : 'FacilitaPay Sandbox',
-			owner_document_number: request.is_subject_account_owner ? subject.document_number : '16727230000197',
+			owner_document_number: request.is_subject_account_owner
+				? subject.document_number
+				: '16727230000197',
 			owner_document_type: request.is_subject_account_owner ? subject.document_type : 'cnpj',
 			pix_info: { type: 'EVP', key: randomUUID() },
 			intermediary_bank_account: null,
@@ -148,5 +197,13 @@ export function createMarketplace(ctx) {
 		return pub;
 	}
 
-	return { accountRequest, decide, requestBankAccount, getRequest, complete, view, findAuthorization };
+	return {
+		accountRequest,
+		decide,
+		requestBankAccount,
+		getRequest,
+		complete,
+		view,
+		findAuthorization,
+	};
 }

@@ -4,8 +4,16 @@
  */
 import { randomUUID } from 'node:crypto';
 import {
-	Errors, BRAZIL_STATES, PERSON_DOCUMENT_TYPES, ALL_DOCUMENT_TYPES, documentNumberError, isBlank, isDate,
-	isMoney, isValidRfc, isBrazil,
+	Errors,
+	BRAZIL_STATES,
+	PERSON_DOCUMENT_TYPES,
+	ALL_DOCUMENT_TYPES,
+	documentNumberError,
+	isBlank,
+	isDate,
+	isMoney,
+	isValidRfc,
+	isBrazil,
 } from '../validation.mjs';
 import { check, notFound } from '../errors.mjs';
 import { convertCents, toCents } from '../money.mjs';
@@ -18,18 +26,44 @@ export const ANNUAL_LIMIT_USD_CENTS = 2000000n; // 20 000.00 USD
 /** Mandatory documents (by label) for subjects above the annual limit. */
 export const MANDATORY_DOCUMENTS = [
 	{ label: 'address-proof', item: 'proof_of_address_missing', required: 'proof_of_address' },
-	{ label: 'revenue-tax-declaration', item: 'tax_declaration_insufficient', required: 'revenue_tax_declaration' },
+	{
+		label: 'revenue-tax-declaration',
+		item: 'tax_declaration_insufficient',
+		required: 'revenue_tax_declaration',
+	},
 ];
 
 const STRING_FIELDS = [
-	'document_number', 'document_type', 'social_name', 'fiscal_country', 'email', 'website', 'phone_country_code',
-	'phone_area_code', 'phone_number', 'birth_date', 'net_monthly_average_income', 'address_street', 'address_number',
-	'address_complement', 'address_neighborhood', 'address_postal_code', 'address_city', 'address_state',
-	'address_country', 'rfc_pf', 'company_name',
+	'document_number',
+	'document_type',
+	'social_name',
+	'fiscal_country',
+	'email',
+	'website',
+	'phone_country_code',
+	'phone_area_code',
+	'phone_number',
+	'birth_date',
+	'net_monthly_average_income',
+	'address_street',
+	'address_number',
+	'address_complement',
+	'address_neighborhood',
+	'address_postal_code',
+	'address_city',
+	'address_state',
+	'address_country',
+	'rfc_pf',
+	'company_name',
 ];
 
 export const ADDRESS_FIELDS = [
-	'address_street', 'address_number', 'address_neighborhood', 'address_postal_code', 'address_city', 'address_state',
+	'address_street',
+	'address_number',
+	'address_neighborhood',
+	'address_postal_code',
+	'address_city',
+	'address_state',
 	'address_country',
 ];
 
@@ -42,10 +76,17 @@ export function validateDocument(errors, doc, prefix = '') {
 		errors.add(prefix.replace(/\.$/, '') || 'document', "can't be blank");
 		return null;
 	}
-	if (!Array.isArray(doc.labels) || doc.labels.length === 0) errors.add(`${prefix}labels`, "can't be blank");
-	else if (doc.labels.some((label) => typeof label !== 'string' || !label.trim())) errors.add(`${prefix}labels`, 'must be a list of non-empty strings');
+	if (!Array.isArray(doc.labels) || doc.labels.length === 0)
+		errors.add(`${prefix}labels`, "can't be blank");
+	else if (doc.labels.some((label) => typeof label !== 'string' || !label.trim()))
+		errors.add(`${prefix}labels`, 'must be a list of non-empty strings');
 	// The spec names no closed list of formats: file_type is a MIME type that must match the content.
-	let fileType = typeof doc.file_type === 'string' ? (doc.file_type === 'image/jpg' ? 'image/jpeg' : doc.file_type) : '';
+	let fileType =
+		typeof doc.file_type === 'string'
+			? doc.file_type === 'image/jpg'
+				? 'image/jpeg'
+				: doc.file_type
+			: '';
 	if (isBlank(doc.file_type)) errors.add(`${prefix}file_type`, "can't be blank");
 	else if (!/^[a-z]+\/[a-z0-9][a-z0-9.+-]*$/.test(fileType)) {
 		errors.add(`${prefix}file_type`, 'must be a MIME type such as application/pdf');
@@ -54,36 +95,65 @@ export function validateDocument(errors, doc, prefix = '') {
 	const hasData = !isBlank(doc.file_data);
 	const hasUrl = !isBlank(doc.file_url);
 	let size = null;
-	if (!hasData && !hasUrl) errors.add(`${prefix}file_data`, "can't be blank: give file_data (Base64) with file_name, or file_url");
-	if (hasData && hasUrl) errors.add(`${prefix}file_url`, 'give either file_data or file_url, not both');
+	if (!hasData && !hasUrl)
+		errors.add(
+			`${prefix}file_data`,
+			"can't be blank: give file_data (Base64) with file_name, or file_url",
+		);
+	if (hasData && hasUrl)
+		errors.add(`${prefix}file_url`, 'give either file_data or file_url, not both');
 	if (hasData) {
 		const data = String(doc.file_data).replace(/\s/g, '');
-		if (typeof doc.file_data !== 'string' || data.length % 4 !== 0 || !/^[A-Za-z0-9+/]*={0,2}$/.test(data)) {
+		if (
+			typeof doc.file_data !== 'string' ||
+			data.length % 4 !== 0 ||
+			!/^[A-Za-z0-9+/]*={0,2}$/.test(data)
+		) {
 			errors.add(`${prefix}file_data`, 'is not valid Base64');
 		} else {
-			size = Math.floor((data.length * 3) / 4) - (data.endsWith('==') ? 2 : data.endsWith('=') ? 1 : 0);
-			if (size > MAX_FILE_BYTES) errors.add(`${prefix}file_data`, `is too large (${size} bytes decoded; at most 15 MB)`);
+			size =
+				Math.floor((data.length * 3) / 4) - (data.endsWith('==') ? 2 : data.endsWith('=') ? 1 : 0);
+			if (size > MAX_FILE_BYTES)
+				errors.add(`${prefix}file_data`, `is too large (${size} bytes decoded; at most 15 MB)`);
 			else if (fileType) {
 				const detected = sniff(Buffer.from(data.slice(0, 24), 'base64'));
 				const mismatch = detected ? detected !== fileType : SNIFFED_TYPES.includes(fileType);
-				if (mismatch) errors.add(`${prefix}file_type`, `does not match the file content (content looks like ${detected ?? 'an unknown type'})`);
+				if (mismatch)
+					errors.add(
+						`${prefix}file_type`,
+						`does not match the file content (content looks like ${detected ?? 'an unknown type'})`,
+					);
 			}
 		}
-		if (isBlank(doc.file_name)) errors.add(`${prefix}file_name`, "can't be blank when file_data is given");
-		else if (!/\.[A-Za-z0-9]{1,5}$/.test(doc.file_name)) errors.add(`${prefix}file_name`, 'must include an extension, e.g. "proof.pdf"');
+		if (isBlank(doc.file_name))
+			errors.add(`${prefix}file_name`, "can't be blank when file_data is given");
+		else if (!/\.[A-Za-z0-9]{1,5}$/.test(doc.file_name))
+			errors.add(`${prefix}file_name`, 'must include an extension, e.g. "proof.pdf"');
 	}
-	if (hasUrl && !/^https?:\/\/\S+$/.test(String(doc.file_url))) errors.add(`${prefix}file_url`, 'must start with http:// or https://');
+	if (hasUrl && !/^https?:\/\/\S+$/.test(String(doc.file_url)))
+		errors.add(`${prefix}file_url`, 'must start with http:// or https://');
 	return size;
 }
 
 /** Types the sandbox recognises by content; other MIME types are taken as declared. */
-const SNIFFED_TYPES = ['application/pdf', 'image/bmp', 'image/gif', 'image/heic', 'image/heif', 'image/jpeg', 'image/png', 'image/tiff', 'image/webp'];
+const SNIFFED_TYPES = [
+	'application/pdf',
+	'image/bmp',
+	'image/gif',
+	'image/heic',
+	'image/heif',
+	'image/jpeg',
+	'image/png',
+	'image/tiff',
+	'image/webp',
+];
 
 /** The MIME type shown by a file's first bytes, or null. @param {Buffer} head */
 function sniff(head) {
 	const ascii = (from, to) => head.subarray(from, to).toString('latin1');
 	if (ascii(0, 4) === '%PDF') return 'application/pdf';
-	if (head.subarray(0, 8).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]))) return 'image/png';
+	if (head.subarray(0, 8).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a])))
+		return 'image/png';
 	if (head[0] === 0xff && head[1] === 0xd8 && head[2] === 0xff) return 'image/jpeg';
 	if (ascii(0, 6) === 'GIF87a' || ascii(0, 6) === 'GIF89a') return 'image/gif';
 	if (ascii(0, 4) === 'RIFF' && ascii(8, 12) === 'WEBP') return 'image/webp';
@@ -107,7 +177,8 @@ export function createSubjects(ctx) {
 	}
 
 	function findByDocument(number) {
-		for (const subject of state.subjects.values()) if (subject.document_number === number) return subject;
+		for (const subject of state.subjects.values())
+			if (subject.document_number === number) return subject;
 		return null;
 	}
 
@@ -117,44 +188,79 @@ export function createSubjects(ctx) {
 	 */
 	function validatePersonFields(errors, person, input, options = {}) {
 		for (const field of STRING_FIELDS) {
-			if (input[field] !== undefined && input[field] !== null && typeof input[field] !== 'string') errors.add(field, 'must be a string');
+			if (input[field] !== undefined && input[field] !== null && typeof input[field] !== 'string')
+				errors.add(field, 'must be a string');
 		}
 		const types = options.allTypes ? ALL_DOCUMENT_TYPES : PERSON_DOCUMENT_TYPES;
 		if (isBlank(person.document_type)) errors.add('document_type', "can't be blank");
-		else if (!types.includes(person.document_type)) errors.add('document_type', `must be one of: ${types.join(', ')}`);
+		else if (!types.includes(person.document_type))
+			errors.add('document_type', `must be one of: ${types.join(', ')}`);
 		else if (typeof person.document_number === 'string' || isBlank(person.document_number)) {
 			const msg = documentNumberError(person.document_type, person.document_number);
 			if (msg) errors.add('document_number', msg);
 		}
 		if (isBlank(person.social_name)) errors.add('social_name', "can't be blank");
 		if (isBlank(person.fiscal_country)) errors.add('fiscal_country', "can't be blank");
-		if (!isBlank(person.email) && !/^[^@\s]+@[^@\s]+\.[^@\s]+$/.test(String(person.email))) errors.add('email', 'is not a valid e-mail address');
-		if (!isBlank(person.phone_country_code) && !/^\d{2}$/.test(String(person.phone_country_code))) errors.add('phone_country_code', 'must be 2 digits (spec), e.g. "55"');
-		if (!isBlank(person.phone_area_code) && !/^\d{1,4}$/.test(String(person.phone_area_code))) errors.add('phone_area_code', 'must be digits only');
-		if (!isBlank(person.phone_number) && !/^\d{4,15}$/.test(String(person.phone_number))) errors.add('phone_number', 'must be 4 to 15 digits, without spaces or dashes');
+		if (!isBlank(person.email) && !/^[^@\s]+@[^@\s]+\.[^@\s]+$/.test(String(person.email)))
+			errors.add('email', 'is not a valid e-mail address');
+		if (!isBlank(person.phone_country_code) && !/^\d{2}$/.test(String(person.phone_country_code)))
+			errors.add('phone_country_code', 'must be 2 digits (spec), e.g. "55"');
+		if (!isBlank(person.phone_area_code) && !/^\d{1,4}$/.test(String(person.phone_area_code)))
+			errors.add('phone_area_code', 'must be digits only');
+		if (!isBlank(person.phone_number) && !/^\d{4,15}$/.test(String(person.phone_number)))
+			errors.add('phone_number', 'must be 4 to 15 digits, without spaces or dashes');
 		if (!isBlank(person.birth_date)) {
-			if (!isDate(person.birth_date)) errors.add('birth_date', 'must be a date in the form YYYY-MM-DD');
-			else if (Date.parse(`${person.birth_date}T00:00:00Z`) > clock.now()) errors.add('birth_date', 'cannot be in the future');
+			if (!isDate(person.birth_date))
+				errors.add('birth_date', 'must be a date in the form YYYY-MM-DD');
+			else if (Date.parse(`${person.birth_date}T00:00:00Z`) > clock.now())
+				errors.add('birth_date', 'cannot be in the future');
 		}
-		if (!isBlank(person.net_monthly_average_income) && !isMoney(person.net_monthly_average_income)) {
-			errors.add('net_monthly_average_income', 'must be a string with exactly two decimals, e.g. "5000.00"');
+		if (
+			!isBlank(person.net_monthly_average_income) &&
+			!isMoney(person.net_monthly_average_income)
+		) {
+			errors.add(
+				'net_monthly_average_income',
+				'must be a string with exactly two decimals, e.g. "5000.00"',
+			);
 		}
 		const brazilian = isBrazil(person.address_country ?? person.fiscal_country);
-		if (!isBlank(person.address_state) && brazilian && !BRAZIL_STATES.includes(person.address_state)) {
-			errors.add('address_state', `must be one of the 27 Brazilian states: ${BRAZIL_STATES.join(', ')}`);
+		if (
+			!isBlank(person.address_state) &&
+			brazilian &&
+			!BRAZIL_STATES.includes(person.address_state)
+		) {
+			errors.add(
+				'address_state',
+				`must be one of the 27 Brazilian states: ${BRAZIL_STATES.join(', ')}`,
+			);
 		}
-		if (!isBlank(person.address_postal_code) && brazilian && !/^\d{8}$/.test(String(person.address_postal_code))) {
+		if (
+			!isBlank(person.address_postal_code) &&
+			brazilian &&
+			!/^\d{8}$/.test(String(person.address_postal_code))
+		) {
 			errors.add('address_postal_code', 'must be 8 digits (Brazilian CEP), without dash');
 		}
 		if (!isBlank(person.rfc_pf)) {
 			if (!isValidRfc(person.rfc_pf)) errors.add('rfc_pf', 'is not a valid RFC (13 characters)');
-			else if (person.document_type === 'curp' && typeof person.document_number === 'string' && person.rfc_pf.slice(0, 10) !== person.document_number.slice(0, 10)) {
-				errors.add('rfc_pf', 'its first 10 characters must equal the first 10 characters of the CURP');
+			else if (
+				person.document_type === 'curp' &&
+				typeof person.document_number === 'string' &&
+				person.rfc_pf.slice(0, 10) !== person.document_number.slice(0, 10)
+			) {
+				errors.add(
+					'rfc_pf',
+					'its first 10 characters must equal the first 10 characters of the CURP',
+				);
 			}
 		}
 		if (input.documents !== undefined && input.documents !== null) {
 			if (!Array.isArray(input.documents)) errors.add('documents', 'must be a list');
-			else input.documents.forEach((document, index) => validateDocument(errors, document, `documents[${index}].`));
+			else
+				input.documents.forEach((document, index) =>
+					validateDocument(errors, document, `documents[${index}].`),
+				);
 		}
 	}
 
@@ -172,10 +278,18 @@ export function createSubjects(ctx) {
 	}
 
 	function applyFields(subject, input) {
-		for (const field of STRING_FIELDS) if (input[field] !== undefined && field !== 'document_number' && field !== 'document_type') subject[field] = input[field];
+		for (const field of STRING_FIELDS)
+			if (input[field] !== undefined && field !== 'document_number' && field !== 'document_type')
+				subject[field] = input[field];
 		if (input.partners !== undefined) subject.partners = input.partners;
 		if (Array.isArray(input.documents)) {
-			for (const document of input.documents) subject.documents.push(storedDocument(document, document.file_data ? Buffer.byteLength(document.file_data, 'base64') : null));
+			for (const document of input.documents)
+				subject.documents.push(
+					storedDocument(
+						document,
+						document.file_data ? Buffer.byteLength(document.file_data, 'base64') : null,
+					),
+				);
 		}
 		subject.updated_at = clock.iso();
 	}
@@ -195,7 +309,10 @@ export function createSubjects(ctx) {
 		const existing = findByDocument(input.document_number);
 		if (existing) {
 			if (existing.document_type !== input.document_type) {
-				errors.add('document_type', `cannot be updated (the person with this document number has type ${existing.document_type})`);
+				errors.add(
+					'document_type',
+					`cannot be updated (the person with this document number has type ${existing.document_type})`,
+				);
 				check(errors);
 			}
 			applyFields(existing, input);
@@ -207,11 +324,25 @@ export function createSubjects(ctx) {
 			status: 'approved',
 			document_type: input.document_type,
 			document_number: input.document_number,
-			social_name: null, company_name: null, fiscal_country: null, email: null, website: null,
-			phone_country_code: null, phone_area_code: null, phone_number: null, birth_date: null,
-			net_monthly_average_income: null, rfc_pf: null,
-			address_street: null, address_number: null, address_complement: null, address_neighborhood: null,
-			address_postal_code: null, address_city: null, address_state: null, address_country: null,
+			social_name: null,
+			company_name: null,
+			fiscal_country: null,
+			email: null,
+			website: null,
+			phone_country_code: null,
+			phone_area_code: null,
+			phone_number: null,
+			birth_date: null,
+			net_monthly_average_income: null,
+			rfc_pf: null,
+			address_street: null,
+			address_number: null,
+			address_complement: null,
+			address_neighborhood: null,
+			address_postal_code: null,
+			address_city: null,
+			address_state: null,
+			address_country: null,
 			clearance_level: 1,
 			required_clearance_level: 1,
 			references: [],
@@ -234,10 +365,16 @@ export function createSubjects(ctx) {
 			check(errors);
 		}
 		for (const field of ['document_number', 'document_type']) {
-			if (input[field] !== undefined && input[field] !== subject[field]) errors.add(field, 'cannot be updated');
+			if (input[field] !== undefined && input[field] !== subject[field])
+				errors.add(field, 'cannot be updated');
 		}
 		check(errors);
-		const merged = { ...subject, ...input, document_number: subject.document_number, document_type: subject.document_type };
+		const merged = {
+			...subject,
+			...input,
+			document_number: subject.document_number,
+			document_type: subject.document_type,
+		};
 		validatePersonFields(errors, merged, input, { allTypes: true });
 		check(errors);
 		applyFields(subject, input);
@@ -258,7 +395,11 @@ export function createSubjects(ctx) {
 	}
 
 	function missingMandatory(subject) {
-		const labels = new Set(subject.documents.filter((document) => document.status !== 'rejected').flatMap((document) => document.labels));
+		const labels = new Set(
+			subject.documents
+				.filter((document) => document.status !== 'rejected')
+				.flatMap((document) => document.labels),
+		);
 		return MANDATORY_DOCUMENTS.filter((mandatory) => !labels.has(mandatory.label));
 	}
 
@@ -267,7 +408,12 @@ export function createSubjects(ctx) {
 		const year = clock.iso().slice(0, 4);
 		let total = 0n;
 		for (const transaction of state.transactions.values()) {
-			if (transaction.subject_id !== subject.id || !MONEY_MOVED.includes(transaction.status) || !transaction.inserted_at.startsWith(year)) continue;
+			if (
+				transaction.subject_id !== subject.id ||
+				!MONEY_MOVED.includes(transaction.status) ||
+				!transaction.inserted_at.startsWith(year)
+			)
+				continue;
 			total += convertCents(toCents(transaction.value), transaction.currency, 'USD');
 		}
 		return total;
@@ -285,8 +431,15 @@ export function createSubjects(ctx) {
 		subject.status = 'reproved';
 		subject.required_clearance_level = Math.max(subject.required_clearance_level, 2);
 		subject.updated_at = clock.iso();
-		ctx.emit('subject_reproved', { subject_id: subject.id, reason: 'annual_limit_reached', items: missing.map((mandatory) => mandatory.item) });
-		ctx.emit('document_required', { subject_id: subject.id, required_documents: missing.map((mandatory) => mandatory.required) });
+		ctx.emit('subject_reproved', {
+			subject_id: subject.id,
+			reason: 'annual_limit_reached',
+			items: missing.map((mandatory) => mandatory.item),
+		});
+		ctx.emit('document_required', {
+			subject_id: subject.id,
+			required_documents: missing.map((mandatory) => mandatory.required),
+		});
 		return false;
 	}
 
@@ -295,12 +448,17 @@ export function createSubjects(ctx) {
 		const subject = get(id);
 		subject.status = 'approved';
 		subject.clearance_level = Math.max(subject.clearance_level, subject.required_clearance_level);
-		for (const document of subject.documents) if (document.status === 'pending_analysis') document.status = 'approved';
+		for (const document of subject.documents)
+			if (document.status === 'pending_analysis') document.status = 'approved';
 		subject.updated_at = clock.iso();
 		ctx.emit('subject_approved', { subject_id: subject.id });
 		const released = [];
 		for (const transaction of state.transactions.values()) {
-			if (transaction.subject_id === subject.id && !transaction.cleared && transaction.status !== 'canceled') {
+			if (
+				transaction.subject_id === subject.id &&
+				!transaction.cleared &&
+				transaction.status !== 'canceled'
+			) {
 				transaction.cleared = true;
 				released.push(transaction.id);
 			}
@@ -311,9 +469,11 @@ export function createSubjects(ctx) {
 
 	function reprove(id, body = {}) {
 		const subject = get(id);
-		const items = Array.isArray(body.items) && body.items.length ? body.items : ['proof_of_address_rejected'];
+		const items =
+			Array.isArray(body.items) && body.items.length ? body.items : ['proof_of_address_rejected'];
 		subject.status = 'reproved';
-		for (const document of subject.documents) if (document.status === 'pending_analysis') document.status = 'rejected';
+		for (const document of subject.documents)
+			if (document.status === 'pending_analysis') document.status = 'rejected';
 		subject.updated_at = clock.iso();
 		const event = { subject_id: subject.id, items };
 		if (body.reason) event.reason = body.reason;
@@ -325,5 +485,17 @@ export function createSubjects(ctx) {
 		return { ...subject };
 	}
 
-	return { get, findByDocument, register, update, addDocument, approve, reprove, view, annualUsdCents, clearanceForNewPayment, missingMandatory };
+	return {
+		get,
+		findByDocument,
+		register,
+		update,
+		addDocument,
+		approve,
+		reprove,
+		view,
+		annualUsdCents,
+		clearanceForNewPayment,
+		missingMandatory,
+	};
 }

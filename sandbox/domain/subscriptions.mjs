@@ -18,9 +18,17 @@ export const FREQUENCIES = ['day', 'week', 'month', 'quarter', 'semester', 'year
 export const MCC_CODES = ['8999', '5045', '4722', '8299', '5947', '5065', '7372'];
 export const CHALLENGE_WINDOW_SIZES = ['fullPage', '250x400', '390x400', '500x600', '600x400'];
 export const THREEDS_REQUIRED = [
-	'httpAcceptBrowserValue', 'httpBrowserLanguage', 'httpBrowserJavaEnabled', 'httpBrowserJavaScriptEnabled',
-	'httpBrowserColorDepth', 'httpBrowserScreenHeight', 'httpBrowserScreenWidth', 'httpBrowserTimeDifference',
-	'userAgentBrowserValue', 'ipAddress', 'challengeWindowSize',
+	'httpAcceptBrowserValue',
+	'httpBrowserLanguage',
+	'httpBrowserJavaEnabled',
+	'httpBrowserJavaScriptEnabled',
+	'httpBrowserColorDepth',
+	'httpBrowserScreenHeight',
+	'httpBrowserScreenWidth',
+	'httpBrowserTimeDifference',
+	'userAgentBrowserValue',
+	'ipAddress',
+	'challengeWindowSize',
 ];
 /** A card number that always declines. */
 export const DECLINED_CARD = '4000000000000002';
@@ -54,25 +62,34 @@ export function dueDate(sub, index) {
 
 function validateCard(errors, card, prefix, full) {
 	const fieldPath = (field) => `${prefix}${field}`;
-	if (full && card.card_type !== undefined && !['credit', 'debit'].includes(card.card_type)) errors.add(fieldPath('card_type'), 'must be credit or debit');
+	if (full && card.card_type !== undefined && !['credit', 'debit'].includes(card.card_type))
+		errors.add(fieldPath('card_type'), 'must be credit or debit');
 	if (isBlank(card.card_number)) errors.add(fieldPath('card_number'), "can't be blank");
-	else if (!/^\d+$/.test(String(card.card_number))) errors.add(fieldPath('card_number'), 'must contain only digits, without spaces');
-	else if (String(card.card_number).length < 13) errors.add(fieldPath('card_number'), 'must have at least 13 digits');
-	else if (String(card.card_number).length > 19) errors.add(fieldPath('card_number'), 'must have at most 19 digits');
-	if (isBlank(card.card_expiration_date)) errors.add(fieldPath('card_expiration_date'), "can't be blank");
+	else if (!/^\d+$/.test(String(card.card_number)))
+		errors.add(fieldPath('card_number'), 'must contain only digits, without spaces');
+	else if (String(card.card_number).length < 13)
+		errors.add(fieldPath('card_number'), 'must have at least 13 digits');
+	else if (String(card.card_number).length > 19)
+		errors.add(fieldPath('card_number'), 'must have at most 19 digits');
+	if (isBlank(card.card_expiration_date))
+		errors.add(fieldPath('card_expiration_date'), "can't be blank");
 	else {
 		const match = /^(0[1-9]|1[0-2])\/(\d{4})$/.exec(String(card.card_expiration_date));
 		if (!match) errors.add(fieldPath('card_expiration_date'), 'must be in the form MM/YYYY');
 		else {
 			const endOfMonth = Date.UTC(Number(match[2]), Number(match[1]), 1);
-			if (endOfMonth <= full.now) errors.add(fieldPath('card_expiration_date'), 'is in the past (the card has expired)');
+			if (endOfMonth <= full.now)
+				errors.add(fieldPath('card_expiration_date'), 'is in the past (the card has expired)');
 		}
 	}
 	if (isBlank(card.card_brand)) errors.add(fieldPath('card_brand'), "can't be blank");
-	if (isBlank(card.card_security_code)) errors.add(fieldPath('card_security_code'), "can't be blank");
-	else if (!/^\d{3}$/.test(String(card.card_security_code))) errors.add(fieldPath('card_security_code'), 'must be 3 digits');
+	if (isBlank(card.card_security_code))
+		errors.add(fieldPath('card_security_code'), "can't be blank");
+	else if (!/^\d{3}$/.test(String(card.card_security_code)))
+		errors.add(fieldPath('card_security_code'), 'must be 3 digits');
 	if (isBlank(card.fullname)) errors.add(fieldPath('fullname'), "can't be blank");
-	else if (String(card.fullname).trim().split(/\s+/).length < 2) errors.add(fieldPath('fullname'), "must be the cardholder's full name (first and last name)");
+	else if (String(card.fullname).trim().split(/\s+/).length < 2)
+		errors.add(fieldPath('fullname'), "must be the cardholder's full name (first and last name)");
 }
 
 export function createSubscriptions(ctx) {
@@ -86,7 +103,8 @@ export function createSubscriptions(ctx) {
 
 	function view(subscription) {
 		const out = {};
-		for (const [key, value] of Object.entries(subscription)) if (!key.startsWith('_')) out[key] = value;
+		for (const [key, value] of Object.entries(subscription))
+			if (!key.startsWith('_')) out[key] = value;
 		out.invoices = invoicesOf(subscription).map(invoiceView);
 		return out;
 	}
@@ -114,64 +132,131 @@ export function createSubscriptions(ctx) {
 		const hasCard = input.from_card !== undefined && input.from_card !== null;
 		const hasPix = !isBlank(input.from_bank_account_id);
 		if (isBlank(input.frequency)) errors.add('frequency', "can't be blank");
-		else if (!FREQUENCIES.includes(input.frequency)) errors.add('frequency', `must be one of: ${FREQUENCIES.join(', ')}`);
-		else if (hasPix && input.frequency === 'day') errors.add('frequency', 'day is not allowed for automatic PIX');
+		else if (!FREQUENCIES.includes(input.frequency))
+			errors.add('frequency', `must be one of: ${FREQUENCIES.join(', ')}`);
+		else if (hasPix && input.frequency === 'day')
+			errors.add('frequency', 'day is not allowed for automatic PIX');
 		const int = (field, min, max, required) => {
 			const value = input[field];
 			if (value === undefined || value === null || value === '') {
 				if (required) errors.add(field, "can't be blank");
 				return;
 			}
-			if (!Number.isInteger(Number(value)) || typeof value === 'boolean') errors.add(field, 'must be an integer');
-			else if (Number(value) < min || (max !== undefined && Number(value) > max)) errors.add(field, max === undefined ? `must be at least ${min}` : `must be between ${min} and ${max}`);
+			if (!Number.isInteger(Number(value)) || typeof value === 'boolean')
+				errors.add(field, 'must be an integer');
+			else if (Number(value) < min || (max !== undefined && Number(value) > max))
+				errors.add(
+					field,
+					max === undefined ? `must be at least ${min}` : `must be between ${min} and ${max}`,
+				);
 		};
 		int('cycles', 1, undefined, true);
 		int('trial_days', 0, 3650, false);
 		int('free_days', 0, 3650, false);
 		int('total_retry_attempts', 0, 3, false);
-		if (input.description !== undefined && input.description !== null && typeof input.description !== 'string') errors.add('description', 'must be a string');
-		if (input.meta !== undefined && input.meta !== null && (typeof input.meta !== 'object' || Array.isArray(input.meta))) errors.add('meta', 'must be an object');
+		if (
+			input.description !== undefined &&
+			input.description !== null &&
+			typeof input.description !== 'string'
+		)
+			errors.add('description', 'must be a string');
+		if (
+			input.meta !== undefined &&
+			input.meta !== null &&
+			(typeof input.meta !== 'object' || Array.isArray(input.meta))
+		)
+			errors.add('meta', 'must be an object');
 		let subject = null;
 		if (isBlank(input.subject_id)) errors.add('subject_id', "can't be blank");
-		else if (!(subject = state.subjects.get(input.subject_id))) errors.add('subject_id', 'was not found');
+		else if (!(subject = state.subjects.get(input.subject_id)))
+			errors.add('subject_id', 'was not found');
 		if (isBlank(input.to_bank_account_id)) errors.add('to_bank_account_id', "can't be blank");
-		else if (!state.bankAccounts.has(input.to_bank_account_id)) errors.add('to_bank_account_id', 'was not found');
-		else if (!state.accountPurposes[input.to_bank_account_id]?.partner) errors.add('to_bank_account_id', "must be one of the partner's internal or international accounts");
-		if (hasCard && hasPix) errors.add('from_bank_account_id', 'give either from_card (card) or from_bank_account_id (automatic PIX), not both');
-		else if (!hasCard && !hasPix) errors.add('from_card', "can't be blank: give from_card (card) or from_bank_account_id (automatic PIX)");
+		else if (!state.bankAccounts.has(input.to_bank_account_id))
+			errors.add('to_bank_account_id', 'was not found');
+		else if (!state.accountPurposes[input.to_bank_account_id]?.partner)
+			errors.add(
+				'to_bank_account_id',
+				"must be one of the partner's internal or international accounts",
+			);
+		if (hasCard && hasPix)
+			errors.add(
+				'from_bank_account_id',
+				'give either from_card (card) or from_bank_account_id (automatic PIX), not both',
+			);
+		else if (!hasCard && !hasPix)
+			errors.add(
+				'from_card',
+				"can't be blank: give from_card (card) or from_bank_account_id (automatic PIX)",
+			);
 		if (hasPix) {
 			const account = state.bankAccounts.get(input.from_bank_account_id);
-			if (!account || !state.accountPurposes[account.id]?.partner || account.currency !== 'BRL' || !account.pix_info?.key) {
-				errors.add('from_bank_account_id', "must be the partner's exclusive BRL bank account with a PIX key");
+			if (
+				!account ||
+				!state.accountPurposes[account.id]?.partner ||
+				account.currency !== 'BRL' ||
+				!account.pix_info?.key
+			) {
+				errors.add(
+					'from_bank_account_id',
+					"must be the partner's exclusive BRL bank account with a PIX key",
+				);
 			}
 		}
 		if (hasCard) {
 			const card = input.from_card;
-			if (typeof card !== 'object' || Array.isArray(card)) errors.add('from_card', 'must be an object');
+			if (typeof card !== 'object' || Array.isArray(card))
+				errors.add('from_card', 'must be an object');
 			else {
 				validateCard(errors, card, 'from_card.', { now: clock.now() });
 				const meta = card.meta && typeof card.meta === 'object' ? card.meta : {};
-				if (isBlank(meta.df_reference_id)) errors.add('from_card.meta.df_reference_id', "can't be blank");
+				if (isBlank(meta.df_reference_id))
+					errors.add('from_card.meta.df_reference_id', "can't be blank");
 				if (isBlank(meta.mcc)) errors.add('from_card.meta.mcc', "can't be blank");
-				else if (!MCC_CODES.includes(String(meta.mcc))) errors.add('from_card.meta.mcc', `must be one of: ${MCC_CODES.join(', ')}`);
+				else if (!MCC_CODES.includes(String(meta.mcc)))
+					errors.add('from_card.meta.mcc', `must be one of: ${MCC_CODES.join(', ')}`);
 				const threeds = card.threeds;
-				if (!threeds || typeof threeds !== 'object') errors.add('from_card.threeds', "can't be blank");
+				if (!threeds || typeof threeds !== 'object')
+					errors.add('from_card.threeds', "can't be blank");
 				else {
-					for (const field of THREEDS_REQUIRED) if (isBlank(threeds[field])) errors.add(`from_card.threeds.${field}`, "can't be blank");
+					for (const field of THREEDS_REQUIRED)
+						if (isBlank(threeds[field])) errors.add(`from_card.threeds.${field}`, "can't be blank");
 					for (const field of ['httpBrowserJavaEnabled', 'httpBrowserJavaScriptEnabled']) {
-						if (!isBlank(threeds[field]) && toBool(threeds[field]) === undefined) errors.add(`from_card.threeds.${field}`, 'must be "true" or "false"');
+						if (!isBlank(threeds[field]) && toBool(threeds[field]) === undefined)
+							errors.add(`from_card.threeds.${field}`, 'must be "true" or "false"');
 					}
-					for (const field of ['httpBrowserColorDepth', 'httpBrowserScreenHeight', 'httpBrowserScreenWidth']) {
-						if (!isBlank(threeds[field]) && !/^\d+$/.test(String(threeds[field]))) errors.add(`from_card.threeds.${field}`, 'must be a number');
+					for (const field of [
+						'httpBrowserColorDepth',
+						'httpBrowserScreenHeight',
+						'httpBrowserScreenWidth',
+					]) {
+						if (!isBlank(threeds[field]) && !/^\d+$/.test(String(threeds[field])))
+							errors.add(`from_card.threeds.${field}`, 'must be a number');
 					}
-					if (!isBlank(threeds.httpBrowserTimeDifference) && !/^-?\d+$/.test(String(threeds.httpBrowserTimeDifference))) errors.add('from_card.threeds.httpBrowserTimeDifference', 'must be a number of minutes');
-					if (!isBlank(threeds.challengeWindowSize) && !CHALLENGE_WINDOW_SIZES.includes(threeds.challengeWindowSize)) {
-						errors.add('from_card.threeds.challengeWindowSize', `must be one of: ${CHALLENGE_WINDOW_SIZES.join(', ')}`);
+					if (
+						!isBlank(threeds.httpBrowserTimeDifference) &&
+						!/^-?\d+$/.test(String(threeds.httpBrowserTimeDifference))
+					)
+						errors.add(
+							'from_card.threeds.httpBrowserTimeDifference',
+							'must be a number of minutes',
+						);
+					if (
+						!isBlank(threeds.challengeWindowSize) &&
+						!CHALLENGE_WINDOW_SIZES.includes(threeds.challengeWindowSize)
+					) {
+						errors.add(
+							'from_card.threeds.challengeWindowSize',
+							`must be one of: ${CHALLENGE_WINDOW_SIZES.join(', ')}`,
+						);
 					}
 				}
 				if (subject) {
 					const missing = CARD_SUBJECT_FIELDS.filter((field) => isBlank(subject[field]));
-					if (missing.length) errors.add('subject_id', `the subject must have ${missing.join(', ')} registered for card payments; update it with PUT /subject/people/:id`);
+					if (missing.length)
+						errors.add(
+							'subject_id',
+							`the subject must have ${missing.join(', ')} registered for card payments; update it with PUT /subject/people/:id`,
+						);
 				}
 			}
 		}
@@ -209,7 +294,12 @@ export function createSubscriptions(ctx) {
 		};
 		state.subscriptions.set(subscription.id, subscription);
 		if (hasCard) scheduleInvoice(subscription, 0);
-		else clock.schedule(clock.now(), () => generateQrCode(subscription), `automatic PIX QR code of ${subscription.id}`);
+		else
+			clock.schedule(
+				clock.now(),
+				() => generateQrCode(subscription),
+				`automatic PIX QR code of ${subscription.id}`,
+			);
 		return subscription;
 	}
 
@@ -229,12 +319,23 @@ export function createSubscriptions(ctx) {
 		const loc = `${ctx.publicHost()}/_sandbox/pix/rec/${subscription.id.replace(/-/g, '')}`;
 		subscription.from_pix = {
 			status: 'waiting_authorization',
-			qr_code: buildDynamicBrCode({ location: loc, value: subscription.value, reference: subscription.id.replace(/-/g, '').slice(0, 25), recurrence: loc }),
+			qr_code: buildDynamicBrCode({
+				location: loc,
+				value: subscription.value,
+				reference: subscription.id.replace(/-/g, '').slice(0, 25),
+				recurrence: loc,
+			}),
 			generated_at: clock.iso(),
 			authorized_at: null,
 		};
 		subscription.updated_at = clock.iso();
-		ctx.emit(QR_CODE_READY_EVENT, { subscription: { id: subscription.id, status: subscription.status, subject_id: subscription.subject_id } });
+		ctx.emit(QR_CODE_READY_EVENT, {
+			subscription: {
+				id: subscription.id,
+				status: subscription.status,
+				subject_id: subscription.subject_id,
+			},
+		});
 	}
 
 	function scheduleInvoice(subscription, index) {
@@ -265,13 +366,20 @@ export function createSubscriptions(ctx) {
 	function planAttempt(subscription, inv, at) {
 		const when = Math.max(at, clock.now());
 		inv.next_attempt_at = new Date(when).toISOString().slice(0, 19) + 'Z';
-		inv._task = clock.schedule(when, () => attempt(subscription, inv), `charge of invoice ${inv.id} (cycle ${inv.cycle})`);
+		inv._task = clock.schedule(
+			when,
+			() => attempt(subscription, inv),
+			`charge of invoice ${inv.id} (cycle ${inv.cycle})`,
+		);
 	}
 
 	function decide(subscription) {
 		if (subscription._declineNext > 0) {
 			subscription._declineNext--;
-			return { ok: false, reason: subscription.payment_method === 'card' ? 'card_declined' : 'insufficient_funds' };
+			return {
+				ok: false,
+				reason: subscription.payment_method === 'card' ? 'card_declined' : 'insufficient_funds',
+			};
 		}
 		if (subscription._cardNumber === DECLINED_CARD) return { ok: false, reason: 'card_declined' };
 		return { ok: true };
@@ -279,8 +387,17 @@ export function createSubscriptions(ctx) {
 
 	function attempt(subscription, inv) {
 		inv._task = null;
-		if (subscription.status === 'canceled' || subscription.status === 'completed' || inv.status !== 'pending') return;
-		if (subscription.payment_method === 'automatic_pix' && subscription.from_pix?.status !== 'authorized') return;
+		if (
+			subscription.status === 'canceled' ||
+			subscription.status === 'completed' ||
+			inv.status !== 'pending'
+		)
+			return;
+		if (
+			subscription.payment_method === 'automatic_pix' &&
+			subscription.from_pix?.status !== 'authorized'
+		)
+			return;
 		const outcome = decide(subscription);
 		const charge = {
 			id: randomUUID(),
@@ -298,13 +415,26 @@ export function createSubscriptions(ctx) {
 		if (outcome.ok) {
 			inv.status = 'paid';
 			inv.paid_at = clock.iso();
-			ctx.emit('invoice_paid', { invoice: { id: inv.id, status: inv.status, subject_id: inv.subject_id, subscription_id: subscription.id } });
+			ctx.emit('invoice_paid', {
+				invoice: {
+					id: inv.id,
+					status: inv.status,
+					subject_id: inv.subject_id,
+					subscription_id: subscription.id,
+				},
+			});
 			if (subscription.status === 'pending') activate(subscription);
 			if (inv.cycle >= subscription.cycles) {
 				subscription.status = 'completed';
 				subscription.completed_at = clock.iso();
 				subscription.next_due_date = null;
-				ctx.emit('subscription_completed', { subscription: { id: subscription.id, status: subscription.status, subject_id: subscription.subject_id } });
+				ctx.emit('subscription_completed', {
+					subscription: {
+						id: subscription.id,
+						status: subscription.status,
+						subject_id: subscription.subject_id,
+					},
+				});
 			} else scheduleInvoice(subscription, inv.cycle);
 			return;
 		}
@@ -332,7 +462,13 @@ export function createSubscriptions(ctx) {
 	function activate(subscription) {
 		subscription.status = 'active';
 		subscription.updated_at = clock.iso();
-		ctx.emit('subscription_activated', { subscription: { id: subscription.id, status: subscription.status, subject_id: subscription.subject_id } });
+		ctx.emit('subscription_activated', {
+			subscription: {
+				id: subscription.id,
+				status: subscription.status,
+				subject_id: subscription.subject_id,
+			},
+		});
 	}
 
 	function cancel(subscription, { byPayer, reason }) {
@@ -351,7 +487,13 @@ export function createSubscriptions(ctx) {
 			}
 		}
 		ctx.emit('subscription_canceled', {
-			subscription: { id: subscription.id, status: subscription.status, subject_id: subscription.subject_id, canceled_by_payer: byPayer, canceled_reason: reason },
+			subscription: {
+				id: subscription.id,
+				status: subscription.status,
+				subject_id: subscription.subject_id,
+				canceled_by_payer: byPayer,
+				canceled_reason: reason,
+			},
 		});
 	}
 
@@ -359,7 +501,11 @@ export function createSubscriptions(ctx) {
 	function cancelActive(id, body, byPayer) {
 		const subscription = get(id);
 		if (!byPayer && isBlank(body?.reason)) throw invalid('reason', "can't be blank");
-		if (subscription.status !== 'active') throw invalid('status', `only an active subscription can be canceled (this one is ${subscription.status})`);
+		if (subscription.status !== 'active')
+			throw invalid(
+				'status',
+				`only an active subscription can be canceled (this one is ${subscription.status})`,
+			);
 		cancel(subscription, { byPayer, reason: body?.reason ?? 'canceled_by_payer' });
 		return subscription;
 	}
@@ -367,9 +513,21 @@ export function createSubscriptions(ctx) {
 	/** The payer scans the automatic PIX QR code and authorises the recurrence. */
 	function authorize(id) {
 		const subscription = get(id);
-		if (subscription.payment_method !== 'automatic_pix') throw invalid('payment_method', 'only an automatic PIX subscription is authorised by the payer');
-		if (subscription.status !== 'pending') throw invalid('status', `the subscription is ${subscription.status}; only a pending one can be authorised`);
-		if (!subscription.from_pix) throw invalid('from_pix', 'the QR code is not generated yet; advance the clock (POST /_sandbox/clock/advance {"seconds":0})');
+		if (subscription.payment_method !== 'automatic_pix')
+			throw invalid(
+				'payment_method',
+				'only an automatic PIX subscription is authorised by the payer',
+			);
+		if (subscription.status !== 'pending')
+			throw invalid(
+				'status',
+				`the subscription is ${subscription.status}; only a pending one can be authorised`,
+			);
+		if (!subscription.from_pix)
+			throw invalid(
+				'from_pix',
+				'the QR code is not generated yet; advance the clock (POST /_sandbox/clock/advance {"seconds":0})',
+			);
 		subscription.from_pix.status = 'authorized';
 		subscription.from_pix.authorized_at = clock.iso();
 		activate(subscription);
@@ -385,9 +543,17 @@ export function createSubscriptions(ctx) {
 		if (!card || typeof card !== 'object') errors.add('credit_card', "can't be blank");
 		else validateCard(errors, card, 'credit_card.', { now: clock.now() });
 		check(errors);
-		if (subscription.payment_method !== 'card') throw invalid('payment_method', 'only a card subscription has a 3DS challenge');
-		if (subscription.status !== 'pending') throw invalid('status', `the subscription is ${subscription.status}; the 3DS challenge applies to a pending subscription`);
-		subscription.from_card = { ...subscription.from_card, ...maskCard({ ...card, card_type: subscription.from_card?.card_type }) };
+		if (subscription.payment_method !== 'card')
+			throw invalid('payment_method', 'only a card subscription has a 3DS challenge');
+		if (subscription.status !== 'pending')
+			throw invalid(
+				'status',
+				`the subscription is ${subscription.status}; the 3DS challenge applies to a pending subscription`,
+			);
+		subscription.from_card = {
+			...subscription.from_card,
+			...maskCard({ ...card, card_type: subscription.from_card?.card_type }),
+		};
 		subscription._cardNumber = String(card.card_number);
 		const first = invoicesOf(subscription)[0];
 		if (first && first.status === 'failed') {
@@ -411,5 +577,15 @@ export function createSubscriptions(ctx) {
 		throw notFound();
 	}
 
-	return { get, view, create, cancelActive, authorize, threedsChallenge, decline, invoicesFor, invoiceView };
+	return {
+		get,
+		view,
+		create,
+		cancelActive,
+		authorize,
+		threedsChallenge,
+		decline,
+		invoicesFor,
+		invoiceView,
+	};
 }

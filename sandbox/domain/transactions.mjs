@@ -4,7 +4,15 @@
  * Status machine: pending → identified → (exchanged) → (wired); pending|identified → canceled.
  */
 import { randomUUID } from 'node:crypto';
-import { Errors, isBlank, isDate, requireCurrency, requireMoney, requirePresent, toBool } from '../validation.mjs';
+import {
+	Errors,
+	isBlank,
+	isDate,
+	requireCurrency,
+	requireMoney,
+	requirePresent,
+	toBool,
+} from '../validation.mjs';
 import { ApiError, check, invalid, notFound } from '../errors.mjs';
 import { convert, formatCents, toCents } from '../money.mjs';
 import { buildDynamicBrCode } from '../brcode.mjs';
@@ -35,13 +43,16 @@ export function createTransactions(ctx) {
 	}
 
 	function account(id) {
-		return id ? state.bankAccounts.get(id) ?? null : null;
+		return id ? (state.bankAccounts.get(id) ?? null) : null;
 	}
 
 	function view(transaction) {
 		const out = {};
-		for (const [key, value] of Object.entries(transaction)) if (!key.startsWith('_')) out[key] = value;
-		out.subject = transaction.subject_id ? ctx.subjects.view(state.subjects.get(transaction.subject_id)) : null;
+		for (const [key, value] of Object.entries(transaction))
+			if (!key.startsWith('_')) out[key] = value;
+		out.subject = transaction.subject_id
+			? ctx.subjects.view(state.subjects.get(transaction.subject_id))
+			: null;
 		return out;
 	}
 
@@ -49,7 +60,9 @@ export function createTransactions(ctx) {
 	function base(kind, subject, fields) {
 		const cleared = ctx.subjects.clearanceForNewPayment(subject);
 		const forExchange = fields.currency !== fields.exchange_currency;
-		const estimate = forExchange ? convert(fields.value, fields.currency, fields.exchange_currency) : fields.value;
+		const estimate = forExchange
+			? convert(fields.value, fields.currency, fields.exchange_currency)
+			: fields.value;
 		return {
 			id: randomUUID(),
 			value: fields.value,
@@ -104,7 +117,10 @@ export function createTransactions(ctx) {
 
 	function destinationMatches(errors, to, exchangeCurrency, field = 'to_bank_account_id') {
 		if (to && exchangeCurrency && to.currency !== exchangeCurrency) {
-			errors.add(field, `currency (${to.currency}) must equal exchange_currency (${exchangeCurrency})`);
+			errors.add(
+				field,
+				`currency (${to.currency}) must equal exchange_currency (${exchangeCurrency})`,
+			);
 		}
 	}
 
@@ -112,7 +128,10 @@ export function createTransactions(ctx) {
 		if (!subject) return;
 		const missing = fields.filter((field) => isBlank(subject[field]));
 		if (missing.length) {
-			errors.add('subject_id', `the subject must have ${missing.join(', ')} registered for ${what}; update it with PUT /subject/people/:id`);
+			errors.add(
+				'subject_id',
+				`the subject must have ${missing.join(', ')} registered for ${what}; update it with PUT /subject/people/:id`,
+			);
 		}
 	}
 
@@ -126,7 +145,10 @@ export function createTransactions(ctx) {
 		}
 		if (tx.use_dynamic_pix !== undefined && tx.use_dynamic_pix !== null) {
 			if (toBool(tx.use_dynamic_pix) !== true) {
-				errors.add('use_dynamic_pix', 'must be true for a dynamic PIX (omit it for boleto and payout)');
+				errors.add(
+					'use_dynamic_pix',
+					'must be true for a dynamic PIX (omit it for boleto and payout)',
+				);
 				check(errors);
 			}
 			return createDynamicPix(tx, errors);
@@ -140,8 +162,13 @@ export function createTransactions(ctx) {
 		const from = accountRef(errors, 'from_bank_account_id', tx.from_bank_account_id);
 		const to = accountRef(errors, 'to_bank_account_id', tx.to_bank_account_id);
 		if (from) {
-			if (!state.accountPurposes[from.id]?.partner || from.currency !== 'BRL') errors.add('from_bank_account_id', "must be the partner's exclusive BRL bank account");
-			else if (!from.pix_info?.key) errors.add('from_bank_account_id', 'has no registered PIX key; dynamic PIX needs an account with a PIX key');
+			if (!state.accountPurposes[from.id]?.partner || from.currency !== 'BRL')
+				errors.add('from_bank_account_id', "must be the partner's exclusive BRL bank account");
+			else if (!from.pix_info?.key)
+				errors.add(
+					'from_bank_account_id',
+					'has no registered PIX key; dynamic PIX needs an account with a PIX key',
+				);
 		}
 		requireCurrency(errors, tx, 'currency', ['BRL']);
 		requireCurrency(errors, tx, 'exchange_currency', EXCHANGE_CURRENCIES);
@@ -150,21 +177,39 @@ export function createTransactions(ctx) {
 		let expiresAt = clock.now() + DEFAULT_PIX_EXPIRY_SECONDS * 1000;
 		const exp = tx.dynamic_pix_expires_at;
 		if (!isBlank(exp)) {
-			if (typeof exp !== 'string' || !/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$/.test(exp) || !isDate(exp.slice(0, 10)) || Number.isNaN(Date.parse(exp))) {
-				errors.add('dynamic_pix_expires_at', 'must be a UTC date-time in the form YYYY-MM-DDThh:mm:ssZ');
+			if (
+				typeof exp !== 'string' ||
+				!/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$/.test(exp) ||
+				!isDate(exp.slice(0, 10)) ||
+				Number.isNaN(Date.parse(exp))
+			) {
+				errors.add(
+					'dynamic_pix_expires_at',
+					'must be a UTC date-time in the form YYYY-MM-DDThh:mm:ssZ',
+				);
 			} else if (Date.parse(exp) <= clock.now() + 60000) {
-				errors.add('dynamic_pix_expires_at', `must be more than 1 minute after the current time (${clock.iso()})`);
+				errors.add(
+					'dynamic_pix_expires_at',
+					`must be more than 1 minute after the current time (${clock.iso()})`,
+				);
 			} else expiresAt = Date.parse(exp);
 		}
 		check(errors);
 		const transaction = base('dynamic_pix', subject, tx);
-		transaction.meta = { ...(typeof tx.meta === 'object' && tx.meta ? tx.meta : {}), dynamic_pix_due_date: isoSeconds(expiresAt) };
+		transaction.meta = {
+			...(typeof tx.meta === 'object' && tx.meta ? tx.meta : {}),
+			dynamic_pix_due_date: isoSeconds(expiresAt),
+		};
 		transaction.dynamic_pix_code = buildDynamicBrCode({
 			location: `${ctx.publicHost()}/_sandbox/pix/${transaction.id.replace(/-/g, '')}`,
 			value: transaction.value,
 			reference: transaction.id.replace(/-/g, '').slice(0, 25),
 		});
-		transaction._expiryTask = clock.schedule(expiresAt, () => expire(transaction), `dynamic PIX expiry ${transaction.id}`);
+		transaction._expiryTask = clock.schedule(
+			expiresAt,
+			() => expire(transaction),
+			`dynamic PIX expiry ${transaction.id}`,
+		);
 		state.transactions.set(transaction.id, transaction);
 		return transaction;
 	}
@@ -179,17 +224,30 @@ export function createTransactions(ctx) {
 		const fb = tx.from_boleto;
 		const expireAt = fb && typeof fb === 'object' ? fb.expire_at : undefined;
 		if (isBlank(expireAt)) errors.add('from_boleto.expire_at', "can't be blank");
-		else if (!isDate(expireAt)) errors.add('from_boleto.expire_at', 'must be a date in the form YYYY-MM-DD');
-		else if (expireAt < clock.iso().slice(0, 10)) errors.add('from_boleto.expire_at', `cannot be in the past (today is ${clock.iso().slice(0, 10)})`);
+		else if (!isDate(expireAt))
+			errors.add('from_boleto.expire_at', 'must be a date in the form YYYY-MM-DD');
+		else if (expireAt < clock.iso().slice(0, 10))
+			errors.add(
+				'from_boleto.expire_at',
+				`cannot be in the past (today is ${clock.iso().slice(0, 10)})`,
+			);
 		subjectHas(errors, subject, CARD_SUBJECT_FIELDS, 'boleto');
 		check(errors);
 		const transaction = base('boleto', subject, tx);
 		transaction.from_boleto = { expire_at: expireAt };
-		transaction.bar_code = buildBarcode({ expireAt, cents: toCents(transaction.value), freeField: freeFieldFrom(transaction.id) });
+		transaction.bar_code = buildBarcode({
+			expireAt,
+			cents: toCents(transaction.value),
+			freeField: freeFieldFrom(transaction.id),
+		});
 		transaction.digital_line = barcodeToDigitalLine(transaction.bar_code);
 		transaction.url_pdf = `${ctx.baseUrl()}/api/v1/transactions/${transaction.id}/boleto_pdf`;
 		const endOfDay = Date.parse(`${expireAt}T00:00:00Z`) + 86400000;
-		transaction._expiryTask = clock.schedule(endOfDay, () => expire(transaction), `boleto expiry ${transaction.id}`);
+		transaction._expiryTask = clock.schedule(
+			endOfDay,
+			() => expire(transaction),
+			`boleto expiry ${transaction.id}`,
+		);
 		state.transactions.set(transaction.id, transaction);
 		return transaction;
 	}
@@ -198,18 +256,24 @@ export function createTransactions(ctx) {
 		const subject = subjectRef(errors, tx.subject_id);
 		const from = accountRef(errors, 'from_bank_account_id', tx.from_bank_account_id);
 		const to = accountRef(errors, 'to_bank_account_id', tx.to_bank_account_id);
-		if (from && !(from.internal && from.flow_type === 'cash_out' && state.accountPurposes[from.id]?.partner)) {
+		if (
+			from &&
+			!(from.internal && from.flow_type === 'cash_out' && state.accountPurposes[from.id]?.partner)
+		) {
 			errors.add('from_bank_account_id', "must be the partner's cash-out internal account");
 		}
 		requireCurrency(errors, tx, 'currency');
 		requireCurrency(errors, tx, 'exchange_currency');
 		requireMoney(errors, tx, 'value');
-		if (from && tx.currency && from.currency !== tx.currency) errors.add('currency', `must equal the currency of from_bank_account_id (${from.currency})`);
+		if (from && tx.currency && from.currency !== tx.currency)
+			errors.add('currency', `must equal the currency of from_bank_account_id (${from.currency})`);
 		destinationMatches(errors, to, tx.exchange_currency);
-		if (to && !to.account_number && !to.pix_info?.key && !to.iban) errors.add('to_bank_account_id', 'has neither bank details nor a PIX key');
+		if (to && !to.account_number && !to.pix_info?.key && !to.iban)
+			errors.add('to_bank_account_id', 'has neither bank details nor a PIX key');
 		check(errors);
 		const transaction = base('payout', subject, tx);
-		transaction.payout_method = to.account_number && to.branch_number ? 'ted' : to.pix_info?.key ? 'pix' : 'wire';
+		transaction.payout_method =
+			to.account_number && to.branch_number ? 'ted' : to.pix_info?.key ? 'pix' : 'wire';
 		state.transactions.set(transaction.id, transaction);
 		identify(transaction);
 		return transaction;
@@ -248,9 +312,20 @@ export function createTransactions(ctx) {
 	}
 
 	function checkoutAttempt(checkout, success) {
-		if (checkout.status !== 'active') throw invalid('status', `the checkout is ${checkout.status}; only an active checkout page can be paid`);
+		if (checkout.status !== 'active')
+			throw invalid(
+				'status',
+				`the checkout is ${checkout.status}; only an active checkout page can be paid`,
+			);
 		const subject = state.subjects.get(checkout.subject_id);
-		const transaction = base('card', subject, { ...checkout, from_credit_card: { brand: 'visa', last4: success ? '4242' : '0002', holder_name: subject.social_name } });
+		const transaction = base('card', subject, {
+			...checkout,
+			from_credit_card: {
+				brand: 'visa',
+				last4: success ? '4242' : '0002',
+				holder_name: subject.social_name,
+			},
+		});
 		transaction.checkout_id = checkout.id;
 		state.transactions.set(transaction.id, transaction);
 		checkout.transaction_ids.push(transaction.id);
@@ -274,8 +349,13 @@ export function createTransactions(ctx) {
 		const checkout = state.checkouts.get(id);
 		if (checkout) return checkoutAttempt(checkout, success);
 		const transaction = get(id);
-		if (transaction._kind !== 'dynamic_pix' && transaction._kind !== 'boleto') throw invalid('id', 'only dynamic PIX, boleto and checkout payments can be paid here');
-		if (transaction.status !== 'pending') throw invalid('status', `the transaction is ${transaction.status}; only a pending transaction can be paid`);
+		if (transaction._kind !== 'dynamic_pix' && transaction._kind !== 'boleto')
+			throw invalid('id', 'only dynamic PIX, boleto and checkout payments can be paid here');
+		if (transaction.status !== 'pending')
+			throw invalid(
+				'status',
+				`the transaction is ${transaction.status}; only a pending transaction can be paid`,
+			);
 		if (!success) {
 			expire(transaction);
 			return transaction;
@@ -283,7 +363,11 @@ export function createTransactions(ctx) {
 		clock.cancel(transaction._expiryTask);
 		const payer = body.payer_document_number;
 		const subject = state.subjects.get(transaction.subject_id);
-		if (transaction._kind === 'dynamic_pix' && !isBlank(payer) && payer !== subject.document_number) {
+		if (
+			transaction._kind === 'dynamic_pix' &&
+			!isBlank(payer) &&
+			payer !== subject.document_number
+		) {
 			transaction.paid_at = clock.iso();
 			transaction.payer_document_number = payer;
 			markCanceled(transaction, 'third_party_payer_refunded');
@@ -321,7 +405,10 @@ export function createTransactions(ctx) {
 	function cancel(id) {
 		const transaction = get(id);
 		if (transaction.status !== 'pending') {
-			throw invalid('status', `the transaction is ${transaction.status}; only a pending (unprocessed) payment can be canceled. For a received payment use GET /transactions/:id/refund_received_transaction`);
+			throw invalid(
+				'status',
+				`the transaction is ${transaction.status}; only a pending (unprocessed) payment can be canceled. For a received payment use GET /transactions/:id/refund_received_transaction`,
+			);
 		}
 		markCanceled(transaction, 'canceled_by_partner');
 		return transaction;
@@ -331,7 +418,10 @@ export function createTransactions(ctx) {
 	function refund(id) {
 		const transaction = get(id);
 		if (transaction.status !== 'identified' || transaction._kind === 'payout') {
-			throw invalid('status', `the transaction is ${transaction.status}${transaction._kind === 'payout' ? ' (a payout)' : ''}; only a received payment that is identified and not yet exchanged or wired can be refunded`);
+			throw invalid(
+				'status',
+				`the transaction is ${transaction.status}${transaction._kind === 'payout' ? ' (a payout)' : ''}; only a received payment that is identified and not yet exchanged or wired can be refunded`,
+			);
 		}
 		markCanceled(transaction, 'refunded');
 		transaction.refunded_value = transaction.value;
@@ -359,9 +449,15 @@ export function createTransactions(ctx) {
 			status: 'non_identified',
 			subject: {
 				document_number: body.document_number,
-				document_type: body.document_type ?? (String(body.document_number).length === 14 ? 'cnpj' : 'cpf'),
+				document_type:
+					body.document_type ?? (String(body.document_number).length === 14 ? 'cnpj' : 'cpf'),
 				name: body.name ?? 'Unregistered Payer',
-				bank_account: { bank: { code: '260', name: 'Nu Pagamentos S.A.' }, branch_number: '0001', account_number: '12345678', account_type: 'conta-corrente' },
+				bank_account: {
+					bank: { code: '260', name: 'Nu Pagamentos S.A.' },
+					branch_number: '0001',
+					account_number: '12345678',
+					account_type: 'conta-corrente',
+				},
 			},
 		};
 		const subject = ctx.subjects.findByDocument(body.document_number);
@@ -369,9 +465,13 @@ export function createTransactions(ctx) {
 		state.bankTransactions.set(bt.id, bt);
 		const { status, method: _m, ...pub } = bt;
 		ctx.emit('non_identified_bank_transaction', { bank_transaction: pub });
-		bt._refundTask = clock.schedule(addBusinessDays(clock.now(), 2), () => {
-			if (bt.status === 'non_identified') bt.status = 'refunded';
-		}, `refund of non-identified bank transaction ${bt.id}`);
+		bt._refundTask = clock.schedule(
+			addBusinessDays(clock.now(), 2),
+			() => {
+				if (bt.status === 'non_identified') bt.status = 'refunded';
+			},
+			`refund of non-identified bank transaction ${bt.id}`,
+		);
 		return { identified: false, bank_transaction: bt };
 	}
 
@@ -396,7 +496,10 @@ export function createTransactions(ctx) {
 	/** A registered subject's document number matches earlier unidentified receipts. */
 	function identifyPendingBankTransactions(subject) {
 		for (const bt of state.bankTransactions.values()) {
-			if (bt.status === 'non_identified' && bt.subject.document_number === subject.document_number) {
+			if (
+				bt.status === 'non_identified' &&
+				bt.subject.document_number === subject.document_number
+			) {
 				clock.cancel(bt._refundTask);
 				identifyBankTransaction(bt, subject);
 			}
@@ -413,7 +516,8 @@ export function createTransactions(ctx) {
 	 */
 	function settle(options = {}) {
 		const code = options.wire_error_code;
-		if (code !== undefined && !WIRE_ERRORS[code]) throw invalid('wire_error_code', `must be one of: ${Object.keys(WIRE_ERRORS).join(', ')}`);
+		if (code !== undefined && !WIRE_ERRORS[code])
+			throw invalid('wire_error_code', `must be one of: ${Object.keys(WIRE_ERRORS).join(', ')}`);
 		const groups = (list) => {
 			const byDestination = new Map();
 			for (const transaction of list) {
@@ -425,14 +529,18 @@ export function createTransactions(ctx) {
 		};
 		const all = [...state.transactions.values()].filter((transaction) => transaction.cleared);
 		const exchanges = [];
-		for (const group of groups(all.filter((transaction) => transaction.status === 'identified' && transaction.for_exchange))) {
+		for (const group of groups(
+			all.filter((transaction) => transaction.status === 'identified' && transaction.for_exchange),
+		)) {
 			const ex = {
 				id: randomUUID(),
 				subject_id: group[0].subject_id,
 				to_bank_account_id: group[0].to_bank_account?.id ?? null,
 				currency: group[0].currency,
 				exchange_currency: group[0].exchange_currency,
-				value: formatCents(group.reduce((sum, transaction) => sum + toCents(transaction.value), 0n)),
+				value: formatCents(
+					group.reduce((sum, transaction) => sum + toCents(transaction.value), 0n),
+				),
 				exchanged_value: null,
 				transaction_ids: group.map((transaction) => transaction.id),
 				inserted_at: clock.iso(),
@@ -440,7 +548,11 @@ export function createTransactions(ctx) {
 			let total = 0n;
 			for (const transaction of group) {
 				transaction.status = 'exchanged';
-				transaction.exchanged_value = convert(transaction.value, transaction.currency, transaction.exchange_currency);
+				transaction.exchanged_value = convert(
+					transaction.value,
+					transaction.currency,
+					transaction.exchange_currency,
+				);
 				transaction.exchange_id = ex.id;
 				total += toCents(transaction.exchanged_value);
 			}
@@ -451,14 +563,23 @@ export function createTransactions(ctx) {
 		}
 		const wires = [];
 		const wireable = all.filter(
-			(transaction) => !transaction.wire_id && needsWire(transaction) && (transaction.status === 'exchanged' || (transaction.status === 'identified' && !transaction.for_exchange)),
+			(transaction) =>
+				!transaction.wire_id &&
+				needsWire(transaction) &&
+				(transaction.status === 'exchanged' ||
+					(transaction.status === 'identified' && !transaction.for_exchange)),
 		);
 		for (const group of groups(wireable)) {
 			const to = group[0].to_bank_account;
 			const wire = {
 				id: randomUUID(),
 				currency: to.currency,
-				value: formatCents(group.reduce((sum, transaction) => sum + toCents(transaction.exchanged_value ?? transaction.value), 0n)),
+				value: formatCents(
+					group.reduce(
+						(sum, transaction) => sum + toCents(transaction.exchanged_value ?? transaction.value),
+						0n,
+					),
+				),
 				status: 'sent',
 				method: group[0].payout_method ?? (to.currency === 'BRL' ? 'ted' : 'swift'),
 				inserted_at: clock.iso(),
@@ -513,14 +634,26 @@ export function createTransactions(ctx) {
 		requireCurrency(errors, ba, 'currency');
 		if (!ba.bank || typeof ba.bank !== 'object') errors.add('bank', "can't be blank");
 		else requirePresent(errors, ba.bank, ['code', 'name'], 'bank.');
-		requirePresent(errors, ba, ['branch_number', 'account_number', 'owner_document_number', 'owner_name']);
+		requirePresent(errors, ba, [
+			'branch_number',
+			'account_number',
+			'owner_document_number',
+			'owner_name',
+		]);
 		if (isBlank(ba.branch_country)) errors.add('branch_country', "can't be blank");
-		else if (!/^[A-Z]{2}$/.test(ba.branch_country)) errors.add('branch_country', 'must be a two-letter country code, e.g. "BR"');
+		else if (!/^[A-Z]{2}$/.test(ba.branch_country))
+			errors.add('branch_country', 'must be a two-letter country code, e.g. "BR"');
 		if (isBlank(ba.account_type)) errors.add('account_type', "can't be blank");
-		else if (!['conta-corrente', 'poupanca'].includes(ba.account_type)) errors.add('account_type', 'must be one of: conta-corrente, poupanca');
-		if (!isBlank(ba.currency) && ba.currency !== wire.currency) errors.add('currency', `must equal the wire currency (${wire.currency})`);
+		else if (!['conta-corrente', 'poupanca'].includes(ba.account_type))
+			errors.add('account_type', 'must be one of: conta-corrente, poupanca');
+		if (!isBlank(ba.currency) && ba.currency !== wire.currency)
+			errors.add('currency', `must equal the wire currency (${wire.currency})`);
 		check(errors);
-		if (wire.status !== 'waiting_correction') throw invalid('status', `the wire is ${wire.status}; only a wire waiting for correction can be updated`);
+		if (wire.status !== 'waiting_correction')
+			throw invalid(
+				'status',
+				`the wire is ${wire.status}; only a wire waiting for correction can be updated`,
+			);
 		const old = wire.to_bank_account;
 		const updated = {
 			...old,
@@ -538,9 +671,13 @@ export function createTransactions(ctx) {
 		state.bankAccounts.set(updated.id, updated);
 		wire.to_bank_account = updated;
 		wire.status = 'waiting_confirmation';
-		clock.schedule(clock.now() + WIRE_RETRY_SECONDS * 1000, () => {
-			if (wire.status === 'waiting_confirmation') sendWire(wire);
-		}, `wire retry ${wire.id}`);
+		clock.schedule(
+			clock.now() + WIRE_RETRY_SECONDS * 1000,
+			() => {
+				if (wire.status === 'waiting_confirmation') sendWire(wire);
+			},
+			`wire retry ${wire.id}`,
+		);
 		return wire;
 	}
 
@@ -549,7 +686,17 @@ export function createTransactions(ctx) {
 	}
 
 	return {
-		get, view, create, createCheckout, pay, cancel, refund, receive, settle, updateWireBankAccount, wireView,
+		get,
+		view,
+		create,
+		createCheckout,
+		pay,
+		cancel,
+		refund,
+		receive,
+		settle,
+		updateWireBankAccount,
+		wireView,
 		identifyPendingBankTransactions,
 	};
 }

@@ -14,7 +14,11 @@ export function registerControlRoutes(app, ctx) {
 	app.get('/accounts', async () => ({
 		data: [...ctx.state.bankAccounts.values()]
 			.filter((a) => ctx.state.accountPurposes[a.id])
-			.map((a) => ({ ...a, purpose: ctx.state.accountPurposes[a.id].purpose, partner: ctx.state.accountPurposes[a.id].partner })),
+			.map((a) => ({
+				...a,
+				purpose: ctx.state.accountPurposes[a.id].purpose,
+				partner: ctx.state.accountPurposes[a.id].partner,
+			})),
 	}));
 
 	app.post('/reset', async () => {
@@ -27,8 +31,13 @@ export function registerControlRoutes(app, ctx) {
 	app.post('/clock/advance', async (request) => {
 		const b = body(request);
 		const errors = new Errors();
-		const seconds = Number(b.seconds ?? 0) + Number(b.minutes ?? 0) * 60 + Number(b.hours ?? 0) * 3600 + Number(b.days ?? 0) * 86400;
-		if (!Number.isFinite(seconds) || seconds < 0) errors.add('seconds', 'must be a number of seconds ≥ 0');
+		const seconds =
+			Number(b.seconds ?? 0) +
+			Number(b.minutes ?? 0) * 60 +
+			Number(b.hours ?? 0) * 3600 +
+			Number(b.days ?? 0) * 86400;
+		if (!Number.isFinite(seconds) || seconds < 0)
+			errors.add('seconds', 'must be a number of seconds ≥ 0');
 		check(errors);
 		const r = await ctx.clock.advance(seconds * 1000);
 		return { data: { now: r.now, tasks_run: r.tasks_run, pending: ctx.clock.pending() } };
@@ -45,7 +54,8 @@ export function registerControlRoutes(app, ctx) {
 	async function receive(method, request) {
 		const r = ctx.transactions.receive(method, body(request));
 		await ctx.webhooks.idle();
-		if (r.identified) return { data: { identified: true, transaction: ctx.transactions.view(r.transaction) } };
+		if (r.identified)
+			return { data: { identified: true, transaction: ctx.transactions.view(r.transaction) } };
 		const { _refundTask, ...bt } = r.bank_transaction;
 		return { data: { identified: false, bank_transaction: bt } };
 	}
@@ -68,22 +78,35 @@ export function registerControlRoutes(app, ctx) {
 
 	// ---- back office: subjects, authorisations, bank accounts, settlement ----
 	app.post('/subjects', async (request) => {
-		const { subject } = ctx.subjects.register(body(request).subject ?? body(request).person, { allTypes: true });
+		const { subject } = ctx.subjects.register(body(request).subject ?? body(request).person, {
+			allTypes: true,
+		});
 		return { data: ctx.subjects.view(subject) };
 	});
 	app.post('/subjects/:id/approve', async (request) => {
 		const r = ctx.subjects.approve(id(request));
 		await ctx.webhooks.idle();
-		return { data: { ...ctx.subjects.view(r.subject), released_transaction_ids: r.released_transaction_ids } };
+		return {
+			data: {
+				...ctx.subjects.view(r.subject),
+				released_transaction_ids: r.released_transaction_ids,
+			},
+		};
 	});
 	app.post('/subjects/:id/reprove', async (request) => {
 		const s = ctx.subjects.reprove(id(request), body(request));
 		await ctx.webhooks.idle();
 		return { data: ctx.subjects.view(s) };
 	});
-	app.post('/authorizations/:id/approve', async (request) => ({ data: ctx.marketplace.decide(id(request), true) }));
-	app.post('/authorizations/:id/reprove', async (request) => ({ data: ctx.marketplace.decide(id(request), false, body(request).reason) }));
-	app.post('/bank_account_requests/:id/complete', async (request) => ({ data: ctx.marketplace.view(ctx.marketplace.complete(id(request))) }));
+	app.post('/authorizations/:id/approve', async (request) => ({
+		data: ctx.marketplace.decide(id(request), true),
+	}));
+	app.post('/authorizations/:id/reprove', async (request) => ({
+		data: ctx.marketplace.decide(id(request), false, body(request).reason),
+	}));
+	app.post('/bank_account_requests/:id/complete', async (request) => ({
+		data: ctx.marketplace.view(ctx.marketplace.complete(id(request))),
+	}));
 	app.post('/settlement/run', async (request) => {
 		const r = ctx.transactions.settle(body(request));
 		await ctx.webhooks.idle();
@@ -93,13 +116,22 @@ export function registerControlRoutes(app, ctx) {
 	app.get('/exchanges', async () => ({ data: [...ctx.state.exchanges.values()] }));
 
 	// ---- subscriptions: the payer and the card network ----
-	app.post('/subscriptions/:id/authorize', async (request) => ({ data: ctx.subscriptions.view(ctx.subscriptions.authorize(id(request))) }));
+	app.post('/subscriptions/:id/authorize', async (request) => ({
+		data: ctx.subscriptions.view(ctx.subscriptions.authorize(id(request))),
+	}));
 	app.post('/subscriptions/:id/payer_cancel', async (request) => ({
-		data: ctx.subscriptions.view(ctx.subscriptions.cancelActive(id(request), { reason: body(request).reason ?? 'canceled_by_payer' }, true)),
+		data: ctx.subscriptions.view(
+			ctx.subscriptions.cancelActive(
+				id(request),
+				{ reason: body(request).reason ?? 'canceled_by_payer' },
+				true,
+			),
+		),
 	}));
 	app.post('/subscriptions/:id/decline', async (request) => {
 		const count = body(request).count ?? 1;
-		if (!(Number.isInteger(count) && count > 0)) throw invalid('count', 'must be a positive integer');
+		if (!(Number.isInteger(count) && count > 0))
+			throw invalid('count', 'must be a positive integer');
 		return { data: ctx.subscriptions.view(ctx.subscriptions.decline(id(request), count)) };
 	});
 
@@ -114,10 +146,18 @@ export function registerControlRoutes(app, ctx) {
 		const { type, ...fields } = b;
 		const rec = ctx.emit(type, fields);
 		await ctx.webhooks.idle();
-		return { data: { event: { type, ...fields }, notification: rec ? notificationView(rec) : null } };
+		return {
+			data: { event: { type, ...fields }, notification: rec ? notificationView(rec) : null },
+		};
 	});
 	app.get('/events', async () => ({ data: ctx.state.events }));
-	app.get('/webhook', async () => ({ data: { url: ctx.state.webhook.url, secret: ctx.state.webhook.secret, enabled: ctx.state.webhook.enabled } }));
+	app.get('/webhook', async () => ({
+		data: {
+			url: ctx.state.webhook.url,
+			secret: ctx.state.webhook.secret,
+			enabled: ctx.state.webhook.enabled,
+		},
+	}));
 
 	// ---- faults and the request log ----
 	app.post('/faults', async (request) => ({ data: ctx.faults.add(body(request)) }));

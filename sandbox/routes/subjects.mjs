@@ -17,18 +17,29 @@ export function registerSubjectRoutes(api, ctx) {
 		return { data: list.map((subject) => ctx.subjects.view(subject)) };
 	});
 
-	api.get('/subject/people/:id', async (request) => ({ data: ctx.subjects.view(ctx.subjects.get(/** @type {any} */ (request.params).id)) }));
+	api.get('/subject/people/:id', async (request) => ({
+		data: ctx.subjects.view(ctx.subjects.get(/** @type {any} */ (request.params).id)),
+	}));
 
 	api.put('/subject/people/:id', async (request) => {
-		const subject = ctx.subjects.update(/** @type {any} */ (request.params).id, request.body?.person);
+		const subject = ctx.subjects.update(
+			/** @type {any} */ (request.params).id,
+			request.body?.person,
+		);
 		return { data: ctx.subjects.view(subject) };
 	});
 
 	api.get('/subject/:id/transactions', async (request) => {
 		const subject = ctx.subjects.get(/** @type {any} */ (request.params).id);
 		const query = /** @type {any} */ (request.query);
-		const all = [...ctx.state.transactions.values()].filter((transaction) => transaction.subject_id === subject.id);
-		return { data: page(all, query.last_id, PAGE_SIZE).map((transaction) => ctx.transactions.view(transaction)) };
+		const all = [...ctx.state.transactions.values()].filter(
+			(transaction) => transaction.subject_id === subject.id,
+		);
+		return {
+			data: page(all, query.last_id, PAGE_SIZE).map((transaction) =>
+				ctx.transactions.view(transaction),
+			),
+		};
 	});
 
 	/** Total of the subject's transactions whose funds moved (identified, exchanged, wired), in BRL (sandbox rates). */
@@ -37,15 +48,21 @@ export function registerSubjectRoutes(api, ctx) {
 		let total = 0n;
 		let count = 0;
 		for (const transaction of ctx.state.transactions.values()) {
-			if (transaction.subject_id !== subject.id || !MONEY_MOVED.includes(transaction.status)) continue;
+			if (transaction.subject_id !== subject.id || !MONEY_MOVED.includes(transaction.status))
+				continue;
 			total += convertCents(toCents(transaction.value), transaction.currency, 'BRL');
 			count++;
 		}
-		return { data: { total_value: formatCents(total), currency: 'BRL', transactions_count: count } };
+		return {
+			data: { total_value: formatCents(total), currency: 'BRL', transactions_count: count },
+		};
 	});
 
 	api.post('/subject/:id/documents', async (request) => {
-		const doc = ctx.subjects.addDocument(/** @type {any} */ (request.params).id, request.body?.document);
+		const doc = ctx.subjects.addDocument(
+			/** @type {any} */ (request.params).id,
+			request.body?.document,
+		);
 		return { data: doc };
 	});
 }

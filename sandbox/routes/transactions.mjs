@@ -3,13 +3,21 @@ import { renderPdf } from '../pdf.mjs';
 import { notFound } from '../errors.mjs';
 
 export function registerTransactionRoutes(api, ctx) {
-	api.post('/transactions', async (request) => ({ data: ctx.transactions.view(ctx.transactions.create(request.body)) }));
+	api.post('/transactions', async (request) => ({
+		data: ctx.transactions.view(ctx.transactions.create(request.body)),
+	}));
 
-	api.post('/transactions/checkout', async (request) => ({ data: ctx.transactions.createCheckout(request.body) }));
+	api.post('/transactions/checkout', async (request) => ({
+		data: ctx.transactions.createCheckout(request.body),
+	}));
 
-	api.get('/transactions/:id', async (request) => ({ data: ctx.transactions.view(ctx.transactions.get(/** @type {any} */ (request.params).id)) }));
+	api.get('/transactions/:id', async (request) => ({
+		data: ctx.transactions.view(ctx.transactions.get(/** @type {any} */ (request.params).id)),
+	}));
 
-	api.get('/transactions/:id/refund', async (request) => ({ data: ctx.transactions.view(ctx.transactions.cancel(/** @type {any} */ (request.params).id)) }));
+	api.get('/transactions/:id/refund', async (request) => ({
+		data: ctx.transactions.view(ctx.transactions.cancel(/** @type {any} */ (request.params).id)),
+	}));
 
 	api.get('/transactions/:id/refund_received_transaction', async (request) => ({
 		data: ctx.transactions.view(ctx.transactions.refund(/** @type {any} */ (request.params).id)),
@@ -27,6 +35,9 @@ export function registerTransactionRoutes(api, ctx) {
 			`Digital line: ${transaction.digital_line}`,
 			`Bar code: ${transaction.bar_code}`,
 		]);
-		return reply.type('application/pdf').header('content-disposition', `inline; filename="boleto-${transaction.id}.pdf"`).send(pdf);
+		return reply
+			.type('application/pdf')
+			.header('content-disposition', `inline; filename="boleto-${transaction.id}.pdf"`)
+			.send(pdf);
 	});
 }

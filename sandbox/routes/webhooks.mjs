@@ -8,7 +8,8 @@ export function registerWebhookRoutes(api, ctx) {
 		const url = request.body?.url;
 		const errors = new Errors();
 		if (isBlank(url)) errors.add('url', "can't be blank");
-		else if (typeof url !== 'string' || !/^https?:\/\/\S+$/.test(url)) errors.add('url', 'must be an http:// or https:// URL');
+		else if (typeof url !== 'string' || !/^https?:\/\/\S+$/.test(url))
+			errors.add('url', 'must be an http:// or https:// URL');
 		check(errors);
 		return { data: { secret: ctx.webhooks.enable(url) } };
 	});
@@ -23,10 +24,12 @@ export function registerWebhookRoutes(api, ctx) {
 		const errors = new Errors();
 		let perPage = 100;
 		if (query.per_page !== undefined) {
-			if (!/^\d+$/.test(query.per_page) || Number(query.per_page) < 1) errors.add('per_page', 'must be a positive integer');
+			if (!/^\d+$/.test(query.per_page) || Number(query.per_page) < 1)
+				errors.add('per_page', 'must be a positive integer');
 			else perPage = Number(query.per_page);
 		}
-		if (query.order_by !== undefined && !['asc', 'desc'].includes(query.order_by)) errors.add('order_by', 'must be asc or desc');
+		if (query.order_by !== undefined && !['asc', 'desc'].includes(query.order_by))
+			errors.add('order_by', 'must be asc or desc');
 		let failed;
 		if (query.failed !== undefined && query.failed !== '') {
 			failed = toBool(query.failed);
@@ -35,7 +38,8 @@ export function registerWebhookRoutes(api, ctx) {
 		check(errors);
 		let list = [...ctx.state.notifications.values()];
 		if (query.order_by === 'desc') list.reverse();
-		if (failed !== undefined) list = list.filter((notification) => (notification.failed_at !== null) === failed);
+		if (failed !== undefined)
+			list = list.filter((notification) => (notification.failed_at !== null) === failed);
 		if (query.last_id) {
 			const index = list.findIndex((notification) => notification.id === query.last_id);
 			list = index === -1 ? [] : list.slice(index + 1);

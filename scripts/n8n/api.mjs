@@ -34,7 +34,12 @@ export function restClient(url) {
 		}
 		return { status: response.status, ok: response.ok, json, text };
 	};
-	return { call, get cookie() { return cookie; } };
+	return {
+		call,
+		get cookie() {
+			return cookie;
+		},
+	};
 }
 
 /**
@@ -74,7 +79,10 @@ export async function createApiKey(url, { client, label = `runtime-${Date.now()}
 	const response = await rest.call('POST', '/rest/api-keys', body);
 	const data = response.json?.data;
 	const key = data?.rawApiKey ?? data?.apiKey;
-	if (!response.ok || !key) throw new Error(`Could not create an API key (HTTP ${response.status}: ${response.text.slice(0, 300)}).`);
+	if (!response.ok || !key)
+		throw new Error(
+			`Could not create an API key (HTTP ${response.status}: ${response.text.slice(0, 300)}).`,
+		);
 	return key;
 }
 
@@ -85,9 +93,12 @@ export async function createApiKey(url, { client, label = `runtime-${Date.now()}
  * @param {string} route e.g. "/executions?includeData=true"
  */
 export async function publicApi(url, apiKey, route) {
-	const response = await fetch(`${url}/api/v1${route}`, { headers: { 'X-N8N-API-KEY': apiKey, accept: 'application/json' } });
+	const response = await fetch(`${url}/api/v1${route}`, {
+		headers: { 'X-N8N-API-KEY': apiKey, accept: 'application/json' },
+	});
 	const text = await response.text();
-	if (!response.ok) throw new Error(`GET /api/v1${route} answered HTTP ${response.status}: ${text.slice(0, 300)}`);
+	if (!response.ok)
+		throw new Error(`GET /api/v1${route} answered HTTP ${response.status}: ${text.slice(0, 300)}`);
 	return JSON.parse(text);
 }
 
@@ -97,7 +108,11 @@ export async function publicApi(url, apiKey, route) {
  * @param {string} apiKey
  * @param {{workflowId?: string, status?: string, limit?: number, includeData?: boolean}} [filter]
  */
-export async function listExecutions(url, apiKey, { workflowId, status, limit = 50, includeData = true } = {}) {
+export async function listExecutions(
+	url,
+	apiKey,
+	{ workflowId, status, limit = 50, includeData = true } = {},
+) {
 	const query = new URLSearchParams({ includeData: String(includeData), limit: String(limit) });
 	if (workflowId) query.set('workflowId', workflowId);
 	if (status) query.set('status', status);
@@ -117,5 +132,7 @@ export function nodeOutput(runDataOrExecution, nodeName, outputIndex = 0) {
 	if (!runs) return undefined;
 	const last = runs[runs.length - 1];
 	if (last.error) return { error: last.error };
-	return (last.data?.main?.[outputIndex] ?? []).map((/** @type {{json: unknown}} */ item) => item.json);
+	return (last.data?.main?.[outputIndex] ?? []).map(
+		(/** @type {{json: unknown}} */ item) => item.json,
+	);
 }

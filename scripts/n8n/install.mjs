@@ -2,7 +2,18 @@
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import { CACHE_DIR, N8N_VERSIONS, ROOT, cleanEnv, log, nodeMajorOf, run, seconds, sha256File, withLock } from './common.mjs';
+import {
+	CACHE_DIR,
+	N8N_VERSIONS,
+	ROOT,
+	cleanEnv,
+	log,
+	nodeMajorOf,
+	run,
+	seconds,
+	sha256File,
+	withLock,
+} from './common.mjs';
 
 // ---------------------------------------------------------------------------------------------
 // Node 24 and n8n
@@ -21,14 +32,21 @@ export async function ensureNode24() {
 	return withLock('node24', async () => {
 		if (fs.existsSync(binary) && nodeMajorOf(binary) >= 24) return binary;
 		const startedAt = Date.now();
-		log(`installing Node 24 from the npm registry (${pkg}@24) into ${path.relative(ROOT, prefix)}/ …`);
+		log(
+			`installing Node 24 from the npm registry (${pkg}@24) into ${path.relative(ROOT, prefix)}/ …`,
+		);
 		fs.mkdirSync(prefix, { recursive: true });
-		await run('npm', ['install', '--no-save', '--no-audit', '--no-fund', '--prefix', prefix, `${pkg}@24`], {
-			cwd: prefix,
-			logFile: path.join(prefix, 'install.log'),
-			what: 'Installing Node 24',
-		});
-		if (nodeMajorOf(binary) < 24) throw new Error(`Node 24 install finished but ${binary} does not run.`);
+		await run(
+			'npm',
+			['install', '--no-save', '--no-audit', '--no-fund', '--prefix', prefix, `${pkg}@24`],
+			{
+				cwd: prefix,
+				logFile: path.join(prefix, 'install.log'),
+				what: 'Installing Node 24',
+			},
+		);
+		if (nodeMajorOf(binary) < 24)
+			throw new Error(`Node 24 install finished but ${binary} does not run.`);
 		log(`Node 24 ready (${seconds(startedAt)}): ${binary}`);
 		return binary;
 	});
@@ -53,7 +71,8 @@ export async function ensureN8n(version = 'v2') {
 	if (!fs.existsSync(lockFile)) throw new Error(`Missing ${path.relative(ROOT, lockFile)}.`);
 	const nodeBin = spec.minNodeMajor >= 24 ? await ensureNode24() : process.execPath;
 	const nodeMajor = nodeMajorOf(nodeBin);
-	if (nodeMajor < spec.minNodeMajor) throw new Error(`n8n ${version} needs Node >= ${spec.minNodeMajor}, got ${nodeMajor}.`);
+	if (nodeMajor < spec.minNodeMajor)
+		throw new Error(`n8n ${version} needs Node >= ${spec.minNodeMajor}, got ${nodeMajor}.`);
 	const hash = createHash('sha256')
 		.update(sha256File(lockFile))
 		.update(sha256File(manifest))
@@ -75,8 +94,12 @@ export async function ensureN8n(version = 'v2') {
 		if (fs.existsSync(marker)) return result();
 		const startedAt = Date.now();
 		const logFile = path.join(dir, 'install.log');
-		log(`installing n8n ${version} (pinned in ${path.relative(ROOT, spec.manifestDir)}/) into ${path.relative(ROOT, dir)}/`);
-		log(`  this happens once; it takes about 3-4 minutes and 2.7 GB. Log: ${path.relative(ROOT, logFile)}`);
+		log(
+			`installing n8n ${version} (pinned in ${path.relative(ROOT, spec.manifestDir)}/) into ${path.relative(ROOT, dir)}/`,
+		);
+		log(
+			`  this happens once; it takes about 3-4 minutes and 2.7 GB. Log: ${path.relative(ROOT, logFile)}`,
+		);
 		fs.rmSync(dir, { recursive: true, force: true });
 		fs.mkdirSync(dir, { recursive: true });
 		fs.copyFileSync(manifest, path.join(dir, 'package.json'));
@@ -115,7 +138,16 @@ export async function ensureN8n(version = 'v2') {
 		).version;
 		fs.writeFileSync(
 			marker,
-			JSON.stringify({ n8nVersion, nodeMajor, installedAt: new Date().toISOString(), seconds: (Date.now() - startedAt) / 1000 }, null, 2),
+			JSON.stringify(
+				{
+					n8nVersion,
+					nodeMajor,
+					installedAt: new Date().toISOString(),
+					seconds: (Date.now() - startedAt) / 1000,
+				},
+				null,
+				2,
+			),
 		);
 		log(`n8n ${n8nVersion} installed in ${seconds(startedAt)}`);
 		return result();

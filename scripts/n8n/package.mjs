@@ -3,7 +3,16 @@ import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import { CACHE_DIR, PACKAGE_NAME, ROOT, USER_CACHE_DIR, cleanEnv, log, run, seconds } from './common.mjs';
+import {
+	CACHE_DIR,
+	PACKAGE_NAME,
+	ROOT,
+	USER_CACHE_DIR,
+	cleanEnv,
+	log,
+	run,
+	seconds,
+} from './common.mjs';
 
 // ---------------------------------------------------------------------------------------------
 // Our package
@@ -29,7 +38,9 @@ export async function buildAndPackPackage({ quiet = true, reuse = false } = {}) 
 	if (reuse && process.env.FACILITAPAY_FORCE_BUILD !== '1' && fs.existsSync(stampFile)) {
 		const stamp = JSON.parse(fs.readFileSync(stampFile, 'utf8'));
 		if (stamp.sourcesHash === sourcesHash && fs.existsSync(stamp.tarball)) {
-			log(`package sources unchanged since the last build: reusing ${path.relative(ROOT, stamp.tarball)}`);
+			log(
+				`package sources unchanged since the last build: reusing ${path.relative(ROOT, stamp.tarball)}`,
+			);
 			return stamp.tarball;
 		}
 	}
@@ -51,7 +62,8 @@ export async function buildAndPackPackage({ quiet = true, reuse = false } = {}) 
 				'Check that the sources under nodes/ and credentials/ exist and compile.',
 		);
 	}
-	for (const old of fs.readdirSync(packDir).filter((f) => f.endsWith('.tgz'))) fs.rmSync(path.join(packDir, old));
+	for (const old of fs.readdirSync(packDir).filter((f) => f.endsWith('.tgz')))
+		fs.rmSync(path.join(packDir, old));
 	const out = spawnSync('npm', ['pack', '--json', '--pack-destination', packDir], {
 		cwd: ROOT,
 		env: cleanEnv(),
@@ -61,7 +73,9 @@ export async function buildAndPackPackage({ quiet = true, reuse = false } = {}) 
 	const [{ filename, size }] = JSON.parse(out.stdout);
 	const tarball = path.join(packDir, path.basename(filename));
 	fs.writeFileSync(stampFile, JSON.stringify({ sourcesHash, tarball }, null, 2));
-	log(`packed ${path.relative(ROOT, tarball)} (${(size / 1024).toFixed(0)} kB) in ${seconds(startedAt)}`);
+	log(
+		`packed ${path.relative(ROOT, tarball)} (${(size / 1024).toFixed(0)} kB) in ${seconds(startedAt)}`,
+	);
 	return tarball;
 }
 
@@ -79,7 +93,19 @@ export function hashPackageSources() {
 			hash.update(`${rel}\0`).update(fs.readFileSync(full)).update('\0');
 		}
 	};
-	for (const rel of ['nodes', 'credentials', 'icons', 'package.json', 'tsconfig.json', 'tsconfig.build.json', 'gulpfile.js', 'README.md', 'LICENSE', 'LICENSE.md']) add(rel);
+	for (const rel of [
+		'nodes',
+		'credentials',
+		'icons',
+		'package.json',
+		'tsconfig.json',
+		'tsconfig.build.json',
+		'gulpfile.js',
+		'README.md',
+		'LICENSE',
+		'LICENSE.md',
+	])
+		add(rel);
 	return hash.digest('hex');
 }
 
@@ -111,7 +137,8 @@ export function isInsideRepo(dir) {
 export function removeUserFolder(userFolder) {
 	const link = path.join(userFolder, '.n8n', 'nodes');
 	try {
-		if (fs.lstatSync(link).isSymbolicLink()) fs.rmSync(path.dirname(fs.realpathSync(link)), { recursive: true, force: true });
+		if (fs.lstatSync(link).isSymbolicLink())
+			fs.rmSync(path.dirname(fs.realpathSync(link)), { recursive: true, force: true });
 	} catch {
 		/* no nodes folder */
 	}
@@ -147,7 +174,9 @@ export function installPackageInto(userFolder, tarball) {
 	const target = path.join(nodesDir, 'node_modules', PACKAGE_NAME);
 	fs.rmSync(target, { recursive: true, force: true });
 	fs.mkdirSync(target, { recursive: true });
-	const out = spawnSync('tar', ['-xzf', tarball, '-C', target, '--strip-components=1'], { encoding: 'utf8' });
+	const out = spawnSync('tar', ['-xzf', tarball, '-C', target, '--strip-components=1'], {
+		encoding: 'utf8',
+	});
 	if (out.status !== 0) throw new Error(`Could not untar ${tarball}: ${out.stderr}`);
 	const { version } = JSON.parse(fs.readFileSync(path.join(target, 'package.json'), 'utf8'));
 	const manifestFile = path.join(nodesDir, 'package.json');

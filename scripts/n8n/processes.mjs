@@ -3,7 +3,17 @@ import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
-import { CREDENTIAL_TYPE, ENCRYPTION_KEY, cleanEnv, delay, isAlive, log, run, seconds, tailOf } from './common.mjs';
+import {
+	CREDENTIAL_TYPE,
+	ENCRYPTION_KEY,
+	cleanEnv,
+	delay,
+	isAlive,
+	log,
+	run,
+	seconds,
+	tailOf,
+} from './common.mjs';
 import { ensureN8n } from './install.mjs';
 
 // ---------------------------------------------------------------------------------------------
@@ -22,7 +32,9 @@ export function n8nEnv({ version, userFolder, port, brokerPort, env = {} }) {
 		N8N_PROTOCOL: 'http',
 		N8N_EDITOR_BASE_URL: `http://127.0.0.1:${port}/`,
 		// 2.x reads N8N_WEBHOOK_URL (WEBHOOK_URL is deprecated there), 1.x reads WEBHOOK_URL.
-		...(version === 'v1' ? { WEBHOOK_URL: `http://127.0.0.1:${port}/` } : { N8N_WEBHOOK_URL: `http://127.0.0.1:${port}/` }),
+		...(version === 'v1'
+			? { WEBHOOK_URL: `http://127.0.0.1:${port}/` }
+			: { N8N_WEBHOOK_URL: `http://127.0.0.1:${port}/` }),
 		N8N_RUNNERS_BROKER_PORT: String(brokerPort),
 		N8N_ENCRYPTION_KEY: ENCRYPTION_KEY,
 		N8N_DIAGNOSTICS_ENABLED: 'false',
@@ -35,7 +47,9 @@ export function n8nEnv({ version, userFolder, port, brokerPort, env = {} }) {
 		N8N_SECURE_COOKIE: 'false',
 		// Modules that call out at start-up. 1.x knows fewer modules and refuses unknown names.
 		N8N_DISABLED_MODULES:
-			version === 'v1' ? 'chat-hub,insights' : 'mcp-registry,instance-ai,agents,chat-hub,workflow-builder,insights',
+			version === 'v1'
+				? 'chat-hub,insights'
+				: 'mcp-registry,instance-ai,agents,chat-hub,workflow-builder,insights',
 		N8N_REINSTALL_MISSING_PACKAGES: 'false',
 		N8N_ENFORCE_SETTINGS_FILE_PERMISSIONS: 'false',
 		N8N_COMMUNITY_PACKAGES_ENABLED: 'true',
@@ -148,11 +162,15 @@ export async function startN8n({
 	};
 	for (;;) {
 		if (exited) {
-			throw new Error(`n8n exited during start-up (${JSON.stringify(exited)}).\n--- ${logFile} ---\n${tailOf(logFile, 40)}`);
+			throw new Error(
+				`n8n exited during start-up (${JSON.stringify(exited)}).\n--- ${logFile} ---\n${tailOf(logFile, 40)}`,
+			);
 		}
 		if (Date.now() - startedAt > readyTimeoutMs) {
 			await stop();
-			throw new Error(`n8n was not ready after ${readyTimeoutMs / 1000} s.\n--- ${logFile} ---\n${tailOf(logFile, 40)}`);
+			throw new Error(
+				`n8n was not ready after ${readyTimeoutMs / 1000} s.\n--- ${logFile} ---\n${tailOf(logFile, 40)}`,
+			);
 		}
 		try {
 			const response = await fetch(`${url}/healthz/readiness`);
@@ -202,7 +220,10 @@ export async function stopStaleN8n(userFolder) {
  * @param {{version?: 'v2'|'v1', userFolder: string, brokerPort?: number, env?: Record<string,string>, allowFailure?: boolean}} options
  * @returns {Promise<{code: number, stdout: string, stderr: string}>}
  */
-export async function n8nCli(args, { version = 'v2', userFolder, brokerPort, env = {}, allowFailure = false }) {
+export async function n8nCli(
+	args,
+	{ version = 'v2', userFolder, brokerPort, env = {}, allowFailure = false },
+) {
 	const install = await ensureN8n(version);
 	const cliDir = path.join(userFolder, 'cli');
 	fs.mkdirSync(cliDir, { recursive: true });
@@ -227,7 +248,9 @@ export async function n8nCli(args, { version = 'v2', userFolder, brokerPort, env
 	const stdout = fs.readFileSync(outFile, 'utf8');
 	const stderr = fs.readFileSync(errFile, 'utf8');
 	if (code !== 0 && !allowFailure) {
-		throw new Error(`n8n ${args.join(' ')} exited with ${code}.\n--- stdout ---\n${stdout.slice(-3000)}\n--- stderr ---\n${stderr.slice(-3000)}`);
+		throw new Error(
+			`n8n ${args.join(' ')} exited with ${code}.\n--- stdout ---\n${stdout.slice(-3000)}\n--- stderr ---\n${stderr.slice(-3000)}`,
+		);
 	}
 	return { code, stdout, stderr };
 }
@@ -241,7 +264,10 @@ export async function n8nCli(args, { version = 'v2', userFolder, brokerPort, env
 export async function importIntoN8n(kind, items, options) {
 	const dir = path.join(options.userFolder, 'imports');
 	fs.mkdirSync(dir, { recursive: true });
-	const file = path.join(dir, `${kind}-${Date.now()}-${Math.random().toString(36).slice(2, 8)}.json`);
+	const file = path.join(
+		dir,
+		`${kind}-${Date.now()}-${Math.random().toString(36).slice(2, 8)}.json`,
+	);
 	fs.writeFileSync(file, JSON.stringify(items, null, 2));
 	return n8nCli([`import:${kind}`, `--input=${file}`], options);
 }
@@ -250,7 +276,12 @@ export async function importIntoN8n(kind, items, options) {
  * Credentials for the sandbox, in the decrypted form `n8n import:credentials` takes.
  * @param {{baseUrl: string, token?: string, id?: string, name?: string}} options
  */
-export function sandboxCredentials({ baseUrl, token = 'sandbox-token', id = 'facilitapay-sandbox', name = 'FacilitaPay Sandbox' }) {
+export function sandboxCredentials({
+	baseUrl,
+	token = 'sandbox-token',
+	id = 'facilitapay-sandbox',
+	name = 'FacilitaPay Sandbox',
+}) {
 	return {
 		id,
 		name,
@@ -271,7 +302,10 @@ export function sandboxCredentials({ baseUrl, token = 'sandbox-token', id = 'fac
  * @param {{version?: 'v2'|'v1', userFolder: string, brokerPort?: number}} options
  */
 export async function executeWorkflow(workflowId, options) {
-	const result = await n8nCli(['execute', `--id=${workflowId}`, '--rawOutput'], { ...options, allowFailure: true });
+	const result = await n8nCli(['execute', `--id=${workflowId}`, '--rawOutput'], {
+		...options,
+		allowFailure: true,
+	});
 	return { ...result, runData: parseExecuteOutput(result.stdout) };
 }
 

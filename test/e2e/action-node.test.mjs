@@ -25,9 +25,16 @@ describeE2e('FacilitaPay in a real n8n 2.x', () => {
 			const types = await listNodeTypes({ version: state.version, userFolder: state.userFolder });
 			expect(types).toContain(NODE_TYPES.action);
 			const installed = JSON.parse(
-				fs.readFileSync(path.join(state.userFolder, '.n8n/nodes/node_modules/n8n-nodes-facilitapay/package.json'), 'utf8'),
+				fs.readFileSync(
+					path.join(state.userFolder, '.n8n/nodes/node_modules/n8n-nodes-facilitapay/package.json'),
+					'utf8',
+				),
 			);
-			if ((installed.n8n?.nodes ?? []).some((/** @type {string} */ n) => n.includes('FacilitaPayTrigger'))) {
+			if (
+				(installed.n8n?.nodes ?? []).some((/** @type {string} */ n) =>
+					n.includes('FacilitaPayTrigger'),
+				)
+			) {
 				expect(types).toContain(NODE_TYPES.trigger);
 			}
 		},
@@ -54,7 +61,14 @@ describeE2e('FacilitaPay in a real n8n 2.x', () => {
 			const mark = await sandboxMark(state);
 
 			const run = await runWorkflow(
-				workflowWithNode({ parameters: { resource: 'subject', operation: 'getMany', returnAll: true, simplify: false } }),
+				workflowWithNode({
+					parameters: {
+						resource: 'subject',
+						operation: 'getMany',
+						returnAll: true,
+						simplify: false,
+					},
+				}),
 				{ state },
 			);
 
@@ -63,9 +77,14 @@ describeE2e('FacilitaPay in a real n8n 2.x', () => {
 			const documents = run.items.map((item) => item.document_number);
 			for (const person of people) expect(documents).toContain(person.document_number);
 			const byDocument = new Map(run.items.map((item) => [item.document_number, item]));
-			expect(byDocument.get(people[1].document_number)).toMatchObject({ social_name: people[1].social_name });
+			expect(byDocument.get(people[1].document_number)).toMatchObject({
+				social_name: people[1].social_name,
+			});
 
-			const received = await sandboxRequests({ after: mark, method: 'GET', pathPrefix: '/subject/people' }, state);
+			const received = await sandboxRequests(
+				{ after: mark, method: 'GET', pathPrefix: '/subject/people' },
+				state,
+			);
 			expect(received.length).toBeGreaterThanOrEqual(1);
 			expect(received.every((request) => request.method === 'GET')).toBe(true);
 		},
@@ -83,7 +102,10 @@ describeE2e('FacilitaPay in a real n8n 2.x', () => {
 				id: 'facilitapay-wrong-token',
 				name: 'FacilitaPay Wrong Token',
 			});
-			await importIntoN8n('credentials', [wrong], { version: state.version, userFolder: state.userFolder });
+			await importIntoN8n('credentials', [wrong], {
+				version: state.version,
+				userFolder: state.userFolder,
+			});
 
 			const run = await runWorkflow(
 				workflowWithNode({

@@ -73,9 +73,7 @@ function toolWorkflow({ toolName, parameters, args }) {
 
 /** The tool's answer as the executor passes it on: a JSON string of the node's output items, or items. */
 function toolAnswer(/** @type {any[]} */ items) {
-	return items
-		.map((json) => (typeof json === 'string' ? json : JSON.stringify(json)))
-		.join('\n');
+	return items.map((json) => (typeof json === 'string' ? json : JSON.stringify(json))).join('\n');
 }
 
 /** @param {any} run */
@@ -123,7 +121,8 @@ describeE2e('FacilitaPay as an AI agent tool in a real n8n 2.x', () => {
 						subjectId: {
 							__rl: true,
 							mode: 'id',
-							value: "={{ $fromAI('subjectId', 'ID (UUID) of the customer to look up', 'string') }}",
+							value:
+								"={{ $fromAI('subjectId', 'ID (UUID) of the customer to look up', 'string') }}",
 						},
 					},
 					args: { subjectId },
@@ -134,13 +133,22 @@ describeE2e('FacilitaPay as an AI agent tool in a real n8n 2.x', () => {
 			if (run.exitCode !== 0 || run.error) process.stderr.write(`${explain(run)}\n`);
 			// The run's own record, not the CLI's exit code: once in three runs the CLI was ended by a
 			// signal (exit 128) after printing a run with status "success".
-			expect({ status: run.runData?.status, finished: run.runData?.finished, error: run.error }).toEqual({
+			expect({
+				status: run.runData?.status,
+				finished: run.runData?.finished,
+				error: run.error,
+			}).toEqual({
 				status: 'success',
 				finished: true,
 				error: null,
 			});
-			const received = await sandboxRequests({ after: mark, method: 'GET', pathPrefix: '/subject/people/' }, state);
-			expect(received.map((r) => r.url)).toEqual([expect.stringMatching(new RegExp(`/api/v1/subject/people/${subjectId}$`))]);
+			const received = await sandboxRequests(
+				{ after: mark, method: 'GET', pathPrefix: '/subject/people/' },
+				state,
+			);
+			expect(received.map((r) => r.url)).toEqual([
+				expect.stringMatching(new RegExp(`/api/v1/subject/people/${subjectId}$`)),
+			]);
 			const answer = toolAnswer(run.items);
 			expect(answer).toContain(person.social_name);
 			expect(answer).toContain(subjectId);
@@ -186,7 +194,8 @@ describeE2e('FacilitaPay as an AI agent tool in a real n8n 2.x', () => {
 							mode: 'id',
 							value: "={{ $fromAI('customerId', 'ID (UUID) of the customer who pays', 'string') }}",
 						},
-						value: "={{ $fromAI('amount', 'Amount in BRL with two decimals, e.g. 150.00', 'string') }}",
+						value:
+							"={{ $fromAI('amount', 'Amount in BRL with two decimals, e.g. 150.00', 'string') }}",
 						dynamicPixExpiresAt: '',
 						fromBankAccountId: '0b5e7c2a-1f3d-4a8e-9c61-000000000001',
 						toBankAccountId: '0b5e7c2a-1f3d-4a8e-9c61-000000000004',
@@ -200,12 +209,19 @@ describeE2e('FacilitaPay as an AI agent tool in a real n8n 2.x', () => {
 			if (run.exitCode !== 0 || run.error) process.stderr.write(`${explain(run)}\n`);
 			// The run's own record, not the CLI's exit code: once in three runs the CLI was ended by a
 			// signal (exit 128) after printing a run with status "success".
-			expect({ status: run.runData?.status, finished: run.runData?.finished, error: run.error }).toEqual({
+			expect({
+				status: run.runData?.status,
+				finished: run.runData?.finished,
+				error: run.error,
+			}).toEqual({
 				status: 'success',
 				finished: true,
 				error: null,
 			});
-			const received = await sandboxRequests({ after: mark, method: 'POST', route: undefined, pathPrefix: '/transactions' }, state);
+			const received = await sandboxRequests(
+				{ after: mark, method: 'POST', route: undefined, pathPrefix: '/transactions' },
+				state,
+			);
 			expect(received).toHaveLength(1);
 			expect(received[0].body.transaction).toMatchObject({
 				subject_id: subjectId,
@@ -236,7 +252,8 @@ describeE2e('FacilitaPay as an AI agent tool in a real n8n 2.x', () => {
 						resource: 'transaction',
 						operation: 'createDynamicPix',
 						subjectId: { __rl: true, mode: 'id', value: '4b6f3c2a-9d1e-4f7a-8c5b-2e1d0a9f8b7c' },
-						value: "={{ $fromAI('amount', 'Amount in BRL with two decimals, e.g. 150.00', 'string') }}",
+						value:
+							"={{ $fromAI('amount', 'Amount in BRL with two decimals, e.g. 150.00', 'string') }}",
 						dynamicPixExpiresAt: '',
 						fromBankAccountId: '0b5e7c2a-1f3d-4a8e-9c61-000000000001',
 						toBankAccountId: '0b5e7c2a-1f3d-4a8e-9c61-000000000004',
@@ -252,9 +269,10 @@ describeE2e('FacilitaPay as an AI agent tool in a real n8n 2.x', () => {
 			const message = JSON.stringify(run.error ?? run.runData?.resultData?.error ?? null);
 			expect(message).toMatch(/Invalid Value \(item 0\)/);
 			expect(message).toContain('87.40');
-			expect(await sandboxRequests({ after: mark, pathPrefix: '/transactions' }, state)).toEqual([]);
+			expect(await sandboxRequests({ after: mark, pathPrefix: '/transactions' }, state)).toEqual(
+				[],
+			);
 		},
 		CLI_TIMEOUT,
 	);
 });
-

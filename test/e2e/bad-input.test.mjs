@@ -43,7 +43,10 @@ describeE2e('Bad input in a real n8n 2.x run', () => {
 		),
 	];
 	const stopping = chainWorkflow({ steps: steps({}), name: 'e2e bad input: stop on error' });
-	const continuing = chainWorkflow({ steps: steps({ onError: 'continueRegularOutput' }), name: 'e2e bad input: continue' });
+	const continuing = chainWorkflow({
+		steps: steps({ onError: 'continueRegularOutput' }),
+		name: 'e2e bad input: continue',
+	});
 
 	beforeAll(async () => {
 		requirePieces(sharedState(), ['sandbox', 'node']);
@@ -52,7 +55,11 @@ describeE2e('Bad input in a real n8n 2.x run', () => {
 
 	/** The people the sandbox was asked to create since the mark (their document numbers). */
 	async function creationsSince(mark) {
-		const requests = await sandboxRequests({ after: mark, method: 'POST', pathPrefix: '/subject/people' });
+		const requests = await sandboxRequests({
+			after: mark,
+			method: 'POST',
+			pathPrefix: '/subject/people',
+		});
 		return requests.map((r) => r.body?.person?.document_number);
 	}
 
@@ -85,13 +92,24 @@ describeE2e('Bad input in a real n8n 2.x run', () => {
 
 			expect(run.exitCode).toBe(0);
 			expect(run.items).toHaveLength(3);
-			expect(run.items[0]).toMatchObject({ document_number: people[0].document_number, social_name: people[0].name });
+			expect(run.items[0]).toMatchObject({
+				document_number: people[0].document_number,
+				social_name: people[0].name,
+			});
 			expect(run.items[1]).toEqual(
-				expect.objectContaining({ error: expect.stringMatching(/^Invalid Document Number \(item 1\): .*check digit/i) }),
+				expect.objectContaining({
+					error: expect.stringMatching(/^Invalid Document Number \(item 1\): .*check digit/i),
+				}),
 			);
 			expect(run.items[1].description).toMatch(/Nothing was sent/i);
-			expect(run.items[2]).toMatchObject({ document_number: people[2].document_number, social_name: people[2].name });
-			expect(await creationsSince(mark)).toEqual([people[0].document_number, people[2].document_number]);
+			expect(run.items[2]).toMatchObject({
+				document_number: people[2].document_number,
+				social_name: people[2].name,
+			});
+			expect(await creationsSince(mark)).toEqual([
+				people[0].document_number,
+				people[2].document_number,
+			]);
 		},
 		CLI_TIMEOUT,
 	);

@@ -9,7 +9,12 @@
 //    connects, and a wrongly typed password fails the test (the sign-in is refused).
 // 3. The HTTP Request node using our credentials as a predefined credential type gets the bearer
 //    header (the sandbox answers 401 without it).
-import { CREDENTIAL_TYPE, importIntoN8n, sandboxCredentials, setupOwner } from '../../scripts/n8n-runtime.mjs';
+import {
+	CREDENTIAL_TYPE,
+	importIntoN8n,
+	sandboxCredentials,
+	setupOwner,
+} from '../../scripts/n8n-runtime.mjs';
 import {
 	CLI_TIMEOUT,
 	actionStep,
@@ -30,7 +35,8 @@ import {
 } from './lib/n8n-e2e.mjs';
 
 /** "POST /api/v1/sign_in → 200": readable in a failed assertion's diff. @param {any[]} requests */
-const lines = (requests) => requests.map((r) => `${r.method} ${String(r.url).split('?')[0]} → ${r.status}`);
+const lines = (requests) =>
+	requests.map((r) => `${r.method} ${String(r.url).split('?')[0]} → ${r.status}`);
 
 /** Fails with the failed node's message and the end of n8n's output when a run did not go through. @param {any} run */
 function expectRunSucceeded(run) {
@@ -53,7 +59,10 @@ describeE2e('FacilitaPay credentials in a real n8n 2.x', () => {
 	beforeAll(async () => {
 		const state = sharedState();
 		requirePieces(state, ['sandbox', 'node']);
-		sb = await startPrivateSandbox({ id: 'facilitapay-creds-sandbox', name: 'FacilitaPay Credentials Sandbox' });
+		sb = await startPrivateSandbox({
+			id: 'facilitapay-creds-sandbox',
+			name: 'FacilitaPay Credentials Sandbox',
+		});
 		await importIntoN8n(
 			'credentials',
 			[
@@ -98,8 +107,16 @@ describeE2e('FacilitaPay credentials in a real n8n 2.x', () => {
 				name: 'e2e credentials: username and password',
 				credentials: userPass,
 				steps: [
-					codeStep('Five Subjects', `return ${JSON.stringify(subjectIds.map((subjectId) => ({ json: { subjectId } })))};`),
-					actionStep('FacilitaPay', { resource: 'subject', operation: 'get', subjectId: '={{ $json.subjectId }}', simplify: false }),
+					codeStep(
+						'Five Subjects',
+						`return ${JSON.stringify(subjectIds.map((subjectId) => ({ json: { subjectId } })))};`,
+					),
+					actionStep('FacilitaPay', {
+						resource: 'subject',
+						operation: 'get',
+						subjectId: '={{ $json.subjectId }}',
+						simplify: false,
+					}),
 				],
 			});
 			await importWorkflows(workflow);
@@ -116,10 +133,12 @@ describeE2e('FacilitaPay credentials in a real n8n 2.x', () => {
 			expectFiveSubjects(second);
 			const beforeExpiry = await sandboxRequests({ after: start }, sb.state);
 			// n8n kept the session token between the two executions: one sign-in for ten reads.
-			expect(lines(beforeExpiry.filter((r) => r.method === 'POST' && r.url.includes('/sign_in')))).toEqual([
-				'POST /api/v1/sign_in → 200',
-			]);
-			const reads = beforeExpiry.filter((r) => r.method === 'GET' && r.url.includes('/subject/people/'));
+			expect(
+				lines(beforeExpiry.filter((r) => r.method === 'POST' && r.url.includes('/sign_in'))),
+			).toEqual(['POST /api/v1/sign_in → 200']);
+			const reads = beforeExpiry.filter(
+				(r) => r.method === 'GET' && r.url.includes('/subject/people/'),
+			);
 			expect(reads).toHaveLength(10);
 			expect(reads.every((r) => r.status === 200)).toBe(true);
 
@@ -135,15 +154,19 @@ describeE2e('FacilitaPay credentials in a real n8n 2.x', () => {
 			// share ONE check that the token is really refused (GET /notifications) and ONE sign-in,
 			// and each is resent once with the new token.
 			const all = lines(afterExpiry);
-			expect(all.filter((line) => line.startsWith('GET /api/v1/notifications'))).toEqual(['GET /api/v1/notifications → 401']);
+			expect(all.filter((line) => line.startsWith('GET /api/v1/notifications'))).toEqual([
+				'GET /api/v1/notifications → 401',
+			]);
 			const seen = all.filter((line) => !line.startsWith('GET /api/v1/notifications'));
-			expect(seen.filter((line) => line.startsWith('POST /api/v1/sign_in'))).toEqual(['POST /api/v1/sign_in → 200']);
+			expect(seen.filter((line) => line.startsWith('POST /api/v1/sign_in'))).toEqual([
+				'POST /api/v1/sign_in → 200',
+			]);
 			expect(seen.filter((line) => line.endsWith('→ 401')).sort()).toEqual(
 				subjectIds.map((id) => `GET /api/v1/subject/people/${id} → 401`).sort(),
 			);
-			expect(seen.filter((line) => line.endsWith('→ 200') && line.startsWith('GET')).sort()).toEqual(
-				subjectIds.map((id) => `GET /api/v1/subject/people/${id} → 200`).sort(),
-			);
+			expect(
+				seen.filter((line) => line.endsWith('→ 200') && line.startsWith('GET')).sort(),
+			).toEqual(subjectIds.map((id) => `GET /api/v1/subject/people/${id} → 200`).sort());
 			// Every refusal came before the sign-in, every success after it.
 			const signInAt = seen.indexOf('POST /api/v1/sign_in → 200');
 			expect(seen.slice(0, signInAt).every((line) => line.endsWith('→ 401'))).toBe(true);
@@ -160,9 +183,17 @@ describeE2e('FacilitaPay credentials in a real n8n 2.x', () => {
 
 		/** What the editor sends: the stored credential's id with the data as the form shows it. @param {string} accessToken */
 		const testWithToken = async (accessToken) => {
-			const data = sandboxCredentials({ baseUrl: `${sb.sandboxUrl}/api/v1`, token: accessToken }).data;
+			const data = sandboxCredentials({
+				baseUrl: `${sb.sandboxUrl}/api/v1`,
+				token: accessToken,
+			}).data;
 			const response = await owner.call('POST', '/rest/credentials/test', {
-				credentials: { id: sb.credentials.id, name: sb.credentials.name, type: CREDENTIAL_TYPE, data },
+				credentials: {
+					id: sb.credentials.id,
+					name: sb.credentials.name,
+					type: CREDENTIAL_TYPE,
+					data,
+				},
 			});
 			expect(response.status).toBe(200);
 			return response.json.data;
@@ -192,7 +223,9 @@ describeE2e('FacilitaPay credentials in a real n8n 2.x', () => {
 
 				// The editor shows "Couldn't connect with these settings" followed by this message.
 				expect(result.status).toBe('Error');
-				expect(result.message).toMatch(/^FacilitaPay refused these credentials\. Check the environment/);
+				expect(result.message).toMatch(
+					/^FacilitaPay refused these credentials\. Check the environment/,
+				);
 				// n8n resends a refused request once after calling preAuthentication again (which, for an
 				// access token, changes nothing): both attempts were refused, nothing got through.
 				const sent = await sandboxRequests({ after: mark }, sb.state);
@@ -217,11 +250,18 @@ describeE2e('FacilitaPay credentials in a real n8n 2.x', () => {
 				const mark = await sandboxMark(sb.state);
 
 				const response = await owner.call('POST', '/rest/credentials/test', {
-					credentials: { id: stored.id, name: stored.name, type: CREDENTIAL_TYPE, data: stored.data },
+					credentials: {
+						id: stored.id,
+						name: stored.name,
+						type: CREDENTIAL_TYPE,
+						data: stored.data,
+					},
 				});
 
 				expect(response.json.data).toEqual({ status: 'OK', message: 'Connection successful!' });
-				expect(lines(await sandboxRequests({ after: mark }, sb.state))).toContain('GET /api/v1/notifications → 200');
+				expect(lines(await sandboxRequests({ after: mark }, sb.state))).toContain(
+					'GET /api/v1/notifications → 200',
+				);
 			},
 			CLI_TIMEOUT,
 		);
@@ -238,12 +278,21 @@ describeE2e('FacilitaPay credentials in a real n8n 2.x', () => {
 				const mark = await sandboxMark(sb.state);
 
 				const response = await owner.call('POST', '/rest/credentials/test', {
-					credentials: { id: stored.id, name: stored.name, type: CREDENTIAL_TYPE, data: { ...stored.data, password: 'not-the-password' } },
+					credentials: {
+						id: stored.id,
+						name: stored.name,
+						type: CREDENTIAL_TYPE,
+						data: { ...stored.data, password: 'not-the-password' },
+					},
 				});
 
 				expect(response.json.data.status).toBe('Error');
-				expect(response.json.data.message).toMatch(/^FacilitaPay refused these credentials\. Check the environment/);
-				expect(lines(await sandboxRequests({ after: mark, method: 'POST' }, sb.state))).toEqual(['POST /api/v1/sign_in → 401']);
+				expect(response.json.data.message).toMatch(
+					/^FacilitaPay refused these credentials\. Check the environment/,
+				);
+				expect(lines(await sandboxRequests({ after: mark, method: 'POST' }, sb.state))).toEqual([
+					'POST /api/v1/sign_in → 401',
+				]);
 			},
 			CLI_TIMEOUT,
 		);
@@ -274,8 +323,12 @@ describeE2e('FacilitaPay credentials in a real n8n 2.x', () => {
 
 			expectRunSucceeded(run);
 			expect(run.items).toHaveLength(1);
-			expect(run.items[0].data.map((/** @type {any} */ person) => person.id)).toEqual(expect.arrayContaining(subjectIds));
-			expect(lines(await sandboxRequests({ after: mark }, sb.state))).toEqual(['GET /api/v1/subject/people → 200']);
+			expect(run.items[0].data.map((/** @type {any} */ person) => person.id)).toEqual(
+				expect.arrayContaining(subjectIds),
+			);
+			expect(lines(await sandboxRequests({ after: mark }, sb.state))).toEqual([
+				'GET /api/v1/subject/people → 200',
+			]);
 		},
 		CLI_TIMEOUT,
 	);

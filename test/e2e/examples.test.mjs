@@ -64,10 +64,16 @@ function nodeOfType(workflow, type) {
  * @param {string} workflowId @param {any} state
  * @param {{count?: number, known?: Set<string>, what?: string}} [options]
  */
-async function newExecutions(workflowId, state, { count = 1, known = new Set(), what = `executions of ${workflowId}` } = {}) {
+async function newExecutions(
+	workflowId,
+	state,
+	{ count = 1, known = new Set(), what = `executions of ${workflowId}` } = {},
+) {
 	return waitFor(
 		async () => {
-			const executions = (await listExecutions({ workflowId, limit: 100 }, state)).filter((e) => !known.has(String(e.id)));
+			const executions = (await listExecutions({ workflowId, limit: 100 }, state)).filter(
+				(e) => !known.has(String(e.id)),
+			);
 			const settled = executions.every((e) => e.status !== 'running' && e.status !== 'new');
 			return executions.length >= count && settled ? executions : null;
 		},
@@ -77,7 +83,11 @@ async function newExecutions(workflowId, state, { count = 1, known = new Set(), 
 
 /** Ids of the executions a workflow has so far. @param {string} workflowId @param {any} state */
 async function knownExecutions(workflowId, state) {
-	return new Set((await listExecutions({ workflowId, limit: 100, includeData: false }, state)).map((e) => String(e.id)));
+	return new Set(
+		(await listExecutions({ workflowId, limit: 100, includeData: false }, state)).map((e) =>
+			String(e.id),
+		),
+	);
 }
 
 /** A loopback port nothing listens on: connections to it are refused. */
@@ -94,14 +104,23 @@ async function activateTrigger(workflowId, state) {
 	const mark = await sandboxMark(state);
 	await activateWorkflow(workflowId, state);
 	await waitFor(
-		async () => (await sandboxRequests({ after: mark, method: 'POST', pathPrefix: '/enable_webhooks' }, state)).length > 0,
+		async () =>
+			(
+				await sandboxRequests(
+					{ after: mark, method: 'POST', pathPrefix: '/enable_webhooks' },
+					state,
+				)
+			).length > 0,
 		{ what: 'the FacilitaPay Trigger to register its URL (POST /enable_webhooks)' },
 	);
 }
 
 /** Deactivates (unpublishes) a workflow on the shared server; best effort. */
 async function deactivate(workflowId, state) {
-	for (const route of [`/workflows/${workflowId}/unpublish`, `/workflows/${workflowId}/deactivate`]) {
+	for (const route of [
+		`/workflows/${workflowId}/unpublish`,
+		`/workflows/${workflowId}/deactivate`,
+	]) {
 		const response = await fetch(`${state.n8nUrl}/api/v1${route}`, {
 			method: 'POST',
 			headers: { 'X-N8N-API-KEY': state.apiKey, 'content-type': 'application/json' },
@@ -121,7 +140,9 @@ async function deactivate(workflowId, state) {
 async function clockNotAhead(state) {
 	const { now } = (await sandboxControl('GET', '/clock', undefined, state)).data ?? {};
 	if (now && Date.parse(now) > Date.now() + 50 * 60_000) {
-		console.warn(`examples.test.mjs: the sandbox clock (${now}) is ahead of real time; resetting the sandbox`);
+		console.warn(
+			`examples.test.mjs: the sandbox clock (${now}) is ahead of real time; resetting the sandbox`,
+		);
 		await sandboxControl('POST', '/reset', undefined, state);
 	}
 }
@@ -158,7 +179,8 @@ async function createCustomer(state, seed, name) {
 
 /** @param {{status: number, json: any, text: string}} answer */
 function dataOf(answer) {
-	if (answer.status >= 300) throw new Error(`sandbox answered ${answer.status}: ${answer.text.slice(0, 300)}`);
+	if (answer.status >= 300)
+		throw new Error(`sandbox answered ${answer.status}: ${answer.text.slice(0, 300)}`);
 	return answer.json.data;
 }
 
@@ -207,15 +229,22 @@ describeE2e('Example workflows (examples/*.json) in a real n8n 2.x', () => {
 				State: 'SP',
 			};
 			const form = new FormData();
-			formTrigger.parameters.formFields.values.forEach((/** @type {any} */ field, /** @type {number} */ index) => {
-				if (field.fieldType === 'file') {
-					form.append(`field-${index}`, new Blob([PDF], { type: 'application/pdf' }), 'proof-of-address.pdf');
-				} else {
-					const value = answers[/** @type {keyof typeof answers} */ (field.fieldLabel)];
-					if (value === undefined) throw new Error(`The test has no answer for form field "${field.fieldLabel}"`);
-					form.append(`field-${index}`, value);
-				}
-			});
+			formTrigger.parameters.formFields.values.forEach(
+				(/** @type {any} */ field, /** @type {number} */ index) => {
+					if (field.fieldType === 'file') {
+						form.append(
+							`field-${index}`,
+							new Blob([PDF], { type: 'application/pdf' }),
+							'proof-of-address.pdf',
+						);
+					} else {
+						const value = answers[/** @type {keyof typeof answers} */ (field.fieldLabel)];
+						if (value === undefined)
+							throw new Error(`The test has no answer for form field "${field.fieldLabel}"`);
+						form.append(`field-${index}`, value);
+					}
+				},
+			);
 			const known = await knownExecutions(workflow.id, state);
 			const submitted = await fetch(formUrl, { method: 'POST', body: form, redirect: 'manual' });
 			expect(submitted.status).toBe(200);
@@ -224,13 +253,18 @@ describeE2e('Example workflows (examples/*.json) in a real n8n 2.x', () => {
 
 			// n8n answers the POST at once (a multi-page form) and runs the workflow up to the
 			// completion page, where the execution waits for the browser.
-			const [waiting] = await newExecutions(workflow.id, state, { known, what: 'the onboarding execution' });
+			const [waiting] = await newExecutions(workflow.id, state, {
+				known,
+				what: 'the onboarding execution',
+			});
 			expect(waiting.status).toBe('waiting');
 
 			// The sandbox received the subject, the document and the dynamic PIX, in that order.
 			const received = await sandboxRequests({ after: mark }, state);
 			const calls = received.map((r) => r.route);
-			const subjectCall = received.find((r) => r.method === 'POST' && r.url === '/api/v1/subject/people');
+			const subjectCall = received.find(
+				(r) => r.method === 'POST' && r.url === '/api/v1/subject/people',
+			);
 			expect(subjectCall?.body).toEqual({
 				person: {
 					document_type: 'cpf',
@@ -248,9 +282,17 @@ describeE2e('Example workflows (examples/*.json) in a real n8n 2.x', () => {
 				},
 			});
 			const [registered] = /** @type {any[]} */ (nodeOutput(waiting, 'Create or Update Customer'));
-			const subject = dataOf(await sandboxApi('GET', `/subject/people/${registered.id}`, undefined, state));
-			expect(subject).toMatchObject({ document_number: cpf, social_name: 'Maria Onboarding', address_state: 'SP' });
-			const documentCall = received.find((r) => r.method === 'POST' && r.url === `/api/v1/subject/${subject.id}/documents`);
+			const subject = dataOf(
+				await sandboxApi('GET', `/subject/people/${registered.id}`, undefined, state),
+			);
+			expect(subject).toMatchObject({
+				document_number: cpf,
+				social_name: 'Maria Onboarding',
+				address_state: 'SP',
+			});
+			const documentCall = received.find(
+				(r) => r.method === 'POST' && r.url === `/api/v1/subject/${subject.id}/documents`,
+			);
 			expect(documentCall?.body?.document).toMatchObject({
 				labels: ['address-proof'],
 				file_type: 'application/pdf',
@@ -267,8 +309,14 @@ describeE2e('Example workflows (examples/*.json) in a real n8n 2.x', () => {
 				value: '49.90',
 				use_dynamic_pix: true,
 			});
-			expect(pixCall?.body?.transaction?.dynamic_pix_expires_at).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$/);
-			expect(calls).toEqual(['POST /api/v1/subject/people', 'POST /api/v1/subject/:id/documents', 'POST /api/v1/transactions']);
+			expect(pixCall?.body?.transaction?.dynamic_pix_expires_at).toMatch(
+				/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$/,
+			);
+			expect(calls).toEqual([
+				'POST /api/v1/subject/people',
+				'POST /api/v1/subject/:id/documents',
+				'POST /api/v1/transactions',
+			]);
 
 			// The form's last page shows the PIX copy-and-paste code and its QR code image.
 			const [pix] = /** @type {any[]} */ (nodeOutput(waiting, 'Create PIX Charge'));
@@ -336,12 +384,22 @@ describeE2e('Example workflows (examples/*.json) in a real n8n 2.x', () => {
 				await sandboxApi(
 					'POST',
 					'/transactions/checkout',
-					{ subject_id: customer.id, value: '150.00', currency: 'BRL', exchange_currency: 'BRL', to_bank_account_id: ACCOUNTS.brlNoPixKey },
+					{
+						subject_id: customer.id,
+						value: '150.00',
+						currency: 'BRL',
+						exchange_currency: 'BRL',
+						to_bank_account_id: ACCOUNTS.brlNoPixKey,
+					},
 					state,
 				),
 			);
-			const declined = (await sandboxControl('POST', `/transactions/${checkout.id}/pay`, { success: false }, state)).data;
-			const approved = (await sandboxControl('POST', `/transactions/${checkout.id}/pay`, { success: true }, state)).data;
+			const declined = (
+				await sandboxControl('POST', `/transactions/${checkout.id}/pay`, { success: false }, state)
+			).data;
+			const approved = (
+				await sandboxControl('POST', `/transactions/${checkout.id}/pay`, { success: true }, state)
+			).data;
 			// A dynamic PIX nobody pays (payment_expired).
 			const pixBody = (/** @type {string} */ value) => ({
 				transaction: {
@@ -359,8 +417,12 @@ describeE2e('Example workflows (examples/*.json) in a real n8n 2.x', () => {
 			// A paid dynamic PIX to the customer's own account, wired with error AC14 (wire_waiting_correction).
 			const paid = dataOf(await sandboxApi('POST', '/transactions', pixBody('120.00'), state));
 			await sandboxControl('POST', `/transactions/${paid.id}/pay`, { success: true }, state);
-			const settlement = (await sandboxControl('POST', '/settlement/run', { wire_error_code: 'AC14' }, state)).data;
-			const wire = settlement.wires.find((/** @type {any} */ w) => w.transaction_ids.includes(paid.id));
+			const settlement = (
+				await sandboxControl('POST', '/settlement/run', { wire_error_code: 'AC14' }, state)
+			).data;
+			const wire = settlement.wires.find((/** @type {any} */ w) =>
+				w.transaction_ids.includes(paid.id),
+			);
 			expect(wire).toMatchObject({ status: 'waiting_correction', error_code: 'AC14' });
 			// The back office reproves the customer (subject_reproved).
 			await sandboxControl(
@@ -434,8 +496,12 @@ describeE2e('Example workflows (examples/*.json) in a real n8n 2.x', () => {
 				severity: 'info',
 			});
 			expect(alerts.payment_failed.title).toBe('Payment failed: BRL 150.00');
-			expect(alerts.payment_failed.message).toContain(`was declined (reason: card_declined, transaction ${declined.id}).`);
-			expect(alerts.payment_failed.message).toContain(`try again on the same checkout page (checkout ${checkout.id})`);
+			expect(alerts.payment_failed.message).toContain(
+				`was declined (reason: card_declined, transaction ${declined.id}).`,
+			);
+			expect(alerts.payment_failed.message).toContain(
+				`try again on the same checkout page (checkout ${checkout.id})`,
+			);
 			expect(alerts.payment_failed.severity).toBe('warning');
 			expect(alerts.payment_expired).toEqual({
 				title: 'Payment expired: BRL 80.00',
@@ -443,13 +509,19 @@ describeE2e('Example workflows (examples/*.json) in a real n8n 2.x', () => {
 				severity: 'warning',
 			});
 			expect(alerts.wire_waiting_correction.title).toBe('Wire needs correction: AC14');
-			expect(alerts.wire_waiting_correction.message).toContain(`Wire ${wire.id} to bank account ${ACCOUNTS.brlCustomer} was stopped: AC14`);
-			expect(alerts.wire_waiting_correction.message).toContain('Fix: Account Type (conta-corrente or poupanca)');
+			expect(alerts.wire_waiting_correction.message).toContain(
+				`Wire ${wire.id} to bank account ${ACCOUNTS.brlCustomer} was stopped: AC14`,
+			);
+			expect(alerts.wire_waiting_correction.message).toContain(
+				'Fix: Account Type (conta-corrente or poupanca)',
+			);
 			expect(alerts.wire_waiting_correction.message).toContain('Wire → Update Bank Account');
 			expect(alerts.wire_waiting_correction.severity).toBe('critical');
 			for (const [code, field] of Object.entries(otherCodes)) {
 				const matching = executions.filter(
-					(execution) => /** @type {any[]} */ (nodeOutput(execution, 'FacilitaPay Trigger') ?? [])[0]?.wire_id === otherWires[code],
+					(execution) =>
+						/** @type {any[]} */ (nodeOutput(execution, 'FacilitaPay Trigger') ?? [])[0]
+							?.wire_id === otherWires[code],
 				);
 				expect({ code, executions: matching.length }).toEqual({ code, executions: 1 });
 				const [alert] = /** @type {any[]} */ (nodeOutput(matching[0], 'Alert'));
@@ -458,8 +530,12 @@ describeE2e('Example workflows (examples/*.json) in a real n8n 2.x', () => {
 				expect(alert.message).toContain(field);
 			}
 			expect(alerts.subject_reproved.title).toBe('Customer reproved: Joana Alerts');
-			expect(alerts.subject_reproved.message).toContain(`Joana Alerts (${customer.id}) was reproved (documents_rejected)`);
-			expect(alerts.subject_reproved.message).toContain('To resolve: proof of address rejected; selfie mismatch.');
+			expect(alerts.subject_reproved.message).toContain(
+				`Joana Alerts (${customer.id}) was reproved (documents_rejected)`,
+			);
+			expect(alerts.subject_reproved.message).toContain(
+				'To resolve: proof of address rejected; selfie mismatch.',
+			);
 			expect(alerts.subject_reproved.severity).toBe('critical');
 		},
 		CLI_TIMEOUT,
@@ -475,17 +551,31 @@ describeE2e('Example workflows (examples/*.json) in a real n8n 2.x', () => {
 			// Notifications go to a port that refuses connections: the first attempt and the 5
 			// redeliveries (1, 5, 15, 60, 360 minutes of the sandbox clock) all fail.
 			const port = await refusingPort();
-			const enabled = await sandboxApi('POST', '/enable_webhooks', { url: `http://127.0.0.1:${port}/facilitapay` }, state);
+			const enabled = await sandboxApi(
+				'POST',
+				'/enable_webhooks',
+				{ url: `http://127.0.0.1:${port}/facilitapay` },
+				state,
+			);
 			expect(enabled.status).toBe(200);
 			const subjectId = randomUUID();
-			await sandboxControl('POST', '/events', { type: 'subject_approved', subject_id: subjectId }, state);
+			await sandboxControl(
+				'POST',
+				'/events',
+				{ type: 'subject_approved', subject_id: subjectId },
+				state,
+			);
 			await sandboxControl('POST', '/deliveries/wait', undefined, state);
 			for (const minutes of [1, 5, 15, 60, 360]) {
 				await sandboxControl('POST', '/clock/advance', { minutes }, state);
 				await sandboxControl('POST', '/deliveries/wait', undefined, state);
 			}
-			const failedBefore = dataOf(await sandboxApi('GET', '/notifications?failed=true&per_page=1000', undefined, state));
-			const missed = failedBefore.find((/** @type {any} */ n) => n.notification?.subject_id === subjectId);
+			const failedBefore = dataOf(
+				await sandboxApi('GET', '/notifications?failed=true&per_page=1000', undefined, state),
+			);
+			const missed = failedBefore.find(
+				(/** @type {any} */ n) => n.notification?.subject_id === subjectId,
+			);
 			expect(missed).toMatchObject({ attempts: 6, next_attempt_at: null });
 			expect(missed.failed_at).not.toBeNull();
 
@@ -495,19 +585,37 @@ describeE2e('Example workflows (examples/*.json) in a real n8n 2.x', () => {
 			expect(run.error).toBeNull();
 			expect(run.exitCode).toBe(0);
 			const listed = /** @type {any[]} */ (nodeOutput(run.runData, 'Get Failed Notifications'));
-			expect(listed.map((n) => n.id).sort()).toEqual(failedBefore.map((/** @type {any} */ n) => n.id).sort());
+			expect(listed.map((n) => n.id).sort()).toEqual(
+				failedBefore.map((/** @type {any} */ n) => n.id).sort(),
+			);
 			const reprocessed = /** @type {any[]} */ (nodeOutput(run.runData, 'Re-process Event'));
 			expect(reprocessed).toContainEqual(
-				expect.objectContaining({ id: missed.id, notification: expect.objectContaining({ type: 'subject_approved', subject_id: subjectId }) }),
+				expect.objectContaining({
+					id: missed.id,
+					notification: expect.objectContaining({
+						type: 'subject_approved',
+						subject_id: subjectId,
+					}),
+				}),
 			);
 			expect(run.items).toHaveLength(failedBefore.length);
-			const listCalls = await sandboxRequests({ after: mark, method: 'GET', pathPrefix: '/notifications' }, state);
+			const listCalls = await sandboxRequests(
+				{ after: mark, method: 'GET', pathPrefix: '/notifications' },
+				state,
+			);
 			expect(listCalls.length).toBeGreaterThanOrEqual(1);
 			expect(listCalls[0].query).toMatchObject({ failed: 'true' });
-			const marks = await sandboxRequests({ after: mark, method: 'PUT', pathPrefix: '/notifications/' }, state);
-			expect(marks.map((r) => r.url).sort()).toEqual(failedBefore.map((/** @type {any} */ n) => `/api/v1/notifications/${n.id}`).sort());
+			const marks = await sandboxRequests(
+				{ after: mark, method: 'PUT', pathPrefix: '/notifications/' },
+				state,
+			);
+			expect(marks.map((r) => r.url).sort()).toEqual(
+				failedBefore.map((/** @type {any} */ n) => `/api/v1/notifications/${n.id}`).sort(),
+			);
 			expect(marks.every((r) => r.status === 200)).toBe(true);
-			expect(dataOf(await sandboxApi('GET', '/notifications?failed=true', undefined, state))).toEqual([]);
+			expect(
+				dataOf(await sandboxApi('GET', '/notifications?failed=true', undefined, state)),
+			).toEqual([]);
 
 			// Leave no webhook pointing at the dead port for the tests that follow.
 			await sandboxApi('GET', '/disable_webhooks', undefined, state);

@@ -56,7 +56,10 @@ async function prepare() {
 
 	// The n8n user folder lives outside the repository (os.tmpdir()): n8n writes ~700 UI asset .js
 	// files into it, which `n8n-node lint` (eslint .) would otherwise lint. Teardown removes it.
-	const userFolder = path.join(E2E_RUNS_DIR, `run-${new Date().toISOString().replace(/[:.]/g, '-')}-${process.pid}`);
+	const userFolder = path.join(
+		E2E_RUNS_DIR,
+		`run-${new Date().toISOString().replace(/[:.]/g, '-')}-${process.pid}`,
+	);
 	fs.mkdirSync(userFolder, { recursive: true });
 	/** @type {string[]} */
 	const missing = [];
@@ -64,11 +67,16 @@ async function prepare() {
 	const [tarball] = await Promise.all([buildAndPackPackage({ reuse: true }), ensureN8n('v2')]);
 	installPackageInto(userFolder, tarball);
 	const installed = JSON.parse(
-		fs.readFileSync(path.join(userFolder, '.n8n/nodes/node_modules/n8n-nodes-facilitapay/package.json'), 'utf8'),
+		fs.readFileSync(
+			path.join(userFolder, '.n8n/nodes/node_modules/n8n-nodes-facilitapay/package.json'),
+			'utf8',
+		),
 	);
 	const declaredNodes = installed.n8n?.nodes ?? [];
-	if (!declaredNodes.some((/** @type {string} */ n) => n.includes('FacilitaPay.node'))) missing.push('node: the FacilitaPay action node is not in package.json "n8n.nodes"');
-	if (!declaredNodes.some((/** @type {string} */ n) => n.includes('FacilitaPayTrigger'))) missing.push('trigger: the FacilitaPay Trigger is not in package.json "n8n.nodes"');
+	if (!declaredNodes.some((/** @type {string} */ n) => n.includes('FacilitaPay.node')))
+		missing.push('node: the FacilitaPay action node is not in package.json "n8n.nodes"');
+	if (!declaredNodes.some((/** @type {string} */ n) => n.includes('FacilitaPayTrigger')))
+		missing.push('trigger: the FacilitaPay Trigger is not in package.json "n8n.nodes"');
 
 	const sandboxToken = 'sandbox-token';
 	let sandboxUrl = null;
@@ -93,7 +101,10 @@ async function prepare() {
 		brokerPort: Number(process.env.E2E_N8N_BROKER_PORT ?? port + 1),
 		portVariables: { port: 'E2E_N8N_PORT', brokerPort: 'E2E_N8N_BROKER_PORT' },
 	});
-	/** @type {any} */ (globalThis).__facilitapayE2e = { .../** @type {any} */ (globalThis).__facilitapayE2e, n8n };
+	/** @type {any} */ (globalThis).__facilitapayE2e = {
+		.../** @type {any} */ (globalThis).__facilitapayE2e,
+		n8n,
+	};
 	const { client } = await setupOwner(n8n.url);
 	const apiKey = await createApiKey(n8n.url, { client, label: 'e2e' });
 
@@ -115,7 +126,10 @@ async function prepare() {
 	fs.writeFileSync(stateFile, JSON.stringify(state, null, 2));
 	fs.writeFileSync(STATE_FILE, JSON.stringify(state, null, 2));
 	process.env.FACILITAPAY_E2E_STATE = stateFile;
-	/** @type {any} */ (globalThis).__facilitapayE2e = { .../** @type {any} */ (globalThis).__facilitapayE2e, userFolder };
+	/** @type {any} */ (globalThis).__facilitapayE2e = {
+		.../** @type {any} */ (globalThis).__facilitapayE2e,
+		userFolder,
+	};
 	log(`e2e environment ready in ${((Date.now() - startedAt) / 1000).toFixed(1)} s: ${userFolder}`);
 	if (missing.length > 0) log(`e2e environment lacks: ${missing.join('; ')}`);
 }

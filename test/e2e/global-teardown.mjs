@@ -11,8 +11,12 @@ export default async function globalTeardown() {
 	const shared = /** @type {any} */ (globalThis).__facilitapayE2e;
 	if (!shared) return;
 	const startedAt = Date.now();
-	await shared.n8n?.stop().catch((/** @type {Error} */ error) => log(`stopping n8n: ${error.message}`));
-	await shared.sandbox?.close().catch((/** @type {Error} */ error) => log(`stopping the sandbox: ${error.message}`));
+	await shared.n8n
+		?.stop()
+		.catch((/** @type {Error} */ error) => log(`stopping n8n: ${error.message}`));
+	await shared.sandbox
+		?.close()
+		.catch((/** @type {Error} */ error) => log(`stopping the sandbox: ${error.message}`));
 	if (shared.userFolder) {
 		try {
 			for (const line of coverageSummary(shared.userFolder)) process.stdout.write(`${line}\n`);
@@ -54,7 +58,8 @@ function keepLogs(userFolder, folders) {
 		const suffix = path.basename(folder).slice(path.basename(userFolder).length).replace(/^-/, '');
 		const out = suffix ? path.join(target, suffix) : target;
 		fs.mkdirSync(out, { recursive: true });
-		if (fs.existsSync(path.join(folder, 'n8n.log'))) fs.copyFileSync(path.join(folder, 'n8n.log'), path.join(out, 'n8n.log'));
+		if (fs.existsSync(path.join(folder, 'n8n.log')))
+			fs.copyFileSync(path.join(folder, 'n8n.log'), path.join(out, 'n8n.log'));
 		const cliDir = path.join(folder, 'cli');
 		if (fs.existsSync(cliDir)) {
 			fs.mkdirSync(path.join(out, 'cli'), { recursive: true });
@@ -63,7 +68,11 @@ function keepLogs(userFolder, folders) {
 			}
 		}
 	}
-	const runs = fs.readdirSync(logsRoot).filter((d) => d.startsWith('run-')).sort();
-	for (const old of runs.slice(0, Math.max(0, runs.length - 3))) fs.rmSync(path.join(logsRoot, old), { recursive: true, force: true });
+	const runs = fs
+		.readdirSync(logsRoot)
+		.filter((d) => d.startsWith('run-'))
+		.sort();
+	for (const old of runs.slice(0, Math.max(0, runs.length - 3)))
+		fs.rmSync(path.join(logsRoot, old), { recursive: true, force: true });
 	log(`e2e logs kept in ${path.relative(process.cwd(), target) || target}`);
 }

@@ -18,7 +18,11 @@ describeE2e('Icons in a real n8n 2.x', () => {
 			...credentials.filter((c) => c.name === 'facilitaPayApi'),
 		];
 		expect(ours.map((o) => o.name).sort()).toEqual(
-			expect.arrayContaining(['facilitaPayApi', 'n8n-nodes-facilitapay.facilitaPay', 'n8n-nodes-facilitapay.facilitaPayTrigger']),
+			expect.arrayContaining([
+				'facilitaPayApi',
+				'n8n-nodes-facilitapay.facilitaPay',
+				'n8n-nodes-facilitapay.facilitaPayTrigger',
+			]),
 		);
 		for (const described of ours) {
 			expect(described.iconUrl).toEqual({ light: expect.any(String), dark: expect.any(String) });

@@ -16,7 +16,11 @@ import {
 	sharedState,
 	startPrivateSandbox,
 } from './lib/n8n-e2e.mjs';
-import { subjectsAndTransactions, subscriptionsAndInvoices, wiresMarketplaceWebhooks } from './lib/operation-phases.mjs';
+import {
+	subjectsAndTransactions,
+	subscriptionsAndInvoices,
+	wiresMarketplaceWebhooks,
+} from './lib/operation-phases.mjs';
 
 describeE2e('Every FacilitaPay operation in a real n8n 2.x', () => {
 	/** @type {Awaited<ReturnType<typeof startPrivateSandbox>>} */
@@ -27,21 +31,28 @@ describeE2e('Every FacilitaPay operation in a real n8n 2.x', () => {
 
 	beforeAll(async () => {
 		requirePieces(sharedState(), ['sandbox', 'node']);
-		sb = await startPrivateSandbox({ id: 'facilitapay-ops-sandbox', name: 'FacilitaPay Operations Sandbox' });
+		sb = await startPrivateSandbox({
+			id: 'facilitapay-ops-sandbox',
+			name: 'FacilitaPay Operations Sandbox',
+		});
 	}, CLI_TIMEOUT);
 
 	afterAll(async () => {
 		await sb?.close();
 		if (covered.size > 0) {
 			recordCoverage([...covered]);
-			console.log(`real-n8n operations covered by operations.test.mjs (n8n ${sharedState().n8nVersion ?? '2.x'}): ${covered.size}/${allOperations().length}`);
+			console.log(
+				`real-n8n operations covered by operations.test.mjs (n8n ${sharedState().n8nVersion ?? '2.x'}): ${covered.size}/${allOperations().length}`,
+			);
 		}
 	});
 
 	/** Runs a chain of steps against the private sandbox; returns the run and the requests it caused. */
 	async function runPhase(steps) {
 		const mark = await sandboxMark(sb.state);
-		const run = await runWorkflow(chainWorkflow({ steps, credentials: sb.credentials }), { state: sb.state });
+		const run = await runWorkflow(chainWorkflow({ steps, credentials: sb.credentials }), {
+			state: sb.state,
+		});
 		const log = await sandboxRequests({ after: mark }, sb.state);
 		return { run, log, out: (/** @type {string} */ name) => nodeOutput(run.runData, name) };
 	}

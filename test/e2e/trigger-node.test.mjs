@@ -51,7 +51,10 @@ async function activateAndWaitForRegistration(workflowId, state) {
 	await activateWorkflow(workflowId, state);
 	return waitFor(
 		async () => {
-			const found = await sandboxRequests({ after: mark, method: 'POST', pathPrefix: '/enable_webhooks' }, state);
+			const found = await sandboxRequests(
+				{ after: mark, method: 'POST', pathPrefix: '/enable_webhooks' },
+				state,
+			);
 			return found.length > 0 ? found : null;
 		},
 		{ what: 'the trigger to call POST /enable_webhooks' },
@@ -63,7 +66,10 @@ async function waitForExecutions(workflowId, count, state) {
 	const executions = await waitFor(
 		async () => {
 			const list = await listExecutions({ workflowId }, state);
-			return list.length >= count && list.every((e) => e.finished !== false || e.status === 'success') ? list : null;
+			return list.length >= count &&
+				list.every((e) => e.finished !== false || e.status === 'success')
+				? list
+				: null;
 		},
 		{ what: `${count} execution(s) of workflow ${workflowId}` },
 	);
@@ -78,7 +84,12 @@ describeE2e('FacilitaPay Trigger in a real n8n 2.x', () => {
 			requirePieces(state, ['sandbox', 'trigger']);
 			// Verify With API off: the sandbox event names a subject that does not exist.
 			const workflow = await createWorkflowViaApi(
-				workflowWithTrigger({ parameters: { events: ['*'], options: { verifyWithApi: false, acceptUnsignedKycStatus: true } } }),
+				workflowWithTrigger({
+					parameters: {
+						events: ['*'],
+						options: { verifyWithApi: false, acceptUnsignedKycStatus: true },
+					},
+				}),
 				state,
 			);
 
@@ -88,21 +99,42 @@ describeE2e('FacilitaPay Trigger in a real n8n 2.x', () => {
 			expect(webhook.enabled).toBe(true);
 			expect(webhook.url).toMatch(new RegExp(`^${state.n8nUrl}/webhook/`));
 
-			await sandboxControl('POST', '/events', { type: 'subject_approved', subject_id: 'e2e-subject-1' }, state);
+			await sandboxControl(
+				'POST',
+				'/events',
+				{ type: 'subject_approved', subject_id: 'e2e-subject-1' },
+				state,
+			);
 
 			const [execution] = await waitForExecutions(workflow.id, 1, state);
 			const items = nodeOutput(execution, TRIGGER);
-			expect(items).toEqual([expect.objectContaining({ type: 'subject_approved', subject_id: 'e2e-subject-1', verified: false })]);
+			expect(items).toEqual([
+				expect.objectContaining({
+					type: 'subject_approved',
+					subject_id: 'e2e-subject-1',
+					verified: false,
+				}),
+			]);
 			expect(JSON.stringify(items)).not.toContain(webhook.secret);
 
 			// Issue 13: an unsigned KYC payload nested 100,000 levels deep is answered 4xx and starts
 			// nothing; a plain one starts the workflow with the documented fields only.
 			let deep = '{"id":"x"}';
 			for (let i = 0; i < 100_000; i++) deep = `{"n":${deep}}`;
-			const nested = await postRaw(webhook.url, `{"data":{"id":"kyc-deep","status":"approved","references":[${deep}]}}`);
+			const nested = await postRaw(
+				webhook.url,
+				`{"data":{"id":"kyc-deep","status":"approved","references":[${deep}]}}`,
+			);
 			expect(nested.status).toBeGreaterThanOrEqual(400);
 			expect(nested.status).toBeLessThan(500);
-			const plain = await postRaw(webhook.url, { data: { id: 'kyc-plain', status: 'approved', social_name: 'Ana', injected: { value: '1.00' } } });
+			const plain = await postRaw(webhook.url, {
+				data: {
+					id: 'kyc-plain',
+					status: 'approved',
+					social_name: 'Ana',
+					injected: { value: '1.00' },
+				},
+			});
 			expect(plain.status).toBe(200);
 			const executions = await waitForExecutions(workflow.id, 2, state);
 			expect(executions).toHaveLength(2);
@@ -113,7 +145,9 @@ describeE2e('FacilitaPay Trigger in a real n8n 2.x', () => {
 					subject: { id: 'kyc-plain', status: 'approved', social_name: 'Ana' },
 				}),
 			]);
-			expect(JSON.stringify(executions.map((e) => nodeOutput(e, TRIGGER)))).not.toContain('kyc-deep');
+			expect(JSON.stringify(executions.map((e) => nodeOutput(e, TRIGGER)))).not.toContain(
+				'kyc-deep',
+			);
 			await deactivateWorkflow(workflow.id, state);
 		},
 		CLI_TIMEOUT,
@@ -134,7 +168,10 @@ describeE2e('FacilitaPay Trigger in a real n8n 2.x', () => {
 
 		beforeAll(async () => {
 			requirePieces(sharedState(), ['sandbox', 'trigger']);
-			sb = await startPrivateSandbox({ id: 'facilitapay-trigger-sandbox', name: 'FacilitaPay Trigger Sandbox' });
+			sb = await startPrivateSandbox({
+				id: 'facilitapay-trigger-sandbox',
+				name: 'FacilitaPay Trigger Sandbox',
+			});
 		}, CLI_TIMEOUT);
 
 		afterAll(async () => {
@@ -145,7 +182,9 @@ describeE2e('FacilitaPay Trigger in a real n8n 2.x', () => {
 		test(
 			'activation with Events = Identified, Payment Failed, Subject Reproved registers n8n’s production URL with the sandbox',
 			async () => {
-				const base = workflowWithTrigger({ parameters: { events: ['identified', 'payment_failed', 'subject_reproved'] } });
+				const base = workflowWithTrigger({
+					parameters: { events: ['identified', 'payment_failed', 'subject_reproved'] },
+				});
 				base.nodes[0].credentials = { facilitaPayApi: sb.credentials };
 				workflow = await createWorkflowViaApi(base, sb.state);
 
@@ -153,7 +192,10 @@ describeE2e('FacilitaPay Trigger in a real n8n 2.x', () => {
 
 				expect(registrations).toHaveLength(1);
 				webhook = (await sandboxControl('GET', '/webhook', undefined, sb.state)).data;
-				expect(webhook).toMatchObject({ enabled: true, url: `${sb.state.n8nUrl}/webhook/wh-${base.id}/webhook` });
+				expect(webhook).toMatchObject({
+					enabled: true,
+					url: `${sb.state.n8nUrl}/webhook/wh-${base.id}/webhook`,
+				});
 				expect(registrations[0].body).toEqual({ url: webhook.url });
 				// Only a keyed HMAC of the secret is kept in the workflow.
 				const saved = await waitFor(
@@ -212,7 +254,12 @@ describeE2e('FacilitaPay Trigger in a real n8n 2.x', () => {
 					sb.state,
 				);
 				expect(pix.status).toBeLessThan(300);
-				await sandboxControl('POST', `/transactions/${pix.json.data.id}/pay`, { success: true }, sb.state);
+				await sandboxControl(
+					'POST',
+					`/transactions/${pix.json.data.id}/pay`,
+					{ success: true },
+					sb.state,
+				);
 				expected += 1;
 				let executions = await waitForExecutions(workflow.id, expected, sb.state);
 				const identified = nodeOutput(executions[expected - 1], TRIGGER);
@@ -221,7 +268,11 @@ describeE2e('FacilitaPay Trigger in a real n8n 2.x', () => {
 						type: 'identified',
 						transaction_id: pix.json.data.id,
 						verified: true,
-						transaction: expect.objectContaining({ id: pix.json.data.id, status: 'identified', value: '120.00' }),
+						transaction: expect.objectContaining({
+							id: pix.json.data.id,
+							status: 'identified',
+							value: '120.00',
+						}),
 					}),
 				]);
 				figures.trueEventsSent += 1;
@@ -242,7 +293,12 @@ describeE2e('FacilitaPay Trigger in a real n8n 2.x', () => {
 				);
 				expect(checkout.status).toBeLessThan(300);
 				const checkoutId = checkout.json.data.checkout_id ?? checkout.json.data.id;
-				await sandboxControl('POST', `/transactions/${checkoutId}/pay`, { success: false }, sb.state);
+				await sandboxControl(
+					'POST',
+					`/transactions/${checkoutId}/pay`,
+					{ success: false },
+					sb.state,
+				);
 				expected += 1;
 				executions = await waitForExecutions(workflow.id, expected, sb.state);
 				expect(nodeOutput(executions[expected - 1], TRIGGER)).toEqual([
@@ -276,7 +332,12 @@ describeE2e('FacilitaPay Trigger in a real n8n 2.x', () => {
 				).json.data.id;
 
 				// 3. The back office reproves the subject → subject_reproved.
-				await sandboxControl('POST', `/subjects/${subjectId}/reprove`, { items: ['proof_of_address_rejected'] }, sb.state);
+				await sandboxControl(
+					'POST',
+					`/subjects/${subjectId}/reprove`,
+					{ items: ['proof_of_address_rejected'] },
+					sb.state,
+				);
 				expected += 1;
 				executions = await waitForExecutions(workflow.id, expected, sb.state);
 				expect(nodeOutput(executions[expected - 1], TRIGGER)).toEqual([
@@ -308,11 +369,23 @@ describeE2e('FacilitaPay Trigger in a real n8n 2.x', () => {
 				expect(webhook).toBeDefined();
 				const wrongSecret = String((Number(webhook.secret) + 1) % 10000).padStart(4, '0');
 				const forged = {
-					wrongSecret: await postRaw(webhook.url, { notification: { type: 'identified', secret: wrongSecret, transaction_id: 'forged-1' } }),
-					missingSecret: await postRaw(webhook.url, { notification: { type: 'identified', transaction_id: 'forged-2' } }),
+					wrongSecret: await postRaw(webhook.url, {
+						notification: { type: 'identified', secret: wrongSecret, transaction_id: 'forged-1' },
+					}),
+					missingSecret: await postRaw(webhook.url, {
+						notification: { type: 'identified', transaction_id: 'forged-2' },
+					}),
 					notJson: await postRaw(webhook.url, 'this is not JSON {', { contentType: 'text/plain' }),
-					notJsonDeclaredJson: await postRaw(webhook.url, '{"notification": {"type": "identified", ', { contentType: 'application/json' }),
-					noWrapper: await postRaw(webhook.url, { type: 'identified', secret: webhook.secret, transaction_id: 'forged-3' }),
+					notJsonDeclaredJson: await postRaw(
+						webhook.url,
+						'{"notification": {"type": "identified", ',
+						{ contentType: 'application/json' },
+					),
+					noWrapper: await postRaw(webhook.url, {
+						type: 'identified',
+						secret: webhook.secret,
+						transaction_id: 'forged-3',
+					}),
 				};
 				expect(forged.wrongSecret.status).toBe(401);
 				expect(forged.wrongSecret.json).toEqual({ message: 'Missing or wrong secret' });
@@ -331,7 +404,13 @@ describeE2e('FacilitaPay Trigger in a real n8n 2.x', () => {
 				// More guesses (the trigger tolerates 20 within 10 minutes before it locks).
 				for (let n = 2; n < 12; n++) {
 					const guess = String((Number(webhook.secret) + n) % 10000).padStart(4, '0');
-					const answer = await postRaw(webhook.url, { notification: { type: 'identified', secret: guess, transaction_id: `forged-guess-${n}` } });
+					const answer = await postRaw(webhook.url, {
+						notification: {
+							type: 'identified',
+							secret: guess,
+							transaction_id: `forged-guess-${n}`,
+						},
+					});
 					expect(answer.status).toBe(401);
 					figures.forgedWrongSecret += 1;
 				}
@@ -352,19 +431,36 @@ describeE2e('FacilitaPay Trigger in a real n8n 2.x', () => {
 				}
 				// Posted straight with the right secret: the pending PIX claimed as paid.
 				const rightSecretForgery = await postRaw(webhook.url, {
-					notification: { type: 'identified', secret: webhook.secret, transaction_id: pendingPixId, value: '9999.00' },
+					notification: {
+						type: 'identified',
+						secret: webhook.secret,
+						transaction_id: pendingPixId,
+						value: '9999.00',
+					},
 				});
 				expect(rightSecretForgery.status).toBe(200);
-				expect(rightSecretForgery.json).toEqual({ message: 'Not started: FacilitaPay does not confirm this event' });
+				expect(rightSecretForgery.json).toEqual({
+					message: 'Not started: FacilitaPay does not confirm this event',
+				});
 				figures.forgedRightSecretFalseContent += 1;
 
 				// Signed by the sandbox but not in the selection: answered 200, nothing starts.
-				const approved = await sandboxControl('POST', '/events', { type: 'subject_approved', subject_id: subjectId }, sb.state);
+				const approved = await sandboxControl(
+					'POST',
+					'/events',
+					{ type: 'subject_approved', subject_id: subjectId },
+					sb.state,
+				);
 				expect(approved.data.notification).toMatchObject({ last_response_status: 200 });
 
 				// A selected event afterwards is the barrier: when its execution is there, any
 				// execution the requests above could have started would be there too.
-				await sandboxControl('POST', '/events', { type: 'subject_reproved', subject_id: subjectId, items: ['barrier'] }, sb.state);
+				await sandboxControl(
+					'POST',
+					'/events',
+					{ type: 'subject_reproved', subject_id: subjectId, items: ['barrier'] },
+					sb.state,
+				);
 				expected += 1;
 				const executions = await waitForExecutions(workflow.id, expected, sb.state);
 				expect(executions).toHaveLength(expected);
@@ -377,7 +473,10 @@ describeE2e('FacilitaPay Trigger in a real n8n 2.x', () => {
 				expect(all).not.toContain(pendingPixId);
 				figures.executionsFromForgeries += executions.filter((e) => {
 					const [item] = nodeOutput(e, TRIGGER);
-					return String(item?.transaction_id ?? item?.subject_id ?? '').startsWith('forged') || item?.transaction_id === pendingPixId;
+					return (
+						String(item?.transaction_id ?? item?.subject_id ?? '').startsWith('forged') ||
+						item?.transaction_id === pendingPixId
+					);
 				}).length;
 				figures.trueEventsSent += 1;
 				figures.trueEventsDelivered += 1;
@@ -386,7 +485,7 @@ describeE2e('FacilitaPay Trigger in a real n8n 2.x', () => {
 		);
 
 		test(
-			'deactivation forgets the secret; after reactivation FacilitaPay\'s redelivery with the PREVIOUS secret is accepted (verified), a forgery with it is not',
+			"deactivation forgets the secret; after reactivation FacilitaPay's redelivery with the PREVIOUS secret is accepted (verified), a forgery with it is not",
 			async () => {
 				expect(webhook).toBeDefined();
 				const mark = await sandboxMark(sb.state);
@@ -399,12 +498,22 @@ describeE2e('FacilitaPay Trigger in a real n8n 2.x', () => {
 					{ what: 'the trigger to forget its registration' },
 				);
 				// Disable Notifications on Deactivation is off: the account is left as it is.
-				expect(await sandboxRequests({ after: mark, pathPrefix: '/disable_webhooks' }, sb.state)).toHaveLength(0);
-				expect((await sandboxControl('GET', '/webhook', undefined, sb.state)).data).toMatchObject({ enabled: true, url: webhook.url });
+				expect(
+					await sandboxRequests({ after: mark, pathPrefix: '/disable_webhooks' }, sb.state),
+				).toHaveLength(0);
+				expect((await sandboxControl('GET', '/webhook', undefined, sb.state)).data).toMatchObject({
+					enabled: true,
+					url: webhook.url,
+				});
 
 				// Sent while the workflow is inactive: n8n answers 404, FacilitaPay will redeliver it later
 				// with the secret it was sent with.
-				const sent = await sandboxControl('POST', '/events', { type: 'subject_reproved', subject_id: subjectId, items: ['after'] }, sb.state);
+				const sent = await sandboxControl(
+					'POST',
+					'/events',
+					{ type: 'subject_reproved', subject_id: subjectId, items: ['after'] },
+					sb.state,
+				);
 				expect(sent.data.notification.last_response_status).toBe(404);
 				expect(await listExecutions({ workflowId: workflow.id }, sb.state)).toHaveLength(expected);
 				figures.trueEventsSent += 1;
@@ -417,7 +526,9 @@ describeE2e('FacilitaPay Trigger in a real n8n 2.x', () => {
 				expect(renewed.secret).not.toBe(oldSecret);
 
 				// A forgery with the previous secret naming a subject FacilitaPay does not know: nothing.
-				const replay = await postRaw(webhook.url, { notification: { type: 'subject_reproved', secret: oldSecret, subject_id: 'old-secret' } });
+				const replay = await postRaw(webhook.url, {
+					notification: { type: 'subject_reproved', secret: oldSecret, subject_id: 'old-secret' },
+				});
 				expect(replay.status).toBe(200);
 				figures.forgedRightSecretFalseContent += 1;
 
@@ -432,12 +543,21 @@ describeE2e('FacilitaPay Trigger in a real n8n 2.x', () => {
 				figures.trueEventsDelivered += 1;
 
 				// And new events carry the new secret.
-				await sandboxControl('POST', '/events', { type: 'subject_reproved', subject_id: subjectId, items: ['renewed'] }, sb.state);
+				await sandboxControl(
+					'POST',
+					'/events',
+					{ type: 'subject_reproved', subject_id: subjectId, items: ['renewed'] },
+					sb.state,
+				);
 				expected += 1;
 				executions = await waitForExecutions(workflow.id, expected, sb.state);
 				expect(executions).toHaveLength(expected);
-				expect(nodeOutput(executions[expected - 1], TRIGGER)).toEqual([expect.objectContaining({ items: ['renewed'] })]);
-				expect(JSON.stringify(executions.map((e) => nodeOutput(e, TRIGGER)))).not.toContain('old-secret');
+				expect(nodeOutput(executions[expected - 1], TRIGGER)).toEqual([
+					expect.objectContaining({ items: ['renewed'] }),
+				]);
+				expect(JSON.stringify(executions.map((e) => nodeOutput(e, TRIGGER)))).not.toContain(
+					'old-secret',
+				);
 				figures.trueEventsSent += 1;
 				figures.trueEventsDelivered += 1;
 			},
@@ -453,7 +573,10 @@ describeE2e('FacilitaPay Trigger in a real n8n 2.x', () => {
 
 		beforeAll(async () => {
 			requirePieces(sharedState(), ['sandbox', 'trigger']);
-			sb = await startPrivateSandbox({ id: 'facilitapay-trigger-dup-sandbox', name: 'FacilitaPay Trigger Dup Sandbox' });
+			sb = await startPrivateSandbox({
+				id: 'facilitapay-trigger-dup-sandbox',
+				name: 'FacilitaPay Trigger Dup Sandbox',
+			});
 		}, CLI_TIMEOUT);
 
 		afterAll(async () => {
@@ -464,7 +587,9 @@ describeE2e('FacilitaPay Trigger in a real n8n 2.x', () => {
 		test(
 			'the same event delivered twice starts one execution; a different one starts another',
 			async () => {
-				const base = workflowWithTrigger({ parameters: { events: ['*'], options: { dropDuplicates: true } } });
+				const base = workflowWithTrigger({
+					parameters: { events: ['*'], options: { dropDuplicates: true } },
+				});
 				base.nodes[0].credentials = { facilitaPayApi: sb.credentials };
 				workflow = await createWorkflowViaApi(base, sb.state);
 				await activateAndWaitForRegistration(workflow.id, sb.state);
@@ -497,21 +622,37 @@ describeE2e('FacilitaPay Trigger in a real n8n 2.x', () => {
 				expect(subject.status).toBeLessThan(300);
 				const subjectId = subject.json.data.id;
 
-				await sandboxControl('POST', `/subjects/${subjectId}/reprove`, { items: ['proof_of_address_rejected'] }, sb.state);
+				await sandboxControl(
+					'POST',
+					`/subjects/${subjectId}/reprove`,
+					{ items: ['proof_of_address_rejected'] },
+					sb.state,
+				);
 				let executions = await waitForExecutions(workflow.id, 1, sb.state);
 				figures.trueEventsSent += 1;
 				figures.trueEventsDelivered += 1;
 
 				// FacilitaPay delivers at least once: the same event again (as a redelivery would be).
-				const again = await sandboxControl('POST', '/events', { type: 'subject_reproved', subject_id: subjectId, items: ['proof_of_address_rejected'] }, sb.state);
+				const again = await sandboxControl(
+					'POST',
+					'/events',
+					{ type: 'subject_reproved', subject_id: subjectId, items: ['proof_of_address_rejected'] },
+					sb.state,
+				);
 				expect(again.data.notification).toMatchObject({ last_response_status: 200 });
 
 				// A different event afterwards is the barrier.
 				await sandboxControl('POST', `/subjects/${subjectId}/approve`, {}, sb.state);
 				executions = await waitForExecutions(workflow.id, 2, sb.state);
 				expect(executions).toHaveLength(2);
-				expect(executions.map((e) => nodeOutput(e, TRIGGER)[0].type)).toEqual(['subject_reproved', 'subject_approved']);
-				expect(nodeOutput(executions[1], TRIGGER)[0]).toMatchObject({ verified: true, subject: { status: 'approved' } });
+				expect(executions.map((e) => nodeOutput(e, TRIGGER)[0].type)).toEqual([
+					'subject_reproved',
+					'subject_approved',
+				]);
+				expect(nodeOutput(executions[1], TRIGGER)[0]).toMatchObject({
+					verified: true,
+					subject: { status: 'approved' },
+				});
 				// What Drop Duplicates remembers is saved with the workflow (hashed keys, no IDs), so it
 				// outlives a restart of n8n: the trigger answers before n8n prepares the execution, which
 				// is when n8n saves the static data a webhook changed.
@@ -533,7 +674,17 @@ describeE2e('FacilitaPay Trigger in a real n8n 2.x', () => {
 				const answers = [];
 				for (let n = 1; n <= 20; n++) {
 					const guess = String((Number(hook.secret) + n) % 10000).padStart(4, '0');
-					answers.push((await postRaw(hook.url, { notification: { type: 'non_identified_bank_transaction', secret: guess, bank_transaction: { id: `forged-bt-${n}`, value: '5000.00' } } })).status);
+					answers.push(
+						(
+							await postRaw(hook.url, {
+								notification: {
+									type: 'non_identified_bank_transaction',
+									secret: guess,
+									bank_transaction: { id: `forged-bt-${n}`, value: '5000.00' },
+								},
+							})
+						).status,
+					);
 					figures.forgedWrongSecret += 1;
 				}
 				expect(answers.slice(0, 19)).toEqual(Array(19).fill(401));
@@ -543,20 +694,41 @@ describeE2e('FacilitaPay Trigger in a real n8n 2.x', () => {
 				const unverified = await sandboxControl(
 					'POST',
 					'/events',
-					{ type: 'non_identified_bank_transaction', bank_transaction: { id: 'bt-true', value: '10.00', currency: 'BRL' } },
+					{
+						type: 'non_identified_bank_transaction',
+						bank_transaction: { id: 'bt-true', value: '10.00', currency: 'BRL' },
+					},
 					sb.state,
 				);
-				expect(unverified.data.notification).toMatchObject({ last_response_status: 503, next_attempt_at: expect.any(String) });
+				expect(unverified.data.notification).toMatchObject({
+					last_response_status: 503,
+					next_attempt_at: expect.any(String),
+				});
 				figures.trueEventsDeferred += 1;
 
 				// A verified event flows.
 				const subjects = await sandboxApi('GET', '/subject/people', undefined, sb.state);
 				const subjectId = subjects.json.data[0].id;
-				await sandboxControl('POST', '/events', { type: 'document_required', subject_id: subjectId, required_documents: ['proof_of_address'] }, sb.state);
+				await sandboxControl(
+					'POST',
+					'/events',
+					{
+						type: 'document_required',
+						subject_id: subjectId,
+						required_documents: ['proof_of_address'],
+					},
+					sb.state,
+				);
 				const executions = await waitForExecutions(workflow.id, 3, sb.state);
 				expect(executions).toHaveLength(3);
-				expect(nodeOutput(executions[2], TRIGGER)[0]).toMatchObject({ type: 'document_required', verified: true, subject: { id: subjectId } });
-				expect(JSON.stringify(executions.map((e) => nodeOutput(e, TRIGGER)))).not.toContain('forged-bt');
+				expect(nodeOutput(executions[2], TRIGGER)[0]).toMatchObject({
+					type: 'document_required',
+					verified: true,
+					subject: { id: subjectId },
+				});
+				expect(JSON.stringify(executions.map((e) => nodeOutput(e, TRIGGER)))).not.toContain(
+					'forged-bt',
+				);
 				figures.trueEventsSent += 1;
 				figures.trueEventsDelivered += 1;
 			},

@@ -26,7 +26,11 @@ import {
 	sharedState,
 	startPrivateSandbox,
 } from './lib/n8n-e2e.mjs';
-import { subjectsAndTransactions, subscriptionsAndInvoices, wiresMarketplaceWebhooks } from './lib/operation-phases.mjs';
+import {
+	subjectsAndTransactions,
+	subscriptionsAndInvoices,
+	wiresMarketplaceWebhooks,
+} from './lib/operation-phases.mjs';
 
 describeE2e('FacilitaPay in n8n 1.123.81', () => {
 	/** @type {{version: 'v1', userFolder: string}} */
@@ -47,14 +51,19 @@ describeE2e('FacilitaPay in n8n 1.123.81', () => {
 		fs.mkdirSync(userFolder, { recursive: true });
 		installPackageInto(userFolder, state.tarball);
 		v1 = { version: 'v1', userFolder };
-		sb = await startPrivateSandbox({ id: 'facilitapay-v1-sandbox', name: 'FacilitaPay Sandbox (1.x)', cli: v1 }, state);
+		sb = await startPrivateSandbox(
+			{ id: 'facilitapay-v1-sandbox', name: 'FacilitaPay Sandbox (1.x)', cli: v1 },
+			state,
+		);
 	}, INSTALL_TIMEOUT);
 
 	afterAll(async () => {
 		await sb?.close();
 		if (covered.size > 0) {
 			recordCoverage([...covered], { n8n: n8nVersion });
-			console.log(`real-n8n operations covered by v1-smoke.test.mjs (n8n ${n8nVersion}): ${covered.size}/${allOperations().length}`);
+			console.log(
+				`real-n8n operations covered by v1-smoke.test.mjs (n8n ${n8nVersion}): ${covered.size}/${allOperations().length}`,
+			);
 		}
 	});
 

@@ -1,7 +1,12 @@
 // The action node's Subject and Transaction operations, compiled, against the local sandbox over real HTTP.
 import { createSandbox } from '../../sandbox/server.mjs';
-import { ACCOUNTS, runAction, runActionExpectingError, sandboxCredentials, useSandbox } from './lib/harness.mjs';
-
+import {
+	ACCOUNTS,
+	runAction,
+	runActionExpectingError,
+	sandboxCredentials,
+	useSandbox,
+} from './lib/harness.mjs';
 
 const env = useSandbox(createSandbox);
 
@@ -44,13 +49,25 @@ describe('Subject operations against the sandbox', () => {
 		expect(second.id).toBe(first.id);
 		const received = await env.control.received('POST /api/v1/subject/people');
 		expect(received).toHaveLength(2);
-		expect(received[0].body.person).toMatchObject({ document_type: 'cpf', document_number: '39053344705', address_postal_code: '01310100' });
+		expect(received[0].body.person).toMatchObject({
+			document_type: 'cpf',
+			document_number: '39053344705',
+			address_postal_code: '01310100',
+		});
 	});
 
 	test('an invalid CPF fails with a readable message and nothing reaches the service', async () => {
 		const error = await runActionExpectingError({
 			credentials: env.credentials,
-			parameters: { resource: 'subject', operation: 'create', documentType: 'cpf', documentNumber: '23100299900', socialName: 'X Y', fiscalCountry: 'BR', additionalFields: {} },
+			parameters: {
+				resource: 'subject',
+				operation: 'create',
+				documentType: 'cpf',
+				documentNumber: '23100299900',
+				socialName: 'X Y',
+				fiscalCountry: 'BR',
+				additionalFields: {},
+			},
 		});
 		expect(error.message).toMatch(/Invalid Document Number \(item 0\)/);
 		expect(await env.control.received()).toHaveLength(0);
@@ -59,28 +76,73 @@ describe('Subject operations against the sandbox', () => {
 	test('Get, Update, Get Many, Transactions and Transaction Values', async () => {
 		const person = await createSubject();
 		await createSubject('70590071050');
-		const got = await runAction({ credentials: env.credentials, parameters: { resource: 'subject', operation: 'get', subjectId: person.id, simplify: true } });
-		expect(got.output[0].json).toMatchObject({ id: person.id, social_name: 'Maria da Silva', status: 'approved' });
+		const got = await runAction({
+			credentials: env.credentials,
+			parameters: { resource: 'subject', operation: 'get', subjectId: person.id, simplify: true },
+		});
+		expect(got.output[0].json).toMatchObject({
+			id: person.id,
+			social_name: 'Maria da Silva',
+			status: 'approved',
+		});
 
 		const updated = await runAction({
 			credentials: env.credentials,
-			parameters: { resource: 'subject', operation: 'update', subjectId: person.id, updateFields: { socialName: 'Maria Souza' } },
+			parameters: {
+				resource: 'subject',
+				operation: 'update',
+				subjectId: person.id,
+				updateFields: { socialName: 'Maria Souza' },
+			},
 		});
 		expect(updated.output[0].json.social_name).toBe('Maria Souza');
 
-		const many = await runAction({ credentials: env.credentials, parameters: { resource: 'subject', operation: 'getMany', returnAll: false, limit: 1, simplify: true } });
+		const many = await runAction({
+			credentials: env.credentials,
+			parameters: {
+				resource: 'subject',
+				operation: 'getMany',
+				returnAll: false,
+				limit: 1,
+				simplify: true,
+			},
+		});
 		expect(many.output).toHaveLength(1);
-		const all = await runAction({ credentials: env.credentials, parameters: { resource: 'subject', operation: 'getMany', returnAll: true, simplify: true } });
+		const all = await runAction({
+			credentials: env.credentials,
+			parameters: { resource: 'subject', operation: 'getMany', returnAll: true, simplify: true },
+		});
 		expect(all.output.map((o) => o.json.id).sort()).toHaveLength(2);
 
 		await runAction({
 			credentials: env.credentials,
-			parameters: { resource: 'transaction', operation: 'createDynamicPix', subjectId: person.id, fromBankAccountId: ACCOUNTS.brlPixExclusive, toBankAccountId: ACCOUNTS.brlCustomer, exchangeCurrency: 'BRL', value: '25.00', dynamicPixExpiresAt: inAnHour() },
+			parameters: {
+				resource: 'transaction',
+				operation: 'createDynamicPix',
+				subjectId: person.id,
+				fromBankAccountId: ACCOUNTS.brlPixExclusive,
+				toBankAccountId: ACCOUNTS.brlCustomer,
+				exchangeCurrency: 'BRL',
+				value: '25.00',
+				dynamicPixExpiresAt: inAnHour(),
+			},
 		});
-		const transactions = await runAction({ credentials: env.credentials, parameters: { resource: 'subject', operation: 'getTransactions', subjectId: person.id, returnAll: true, simplify: true } });
+		const transactions = await runAction({
+			credentials: env.credentials,
+			parameters: {
+				resource: 'subject',
+				operation: 'getTransactions',
+				subjectId: person.id,
+				returnAll: true,
+				simplify: true,
+			},
+		});
 		expect(transactions.output).toHaveLength(1);
 		expect(transactions.output[0].json).toMatchObject({ value: '25.00', status: 'pending' });
-		const values = await runAction({ credentials: env.credentials, parameters: { resource: 'subject', operation: 'getTransactionValues', subjectId: person.id } });
+		const values = await runAction({
+			credentials: env.credentials,
+			parameters: { resource: 'subject', operation: 'getTransactionValues', subjectId: person.id },
+		});
 		expect(values.output[0].json).toEqual(expect.any(Object));
 	});
 
@@ -89,12 +151,35 @@ describe('Subject operations against the sandbox', () => {
 		const pdf = Buffer.from('%PDF-1.4\n1 0 obj<<>>endobj\ntrailer<<>>\n%%EOF');
 		const { output } = await runAction({
 			credentials: env.credentials,
-			parameters: { resource: 'subject', operation: 'uploadDocument', subjectId: person.id, labels: ['address-proof'], source: 'binary', binaryPropertyName: 'data', options: {} },
-			items: [{ json: {}, binary: { data: { data: pdf.toString('base64'), fileName: 'proof.pdf', mimeType: 'application/pdf' } } }],
+			parameters: {
+				resource: 'subject',
+				operation: 'uploadDocument',
+				subjectId: person.id,
+				labels: ['address-proof'],
+				source: 'binary',
+				binaryPropertyName: 'data',
+				options: {},
+			},
+			items: [
+				{
+					json: {},
+					binary: {
+						data: {
+							data: pdf.toString('base64'),
+							fileName: 'proof.pdf',
+							mimeType: 'application/pdf',
+						},
+					},
+				},
+			],
 		});
 		expect(output[0].json).toEqual(expect.any(Object));
 		const [upload] = await env.control.received('POST /api/v1/subject/:id/documents');
-		expect(upload.body.document).toMatchObject({ labels: ['address-proof'], file_type: 'application/pdf', file_name: 'proof.pdf' });
+		expect(upload.body.document).toMatchObject({
+			labels: ['address-proof'],
+			file_type: 'application/pdf',
+			file_name: 'proof.pdf',
+		});
 	});
 });
 
@@ -103,13 +188,30 @@ describe('Transaction operations against the sandbox', () => {
 		const person = await createSubject();
 		const { output } = await runAction({
 			credentials: env.credentials,
-			parameters: { resource: 'transaction', operation: 'createDynamicPix', subjectId: person.id, fromBankAccountId: ACCOUNTS.brlPixExclusive, toBankAccountId: ACCOUNTS.brlCustomer, exchangeCurrency: 'BRL', value: '150.00', dynamicPixExpiresAt: inAnHour() },
+			parameters: {
+				resource: 'transaction',
+				operation: 'createDynamicPix',
+				subjectId: person.id,
+				fromBankAccountId: ACCOUNTS.brlPixExclusive,
+				toBankAccountId: ACCOUNTS.brlCustomer,
+				exchangeCurrency: 'BRL',
+				value: '150.00',
+				dynamicPixExpiresAt: inAnHour(),
+			},
 		});
 		const tx = output[0].json;
 		expect(tx.pix_code).toMatch(/^000201/);
 		expect(tx.pix_code_valid).toBe(true);
 		await env.control.post(`/transactions/${tx.id}/pay`, { success: true });
-		const after = await runAction({ credentials: env.credentials, parameters: { resource: 'transaction', operation: 'get', transactionId: tx.id, simplify: true } });
+		const after = await runAction({
+			credentials: env.credentials,
+			parameters: {
+				resource: 'transaction',
+				operation: 'get',
+				transactionId: tx.id,
+				simplify: true,
+			},
+		});
 		expect(after.output[0].json.status).not.toBe('pending');
 	});
 
@@ -117,20 +219,48 @@ describe('Transaction operations against the sandbox', () => {
 		const person = await createSubject();
 		const error = await runActionExpectingError({
 			credentials: env.credentials,
-			parameters: { resource: 'transaction', operation: 'createDynamicPix', subjectId: person.id, fromBankAccountId: ACCOUNTS.brlNoPixKey, toBankAccountId: ACCOUNTS.brlCustomer, exchangeCurrency: 'BRL', value: '10.00', dynamicPixExpiresAt: inAnHour() },
+			parameters: {
+				resource: 'transaction',
+				operation: 'createDynamicPix',
+				subjectId: person.id,
+				fromBankAccountId: ACCOUNTS.brlNoPixKey,
+				toBankAccountId: ACCOUNTS.brlCustomer,
+				exchangeCurrency: 'BRL',
+				value: '10.00',
+				dynamicPixExpiresAt: inAnHour(),
+			},
 		});
-		expect(error.message).toMatch(/FacilitaPay rejected the data \(item 0\): from_bank_account_id: /);
+		expect(error.message).toMatch(
+			/FacilitaPay rejected the data \(item 0\): from_bank_account_id: /,
+		);
 	});
 
 	test('Create Boleto, then Get Boleto PDF outputs the PDF as binary', async () => {
 		const person = await createSubject();
 		const { output } = await runAction({
 			credentials: env.credentials,
-			parameters: { resource: 'transaction', operation: 'createBoleto', subjectId: person.id, toBankAccountId: ACCOUNTS.brlCustomer, currency: 'BRL', exchangeCurrency: 'BRL', value: '99.90', expireAt: new Date(Date.now() + 3 * 86400_000).toISOString().slice(0, 10) },
+			parameters: {
+				resource: 'transaction',
+				operation: 'createBoleto',
+				subjectId: person.id,
+				toBankAccountId: ACCOUNTS.brlCustomer,
+				currency: 'BRL',
+				exchangeCurrency: 'BRL',
+				value: '99.90',
+				expireAt: new Date(Date.now() + 3 * 86400_000).toISOString().slice(0, 10),
+			},
 		});
 		expect(output[0].json.bar_code).toMatch(/^\d{44}$/);
 		expect(output[0].json.digital_line).toMatch(/^\d{47}$/);
-		const pdf = await runAction({ credentials: env.credentials, parameters: { resource: 'transaction', operation: 'getBoletoPdf', transactionId: output[0].json.id, binaryPropertyName: 'data' } });
+		const pdf = await runAction({
+			credentials: env.credentials,
+			parameters: {
+				resource: 'transaction',
+				operation: 'getBoletoPdf',
+				transactionId: output[0].json.id,
+				binaryPropertyName: 'data',
+			},
+		});
 		const file = pdf.output[0].binary.data;
 		expect(file.mimeType).toBe('application/pdf');
 		expect(file.fileName).toBe(`boleto-${output[0].json.id}.pdf`);
@@ -141,49 +271,123 @@ describe('Transaction operations against the sandbox', () => {
 		const person = await createSubject();
 		const payout = await runAction({
 			credentials: env.credentials,
-			parameters: { resource: 'transaction', operation: 'createPayout', subjectId: person.id, fromBankAccountId: ACCOUNTS.usdCashOut, toBankAccountId: ACCOUNTS.brlCustomer, currency: 'USD', exchangeCurrency: 'BRL', value: '20.00' },
+			parameters: {
+				resource: 'transaction',
+				operation: 'createPayout',
+				subjectId: person.id,
+				fromBankAccountId: ACCOUNTS.usdCashOut,
+				toBankAccountId: ACCOUNTS.brlCustomer,
+				currency: 'USD',
+				exchangeCurrency: 'BRL',
+				value: '20.00',
+			},
 		});
 		expect(payout.output[0].json).toMatchObject({ value: '20.00', currency: 'USD' });
 
 		const checkout = await runAction({
 			credentials: env.credentials,
-			parameters: { resource: 'transaction', operation: 'createCheckout', subjectId: person.id, toBankAccountId: ACCOUNTS.usdDestination, currency: 'BRL', exchangeCurrency: 'USD', value: '80.00' },
+			parameters: {
+				resource: 'transaction',
+				operation: 'createCheckout',
+				subjectId: person.id,
+				toBankAccountId: ACCOUNTS.usdDestination,
+				currency: 'BRL',
+				exchangeCurrency: 'USD',
+				value: '80.00',
+			},
 		});
 		expect(checkout.output[0].json.checkout_url).toEqual(expect.any(String));
 
 		const pix = await runAction({
 			credentials: env.credentials,
-			parameters: { resource: 'transaction', operation: 'createDynamicPix', subjectId: person.id, fromBankAccountId: ACCOUNTS.brlPixExclusive, toBankAccountId: ACCOUNTS.brlCustomer, exchangeCurrency: 'BRL', value: '10.00', dynamicPixExpiresAt: inAnHour() },
+			parameters: {
+				resource: 'transaction',
+				operation: 'createDynamicPix',
+				subjectId: person.id,
+				fromBankAccountId: ACCOUNTS.brlPixExclusive,
+				toBankAccountId: ACCOUNTS.brlCustomer,
+				exchangeCurrency: 'BRL',
+				value: '10.00',
+				dynamicPixExpiresAt: inAnHour(),
+			},
 		});
-		const cancel = await runAction({ credentials: env.credentials, parameters: { resource: 'transaction', operation: 'cancel', transactionId: pix.output[0].json.id } });
+		const cancel = await runAction({
+			credentials: env.credentials,
+			parameters: {
+				resource: 'transaction',
+				operation: 'cancel',
+				transactionId: pix.output[0].json.id,
+			},
+		});
 		expect(cancel.output[0].json.status).toBe('canceled');
 
 		const paid = await runAction({
 			credentials: env.credentials,
-			parameters: { resource: 'transaction', operation: 'createDynamicPix', subjectId: person.id, fromBankAccountId: ACCOUNTS.brlPixExclusive, toBankAccountId: ACCOUNTS.brlCustomer, exchangeCurrency: 'BRL', value: '12.00', dynamicPixExpiresAt: inAnHour() },
+			parameters: {
+				resource: 'transaction',
+				operation: 'createDynamicPix',
+				subjectId: person.id,
+				fromBankAccountId: ACCOUNTS.brlPixExclusive,
+				toBankAccountId: ACCOUNTS.brlCustomer,
+				exchangeCurrency: 'BRL',
+				value: '12.00',
+				dynamicPixExpiresAt: inAnHour(),
+			},
 		});
 		await env.control.post(`/transactions/${paid.output[0].json.id}/pay`, { success: true });
-		const refund = await runAction({ credentials: env.credentials, parameters: { resource: 'transaction', operation: 'refund', transactionId: paid.output[0].json.id } });
+		const refund = await runAction({
+			credentials: env.credentials,
+			parameters: {
+				resource: 'transaction',
+				operation: 'refund',
+				transactionId: paid.output[0].json.id,
+			},
+		});
 		expect(refund.output[0].json.id).toBe(paid.output[0].json.id);
-		expect((await env.control.received('GET /api/v1/transactions/:id/refund_received_transaction')).length).toBe(1);
+		expect(
+			(await env.control.received('GET /api/v1/transactions/:id/refund_received_transaction'))
+				.length,
+		).toBe(1);
 	});
 });
 
 describe('Retries, faults and sign-in against the sandbox', () => {
 	test('a read that meets a 503 is retried and succeeds', async () => {
 		const person = await createSubject();
-		await env.control.post('/faults', { route: 'GET /api/v1/subject/people/:id', rate: 1, kind: '503', count: 1 });
-		const { output } = await runAction({ credentials: env.credentials, parameters: { resource: 'subject', operation: 'get', subjectId: person.id, simplify: true } });
+		await env.control.post('/faults', {
+			route: 'GET /api/v1/subject/people/:id',
+			rate: 1,
+			kind: '503',
+			count: 1,
+		});
+		const { output } = await runAction({
+			credentials: env.credentials,
+			parameters: { resource: 'subject', operation: 'get', subjectId: person.id, simplify: true },
+		});
 		expect(output[0].json.id).toBe(person.id);
 		expect((await env.control.received('GET /api/v1/subject/people/:id')).length).toBe(2);
 	});
 
 	test('a payout whose connection is reset is NOT sent again', async () => {
 		const person = await createSubject();
-		await env.control.post('/faults', { route: 'POST /api/v1/transactions', rate: 1, kind: 'reset', count: 1 });
+		await env.control.post('/faults', {
+			route: 'POST /api/v1/transactions',
+			rate: 1,
+			kind: 'reset',
+			count: 1,
+		});
 		const error = await runActionExpectingError({
 			credentials: env.credentials,
-			parameters: { resource: 'transaction', operation: 'createPayout', subjectId: person.id, fromBankAccountId: ACCOUNTS.usdCashOut, toBankAccountId: ACCOUNTS.brlCustomer, currency: 'USD', exchangeCurrency: 'BRL', value: '20.00' },
+			parameters: {
+				resource: 'transaction',
+				operation: 'createPayout',
+				subjectId: person.id,
+				fromBankAccountId: ACCOUNTS.usdCashOut,
+				toBankAccountId: ACCOUNTS.brlCustomer,
+				currency: 'USD',
+				exchangeCurrency: 'BRL',
+				value: '20.00',
+			},
 		});
 		expect(error.description).toMatch(/not repeated/);
 		expect((await env.control.received('POST /api/v1/transactions')).length).toBe(1);
@@ -191,7 +395,13 @@ describe('Retries, faults and sign-in against the sandbox', () => {
 
 	test('a payout that hangs past the Timeout option fails in our words as an unknown outcome and is not sent again', async () => {
 		const person = await createSubject();
-		await env.control.post('/faults', { route: 'POST /api/v1/transactions', rate: 1, kind: 'latency', ms: 3000, count: 1 });
+		await env.control.post('/faults', {
+			route: 'POST /api/v1/transactions',
+			rate: 1,
+			kind: 'latency',
+			ms: 3000,
+			count: 1,
+		});
 		const error = await runActionExpectingError({
 			credentials: env.credentials,
 			parameters: {
@@ -206,7 +416,9 @@ describe('Retries, faults and sign-in against the sandbox', () => {
 				requestOptions: { timeout: 1000 },
 			},
 		});
-		expect(error.message).toBe('Outcome unknown (item 0): Could not reach FacilitaPay: FacilitaPay did not answer within 1 s');
+		expect(error.message).toBe(
+			'Outcome unknown (item 0): Could not reach FacilitaPay: FacilitaPay did not answer within 1 s',
+		);
 		expect(error.description).toMatch(/Transaction > Get/);
 		expect((await env.control.received('POST /api/v1/transactions')).length).toBe(1);
 	});
@@ -230,16 +442,28 @@ describe('Retries, faults and sign-in against the sandbox', () => {
 		});
 		expect(output.map((item) => item.json.value)).toEqual(values);
 		expect(output.map((item) => item.pairedItem.item)).toEqual(values.map((_, k) => k));
-		const sent = (await env.control.received('POST /api/v1/transactions')).map((r) => r.body.transaction.value);
+		const sent = (await env.control.received('POST /api/v1/transactions')).map(
+			(r) => r.body.transaction.value,
+		);
 		expect([...sent].sort()).toEqual([...values].sort());
 	});
 
 	test('username and password sign in once for many items', async () => {
-		env.credentials = sandboxCredentials(env.url, { authentication: 'usernamePassword', username: 'sandbox', password: 'sandbox', accessToken: undefined });
+		env.credentials = sandboxCredentials(env.url, {
+			authentication: 'usernamePassword',
+			username: 'sandbox',
+			password: 'sandbox',
+			accessToken: undefined,
+		});
 		const person = await createSubject();
 		const { output } = await runAction({
 			credentials: env.credentials,
-			parameters: [1, 2, 3, 4, 5].map(() => ({ resource: 'subject', operation: 'get', subjectId: person.id, simplify: true })),
+			parameters: [1, 2, 3, 4, 5].map(() => ({
+				resource: 'subject',
+				operation: 'get',
+				subjectId: person.id,
+				simplify: true,
+			})),
 		});
 		expect(output).toHaveLength(5);
 		expect(await env.control.received('POST /api/v1/sign_in')).toHaveLength(1);
@@ -247,7 +471,12 @@ describe('Retries, faults and sign-in against the sandbox', () => {
 	});
 
 	test('an expired session (24 h) is renewed by one sign-in, also when 20 parallel requests are refused at once', async () => {
-		env.credentials = sandboxCredentials(env.url, { authentication: 'usernamePassword', username: 'sandbox', password: 'sandbox', accessToken: undefined });
+		env.credentials = sandboxCredentials(env.url, {
+			authentication: 'usernamePassword',
+			username: 'sandbox',
+			password: 'sandbox',
+			accessToken: undefined,
+		});
 		const person = await createSubject();
 		const firstToken = env.credentials.sessionToken;
 		const signInsBefore = (await env.control.received('POST /api/v1/sign_in')).length;
@@ -255,7 +484,12 @@ describe('Retries, faults and sign-in against the sandbox', () => {
 		await env.control.post('/clock/advance', { seconds: 25 * 3600 });
 		const { output } = await runAction({
 			credentials: env.credentials,
-			parameters: Array.from({ length: 20 }, () => ({ resource: 'subject', operation: 'get', subjectId: person.id, simplify: true })),
+			parameters: Array.from({ length: 20 }, () => ({
+				resource: 'subject',
+				operation: 'get',
+				subjectId: person.id,
+				simplify: true,
+			})),
 		});
 		expect(output).toHaveLength(20);
 		expect(output[0].json.id).toBe(person.id);
@@ -266,7 +500,10 @@ describe('Retries, faults and sign-in against the sandbox', () => {
 
 	test('a wrong token reads as a credentials problem', async () => {
 		env.credentials = sandboxCredentials(env.url, { accessToken: 'wrong' });
-		const error = await runActionExpectingError({ credentials: env.credentials, parameters: { resource: 'subject', operation: 'getMany', returnAll: true, simplify: true } });
+		const error = await runActionExpectingError({
+			credentials: env.credentials,
+			parameters: { resource: 'subject', operation: 'getMany', returnAll: true, simplify: true },
+		});
 		expect(error.message).toMatch(/refused the credentials \(item 0\): invalid_token/);
 	});
 });

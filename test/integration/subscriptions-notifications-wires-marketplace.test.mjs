@@ -3,13 +3,20 @@
 import http from 'node:http';
 
 import { createSandbox } from '../../sandbox/server.mjs';
-import { ACCOUNTS, runAction, runActionExpectingError, sandboxCredentials, useSandbox } from './lib/harness.mjs';
+import {
+	ACCOUNTS,
+	runAction,
+	runActionExpectingError,
+	sandboxCredentials,
+	useSandbox,
+} from './lib/harness.mjs';
 
 const CARD = '4111111111111111';
 
 const env = useSandbox(createSandbox);
 
-const run = (parameters, extra = {}) => runAction({ credentials: env.credentials, parameters, ...extra });
+const run = (parameters, extra = {}) =>
+	runAction({ credentials: env.credentials, parameters, ...extra });
 
 async function createSubject(documentNumber = '39053344705') {
 	const { output } = await run({
@@ -79,25 +86,59 @@ describe('Subscriptions and invoices against the sandbox', () => {
 		expect(subscription).toMatchObject({ status: expect.any(String), subject_id: person.id });
 		expect(JSON.stringify(created.output)).not.toContain(CARD);
 		const [sent] = await env.control.received('POST /api/v1/subscriptions');
-		expect(sent.body.subscription.from_card.threeds).toMatchObject({ httpBrowserJavaEnabled: 'false', challengeWindowSize: 'fullPage' });
+		expect(sent.body.subscription.from_card.threeds).toMatchObject({
+			httpBrowserJavaEnabled: 'false',
+			challengeWindowSize: 'fullPage',
+		});
 
 		await env.control.post('/clock/advance', { days: 1 });
-		const got = await run({ resource: 'subscription', operation: 'get', subscriptionId: subscription.id });
+		const got = await run({
+			resource: 'subscription',
+			operation: 'get',
+			subscriptionId: subscription.id,
+		});
 		expect(got.output[0].json.status).toBe('active');
 		const many = await run({ resource: 'subscription', operation: 'getMany', returnAll: true });
 		expect(many.output.map((o) => o.json.id)).toEqual([subscription.id]);
 
-		const invoices = await run({ resource: 'invoice', operation: 'getMany', subscriptionId: subscription.id, returnAll: true });
+		const invoices = await run({
+			resource: 'invoice',
+			operation: 'getMany',
+			subscriptionId: subscription.id,
+			returnAll: true,
+		});
 		expect(invoices.output.length).toBeGreaterThan(0);
-		const all = await run({ resource: 'invoice', operation: 'getMany', subscriptionId: '', returnAll: true });
+		const all = await run({
+			resource: 'invoice',
+			operation: 'getMany',
+			subscriptionId: '',
+			returnAll: true,
+		});
 		expect(all.output.length).toBe(invoices.output.length);
-		const one = await run({ resource: 'invoice', operation: 'get', invoiceId: invoices.output[0].json.id });
+		const one = await run({
+			resource: 'invoice',
+			operation: 'get',
+			invoiceId: invoices.output[0].json.id,
+		});
 		expect(one.output).toHaveLength(1);
 		expect(one.output[0].json.id).toBe(invoices.output[0].json.id);
 
-		const canceled = await run({ resource: 'subscription', operation: 'cancel', subscriptionId: subscription.id, reason: 'customer asked' });
+		const canceled = await run({
+			resource: 'subscription',
+			operation: 'cancel',
+			subscriptionId: subscription.id,
+			reason: 'customer asked',
+		});
 		expect(canceled.output[0].json.status).toBe('canceled');
-		const again = await runActionExpectingError({ credentials: env.credentials, parameters: { resource: 'subscription', operation: 'cancel', subscriptionId: subscription.id, reason: 'twice' } });
+		const again = await runActionExpectingError({
+			credentials: env.credentials,
+			parameters: {
+				resource: 'subscription',
+				operation: 'cancel',
+				subscriptionId: subscription.id,
+				reason: 'twice',
+			},
+		});
 		expect(again.message).toMatch(/FacilitaPay rejected the data \(item 0\)/);
 	});
 
@@ -117,13 +158,29 @@ describe('Subscriptions and invoices against the sandbox', () => {
 		});
 		expect(JSON.stringify(challenge.output)).not.toContain(CARD);
 		const [sent] = await env.control.received('POST /api/v1/subscriptions/:id/threeds_challenge');
-		expect(sent.body.credit_card).toMatchObject({ card_expiration_date: '09/2031', fullname: 'Maria Silva' });
+		expect(sent.body.credit_card).toMatchObject({
+			card_expiration_date: '09/2031',
+			fullname: 'Maria Silva',
+		});
 	});
 
 	test('automatic PIX refuses the day frequency before sending, and creates a pending subscription otherwise', async () => {
 		const person = await createSubject();
-		const base = { resource: 'subscription', operation: 'create', paymentMethod: 'automaticPix', subjectId: person.id, value: '19.90', cycles: 6, toBankAccountId: ACCOUNTS.usdDestination, fromBankAccountId: ACCOUNTS.brlPixExclusive, additionalFields: {} };
-		const error = await runActionExpectingError({ credentials: env.credentials, parameters: { ...base, frequency: 'day' } });
+		const base = {
+			resource: 'subscription',
+			operation: 'create',
+			paymentMethod: 'automaticPix',
+			subjectId: person.id,
+			value: '19.90',
+			cycles: 6,
+			toBankAccountId: ACCOUNTS.usdDestination,
+			fromBankAccountId: ACCOUNTS.brlPixExclusive,
+			additionalFields: {},
+		};
+		const error = await runActionExpectingError({
+			credentials: env.credentials,
+			parameters: { ...base, frequency: 'day' },
+		});
 		expect(error.message).toMatch(/Frequency/);
 		expect(await env.control.received('POST /api/v1/subscriptions')).toHaveLength(0);
 		const { output } = await run({ ...base, frequency: 'month' });
@@ -167,20 +224,43 @@ describe('Webhooks and notifications against the sandbox', () => {
 		refuse = true;
 		await env.control.post('/events', { type: 'payment_expired', transaction_id: 't-1' });
 		await env.control.post('/clock/advance', { days: 1 });
-		const failed = await run({ resource: 'notification', operation: 'getMany', returnAll: true, options: { failed: 'onlyFailed' } });
+		const failed = await run({
+			resource: 'notification',
+			operation: 'getMany',
+			returnAll: true,
+			options: { failed: 'onlyFailed' },
+		});
 		expect(failed.output).toHaveLength(1);
 		expect(failed.output[0].json.notification).toMatchObject({ type: 'payment_expired' });
 
-		const marked = await run({ resource: 'notification', operation: 'markAsSuccessful', notificationId: failed.output[0].json.id });
+		const marked = await run({
+			resource: 'notification',
+			operation: 'markAsSuccessful',
+			notificationId: failed.output[0].json.id,
+		});
 		expect(marked.output[0].json.failed_at).toBeNull();
 		// The service's records carry the payload with the webhook secret; no output shows it.
-		const raw = await fetch(`${env.credentials.baseUrl.replace(/\/+$/, "")}/notifications`, { headers: { authorization: `Bearer ${env.credentials.accessToken}` } });
+		const raw = await fetch(`${env.credentials.baseUrl.replace(/\/+$/, '')}/notifications`, {
+			headers: { authorization: `Bearer ${env.credentials.accessToken}` },
+		});
 		expect(JSON.stringify(await raw.json())).toContain(`"secret":"${secret}"`);
-		for (const item of [...failed.output, ...marked.output]) expect(JSON.stringify(item.json)).not.toContain(`"secret"`);
+		for (const item of [...failed.output, ...marked.output])
+			expect(JSON.stringify(item.json)).not.toContain(`"secret"`);
 		expect(marked.output[0].json.notification).toMatchObject({ type: 'payment_expired' });
-		const none = await run({ resource: 'notification', operation: 'getMany', returnAll: true, options: { failed: 'onlyFailed' } });
+		const none = await run({
+			resource: 'notification',
+			operation: 'getMany',
+			returnAll: true,
+			options: { failed: 'onlyFailed' },
+		});
 		expect(none.output).toHaveLength(0);
-		const newest = await run({ resource: 'notification', operation: 'getMany', returnAll: false, limit: 1, options: { orderBy: 'desc' } });
+		const newest = await run({
+			resource: 'notification',
+			operation: 'getMany',
+			returnAll: false,
+			limit: 1,
+			options: { orderBy: 'desc' },
+		});
 		expect(newest.output[0].json.notification.type).toBe('payment_expired');
 
 		const disabled = await run({ resource: 'webhook', operation: 'disable' });
@@ -192,7 +272,10 @@ describe('Webhooks and notifications against the sandbox', () => {
 	});
 
 	test('a URL that is not http(s) is refused before sending', async () => {
-		const error = await runActionExpectingError({ credentials: env.credentials, parameters: { resource: 'webhook', operation: 'enable', url: 'ftp://example.com/hook' } });
+		const error = await runActionExpectingError({
+			credentials: env.credentials,
+			parameters: { resource: 'webhook', operation: 'enable', url: 'ftp://example.com/hook' },
+		});
 		expect(error.message).toMatch(/Invalid URL \(item 0\)|URL/);
 		expect(await env.control.received('POST /api/v1/enable_webhooks')).toHaveLength(0);
 	});
@@ -202,42 +285,91 @@ describe('Wires and marketplace accounts against the sandbox', () => {
 	test('a wire waiting for correction is corrected with Update Bank Account', async () => {
 		const person = await createSubject();
 		const pix = await run({
-			resource: 'transaction', operation: 'createDynamicPix', subjectId: person.id, fromBankAccountId: ACCOUNTS.brlPixExclusive,
-			toBankAccountId: ACCOUNTS.brlCustomer, exchangeCurrency: 'BRL', value: '30.00', dynamicPixExpiresAt: new Date(Date.now() + 3600_000).toISOString(),
+			resource: 'transaction',
+			operation: 'createDynamicPix',
+			subjectId: person.id,
+			fromBankAccountId: ACCOUNTS.brlPixExclusive,
+			toBankAccountId: ACCOUNTS.brlCustomer,
+			exchangeCurrency: 'BRL',
+			value: '30.00',
+			dynamicPixExpiresAt: new Date(Date.now() + 3600_000).toISOString(),
 		});
 		await env.control.post(`/transactions/${pix.output[0].json.id}/pay`, { success: true });
 		await env.control.post('/settlement/run', { wire_error_code: 'AC03' });
 		const [wire] = (await env.control.get('/wires')).data;
 		const { output } = await run({
-			resource: 'wire', operation: 'updateBankAccount', wireId: wire.id, currency: 'BRL', bankCode: '001', bankName: 'Banco do Brasil',
-			branchNumber: '0001', accountNumber: '12345-6', accountType: 'conta-corrente', ownerDocumentNumber: '390.533.447-05',
-			ownerName: 'Maria da Silva', branchCountry: 'br',
+			resource: 'wire',
+			operation: 'updateBankAccount',
+			wireId: wire.id,
+			currency: 'BRL',
+			bankCode: '001',
+			bankName: 'Banco do Brasil',
+			branchNumber: '0001',
+			accountNumber: '12345-6',
+			accountType: 'conta-corrente',
+			ownerDocumentNumber: '390.533.447-05',
+			ownerName: 'Maria da Silva',
+			branchCountry: 'br',
 		});
 		expect(output[0].json).toMatchObject({ id: wire.id });
 		const [sent] = await env.control.received('PUT /api/v1/wires/:id/update_bank_account');
-		expect(sent.body.bank_account).toMatchObject({ account_type: 'conta-corrente', owner_document_number: '39053344705', branch_country: 'BR' });
+		expect(sent.body.bank_account).toMatchObject({
+			account_type: 'conta-corrente',
+			owner_document_number: '39053344705',
+			branch_country: 'BR',
+		});
 	});
 
 	test('authorisation, then bank account request, then its status', async () => {
 		const person = await createSubject();
-		const docs = { resource: 'subject', operation: 'uploadDocument', subjectId: person.id, source: 'url', fileType: 'application/pdf' };
+		const docs = {
+			resource: 'subject',
+			operation: 'uploadDocument',
+			subjectId: person.id,
+			source: 'url',
+			fileType: 'application/pdf',
+		};
 		await run({ ...docs, labels: ['address-proof'], fileUrl: 'https://files.example.com/a.pdf' });
 		await run({ ...docs, labels: ['person-cpf'], fileUrl: 'https://files.example.com/b.pdf' });
 
-		const early = await runActionExpectingError({ credentials: env.credentials, parameters: { resource: 'marketplaceAccount', operation: 'requestBankAccount', subjectId: person.id, options: {} } });
+		const early = await runActionExpectingError({
+			credentials: env.credentials,
+			parameters: {
+				resource: 'marketplaceAccount',
+				operation: 'requestBankAccount',
+				subjectId: person.id,
+				options: {},
+			},
+		});
 		expect(early.message).toMatch(/FacilitaPay rejected the data \(item 0\)/);
 
-		const auth = await run({ resource: 'marketplaceAccount', operation: 'requestAuthorization', subjectId: person.id, options: {} });
+		const auth = await run({
+			resource: 'marketplaceAccount',
+			operation: 'requestAuthorization',
+			subjectId: person.id,
+			options: {},
+		});
 		expect(auth.output[0].json.status).toBe('pending');
 		const [authRequest] = await env.control.received('POST /api/v1/subject/:id/account_request');
 		expect(authRequest.body ?? {}).toEqual({});
 		await env.control.post(`/authorizations/${auth.output[0].json.id}/approve`);
 
-		const request = await run({ resource: 'marketplaceAccount', operation: 'requestBankAccount', subjectId: person.id, options: {} });
+		const request = await run({
+			resource: 'marketplaceAccount',
+			operation: 'requestBankAccount',
+			subjectId: person.id,
+			options: {},
+		});
 		expect(request.output[0].json.status).toBe('processing');
 		await env.control.post(`/bank_account_requests/${request.output[0].json.id}/complete`);
-		const status = await run({ resource: 'marketplaceAccount', operation: 'getBankAccountRequest', requestId: request.output[0].json.id });
+		const status = await run({
+			resource: 'marketplaceAccount',
+			operation: 'getBankAccountRequest',
+			requestId: request.output[0].json.id,
+		});
 		expect(status.output[0].json.status).toBe('complete');
-		expect(status.output[0].json.bank_account).toEqual(expect.objectContaining({ id: expect.any(String) }));
+		expect(status.output[0].json.bank_account).toEqual(
+			expect.objectContaining({ id: expect.any(String) }),
+		);
 	});
 });

@@ -68,7 +68,10 @@ describeQueue('queue mode: FacilitaPay Trigger on a webhook processor and two wo
 			});
 
 			const registration = await waitFor(
-				async () => sandbox.requests().find((r) => r.method === 'POST' && r.path.endsWith('/enable_webhooks')),
+				async () =>
+					sandbox
+						.requests()
+						.find((r) => r.method === 'POST' && r.path.endsWith('/enable_webhooks')),
 				{ what: 'the trigger to register its URL (POST /enable_webhooks)' },
 			);
 			const webhook = (await sandbox.call('GET', '/_sandbox/webhook')).data;
@@ -76,7 +79,10 @@ describeQueue('queue mode: FacilitaPay Trigger on a webhook processor and two wo
 			secret = webhook.secret;
 			// The main ran the trigger's activation; the URL is the webhook processor's.
 			expect(registration).toMatchObject({ process: 'main', status: 200 });
-			expect(webhook).toMatchObject({ enabled: true, url: `${state.webhook.url}/webhook/${webhookId}/webhook` });
+			expect(webhook).toMatchObject({
+				enabled: true,
+				url: `${state.webhook.url}/webhook/${webhookId}/webhook`,
+			});
 		},
 		CASE_TIMEOUT,
 	);
@@ -88,11 +94,18 @@ describeQueue('queue mode: FacilitaPay Trigger on a webhook processor and two wo
 			const statuses = [];
 			for (let i = 0; i < FORGED; i++) {
 				// Wrong secrets, no secret, and the right shape otherwise.
-				const wrong = i % 5 === 0 ? undefined : String((Number(secret) + 1 + i) % 10000).padStart(4, '0');
+				const wrong =
+					i % 5 === 0 ? undefined : String((Number(secret) + 1 + i) % 10000).padStart(4, '0');
 				const response = await fetch(webhookUrl, {
 					method: 'POST',
 					headers: { 'content-type': 'application/json' },
-					body: JSON.stringify({ notification: { type: 'subject_approved', subject_id: `forged-${i}`, ...(wrong ? { secret: wrong } : {}) } }),
+					body: JSON.stringify({
+						notification: {
+							type: 'subject_approved',
+							subject_id: `forged-${i}`,
+							...(wrong ? { secret: wrong } : {}),
+						},
+					}),
 				});
 				statuses.push(response.status);
 				await response.text();
@@ -108,15 +121,25 @@ describeQueue('queue mode: FacilitaPay Trigger on a webhook processor and two wo
 		async () => {
 			expect(webhookUrl).not.toBe('');
 			const startedAt = Date.now();
-			const subjectIds = Array.from({ length: EVENTS }, (_, i) => `queue-subject-${String(i).padStart(3, '0')}`);
+			const subjectIds = Array.from(
+				{ length: EVENTS },
+				(_, i) => `queue-subject-${String(i).padStart(3, '0')}`,
+			);
 			for (const subjectId of subjectIds) {
-				await sandbox.call('POST', '/_sandbox/events', { type: 'subject_approved', subject_id: subjectId });
+				await sandbox.call('POST', '/_sandbox/events', {
+					type: 'subject_approved',
+					subject_id: subjectId,
+				});
 			}
 			await sandbox.call('POST', '/_sandbox/deliveries/wait');
 			const notifications = (await sandbox.call('GET', '/api/v1/notifications?per_page=1000')).data;
 			// FacilitaPay's side: every notification answered 200 at the first attempt.
 			expect(notifications).toHaveLength(EVENTS);
-			expect(countBy(notifications.map((/** @type {any} */ n) => `${n.last_response_status}/${n.attempts}`))).toEqual({ '200/1': EVENTS });
+			expect(
+				countBy(
+					notifications.map((/** @type {any} */ n) => `${n.last_response_status}/${n.attempts}`),
+				),
+			).toEqual({ '200/1': EVENTS });
 
 			const finished = await waitForExecutions(workflow.id, EVENTS);
 			const seconds = (Date.now() - startedAt) / 1000;
@@ -132,17 +155,26 @@ describeQueue('queue mode: FacilitaPay Trigger on a webhook processor and two wo
 				return items[0].subject_id;
 			});
 			expect([...received].sort()).toEqual(subjectIds);
-			expect(JSON.stringify(executions.map((e) => nodeOutput(e, TRIGGER)))).not.toContain(`"${secret}"`);
+			expect(JSON.stringify(executions.map((e) => nodeOutput(e, TRIGGER)))).not.toContain(
+				`"${secret}"`,
+			);
 
 			// Which worker ran each: every execution by exactly one worker, and both workers worked.
 			const ranBy = executionsByWorker();
 			const workerOf = executions.map((e) => {
 				const workers = ranBy.get(String(e.id)) ?? [];
-				expect({ execution: e.id, workers: workers.length }).toEqual({ execution: e.id, workers: 1 });
+				expect({ execution: e.id, workers: workers.length }).toEqual({
+					execution: e.id,
+					workers: 1,
+				});
 				return workers[0];
 			});
 			const perWorker = countBy(workerOf);
-			expect(Object.keys(perWorker).sort()).toEqual(queueState().workers.map((w) => w.name).sort());
+			expect(Object.keys(perWorker).sort()).toEqual(
+				queueState()
+					.workers.map((w) => w.name)
+					.sort(),
+			);
 
 			report(
 				`case 1 (trigger): ${EVENTS} events sent, ${notifications.length} delivered (200 at first attempt), ` +

@@ -63,7 +63,9 @@ describeQueue('queue mode: the FacilitaPay action node on a worker', () => {
 						type: 'n8n-nodes-base.code',
 						typeVersion: 2,
 						position: [220, 0],
-						parameters: { jsCode: 'return $input.first().json.body.people.map((person) => ({ json: person }));' },
+						parameters: {
+							jsCode: 'return $input.first().json.body.people.map((person) => ({ json: person }));',
+						},
 					},
 					{
 						id: 'facilitapay',
@@ -91,7 +93,11 @@ describeQueue('queue mode: the FacilitaPay action node on a worker', () => {
 			const people = Array.from({ length: ITEMS }, (_, i) => {
 				const cpf = validCpf(seed + i);
 				// Formatted as people type it; the node sends digits only.
-				return { cpf: `${cpf.slice(0, 3)}.${cpf.slice(3, 6)}.${cpf.slice(6, 9)}-${cpf.slice(9)}`, digits: cpf, name: `Queue Person ${i}` };
+				return {
+					cpf: `${cpf.slice(0, 3)}.${cpf.slice(3, 6)}.${cpf.slice(6, 9)}-${cpf.slice(9)}`,
+					digits: cpf,
+					name: `Queue Person ${i}`,
+				};
 			});
 
 			// Activation is asynchronous: the webhook answers 404 until it is registered (a 404 starts nothing).
@@ -119,18 +125,30 @@ describeQueue('queue mode: the FacilitaPay action node on a worker', () => {
 			expect(output).toHaveLength(ITEMS);
 
 			// What the sandbox received: 100 creations (sent in parallel, so in any order), digits only.
-			const sent = sandbox.requests().filter((r) => r.method === 'POST' && r.path.endsWith('/subject/people'));
+			const sent = sandbox
+				.requests()
+				.filter((r) => r.method === 'POST' && r.path.endsWith('/subject/people'));
 			const logged = (await sandbox.call('GET', '/_sandbox/requests')).data.filter(
-				(/** @type {any} */ r) => r.method === 'POST' && String(r.url).startsWith('/api/v1/subject/people'),
+				(/** @type {any} */ r) =>
+					r.method === 'POST' && String(r.url).startsWith('/api/v1/subject/people'),
 			);
-			expect(logged.map((/** @type {any} */ r) => r.body.person.document_number).sort()).toEqual(people.map((p) => p.digits).sort());
+			expect(logged.map((/** @type {any} */ r) => r.body.person.document_number).sort()).toEqual(
+				people.map((p) => p.digits).sort(),
+			);
 			expect(logged.map((/** @type {any} */ r) => r.status)).toEqual(Array(ITEMS).fill(200));
 			// Each output item is the person the sandbox now holds under that id.
 			expect(new Set(output.map((/** @type {any} */ item) => item.id)).size).toBe(ITEMS);
 			for (const [i, item] of output.entries()) {
 				const stored = (await sandbox.call('GET', `/api/v1/subject/people/${item.id}`)).data;
-				expect(stored).toMatchObject({ document_number: people[i].digits, social_name: people[i].name });
-				expect(item).toMatchObject({ id: stored.id, document_number: people[i].digits, social_name: people[i].name });
+				expect(stored).toMatchObject({
+					document_number: people[i].digits,
+					social_name: people[i].name,
+				});
+				expect(item).toMatchObject({
+					id: stored.id,
+					document_number: people[i].digits,
+					social_name: people[i].name,
+				});
 			}
 
 			// One worker ran it (its log says so), and every request left from that worker's process.

@@ -48,7 +48,12 @@ describeQueue('queue mode: sign-in storm across processes', () => {
 			/** @type {string[]} */
 			const subjectIds = [];
 			for (let i = 0; i < CONCURRENT * ITEMS_PER_EXECUTION; i++) {
-				const person = { document_type: 'cpf', document_number: validCpf(seed + i), social_name: `Storm Person ${i}`, fiscal_country: 'Brazil' };
+				const person = {
+					document_type: 'cpf',
+					document_number: validCpf(seed + i),
+					social_name: `Storm Person ${i}`,
+					fiscal_country: 'Brazil',
+				};
 				subjectIds.push((await sandbox.call('POST', '/api/v1/subject/people', { person })).data.id);
 			}
 			const credentials = await createCredentials('FacilitaPay Queue Username and Password', {
@@ -77,7 +82,10 @@ describeQueue('queue mode: sign-in storm across processes', () => {
 						type: 'n8n-nodes-base.splitOut',
 						typeVersion: 1,
 						position: [220, 0],
-						parameters: { fieldToSplitOut: 'body.subjectIds', options: { destinationFieldName: 'subjectId' } },
+						parameters: {
+							fieldToSplitOut: 'body.subjectIds',
+							options: { destinationFieldName: 'subjectId' },
+						},
 					},
 					{
 						id: 'facilitapay',
@@ -85,7 +93,12 @@ describeQueue('queue mode: sign-in storm across processes', () => {
 						type: NODE_TYPES.action,
 						typeVersion: 1,
 						position: [440, 0],
-						parameters: { resource: 'subject', operation: 'get', subjectId: '={{ $json.subjectId }}', simplify: false },
+						parameters: {
+							resource: 'subject',
+							operation: 'get',
+							subjectId: '={{ $json.subjectId }}',
+							simplify: false,
+						},
 						credentials: { facilitaPayApi: credentials },
 					},
 				],
@@ -96,17 +109,27 @@ describeQueue('queue mode: sign-in storm across processes', () => {
 			});
 			const url = `${state.webhook.url}/webhook/${path}`;
 			const start = (/** @type {string[]} */ ids) =>
-				fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ subjectIds: ids }) }).then(async (r) => ({
+				fetch(url, {
+					method: 'POST',
+					headers: { 'content-type': 'application/json' },
+					body: JSON.stringify({ subjectIds: ids }),
+				}).then(async (r) => ({
 					status: r.status,
 					text: await r.text(),
 				}));
 			const signIns = (/** @type {number} */ after) =>
-				sandbox.requests().slice(after).filter((r) => r.method === 'POST' && r.path.endsWith('/sign_in'));
+				sandbox
+					.requests()
+					.slice(after)
+					.filter((r) => r.method === 'POST' && r.path.endsWith('/sign_in'));
 
 			// 1. One execution signs in and leaves the token in the credentials (the shared database).
-			await waitFor(async () => ((await start(subjectIds.slice(0, 1))).status === 404 ? null : true), {
-				what: `the webhook processor to know POST /webhook/${path}`,
-			});
+			await waitFor(
+				async () => ((await start(subjectIds.slice(0, 1))).status === 404 ? null : true),
+				{
+					what: `the webhook processor to know POST /webhook/${path}`,
+				},
+			);
 			await waitForExecutions(workflow.id, 1);
 			expect(signIns(0).map((r) => r.status)).toEqual([200]);
 
@@ -116,19 +139,30 @@ describeQueue('queue mode: sign-in storm across processes', () => {
 			await sandbox.call('POST', '/_sandbox/clock/advance', { hours: 25 });
 			// A sign-in takes 2 s (a slow service), so every execution meets the expired token before any
 			// new token is stored: the storm the service's limit (3 sign-ins per 30 s) is about.
-			await sandbox.call('POST', '/_sandbox/faults', { route: 'POST /api/v1/sign_in', rate: 1, kind: 'latency', ms: 2000 });
+			await sandbox.call('POST', '/_sandbox/faults', {
+				route: 'POST /api/v1/sign_in',
+				rate: 1,
+				kind: 'latency',
+				ms: 2000,
+			});
 			const mark = sandbox.requests().length;
 			const startedAt = Date.now();
-			const batches = Array.from({ length: CONCURRENT }, (_, i) => subjectIds.slice(i * ITEMS_PER_EXECUTION, (i + 1) * ITEMS_PER_EXECUTION));
+			const batches = Array.from({ length: CONCURRENT }, (_, i) =>
+				subjectIds.slice(i * ITEMS_PER_EXECUTION, (i + 1) * ITEMS_PER_EXECUTION),
+			);
 			const answers = await Promise.all(batches.map((ids) => start(ids)));
 			expect(answers.map((a) => a.status)).toEqual(Array(CONCURRENT).fill(200));
 			await waitForExecutions(workflow.id, 1 + CONCURRENT);
 			const seconds = (Date.now() - startedAt) / 1000;
 
-			const executions = (await allExecutions(workflow.id, { includeData: true })).sort((a, b) => Number(a.id) - Number(b.id)).slice(1);
+			const executions = (await allExecutions(workflow.id, { includeData: true }))
+				.sort((a, b) => Number(a.id) - Number(b.id))
+				.slice(1);
 			expect(executions).toHaveLength(CONCURRENT);
 			const ranBy = executionsByWorker();
-			const perWorker = countBy(executions.map((e) => (ranBy.get(String(e.id)) ?? ['?']).join('+')));
+			const perWorker = countBy(
+				executions.map((e) => (ranBy.get(String(e.id)) ?? ['?']).join('+')),
+			);
 			const after = sandbox.requests().slice(mark);
 			const storm = signIns(mark);
 			const signInsPerProcess = countBy(storm.map((r) => r.process));
@@ -151,7 +185,9 @@ describeQueue('queue mode: sign-in storm across processes', () => {
 			expect(Object.keys(perWorker).sort()).toEqual(state.workers.map((w) => w.name).sort());
 			// At most one sign-in per process, ≤ 3 in all, none refused (429).
 			expect(storm.length).toBeLessThanOrEqual(3);
-			expect(signInsPerProcess).toEqual(Object.fromEntries(Object.keys(signInsPerProcess).map((name) => [name, 1])));
+			expect(signInsPerProcess).toEqual(
+				Object.fromEntries(Object.keys(signInsPerProcess).map((name) => [name, 1])),
+			);
 			expect(storm.map((r) => r.status)).toEqual(storm.map(() => 200));
 			// Every execution succeeded with every item.
 			expect(countBy(executions.map((e) => e.status))).toEqual({ success: CONCURRENT });

@@ -9,7 +9,13 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { freePort, installPackageInto, isAlive } from '../../scripts/n8n-runtime.mjs';
-import { adoptRun, clusterEnv, killGroup, startWorker, stopCluster } from '../../scripts/queue-cluster.mjs';
+import {
+	adoptRun,
+	clusterEnv,
+	killGroup,
+	startWorker,
+	stopCluster,
+} from '../../scripts/queue-cluster.mjs';
 import {
 	CASE_TIMEOUT,
 	NODE_TYPES,
@@ -70,19 +76,39 @@ describeQueue('queue mode: a worker without the FacilitaPay package', () => {
 					},
 				],
 			});
-			await waitFor(async () => sandbox.requests().find((r) => r.path.endsWith('/enable_webhooks') && r.status === 200), {
-				what: 'the trigger to register its URL',
-			});
+			await waitFor(
+				async () =>
+					sandbox.requests().find((r) => r.path.endsWith('/enable_webhooks') && r.status === 200),
+				{
+					what: 'the trigger to register its URL',
+				},
+			);
 
 			// Only a worker without the package is left.
 			for (const worker of state.workers) killGroup(worker.pid, 'SIGTERM');
-			await waitFor(async () => state.workers.every((w) => !isAlive(w.pid)), { what: 'the two workers to stop', timeoutMs: 30_000 });
+			await waitFor(async () => state.workers.every((w) => !isAlive(w.pid)), {
+				what: 'the two workers to stop',
+				timeoutMs: 30_000,
+			});
 			const bareFolder = path.join(state.runDir, 'worker-bare');
-			const bare = await startWorker({ name: 'worker-bare', folder: bareFolder, healthPort: await freePort(), env: clusterEnv(state), webhookUrl: `${state.webhook.url}/` });
+			const bare = await startWorker({
+				name: 'worker-bare',
+				folder: bareFolder,
+				healthPort: await freePort(),
+				env: clusterEnv(state),
+				webhookUrl: `${state.webhook.url}/`,
+			});
 			extraWorkers.push({ name: 'worker-bare', logFile: bare.logFile, pid: bare.proc.pid });
-			expect(fs.existsSync(path.join(bareFolder, '.n8n', 'nodes', 'node_modules', 'n8n-nodes-facilitapay'))).toBe(false);
+			expect(
+				fs.existsSync(
+					path.join(bareFolder, '.n8n', 'nodes', 'node_modules', 'n8n-nodes-facilitapay'),
+				),
+			).toBe(false);
 
-			await sandbox.call('POST', '/_sandbox/events', { type: 'subject_approved', subject_id: 'queue-missing-package' });
+			await sandbox.call('POST', '/_sandbox/events', {
+				type: 'subject_approved',
+				subject_id: 'queue-missing-package',
+			});
 			await sandbox.call('POST', '/_sandbox/deliveries/wait');
 			const [notification] = (await sandbox.call('GET', '/api/v1/notifications')).data;
 			// FacilitaPay's side: delivered and acknowledged, so it will never be sent again.
@@ -92,7 +118,9 @@ describeQueue('queue mode: a worker without the FacilitaPay package', () => {
 			const [withData] = await allExecutions(workflow.id, { includeData: true });
 			const error = withData.data?.resultData?.error;
 			const message = `${error?.message ?? ''} ${error?.description ?? ''}`;
-			report(`case 4 (missing package): execution ${failed.id} status "${failed.status}", error "${message.trim().slice(0, 200)}"`);
+			report(
+				`case 4 (missing package): execution ${failed.id} status "${failed.status}", error "${message.trim().slice(0, 200)}"`,
+			);
 			// Visible as failed in the execution list, naming our package's node type.
 			expect(failed.status).toBe('error');
 			expect(message).toContain(`Unrecognized node type: ${NODE_TYPES.trigger}`);
@@ -103,26 +131,46 @@ describeQueue('queue mode: a worker without the FacilitaPay package', () => {
 			expect(nodeOutput(withData, TRIGGER)).toBeUndefined();
 			expect(JSON.stringify(withData.data)).not.toContain('queue-missing-package');
 			// ...but FacilitaPay's notification log still has it (FacilitaPay node: Notification → Get Many).
-			expect(notification.notification).toMatchObject({ type: 'subject_approved', subject_id: 'queue-missing-package' });
+			expect(notification.notification).toMatchObject({
+				type: 'subject_approved',
+				subject_id: 'queue-missing-package',
+			});
 
 			// The fix: a worker WITH the package replaces it; the next event runs.
 			const fixedFolder = path.join(state.runDir, 'worker-3');
 			installPackageInto(fixedFolder, state.tarball);
-			const fixed = await startWorker({ name: 'worker-3', folder: fixedFolder, healthPort: await freePort(), env: clusterEnv(state), webhookUrl: `${state.webhook.url}/` });
+			const fixed = await startWorker({
+				name: 'worker-3',
+				folder: fixedFolder,
+				healthPort: await freePort(),
+				env: clusterEnv(state),
+				webhookUrl: `${state.webhook.url}/`,
+			});
 			extraWorkers.push({ name: 'worker-3', logFile: fixed.logFile, pid: fixed.proc.pid });
 			killGroup(bare.proc.pid, 'SIGTERM');
-			await waitFor(async () => !isAlive(bare.proc.pid), { what: 'the worker without the package to stop', timeoutMs: 30_000 });
+			await waitFor(async () => !isAlive(bare.proc.pid), {
+				what: 'the worker without the package to stop',
+				timeoutMs: 30_000,
+			});
 
-			await sandbox.call('POST', '/_sandbox/events', { type: 'subject_approved', subject_id: 'queue-after-fix' });
+			await sandbox.call('POST', '/_sandbox/events', {
+				type: 'subject_approved',
+				subject_id: 'queue-after-fix',
+			});
 			const all = await waitForExecutions(workflow.id, 2, 60_000);
 			const next = all.find((e) => String(e.id) !== String(failed.id));
 			expect(next?.status).toBe('success');
-			const withOutput = (await allExecutions(workflow.id, { includeData: true })).find((e) => String(e.id) === String(next.id));
-			expect(nodeOutput(withOutput, TRIGGER)).toEqual([expect.objectContaining({ type: 'subject_approved', subject_id: 'queue-after-fix' })]);
+			const withOutput = (await allExecutions(workflow.id, { includeData: true })).find(
+				(e) => String(e.id) === String(next.id),
+			);
+			expect(nodeOutput(withOutput, TRIGGER)).toEqual([
+				expect.objectContaining({ type: 'subject_approved', subject_id: 'queue-after-fix' }),
+			]);
 			expect(executionsByWorker().get(String(next.id))).toEqual(['worker-3']);
-			report(`case 4 (missing package): after installing the package on the worker, the next event → "${next.status}" on worker-3`);
+			report(
+				`case 4 (missing package): after installing the package on the worker, the next event → "${next.status}" on worker-3`,
+			);
 		},
 		CASE_TIMEOUT,
 	);
 });
-

@@ -2,7 +2,12 @@
 // once for every file in test/queue/, and hands its state to the tests through
 // FACILITAPAY_QUEUE_STATE. Whatever it started is stopped when the start fails, when jest's process
 // exits or is interrupted (SIGINT/SIGTERM), and by global-teardown.mjs.
-import { killClusterSync, removeLeftoverQueueRuns, startCluster, stopCluster } from '../../scripts/queue-cluster.mjs';
+import {
+	killClusterSync,
+	removeLeftoverQueueRuns,
+	startCluster,
+	stopCluster,
+} from '../../scripts/queue-cluster.mjs';
 import { log } from '../../scripts/n8n-runtime.mjs';
 import { queueEnabled } from './lib/queue.mjs';
 import fs from 'node:fs';

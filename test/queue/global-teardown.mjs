@@ -12,27 +12,37 @@ export default async function globalTeardown() {
 	await shared.stop();
 	const reportFile = path.join(shared.runDir, 'report.txt');
 	if (fs.existsSync(reportFile)) {
-		process.stdout.write(`\nqueue-mode measurements (${path.basename(shared.runDir)}):\n${fs.readFileSync(reportFile, 'utf8')}`);
+		process.stdout.write(
+			`\nqueue-mode measurements (${path.basename(shared.runDir)}):\n${fs.readFileSync(reportFile, 'utf8')}`,
+		);
 	}
 	const logsRoot = path.join(CACHE_DIR, 'queue', 'logs');
 	const target = path.join(logsRoot, path.basename(shared.runDir));
 	try {
 		fs.mkdirSync(target, { recursive: true });
 		for (const entry of fs.readdirSync(shared.runDir, { withFileTypes: true })) {
-			if (entry.isFile() && entry.name.endsWith('.log')) fs.copyFileSync(path.join(shared.runDir, entry.name), path.join(target, entry.name));
+			if (entry.isFile() && entry.name.endsWith('.log'))
+				fs.copyFileSync(path.join(shared.runDir, entry.name), path.join(target, entry.name));
 			if (entry.isDirectory()) {
-				for (const file of fs.readdirSync(path.join(shared.runDir, entry.name)).filter((f) => f.endsWith('.log'))) {
+				for (const file of fs
+					.readdirSync(path.join(shared.runDir, entry.name))
+					.filter((f) => f.endsWith('.log'))) {
 					fs.copyFileSync(path.join(shared.runDir, entry.name, file), path.join(target, file));
 				}
 			}
 		}
-		const runs = fs.readdirSync(logsRoot).filter((d) => d.startsWith('run-')).sort();
-		for (const old of runs.slice(0, Math.max(0, runs.length - 3))) fs.rmSync(path.join(logsRoot, old), { recursive: true, force: true });
+		const runs = fs
+			.readdirSync(logsRoot)
+			.filter((d) => d.startsWith('run-'))
+			.sort();
+		for (const old of runs.slice(0, Math.max(0, runs.length - 3)))
+			fs.rmSync(path.join(logsRoot, old), { recursive: true, force: true });
 		log(`queue-mode logs kept in ${target}`);
 	} catch (error) {
 		log(`keeping the queue-mode logs: ${/** @type {Error} */ (error).message}`);
 	}
-	if (process.env.FACILITAPAY_QUEUE_KEEP === '1') log(`FACILITAPAY_QUEUE_KEEP=1: ${shared.runDir} kept`);
+	if (process.env.FACILITAPAY_QUEUE_KEEP === '1')
+		log(`FACILITAPAY_QUEUE_KEEP=1: ${shared.runDir} kept`);
 	else fs.rmSync(shared.runDir, { recursive: true, force: true });
 	log(`queue-mode cluster stopped in ${((Date.now() - startedAt) / 1000).toFixed(1)} s`);
 	delete (/** @type {any} */ (globalThis).__facilitapayQueue);

@@ -5,7 +5,8 @@ beforeAll(async () => (t = await startSandbox()));
 afterAll(() => t.close());
 beforeEach(() => t.control('POST', '/reset'));
 
-const signIn = (username = 'sandbox', password = 'sandbox') => t.api('POST', '/sign_in', { user: { username, password } }, null);
+const signIn = (username = 'sandbox', password = 'sandbox') =>
+	t.api('POST', '/sign_in', { user: { username, password } }, null);
 
 test('the static token opens the API; a missing or wrong token answers 401 invalid_token', async () => {
 	expect((await t.api('GET', '/subject/people')).json).toEqual({ data: [] });
@@ -20,14 +21,20 @@ test('the static token opens the API; a missing or wrong token answers 401 inval
 test('sign_in returns a JWT (no data envelope) that authenticates requests', async () => {
 	const r = await signIn();
 	expect(r.status).toBe(200);
-	expect(r.json).toEqual({ jwt: expect.stringMatching(/^[\w-]+\.[\w-]+\.[\w-]+$/), name: 'Sandbox Partner', username: 'sandbox' });
+	expect(r.json).toEqual({
+		jwt: expect.stringMatching(/^[\w-]+\.[\w-]+\.[\w-]+$/),
+		name: 'Sandbox Partner',
+		username: 'sandbox',
+	});
 	expect((await t.api('GET', '/subject/people', undefined, r.json.jwt)).status).toBe(200);
 });
 
 test('a tampered JWT is refused', async () => {
 	const { jwt } = (await signIn()).json;
 	const tampered = jwt.slice(0, -2) + (jwt.endsWith('AA') ? 'BB' : 'AA');
-	expect((await t.api('GET', '/subject/people', undefined, tampered)).json).toEqual({ error: 'invalid_token' });
+	expect((await t.api('GET', '/subject/people', undefined, tampered)).json).toEqual({
+		error: 'invalid_token',
+	});
 });
 
 test('a sign-in token expires after 24 hours of the sandbox clock', async () => {
@@ -64,7 +71,16 @@ test('custom credentials and token are honoured', async () => {
 	try {
 		expect((await other.api('GET', '/subject/people', undefined, 'tok-123')).status).toBe(200);
 		expect((await other.api('GET', '/subject/people')).status).toBe(401);
-		expect((await other.api('POST', '/sign_in', { user: { username: 'alice', password: 'secret' } }, null)).json.username).toBe('alice');
+		expect(
+			(
+				await other.api(
+					'POST',
+					'/sign_in',
+					{ user: { username: 'alice', password: 'secret' } },
+					null,
+				)
+			).json.username,
+		).toBe('alice');
 	} finally {
 		await other.close();
 	}

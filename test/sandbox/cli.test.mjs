@@ -4,7 +4,10 @@ import net from 'node:net';
 /** Starts the CLI and resolves with its output once `until` matches (or it exits). */
 function run(args, until) {
 	return new Promise((resolve) => {
-		const child = spawn(process.execPath, ['sandbox/cli.mjs', ...args], { cwd: new URL('../..', import.meta.url), env: { ...process.env, PORT: '' } });
+		const child = spawn(process.execPath, ['sandbox/cli.mjs', ...args], {
+			cwd: new URL('../..', import.meta.url),
+			env: { ...process.env, PORT: '' },
+		});
 		let out = '';
 		const done = (code) => resolve({ child, out, code });
 		child.stdout.on('data', (d) => {

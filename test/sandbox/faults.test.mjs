@@ -8,7 +8,13 @@ beforeEach(() => t.control('POST', '/reset'));
 const fault = (f) => t.control('POST', '/faults', f);
 
 test('429 with Retry-After on one route, once (rate 1, count 1)', async () => {
-	await fault({ route: 'GET /api/v1/subject/people', rate: 1, kind: '429', retry_after: 7, count: 1 });
+	await fault({
+		route: 'GET /api/v1/subject/people',
+		rate: 1,
+		kind: '429',
+		retry_after: 7,
+		count: 1,
+	});
 	const r = await t.api('GET', '/subject/people');
 	expect(r.status).toBe(429);
 	expect(r.headers.get('retry-after')).toBe('7');
@@ -18,7 +24,13 @@ test('429 with Retry-After on one route, once (rate 1, count 1)', async () => {
 
 test('a fault on a route pattern with a parameter matches every id', async () => {
 	const p = await createPerson(t);
-	await fault({ route: 'GET /api/v1/subject/people/:id', rate: 1, kind: '503', count: 1, retry_after: 2 });
+	await fault({
+		route: 'GET /api/v1/subject/people/:id',
+		rate: 1,
+		kind: '503',
+		count: 1,
+		retry_after: 2,
+	});
 	const r = await t.api('GET', `/subject/people/${p.id}`);
 	expect(r.status).toBe(503);
 	expect(r.headers.get('retry-after')).toBe('2');
@@ -44,8 +56,21 @@ test('reset destroys the socket without an answer', async () => {
 });
 
 test('reset_after does the work and then destroys the socket: the client never hears of it', async () => {
-	await fault({ route: 'POST /api/v1/subject/people', rate: 1, kind: 'reset_after', count: 1, skip: 1 });
-	const person = (n) => ({ person: { document_type: 'passport', document_number: `RA${n}`, social_name: `Reset After ${n}`, fiscal_country: 'US' } });
+	await fault({
+		route: 'POST /api/v1/subject/people',
+		rate: 1,
+		kind: 'reset_after',
+		count: 1,
+		skip: 1,
+	});
+	const person = (n) => ({
+		person: {
+			document_type: 'passport',
+			document_number: `RA${n}`,
+			social_name: `Reset After ${n}`,
+			fiscal_country: 'US',
+		},
+	});
 	const first = await t.api('POST', '/subject/people', person(1));
 	expect(first.status).toBeLessThan(300);
 	await expect(t.api('POST', '/subject/people', person(2))).rejects.toThrow();
@@ -96,11 +121,24 @@ test('the request log lists method, url, route, query, body and counts, without 
 	await t.api('POST', '/subject/people', { person: { document_type: 'cpf' } });
 	await t.api('GET', '/nope');
 	const r = (await t.control('GET', '/requests')).json;
-	expect(r.counts).toEqual({ 'GET /api/v1/subject/people': 1, 'POST /api/v1/subject/people': 2, 'GET /api/v1/nope': 1 });
-	expect(r.data[0]).toMatchObject({ method: 'GET', url: '/api/v1/subject/people?last_id=abc', route: 'GET /api/v1/subject/people', query: { last_id: 'abc' }, at: '2025-03-10T12:00:00Z', status: 200 });
+	expect(r.counts).toEqual({
+		'GET /api/v1/subject/people': 1,
+		'POST /api/v1/subject/people': 2,
+		'GET /api/v1/nope': 1,
+	});
+	expect(r.data[0]).toMatchObject({
+		method: 'GET',
+		url: '/api/v1/subject/people?last_id=abc',
+		route: 'GET /api/v1/subject/people',
+		query: { last_id: 'abc' },
+		at: '2025-03-10T12:00:00Z',
+		status: 200,
+	});
 	expect(r.data[1]).toMatchObject({ body: { person: { document_type: 'cpf' } }, status: 422 });
 	expect(JSON.stringify(r)).not.toContain('sandbox-token');
-	const filtered = (await t.control('GET', `/requests?route=${encodeURIComponent('POST /api/v1/subject/people')}`)).json;
+	const filtered = (
+		await t.control('GET', `/requests?route=${encodeURIComponent('POST /api/v1/subject/people')}`)
+	).json;
 	expect(filtered.data).toHaveLength(2);
 	expect(filtered.counts).toEqual({ 'POST /api/v1/subject/people': 2 });
 });

@@ -32,7 +32,12 @@ export async function startSandbox(options = {}) {
 	};
 	/** Authenticated API call under /api/v1. */
 	const api = (method, path, body, token = TOKEN) =>
-		call(method, `/api/v1${path}`, body, token === null ? {} : { authorization: `Bearer ${token}` });
+		call(
+			method,
+			`/api/v1${path}`,
+			body,
+			token === null ? {} : { authorization: `Bearer ${token}` },
+		);
 	/** Control call under /_sandbox. */
 	const control = (method, path, body) => call(method, `/_sandbox${path}`, body);
 	const advance = (seconds) => control('POST', '/clock/advance', { seconds });
@@ -49,7 +54,8 @@ export async function startReceiver() {
 		req.on('data', (c) => (data += c));
 		req.on('end', () => {
 			received.push(JSON.parse(data));
-			const status = typeof state.status === 'function' ? state.status(received.length) : state.status;
+			const status =
+				typeof state.status === 'function' ? state.status(received.length) : state.status;
 			res.writeHead(status, { 'content-type': 'application/json' });
 			res.end('{}');
 		});
@@ -113,5 +119,9 @@ export function dynamicPix(subjectId, overrides = {}) {
 	};
 }
 
-export const PDF_BASE64 = Buffer.from('%PDF-1.4\n1 0 obj\n<<>>\nendobj\n%%EOF\n').toString('base64');
-export const PNG_BASE64 = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13]).toString('base64');
+export const PDF_BASE64 = Buffer.from('%PDF-1.4\n1 0 obj\n<<>>\nendobj\n%%EOF\n').toString(
+	'base64',
+);
+export const PNG_BASE64 = Buffer.from([
+	0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13,
+]).toString('base64');

@@ -1,6 +1,19 @@
 import { crc16, buildDynamicBrCode, parseBrCode } from '../../sandbox/brcode.mjs';
-import { barcodeDv, mod10, barcodeToDigitalLine, digitalLineToBarcode, buildBarcode, dueFactor } from '../../sandbox/boleto.mjs';
-import { isValidCpf, isValidCnpj, isValidCurp, isValidRut, documentNumberError } from '../../sandbox/validation.mjs';
+import {
+	barcodeDv,
+	mod10,
+	barcodeToDigitalLine,
+	digitalLineToBarcode,
+	buildBarcode,
+	dueFactor,
+} from '../../sandbox/boleto.mjs';
+import {
+	isValidCpf,
+	isValidCnpj,
+	isValidCurp,
+	isValidRut,
+	documentNumberError,
+} from '../../sandbox/validation.mjs';
 import { renderPdf } from '../../sandbox/pdf.mjs';
 import { addPeriods, dueDate } from '../../sandbox/domain/subscriptions.mjs';
 import { convert } from '../../sandbox/money.mjs';
@@ -11,7 +24,11 @@ describe('BR Code', () => {
 	});
 
 	test('a dynamic code starts with 000201, is single-use (01=12) and ends with its own correct CRC', () => {
-		const code = buildDynamicBrCode({ location: '127.0.0.1:4010/_sandbox/pix/abc', value: '10.50', reference: 'abc' });
+		const code = buildDynamicBrCode({
+			location: '127.0.0.1:4010/_sandbox/pix/abc',
+			value: '10.50',
+			reference: 'abc',
+		});
 		const { fields, crcOk } = parseBrCode(code);
 		expect(code.startsWith('000201010212')).toBe(true);
 		expect(fields['26']).toBe('0014br.gov.bcb.pix2531127.0.0.1:4010/_sandbox/pix/abc');
@@ -43,7 +60,11 @@ describe('boleto check digits (the service’s published test vectors)', () => {
 	});
 
 	test('a generated bar code has 44 digits, a valid DV and the value in cents', () => {
-		const b = buildBarcode({ expireAt: '2025-03-20', cents: 12345n, freeField: '1234567890123456789012345' });
+		const b = buildBarcode({
+			expireAt: '2025-03-20',
+			cents: 12345n,
+			freeField: '1234567890123456789012345',
+		});
 		expect(b).toMatch(/^\d{44}$/);
 		expect(barcodeDv(b.slice(0, 4) + b.slice(5))).toBe(Number(b[4]));
 		expect(b.slice(9, 19)).toBe('0000012345');
@@ -58,13 +79,27 @@ describe('boleto check digits (the service’s published test vectors)', () => {
 
 describe('document numbers', () => {
 	test.each([
-		['39053344705', true], ['70590071050', true], ['23100299900', false], ['11111111111', false], ['3905334470', false],
+		['39053344705', true],
+		['70590071050', true],
+		['23100299900', false],
+		['11111111111', false],
+		['3905334470', false],
 	])('CPF %s valid=%s', (v, ok) => expect(isValidCpf(v)).toBe(ok));
-	test.each([['16727230000197', true], ['12ABC34501DE35', true], ['12ABC34501DE36', false]])('CNPJ %s valid=%s', (v, ok) =>
-		expect(isValidCnpj(v)).toBe(ok));
-	test.each([['BOXW310820HNERXN09', true], ['BOXW310820HNERXN08', false], ['BOXW310820HNERX', false]])('CURP %s valid=%s', (v, ok) =>
-		expect(isValidCurp(v)).toBe(ok));
-	test.each([['123456785', true], ['123456784', false], ['12345678K', false]])('RUT %s valid=%s', (v, ok) => expect(isValidRut(v)).toBe(ok));
+	test.each([
+		['16727230000197', true],
+		['12ABC34501DE35', true],
+		['12ABC34501DE36', false],
+	])('CNPJ %s valid=%s', (v, ok) => expect(isValidCnpj(v)).toBe(ok));
+	test.each([
+		['BOXW310820HNERXN09', true],
+		['BOXW310820HNERXN08', false],
+		['BOXW310820HNERX', false],
+	])('CURP %s valid=%s', (v, ok) => expect(isValidCurp(v)).toBe(ok));
+	test.each([
+		['123456785', true],
+		['123456784', false],
+		['12345678K', false],
+	])('RUT %s valid=%s', (v, ok) => expect(isValidRut(v)).toBe(ok));
 	test('dots and dashes are rejected whatever the type', () => {
 		expect(documentNumberError('cpf', '390.533.447-05')).toMatch(/without dots, dashes/);
 		expect(documentNumberError('rut', '12345678-5')).toMatch(/without dots, dashes/);

@@ -16,7 +16,8 @@ beforeEach(async () => {
 	rx.respondWith(200);
 });
 
-const enable = async (url = rx.url) => (await t.api('POST', '/enable_webhooks', { url })).json.data.secret;
+const enable = async (url = rx.url) =>
+	(await t.api('POST', '/enable_webhooks', { url })).json.data.secret;
 const wait = () => t.control('POST', '/deliveries/wait');
 const list = async (query = '') => (await t.api('GET', `/notifications${query}`)).json.data;
 
@@ -37,13 +38,21 @@ test('an event is POSTed as {"notification": {type, secret, ...fields}} and reco
 	const tx = (await t.api('POST', '/transactions', dynamicPix(s.id))).json.data;
 	await t.control('POST', `/transactions/${tx.id}/pay`, {});
 	await wait();
-	expect(rx.received).toEqual([{ notification: { type: 'identified', secret, transaction_id: tx.id } }]);
+	expect(rx.received).toEqual([
+		{ notification: { type: 'identified', secret, transaction_id: tx.id } },
+	]);
 	const [rec] = await list();
-	expect(rec).toEqual(expect.objectContaining({
-		id: expect.stringMatching(/^[0-9a-f-]{36}$/), url: rx.url, sent_at: '2025-03-10T12:00:00Z', failed_at: null, inserted_at: '2025-03-10T12:00:00Z',
-		// the record keeps the payload as delivered, secret included, as the service's records do
-		notification: { type: 'identified', secret, transaction_id: tx.id },
-	}));
+	expect(rec).toEqual(
+		expect.objectContaining({
+			id: expect.stringMatching(/^[0-9a-f-]{36}$/),
+			url: rx.url,
+			sent_at: '2025-03-10T12:00:00Z',
+			failed_at: null,
+			inserted_at: '2025-03-10T12:00:00Z',
+			// the record keeps the payload as delivered, secret included, as the service's records do
+			notification: { type: 'identified', secret, transaction_id: tx.id },
+		}),
+	);
 });
 
 test('enabling again replaces the url; the new secret travels', async () => {
@@ -53,7 +62,9 @@ test('enabling again replaces the url; the new secret travels', async () => {
 		const secret = await enable(other.url);
 		await t.control('POST', '/events', { type: 'subject_approved', subject_id: 'abc' });
 		expect(rx.received).toEqual([]);
-		expect(other.received).toEqual([{ notification: { type: 'subject_approved', secret, subject_id: 'abc' } }]);
+		expect(other.received).toEqual([
+			{ notification: { type: 'subject_approved', secret, subject_id: 'abc' } },
+		]);
 	} finally {
 		await other.close();
 	}
@@ -65,7 +76,11 @@ test('a failing receiver gets 5 more attempts at 1, 5, 15, 60 and 360 minutes of
 	await t.control('POST', '/events', { type: 'payment_expired', transaction_id: 't1' });
 	expect(rx.received).toHaveLength(1);
 	let [rec] = await list();
-	expect(rec).toMatchObject({ failed_at: '2025-03-10T12:00:00Z', attempts: 1, next_attempt_at: '2025-03-10T12:01:00Z' });
+	expect(rec).toMatchObject({
+		failed_at: '2025-03-10T12:00:00Z',
+		attempts: 1,
+		next_attempt_at: '2025-03-10T12:01:00Z',
+	});
 	await t.advance(59);
 	expect(rx.received).toHaveLength(1);
 	await t.advance(1);
@@ -77,7 +92,12 @@ test('a failing receiver gets 5 more attempts at 1, 5, 15, 60 and 360 minutes of
 	await t.advance(30 * 86400);
 	expect(rx.received).toHaveLength(6);
 	[rec] = await list('?failed=true');
-	expect(rec).toMatchObject({ failed_at: '2025-03-10T19:21:00Z', attempts: 6, next_attempt_at: null, last_error: 'HTTP 500' });
+	expect(rec).toMatchObject({
+		failed_at: '2025-03-10T19:21:00Z',
+		attempts: 6,
+		next_attempt_at: null,
+		last_error: 'HTTP 500',
+	});
 	expect(await list('?failed=false')).toEqual([]);
 	const marked = await t.api('PUT', `/notifications/${rec.id}`);
 	expect(marked.json.data).toMatchObject({ id: rec.id, failed_at: null });
@@ -92,7 +112,11 @@ test('a receiver that recovers stops the redelivery; the record is successful', 
 	expect(rx.received).toHaveLength(3);
 	await t.advance(86400);
 	expect(rx.received).toHaveLength(3);
-	expect((await list())[0]).toMatchObject({ failed_at: null, attempts: 3, sent_at: '2025-03-10T12:06:00Z' });
+	expect((await list())[0]).toMatchObject({
+		failed_at: null,
+		attempts: 3,
+		sent_at: '2025-03-10T12:06:00Z',
+	});
 });
 
 test('an unreachable url is retried like a failed answer', async () => {
@@ -114,7 +138,9 @@ test('marking a failed notification successful stops its redelivery', async () =
 	await t.api('PUT', `/notifications/${rec.id}`);
 	await t.advance(86400);
 	expect(rx.received).toHaveLength(1);
-	expect((await t.api('PUT', '/notifications/00000000-0000-4000-8000-000000000000')).status).toBe(404);
+	expect((await t.api('PUT', '/notifications/00000000-0000-4000-8000-000000000000')).status).toBe(
+		404,
+	);
 });
 
 test('disable answers "ok" and stops every delivery, including pending retries', async () => {
@@ -133,35 +159,61 @@ test('disable answers "ok" and stops every delivery, including pending retries',
 
 test('notifications page with last_id and per_page, ascending by default or desc', async () => {
 	await enable();
-	for (let i = 1; i <= 5; i++) await t.control('POST', '/events', { type: 'identified', transaction_id: `t${i}` });
+	for (let i = 1; i <= 5; i++)
+		await t.control('POST', '/events', { type: 'identified', transaction_id: `t${i}` });
 	const ids = (l) => l.map((n) => n.notification.transaction_id);
 	const p1 = await list('?per_page=2');
 	expect(ids(p1)).toEqual(['t1', 't2']);
 	expect(ids(await list(`?per_page=2&last_id=${p1[1].id}`))).toEqual(['t3', 't4']);
 	const d1 = await list('?per_page=2&order_by=desc');
 	expect(ids(d1)).toEqual(['t5', 't4']);
-	expect(ids(await list(`?per_page=10&order_by=desc&last_id=${d1[1].id}`))).toEqual(['t3', 't2', 't1']);
-	expect((await t.api('GET', '/notifications?per_page=abc')).json).toEqual({ errors: { per_page: ['must be a positive integer'] } });
+	expect(ids(await list(`?per_page=10&order_by=desc&last_id=${d1[1].id}`))).toEqual([
+		't3',
+		't2',
+		't1',
+	]);
+	expect((await t.api('GET', '/notifications?per_page=abc')).json).toEqual({
+		errors: { per_page: ['must be a positive integer'] },
+	});
 	expect((await t.api('GET', '/notifications?failed=maybe')).status).toBe(422);
 });
 
 test('a raw event can be sent with POST /_sandbox/events', async () => {
 	const secret = await enable();
-	const r = await t.control('POST', '/events', { type: 'invoice_paid', invoice: { id: 'i1', status: 'paid' } });
-	expect(r.json.data.notification.notification).toEqual({ type: 'invoice_paid', secret, invoice: { id: 'i1', status: 'paid' } });
-	expect(rx.received[0]).toEqual({ notification: { type: 'invoice_paid', secret, invoice: { id: 'i1', status: 'paid' } } });
+	const r = await t.control('POST', '/events', {
+		type: 'invoice_paid',
+		invoice: { id: 'i1', status: 'paid' },
+	});
+	expect(r.json.data.notification.notification).toEqual({
+		type: 'invoice_paid',
+		secret,
+		invoice: { id: 'i1', status: 'paid' },
+	});
+	expect(rx.received[0]).toEqual({
+		notification: { type: 'invoice_paid', secret, invoice: { id: 'i1', status: 'paid' } },
+	});
 	expect((await t.control('POST', '/events', {})).status).toBe(422);
 });
 
 test('events reach the receiver in the order they happened', async () => {
 	const secret = await enable();
 	const s = await createPerson(t);
-	const c = (await t.api('POST', '/transactions/checkout', {
-		subject_id: s.id, value: '10.00', currency: 'BRL', exchange_currency: 'BRL', to_bank_account_id: '0b5e7c2a-1f3d-4a8e-9c61-000000000001',
-	})).json.data;
+	const c = (
+		await t.api('POST', '/transactions/checkout', {
+			subject_id: s.id,
+			value: '10.00',
+			currency: 'BRL',
+			exchange_currency: 'BRL',
+			to_bank_account_id: '0b5e7c2a-1f3d-4a8e-9c61-000000000001',
+		})
+	).json.data;
 	await t.control('POST', `/transactions/${c.id}/pay`, { success: false });
 	await t.control('POST', `/transactions/${c.id}/pay`, { success: true });
 	await wait();
-	expect(rx.received.map((r) => r.notification.type)).toEqual(['payment_failed', 'payment_approved', 'identified']);
+	expect(rx.received.map((r) => r.notification.type)).toEqual([
+		'payment_failed',
+		'payment_approved',
+		'identified',
+	]);
 	expect(rx.received.every((r) => r.notification.secret === secret)).toBe(true);
 });

@@ -5,7 +5,13 @@ import { FacilitaPay } from '../../nodes/FacilitaPay/FacilitaPay.node';
 import { defaultRetryOptions } from '../../nodes/FacilitaPay/transport';
 import { AdaptiveLimiter } from '../../nodes/FacilitaPay/transport/limiter';
 import { SentRequests } from '../../nodes/FacilitaPay/transport/sendOnce';
-import { connectionError, createContext, httpError, runNode, runNodeExpectingError } from './helpers/executeContext';
+import {
+	connectionError,
+	createContext,
+	httpError,
+	runNode,
+	runNodeExpectingError,
+} from './helpers/executeContext';
 
 const waits: number[] = [];
 beforeEach(() => {
@@ -56,7 +62,9 @@ describe('item engine: parallel, order kept', () => {
 		let inFlight = 0;
 		let peak = 0;
 		const fake = createContext({
-			parameters: Array.from({ length: 6 }, (_, i) => getTransaction(`tx-${i}`, { requestOptions: { concurrency: 3 } })),
+			parameters: Array.from({ length: 6 }, (_, i) =>
+				getTransaction(`tx-${i}`, { requestOptions: { concurrency: 3 } }),
+			),
 			replies: Array.from({ length: 6 }, (_, i) => async (request: IHttpRequestOptions) => {
 				inFlight++;
 				peak = Math.max(peak, inFlight);
@@ -75,15 +83,26 @@ describe('item engine: parallel, order kept', () => {
 		}
 		const [output] = await run;
 		expect(peak).toBe(3);
-		expect(output.map((item) => item.json.id)).toEqual(['tx-0', 'tx-1', 'tx-2', 'tx-3', 'tx-4', 'tx-5']);
-		expect(output.map((item) => item.pairedItem)).toEqual([0, 1, 2, 3, 4, 5].map((item) => ({ item })));
+		expect(output.map((item) => item.json.id)).toEqual([
+			'tx-0',
+			'tx-1',
+			'tx-2',
+			'tx-3',
+			'tx-4',
+			'tx-5',
+		]);
+		expect(output.map((item) => item.pairedItem)).toEqual(
+			[0, 1, 2, 3, 4, 5].map((item) => ({ item })),
+		);
 	});
 
 	it('with Max Parallel Requests 1, sends one request at a time', async () => {
 		let inFlight = 0;
 		let peak = 0;
 		const { output } = await runNode({
-			parameters: Array.from({ length: 4 }, (_, i) => getTransaction(`tx-${i}`, { requestOptions: { concurrency: 1 } })),
+			parameters: Array.from({ length: 4 }, (_, i) =>
+				getTransaction(`tx-${i}`, { requestOptions: { concurrency: 1 } }),
+			),
 			replies: Array.from({ length: 4 }, (_, i) => async () => {
 				inFlight++;
 				peak = Math.max(peak, inFlight);
@@ -162,7 +181,10 @@ describe('item engine: rate limits', () => {
 		const { output, requests } = await runNode({
 			parameters: payout(),
 			executionId: newExecutionId(),
-			replies: [httpError(429, { error: 'too_many_requests' }, { 'retry-after': '2' }), { data: { id: 'p1' } }],
+			replies: [
+				httpError(429, { error: 'too_many_requests' }, { 'retry-after': '2' }),
+				{ data: { id: 'p1' } },
+			],
 		});
 		expect(requests).toHaveLength(2);
 		expect(waits).toHaveLength(1);
@@ -173,8 +195,15 @@ describe('item engine: rate limits', () => {
 
 	it('after a 429 with Retry-After, items not yet sent wait for it too instead of meeting the limit again', async () => {
 		const { output, requests } = await runNode({
-			parameters: [getTransaction('tx-1'), getTransaction('tx-2')].map((p) => ({ ...p, requestOptions: { concurrency: 1 } })),
-			replies: [httpError(429, {}, { 'retry-after': '3' }), { data: { id: 'tx-1' } }, { data: { id: 'tx-2' } }],
+			parameters: [getTransaction('tx-1'), getTransaction('tx-2')].map((p) => ({
+				...p,
+				requestOptions: { concurrency: 1 },
+			})),
+			replies: [
+				httpError(429, {}, { 'retry-after': '3' }),
+				{ data: { id: 'tx-1' } },
+				{ data: { id: 'tx-2' } },
+			],
 		});
 		expect(requests).toHaveLength(3);
 		expect(output.map((item) => item.json.id)).toEqual(['tx-1', 'tx-2']);
@@ -216,7 +245,9 @@ describe('money is sent at most once per execution', () => {
 		});
 		expect(requests).toHaveLength(1);
 		expect(error).toBeInstanceOf(NodeApiError);
-		expect(error.message).toBe('Outcome unknown (item 0): Could not reach FacilitaPay: the connection was closed before FacilitaPay answered');
+		expect(error.message).toBe(
+			'Outcome unknown (item 0): Could not reach FacilitaPay: the connection was closed before FacilitaPay answered',
+		);
 		expect(error.message).not.toMatch(/ECONNRESET|retry the request immediately|Retry on Fail/i);
 		expect(error.description).toMatch(/Transaction > Get/);
 	});
@@ -230,20 +261,34 @@ describe('money is sent at most once per execution', () => {
 			if (value === '2.00') throw connectionError('ECONNRESET');
 			return { data: { id: `p-${value}` } };
 		};
-		const parameters = [payout('1.00'), payout('2.00'), payout('3.00'), payout('4.00')].map((p) => ({
-			...p,
-			requestOptions: { concurrency: 1 },
-		}));
+		const parameters = [payout('1.00'), payout('2.00'), payout('3.00'), payout('4.00')].map(
+			(p) => ({
+				...p,
+				requestOptions: { concurrency: 1 },
+			}),
+		);
 		// First try: item 0 done, item 1 reset after sending, items 2 and 3 not started.
-		const first = await runNodeExpectingError({ parameters, executionId, replies: Array(8).fill(service) });
+		const first = await runNodeExpectingError({
+			parameters,
+			executionId,
+			replies: Array(8).fill(service),
+		});
 		expect(first.error.message).toMatch(/^Outcome unknown \(item 1\)/);
 		expect(first.error.description).toMatch(/Done: 0 \(ID p-1\.00\)/);
 		expect(first.error.description).toMatch(/Unknown outcome: 1/);
-		expect(first.error.description).toMatch(/Not sent \(the run stopped at the first failure\): 2–3/);
+		expect(first.error.description).toMatch(
+			/Not sent \(the run stopped at the first failure\): 2–3/,
+		);
 		// Second and third tries, as Retry On Fail makes them: same execution, a new run of the node.
 		for (let attempt = 0; attempt < 2; attempt++) {
-			const again = await runNodeExpectingError({ parameters, executionId, replies: Array(8).fill(service) });
-			expect(again.error.message).toMatch(/^Outcome unknown \(item 1\): this request was already sent in this execution/);
+			const again = await runNodeExpectingError({
+				parameters,
+				executionId,
+				replies: Array(8).fill(service),
+			});
+			expect(again.error.message).toMatch(
+				/^Outcome unknown \(item 1\): this request was already sent in this execution/,
+			);
 			expect(again.requests).toHaveLength(0);
 		}
 		expect(sent).toEqual(['1.00', '2.00']);
@@ -256,11 +301,19 @@ describe('money is sent at most once per execution', () => {
 			calls++;
 			const value = ((request.body as IDataObject).transaction as IDataObject).value as string;
 			// The third payout is refused (nothing moved) on the first try only.
-			if (value === '3.00' && calls === 3) throw httpError(422, { errors: { value: ['insufficient balance'] } });
+			if (value === '3.00' && calls === 3)
+				throw httpError(422, { errors: { value: ['insufficient balance'] } });
 			return { data: { id: `p-${value}` } };
 		};
-		const parameters = [payout('1.00'), payout('2.00'), payout('3.00')].map((p) => ({ ...p, requestOptions: { concurrency: 1 } }));
-		const first = await runNodeExpectingError({ parameters, executionId, replies: Array(6).fill(service) });
+		const parameters = [payout('1.00'), payout('2.00'), payout('3.00')].map((p) => ({
+			...p,
+			requestOptions: { concurrency: 1 },
+		}));
+		const first = await runNodeExpectingError({
+			parameters,
+			executionId,
+			replies: Array(6).fill(service),
+		});
 		expect(first.error.message).toMatch(/\(item 2\)/);
 		const second = await runNode({ parameters, executionId, replies: Array(6).fill(service) });
 		// Only the refused payout went out again.
@@ -271,7 +324,11 @@ describe('money is sent at most once per execution', () => {
 	it('a new execution is a new payment: the memory is per execution', async () => {
 		const parameters = payout('5.00');
 		await runNode({ parameters, executionId: newExecutionId(), replies: [{ data: { id: 'a' } }] });
-		const { requests } = await runNode({ parameters, executionId: newExecutionId(), replies: [{ data: { id: 'b' } }] });
+		const { requests } = await runNode({
+			parameters,
+			executionId: newExecutionId(),
+			replies: [{ data: { id: 'b' } }],
+		});
 		expect(requests).toHaveLength(1);
 	});
 
@@ -284,19 +341,28 @@ describe('money is sent at most once per execution', () => {
 	});
 
 	it('a request that hangs past the timeout fails with our message, not the error code', async () => {
-		const timeout = Object.assign(new Error('timeout of 30000ms exceeded'), { code: 'ECONNABORTED' });
+		const timeout = Object.assign(new Error('timeout of 30000ms exceeded'), {
+			code: 'ECONNABORTED',
+		});
 		const { error, requests } = await runNodeExpectingError({
 			parameters: payout(),
 			executionId: newExecutionId(),
-			replies: [new NodeApiError(createContext({ parameters: {} }).ctx.getNode(), timeout as never)],
+			replies: [
+				new NodeApiError(createContext({ parameters: {} }).ctx.getNode(), timeout as never),
+			],
 		});
 		expect(requests).toHaveLength(1);
-		expect(error.message).toBe('Outcome unknown (item 0): Could not reach FacilitaPay: FacilitaPay did not answer within 30 s');
+		expect(error.message).toBe(
+			'Outcome unknown (item 0): Could not reach FacilitaPay: FacilitaPay did not answer within 30 s',
+		);
 	});
 
 	it('with Continue On Fail, an unknown outcome is an error item marked outcome: unknown, and the rest go on', async () => {
 		const { output } = await runNode({
-			parameters: [payout('1.00'), payout('2.00')].map((p) => ({ ...p, requestOptions: { concurrency: 1 } })),
+			parameters: [payout('1.00'), payout('2.00')].map((p) => ({
+				...p,
+				requestOptions: { concurrency: 1 },
+			})),
 			executionId: newExecutionId(),
 			continueOnFail: true,
 			replies: [httpError(503, { error: 'service_unavailable' }), { data: { id: 'p2' } }],
@@ -389,7 +455,14 @@ describe('SentRequests (the memory behind the money rule)', () => {
 	});
 
 	it('keys differ by execution, item and request body', () => {
-		const base = { executionId: 'e', nodeId: 'n', itemIndex: 0, method: 'POST', path: '/transactions', body: { a: 1 } };
+		const base = {
+			executionId: 'e',
+			nodeId: 'n',
+			itemIndex: 0,
+			method: 'POST',
+			path: '/transactions',
+			body: { a: 1 },
+		};
 		const keys = new Set([
 			SentRequests.key(base),
 			SentRequests.key({ ...base, executionId: 'f' }),
@@ -401,7 +474,9 @@ describe('SentRequests (the memory behind the money rule)', () => {
 });
 
 it('errors thrown by operations are n8n errors with the item index', async () => {
-	const { error } = await runNodeExpectingError({ parameters: [getTransaction('tx-1'), getTransaction('a/b')] });
+	const { error } = await runNodeExpectingError({
+		parameters: [getTransaction('tx-1'), getTransaction('a/b')],
+	});
 	expect(error).toBeInstanceOf(NodeOperationError);
 	expect(error.context.itemIndex).toBe(1);
 });

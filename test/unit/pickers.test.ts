@@ -14,8 +14,20 @@ import { runNode, runNodeExpectingError } from './helpers/executeContext';
 function loadOptionsContext(answer: (path: string, qs: IDataObject) => unknown) {
 	const requests: IHttpRequestOptions[] = [];
 	const ctx = {
-		getNode: () => ({ id: 'n', name: 'FacilitaPay', type: 'x', typeVersion: 1, position: [0, 0], parameters: {} }),
-		getCredentials: async () => ({ environment: 'custom', baseUrl: 'https://sandbox.test/api/v1', authentication: 'accessToken', accessToken: 't' }),
+		getNode: () => ({
+			id: 'n',
+			name: 'FacilitaPay',
+			type: 'x',
+			typeVersion: 1,
+			position: [0, 0],
+			parameters: {},
+		}),
+		getCredentials: async () => ({
+			environment: 'custom',
+			baseUrl: 'https://sandbox.test/api/v1',
+			authentication: 'accessToken',
+			accessToken: 't',
+		}),
 		helpers: {
 			httpRequestWithAuthentication: async (_type: string, options: IHttpRequestOptions) => {
 				requests.push(options);
@@ -46,18 +58,27 @@ describe('Resource Locator pickers', () => {
 			expect(property.type).toBe('resourceLocator');
 			expect(property.modes?.map((m) => m.name)).toEqual(['list', 'id']);
 			const list = property.modes?.[0];
-			expect(list?.typeOptions?.searchListMethod).toMatch(/^search(Subjects|Subscriptions|Transactions|Invoices)$/);
+			expect(list?.typeOptions?.searchListMethod).toMatch(
+				/^search(Subjects|Subscriptions|Transactions|Invoices)$/,
+			);
 			const method = list?.typeOptions?.searchListMethod as string;
-			expect(typeof (new FacilitaPay().methods.listSearch as Record<string, unknown>)[method]).toBe('function');
+			expect(typeof (new FacilitaPay().methods.listSearch as Record<string, unknown>)[method]).toBe(
+				'function',
+			);
 			expect(property.modes?.[1].validation?.[0]).toMatchObject({ type: 'regex' });
 		}
 	});
 
 	it('the subject picker names each person by name, masked document and status, and pages with last_id', async () => {
 		const first = Array.from({ length: 100 }, (_, k) => person(k));
-		const { ctx, requests } = loadOptionsContext((_path, qs) => (qs.last_id ? [person(100)] : first));
+		const { ctx, requests } = loadOptionsContext((_path, qs) =>
+			qs.last_id ? [person(100)] : first,
+		);
 		const page1 = await searchSubjects.call(ctx);
-		expect(page1.results[1]).toEqual({ name: 'Person 1 · CPF ***.456.789-** · approved', value: person(1).id });
+		expect(page1.results[1]).toEqual({
+			name: 'Person 1 · CPF ***.456.789-** · approved',
+			value: person(1).id,
+		});
 		expect(page1.paginationToken).toBe(person(99).id);
 		const page2 = await searchSubjects.call(ctx, undefined, page1.paginationToken);
 		expect(requests[1].qs).toEqual({ last_id: person(99).id });
@@ -66,33 +87,67 @@ describe('Resource Locator pickers', () => {
 	});
 
 	it('the subject picker searches by name or by document digits', async () => {
-		const { ctx } = loadOptionsContext(() => [person(1), person(2, { social_name: 'Maria Silva', document_number: '98765432100' })]);
-		expect((await searchSubjects.call(ctx, 'maria')).results.map((r) => r.name)).toEqual(['Maria Silva · CPF ***.654.321-** · approved']);
+		const { ctx } = loadOptionsContext(() => [
+			person(1),
+			person(2, { social_name: 'Maria Silva', document_number: '98765432100' }),
+		]);
+		expect((await searchSubjects.call(ctx, 'maria')).results.map((r) => r.name)).toEqual([
+			'Maria Silva · CPF ***.654.321-** · approved',
+		]);
 		expect((await searchSubjects.call(ctx, '987.654')).results).toHaveLength(1);
 	});
 
 	it('the subscription picker names the customer, value, frequency and status', async () => {
 		const { ctx } = loadOptionsContext((path) =>
 			path === '/subscriptions'
-				? [{ id: 'sub-1', subject_id: person(1).id, value: '29.90', currency: 'BRL', frequency: 'month', status: 'active' }]
+				? [
+						{
+							id: 'sub-1',
+							subject_id: person(1).id,
+							value: '29.90',
+							currency: 'BRL',
+							frequency: 'month',
+							status: 'active',
+						},
+					]
 				: [person(1)],
 		);
-		expect((await searchSubscriptions.call(ctx)).results).toEqual([{ name: 'Person 1 · BRL 29.90 every month · active', value: 'sub-1' }]);
+		expect((await searchSubscriptions.call(ctx)).results).toEqual([
+			{ name: 'Person 1 · BRL 29.90 every month · active', value: 'sub-1' },
+		]);
 	});
 
 	it('the transaction picker lists the transactions of the matching customers by value, method, status and date', async () => {
 		const { ctx, requests } = loadOptionsContext((path) => {
 			if (path === '/subject/people') return [person(1), person(2, { social_name: 'Other' })];
-			return [{ id: 'tx-1', value: '150.00', currency: 'BRL', status: 'pending', dynamic_pix_code: '000201…', inserted_at: '2026-11-20T10:15:00Z' }];
+			return [
+				{
+					id: 'tx-1',
+					value: '150.00',
+					currency: 'BRL',
+					status: 'pending',
+					dynamic_pix_code: '000201…',
+					inserted_at: '2026-11-20T10:15:00Z',
+				},
+			];
 		});
 		const found = await searchTransactions.call(ctx, 'person');
-		expect(found.results).toEqual([{ name: 'BRL 150.00 · PIX · pending · 2026-11-20 10:15 · Person 1', value: 'tx-1' }]);
-		expect(requests.map((r) => String(r.url).split('/api/v1')[1])).toEqual(['/subject/people', `/subject/${person(1).id}/transactions`]);
+		expect(found.results).toEqual([
+			{ name: 'BRL 150.00 · PIX · pending · 2026-11-20 10:15 · Person 1', value: 'tx-1' },
+		]);
+		expect(requests.map((r) => String(r.url).split('/api/v1')[1])).toEqual([
+			'/subject/people',
+			`/subject/${person(1).id}/transactions`,
+		]);
 	});
 
 	it('the invoice picker names status and subscription', async () => {
-		const { ctx } = loadOptionsContext(() => [{ id: '2c7e9a14-5b3d', status: 'paid', subscription_id: '6d2f1a3b-8c4e' }]);
-		expect((await searchInvoices.call(ctx)).results).toEqual([{ name: 'Invoice 2c7e9a14 · paid · subscription 6d2f1a3b', value: '2c7e9a14-5b3d' }]);
+		const { ctx } = loadOptionsContext(() => [
+			{ id: '2c7e9a14-5b3d', status: 'paid', subscription_id: '6d2f1a3b-8c4e' },
+		]);
+		expect((await searchInvoices.call(ctx)).results).toEqual([
+			{ name: 'Invoice 2c7e9a14 · paid · subscription 6d2f1a3b', value: '2c7e9a14-5b3d' },
+		]);
 	});
 
 	it('masks documents', () => {
@@ -104,7 +159,12 @@ describe('Resource Locator pickers', () => {
 describe('IDs from a locator, and from workflows saved before it', () => {
 	it('reads the ID of a locator value picked from the list', async () => {
 		const { requests } = await runNode({
-			parameters: { resource: 'transaction', operation: 'get', transactionId: { __rl: true, mode: 'list', value: 'tx-9' }, simplify: false },
+			parameters: {
+				resource: 'transaction',
+				operation: 'get',
+				transactionId: { __rl: true, mode: 'list', value: 'tx-9' },
+				simplify: false,
+			},
 			replies: [{ data: { id: 'tx-9' } }],
 		});
 		expect(requests[0].url).toBe('https://sandbox.test/api/v1/transactions/tx-9');
@@ -112,17 +172,28 @@ describe('IDs from a locator, and from workflows saved before it', () => {
 
 	it('still reads a plain string ID saved by an older workflow', async () => {
 		const { requests } = await runNode({
-			parameters: { resource: 'subject', operation: 'get', subjectId: '4b6f3c2a-9d1e-4f7a-8c5b-2e1d0a9f8b7c', simplify: false },
+			parameters: {
+				resource: 'subject',
+				operation: 'get',
+				subjectId: '4b6f3c2a-9d1e-4f7a-8c5b-2e1d0a9f8b7c',
+				simplify: false,
+			},
 			replies: [{ data: { id: 'x' } }],
 		});
-		expect(requests[0].url).toBe('https://sandbox.test/api/v1/subject/people/4b6f3c2a-9d1e-4f7a-8c5b-2e1d0a9f8b7c');
+		expect(requests[0].url).toBe(
+			'https://sandbox.test/api/v1/subject/people/4b6f3c2a-9d1e-4f7a-8c5b-2e1d0a9f8b7c',
+		);
 	});
 
 	it.each(['..', '.', '%2e%2e', 'a.b', 'tx 1', 'tx/1', 'tx?x=1', 'ａ'])(
 		'refuses the path ID %j before sending (HTTP clients would turn dots into another endpoint)',
 		async (id) => {
 			const { error, requests } = await runNodeExpectingError({
-				parameters: { resource: 'transaction', operation: 'refund', transactionId: { __rl: true, mode: 'id', value: id } },
+				parameters: {
+					resource: 'transaction',
+					operation: 'refund',
+					transactionId: { __rl: true, mode: 'id', value: id },
+				},
 				replies: [{ data: {} }],
 			});
 			expect(requests).toHaveLength(0);

@@ -9,12 +9,18 @@ const { properties } = nodeType.description;
 
 /** Every resource/operation pair with its option, as the node picker and an agent see them. */
 function operations(): Array<{ resource: string; option: INodePropertyOptions }> {
-	const resources = properties.find((p) => p.name === 'resource')!.options as INodePropertyOptions[];
+	const resources = properties.find((p) => p.name === 'resource')!
+		.options as INodePropertyOptions[];
 	return resources.flatMap((resource) => {
 		const operation = properties.find(
-			(p) => p.name === 'operation' && p.displayOptions?.show?.resource?.includes(resource.value as string),
+			(p) =>
+				p.name === 'operation' &&
+				p.displayOptions?.show?.resource?.includes(resource.value as string),
 		)!;
-		return (operation.options as INodePropertyOptions[]).map((option) => ({ resource: resource.value as string, option }));
+		return (operation.options as INodePropertyOptions[]).map((option) => ({
+			resource: resource.value as string,
+			option,
+		}));
 	});
 }
 
@@ -35,14 +41,21 @@ describe('the node as an AI agent tool', () => {
 		expect(new Set(actions).size).toBe(30);
 	});
 
-	it.each(operations().map(({ resource, option }) => [`${resource} > ${option.name}`, resource, option]))(
+	it.each(
+		operations().map(({ resource, option }) => [`${resource} > ${option.name}`, resource, option]),
+	)(
 		'%s: the agent reads the action as the tool description, short enough for a tool name',
 		(_label, resource, option) => {
 			const { action, value } = option as INodePropertyOptions;
-			const description = NodeHelpers.getToolDescriptionForNode(toolNode(resource as string, value as string), nodeType);
+			const description = NodeHelpers.getToolDescriptionForNode(
+				toolNode(resource as string, value as string),
+				nodeType,
+			);
 			expect(description).toBe(`${action} in FacilitaPay`);
 			// The default node name is the action; n8n cuts tool names at 64 characters.
-			expect(NodeHelpers.makeNodeName({ resource, operation: value }, nodeType.description)).toBe(action);
+			expect(NodeHelpers.makeNodeName({ resource, operation: value }, nodeType.description)).toBe(
+				action,
+			);
 			expect(nodeNameToToolName(action as string).length).toBeLessThanOrEqual(64);
 			expect(action).toMatch(/^[A-Z][a-z]+ /);
 		},
@@ -65,12 +78,20 @@ describe('the node as an AI agent tool', () => {
 		});
 		expect(requests).toHaveLength(1);
 		expect(requests[0].body).toMatchObject({
-			transaction: { subject_id: '4b6f3c2a-9d1e-4f7a-8c5b-2e1d0a9f8b7c', value: '87.40', currency: 'BRL' },
+			transaction: {
+				subject_id: '4b6f3c2a-9d1e-4f7a-8c5b-2e1d0a9f8b7c',
+				value: '87.40',
+				currency: 'BRL',
+			},
 		});
 	});
 
 	it('Subject > Get Many stops at the Limit a model gives as a number', async () => {
-		const people = Array.from({ length: 8 }, (_, i) => ({ id: `p-${i}`, social_name: `P ${i}`, references: [{ name: 'x' }] }));
+		const people = Array.from({ length: 8 }, (_, i) => ({
+			id: `p-${i}`,
+			social_name: `P ${i}`,
+			references: [{ name: 'x' }],
+		}));
 		const { output, requests } = await runNode({
 			parameters: { resource: 'subject', operation: 'getMany', returnAll: false, limit: 3 },
 			replies: [{ data: people }],
@@ -83,7 +104,11 @@ describe('the node as an AI agent tool', () => {
 });
 
 describe('default outputs stay small', () => {
-	const pdf = Buffer.concat([Buffer.from('%PDF-1.4\n'), Buffer.alloc(4000, 32), Buffer.from('%%EOF')]);
+	const pdf = Buffer.concat([
+		Buffer.from('%PDF-1.4\n'),
+		Buffer.alloc(4000, 32),
+		Buffer.from('%%EOF'),
+	]);
 	const upload = {
 		resource: 'subject',
 		operation: 'uploadDocument',
@@ -95,22 +120,48 @@ describe('default outputs stay small', () => {
 	};
 
 	it.each([
-		['at the top level', { id: 'doc-1', status: 'pending_analysis', file_name: 'proof.pdf', file_data: pdf.toString('base64') }],
-		['inside document', { document: { id: 'doc-1', status: 'pending_analysis', file_name: 'proof.pdf', file_data: pdf.toString('base64') } }],
-	])('Upload Document leaves out a Base64 copy of the file the service echoes %s', async (_where, answer) => {
-		const { output } = await runNode({
-			parameters: upload,
-			items: [binaryItem(pdf, 'proof.pdf', 'application/pdf')],
-			replies: [{ data: answer }],
-		});
-		const text = JSON.stringify(output[0].json);
-		expect(text).not.toContain(pdf.toString('base64').slice(0, 40));
-		expect(text).toContain('doc-1');
-		expect(text).toContain('proof.pdf');
-	});
+		[
+			'at the top level',
+			{
+				id: 'doc-1',
+				status: 'pending_analysis',
+				file_name: 'proof.pdf',
+				file_data: pdf.toString('base64'),
+			},
+		],
+		[
+			'inside document',
+			{
+				document: {
+					id: 'doc-1',
+					status: 'pending_analysis',
+					file_name: 'proof.pdf',
+					file_data: pdf.toString('base64'),
+				},
+			},
+		],
+	])(
+		'Upload Document leaves out a Base64 copy of the file the service echoes %s',
+		async (_where, answer) => {
+			const { output } = await runNode({
+				parameters: upload,
+				items: [binaryItem(pdf, 'proof.pdf', 'application/pdf')],
+				replies: [{ data: answer }],
+			});
+			const text = JSON.stringify(output[0].json);
+			expect(text).not.toContain(pdf.toString('base64').slice(0, 40));
+			expect(text).toContain('doc-1');
+			expect(text).toContain('proof.pdf');
+		},
+	);
 
 	it('Upload Document passes an answer without file data on unchanged', async () => {
-		const answer = { id: 'doc-2', labels: ['address-proof'], file_type: 'application/pdf', status: 'pending_analysis' };
+		const answer = {
+			id: 'doc-2',
+			labels: ['address-proof'],
+			file_type: 'application/pdf',
+			status: 'pending_analysis',
+		};
 		const { output } = await runNode({
 			parameters: upload,
 			items: [binaryItem(pdf, 'proof.pdf', 'application/pdf')],

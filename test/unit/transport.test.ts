@@ -1,5 +1,10 @@
 import { defaultRetryOptions } from '../../nodes/FacilitaPay/transport';
-import { connectionError, httpError, runNode, runNodeExpectingError } from './helpers/executeContext';
+import {
+	connectionError,
+	httpError,
+	runNode,
+	runNodeExpectingError,
+} from './helpers/executeContext';
 
 const waits: number[] = [];
 beforeEach(() => {
@@ -10,7 +15,12 @@ beforeEach(() => {
 });
 afterEach(() => jest.restoreAllMocks());
 
-const getTransaction = { resource: 'transaction', operation: 'get', transactionId: 'tx-1', simplify: false };
+const getTransaction = {
+	resource: 'transaction',
+	operation: 'get',
+	transactionId: 'tx-1',
+	simplify: false,
+};
 
 describe('transport: URL, auth and envelope', () => {
 	it('builds the URL from the credential base URL (trailing slash tolerated) and unwraps data', async () => {
@@ -26,12 +36,19 @@ describe('transport: URL, auth and envelope', () => {
 
 	it('sends Content-Type: application/json on every request, even without a body', async () => {
 		const { requests } = await runNode({
-			parameters: { resource: 'notification', operation: 'markAsSuccessful', notificationId: '5f1c2d3e-4a5b-4c6d-8e7f-9a0b1c2d3e4f' },
+			parameters: {
+				resource: 'notification',
+				operation: 'markAsSuccessful',
+				notificationId: '5f1c2d3e-4a5b-4c6d-8e7f-9a0b1c2d3e4f',
+			},
 			replies: [{ data: { id: '5f1c2d3e-4a5b-4c6d-8e7f-9a0b1c2d3e4f', failed_at: null } }],
 		});
 		expect(requests[0].method).toBe('PUT');
 		expect(requests[0].body).toBeUndefined();
-		expect(requests[0].headers).toMatchObject({ 'Content-Type': 'application/json', Accept: 'application/json' });
+		expect(requests[0].headers).toMatchObject({
+			'Content-Type': 'application/json',
+			Accept: 'application/json',
+		});
 	});
 
 	it.each([
@@ -55,12 +72,30 @@ describe('transport: error bodies become one readable message', () => {
 			{ errors: { document_number: ['is invalid'], email: ['has invalid format', 'is required'] } },
 			/FacilitaPay rejected the data \(item 0\): document_number: is invalid \| email: has invalid format; is required/,
 		],
-		['a token error', 401, { error: 'invalid_token' }, /refused the credentials \(item 0\): invalid_token \(the access token is wrong or expired/],
-		['another object', 400, { value: 'must have two decimals' }, /rejected the request \(item 0\): value: must have two decimals/],
-		['plain text', 500, 'Internal Server Error', /internal error \(item 0\): Internal Server Error/],
+		[
+			'a token error',
+			401,
+			{ error: 'invalid_token' },
+			/refused the credentials \(item 0\): invalid_token \(the access token is wrong or expired/,
+		],
+		[
+			'another object',
+			400,
+			{ value: 'must have two decimals' },
+			/rejected the request \(item 0\): value: must have two decimals/,
+		],
+		[
+			'plain text',
+			500,
+			'Internal Server Error',
+			/internal error \(item 0\): Internal Server Error/,
+		],
 		['JSON sent as text', 422, '{"errors":{"value":["is invalid"]}}', /value: is invalid/],
 	])('%s', async (_name, status, body, message) => {
-		const { error } = await runNodeExpectingError({ parameters: getTransaction, replies: [httpError(status, body)] });
+		const { error } = await runNodeExpectingError({
+			parameters: getTransaction,
+			replies: [httpError(status, body)],
+		});
 		expect(error.message).toMatch(message);
 		expect(error.description).toContain(`GET /transactions/tx-1, HTTP ${status}`);
 		expect(error.context.itemIndex).toBe(0);
@@ -77,9 +112,17 @@ describe('transport: error bodies become one readable message', () => {
 
 	it('with Continue On Fail, a failed item becomes an error item and the others go through', async () => {
 		const { output } = await runNode({
-			parameters: [getTransaction, { ...getTransaction, transactionId: 'tx-2' }, { ...getTransaction, transactionId: 'tx-3' }],
+			parameters: [
+				getTransaction,
+				{ ...getTransaction, transactionId: 'tx-2' },
+				{ ...getTransaction, transactionId: 'tx-3' },
+			],
 			continueOnFail: true,
-			replies: [{ data: { id: 'tx-1' } }, httpError(404, { error: 'not_found' }), { data: { id: 'tx-3' } }],
+			replies: [
+				{ data: { id: 'tx-1' } },
+				httpError(404, { error: 'not_found' }),
+				{ data: { id: 'tx-3' } },
+			],
 		});
 		expect(output.map((o) => o.pairedItem)).toEqual([{ item: 0 }, { item: 1 }, { item: 2 }]);
 		expect(output[1].json.error).toMatch(/not_found/);
@@ -91,7 +134,11 @@ describe('transport: retries', () => {
 	it('retries a read after 503 with backoff, then succeeds', async () => {
 		const { output, requests } = await runNode({
 			parameters: getTransaction,
-			replies: [httpError(503, 'Service Unavailable'), connectionError('ECONNRESET'), { data: { id: 'tx-1' } }],
+			replies: [
+				httpError(503, 'Service Unavailable'),
+				connectionError('ECONNRESET'),
+				{ data: { id: 'tx-1' } },
+			],
 		});
 		expect(requests).toHaveLength(3);
 		expect(output[0].json.id).toBe('tx-1');
@@ -102,7 +149,10 @@ describe('transport: retries', () => {
 	it('honours Retry-After on 429, with up to 20 % jitter so that waiting clients do not return together', async () => {
 		await runNode({
 			parameters: getTransaction,
-			replies: [httpError(429, { error: 'rate_limited' }, { 'retry-after': '7' }), { data: { id: 'tx-1' } }],
+			replies: [
+				httpError(429, { error: 'rate_limited' }, { 'retry-after': '7' }),
+				{ data: { id: 'tx-1' } },
+			],
 		});
 		expect(waits).toHaveLength(1);
 		expect(waits[0]).toBeGreaterThanOrEqual(7000);
@@ -112,7 +162,13 @@ describe('transport: retries', () => {
 	it('gives up after a few attempts and says how many', async () => {
 		const { error, requests } = await runNodeExpectingError({
 			parameters: getTransaction,
-			replies: [httpError(502, ''), httpError(502, ''), httpError(502, ''), httpError(502, ''), httpError(502, '')],
+			replies: [
+				httpError(502, ''),
+				httpError(502, ''),
+				httpError(502, ''),
+				httpError(502, ''),
+				httpError(502, ''),
+			],
 		});
 		expect(requests).toHaveLength(defaultRetryOptions.maxAttempts);
 		expect(error.description).toContain(`after ${defaultRetryOptions.maxAttempts} attempts`);
@@ -142,12 +198,18 @@ describe('transport: retries', () => {
 		['a timeout', connectionError('ETIMEDOUT')],
 		['a 503', httpError(503, 'Service Unavailable')],
 		['a 502', httpError(502, 'Bad Gateway')],
-	])('never repeats a payout after %s, and says to check before running again', async (_name, failure) => {
-		const { error, requests } = await runNodeExpectingError({ parameters: payout, replies: [failure, { data: { id: 'dup' } }] });
-		expect(requests).toHaveLength(1);
-		expect(waits).toHaveLength(0);
-		expect(error.description).toMatch(/creates or moves money.*not repeated/);
-	});
+	])(
+		'never repeats a payout after %s, and says to check before running again',
+		async (_name, failure) => {
+			const { error, requests } = await runNodeExpectingError({
+				parameters: payout,
+				replies: [failure, { data: { id: 'dup' } }],
+			});
+			expect(requests).toHaveLength(1);
+			expect(waits).toHaveLength(0);
+			expect(error.description).toMatch(/creates or moves money.*not repeated/);
+		},
+	);
 
 	it('tries a payout again when the connection was refused (nothing was sent)', async () => {
 		const { output, requests } = await runNode({
@@ -170,7 +232,10 @@ describe('transport: retries', () => {
 
 describe('transport: paging by last_id', () => {
 	const page = (from: number, count: number) =>
-		Array.from({ length: count }, (_, k) => ({ id: `p-${from + k}`, social_name: `Person ${from + k}` }));
+		Array.from({ length: count }, (_, k) => ({
+			id: `p-${from + k}`,
+			social_name: `Person ${from + k}`,
+		}));
 
 	it('Return All follows last_id until a short page', async () => {
 		const { output, requests } = await runNode({
@@ -183,7 +248,13 @@ describe('transport: paging by last_id', () => {
 
 	it('Limit stops requesting once reached', async () => {
 		const { output, requests } = await runNode({
-			parameters: { resource: 'subject', operation: 'getMany', returnAll: false, limit: 120, simplify: false },
+			parameters: {
+				resource: 'subject',
+				operation: 'getMany',
+				returnAll: false,
+				limit: 120,
+				simplify: false,
+			},
 			replies: [{ data: page(0, 100) }, { data: page(100, 100) }, { data: page(200, 100) }],
 		});
 		expect(output).toHaveLength(120);

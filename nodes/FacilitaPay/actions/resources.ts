@@ -30,14 +30,30 @@ export const resourceOptions: INodePropertyOptions[] = [
 		value: 'marketplaceAccount',
 		description: 'Authorise and open pay-in bank accounts for subjects (by agreement)',
 	},
-	{ name: 'Notification', value: 'notification', description: 'Webhook notifications sent, failed or delivered' },
+	{
+		name: 'Notification',
+		value: 'notification',
+		description: 'Webhook notifications sent, failed or delivered',
+	},
 	{ name: 'Subject', value: 'subject', description: 'Customers (people) and their KYC documents' },
 	{
 		name: 'Subscription',
 		value: 'subscription',
 		description: 'Recurring billing by card or automatic PIX',
 	},
-	{ name: 'Transaction', value: 'transaction', description: 'PIX, boleto, card checkout, payouts, refunds' },
-	{ name: 'Webhook', value: 'webhook', description: 'The account’s single webhook URL: enable or disable' },
-	{ name: 'Wire', value: 'wire', description: 'Correct the bank account of a wire waiting for correction' },
+	{
+		name: 'Transaction',
+		value: 'transaction',
+		description: 'PIX, boleto, card checkout, payouts, refunds',
+	},
+	{
+		name: 'Webhook',
+		value: 'webhook',
+		description: 'The account’s single webhook URL: enable or disable',
+	},
+	{
+		name: 'Wire',
+		value: 'wire',
+		description: 'Correct the bank account of a wire waiting for correction',
+	},
 ];

@@ -25,7 +25,11 @@ function operationFor(ctx: IExecuteFunctions): OperationModule {
 }
 
 /** The error with the item it belongs to; an n8n error is kept as it is (same message and data). */
-function forItem(ctx: IExecuteFunctions, error: unknown, itemIndex: number): NodeApiError | NodeOperationError {
+function forItem(
+	ctx: IExecuteFunctions,
+	error: unknown,
+	itemIndex: number,
+): NodeApiError | NodeOperationError {
 	if (error instanceof NodeApiError || error instanceof NodeOperationError) {
 		if (error.context.itemIndex === undefined) error.context.itemIndex = itemIndex;
 		return error;
@@ -37,7 +41,8 @@ function forItem(ctx: IExecuteFunctions, error: unknown, itemIndex: number): Nod
 async function perform(ctx: IExecuteFunctions, work: ItemWork): Promise<INodeExecutionData[]> {
 	try {
 		let answer: unknown;
-		if (work.send === 'allPages') answer = await apiRequestAllItems.call(ctx, work.request, work.page);
+		if (work.send === 'allPages')
+			answer = await apiRequestAllItems.call(ctx, work.request, work.page);
 		else if (work.send === 'download') answer = await apiDownload.call(ctx, work.request);
 		else answer = await apiRequest.call(ctx, work.request);
 		return await work.output.call(ctx, answer);
@@ -96,7 +101,10 @@ function invalidItemsError(
 	}
 	const lines = invalid
 		.slice(0, LISTED)
-		.map(({ error }) => `${error.message}${error.description ? ` (${error.description.replace(/ ?Nothing was sent to FacilitaPay for this item\./, '')})` : ''}`);
+		.map(
+			({ error }) =>
+				`${error.message}${error.description ? ` (${error.description.replace(/ ?Nothing was sent to FacilitaPay for this item\./, '')})` : ''}`,
+		);
 	if (invalid.length > LISTED) lines.push(`…and ${invalid.length - LISTED} more.`);
 	return new NodeOperationError(
 		ctx.getNode(),
@@ -139,7 +147,9 @@ function batchSummary(
 			})
 			.join(', ');
 		const more = done.length > LISTED ? `, and ${done.length - LISTED} more` : '';
-		lines.push(`Done: ${done.length > LISTED || !movesMoney ? indexList(done) : ids}${movesMoney && done.length > LISTED ? ` (first IDs: ${ids}${more})` : ''}.`);
+		lines.push(
+			`Done: ${done.length > LISTED || !movesMoney ? indexList(done) : ids}${movesMoney && done.length > LISTED ? ` (first IDs: ${ids}${more})` : ''}.`,
+		);
 	}
 	if (unknown.length > 0) {
 		lines.push(
@@ -147,7 +157,8 @@ function batchSummary(
 		);
 	}
 	if (failed.length > 0) lines.push(`Failed: ${indexList(failed)}.`);
-	if (notSent.length > 0) lines.push(`Not sent (the run stopped at the first failure): ${indexList(notSent)}.`);
+	if (notSent.length > 0)
+		lines.push(`Not sent (the run stopped at the first failure): ${indexList(notSent)}.`);
 	if (movesMoney && done.length > 0) {
 		lines.push(
 			'Running the workflow again sends every item again: remove the items that are done (or turn on Continue On Fail to get one output item per input item).',
@@ -181,7 +192,8 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 
 	const operation = operationFor(this);
 	const works: Array<ItemWork | undefined> = [];
-	const results: Array<INodeExecutionData[] | NodeApiError | NodeOperationError | undefined> = new Array(items.length);
+	const results: Array<INodeExecutionData[] | NodeApiError | NodeOperationError | undefined> =
+		new Array(items.length);
 	const invalid: Array<{ index: number; error: NodeApiError | NodeOperationError }> = [];
 	for (let i = 0; i < items.length; i++) {
 		try {
@@ -215,7 +227,8 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 	if (firstFailure !== undefined && !continueOnFail) {
 		const failure = results[firstFailure] as NodeApiError | NodeOperationError;
 		if (items.length > 1) {
-			failure.description = `${failure.description ?? ''}\n\n${batchSummary(results, works)}`.trim();
+			failure.description =
+				`${failure.description ?? ''}\n\n${batchSummary(results, works)}`.trim();
 		}
 		throw failure;
 	}

@@ -20,7 +20,8 @@ export function maskDocument(type: unknown, number: unknown): string {
 	const kind = String(type ?? '').toUpperCase();
 	const text = String(number ?? '').replace(/[^0-9A-Za-z]/g, '');
 	if (text === '') return kind;
-	if (kind === 'CPF' && text.length === 11) return `CPF ***.${text.slice(3, 6)}.${text.slice(6, 9)}-**`;
+	if (kind === 'CPF' && text.length === 11)
+		return `CPF ***.${text.slice(3, 6)}.${text.slice(6, 9)}-**`;
 	return `${kind} …${text.slice(-4)}`.trim();
 }
 
@@ -32,11 +33,17 @@ function matches(filter: string | undefined, label: string, ...extra: unknown[])
 	const digits = wanted.replace(/\D/g, '');
 	return extra.some((value) => {
 		const text = String(value ?? '').toLowerCase();
-		return text.includes(wanted) || (digits.length >= 3 && text.replace(/\D/g, '').includes(digits));
+		return (
+			text.includes(wanted) || (digits.length >= 3 && text.replace(/\D/g, '').includes(digits))
+		);
 	});
 }
 
-async function page(ctx: ILoadOptionsFunctions, path: string, lastId?: string): Promise<IDataObject[]> {
+async function page(
+	ctx: ILoadOptionsFunctions,
+	path: string,
+	lastId?: string,
+): Promise<IDataObject[]> {
 	const data = await apiRequest.call(ctx, {
 		method: 'GET',
 		path,
@@ -65,7 +72,11 @@ export function subjectLabel(person: IDataObject): string {
 export function subscriptionLabel(subscription: IDataObject, customer?: string): string {
 	const money = [subscription.currency, subscription.value].filter(Boolean).join(' ');
 	const every = subscription.frequency ? `every ${String(subscription.frequency)}` : '';
-	return [customer ?? `customer ${String(subscription.subject_id ?? '?').slice(0, 8)}`, [money, every].filter(Boolean).join(' '), subscription.status]
+	return [
+		customer ?? `customer ${String(subscription.subject_id ?? '?').slice(0, 8)}`,
+		[money, every].filter(Boolean).join(' '),
+		subscription.status,
+	]
 		.filter((part) => part !== undefined && part !== null && String(part) !== '')
 		.map(String)
 		.join(' · ');
@@ -75,14 +86,21 @@ export function subscriptionLabel(subscription: IDataObject, customer?: string):
 export function paymentMethod(transaction: IDataObject): string {
 	if (transaction.dynamic_pix_code) return 'PIX';
 	if (transaction.from_credit_card) return 'card';
-	if (transaction.bar_code || transaction.digital_line || (transaction.meta as IDataObject | undefined)?.boleto) return 'boleto';
+	if (
+		transaction.bar_code ||
+		transaction.digital_line ||
+		(transaction.meta as IDataObject | undefined)?.boleto
+	)
+		return 'boleto';
 	if (transaction.subject_is_receiver === true) return 'payout';
 	return 'transfer';
 }
 
 export function transactionLabel(transaction: IDataObject, customer?: string): string {
 	const money = [transaction.currency, transaction.value].filter(Boolean).join(' ');
-	const date = String(transaction.inserted_at ?? '').replace('T', ' ').slice(0, 16);
+	const date = String(transaction.inserted_at ?? '')
+		.replace('T', ' ')
+		.slice(0, 16);
 	return [money, paymentMethod(transaction), transaction.status, date, customer]
 		.filter((part) => part !== undefined && part !== null && String(part) !== '')
 		.map(String)
@@ -94,7 +112,9 @@ export function invoiceLabel(invoice: IDataObject): string {
 		`Invoice ${String(invoice.id ?? '').slice(0, 8)}`,
 		invoice.status,
 		invoice.due_date ?? invoice.due_at,
-		invoice.subscription_id ? `subscription ${String(invoice.subscription_id).slice(0, 8)}` : undefined,
+		invoice.subscription_id
+			? `subscription ${String(invoice.subscription_id).slice(0, 8)}`
+			: undefined,
 	]
 		.filter((part) => part !== undefined && part !== null && String(part) !== '')
 		.map(String)
@@ -109,7 +129,9 @@ export async function searchSubjects(
 ): Promise<INodeListSearchResult> {
 	const people = await page(this, '/subject/people', paginationToken);
 	const results: INodeListSearchItems[] = people
-		.filter((person) => matches(filter, subjectLabel(person), person.document_number, person.id, person.email))
+		.filter((person) =>
+			matches(filter, subjectLabel(person), person.document_number, person.id, person.email),
+		)
 		.map((person) => ({ name: subjectLabel(person), value: String(person.id) }));
 	return { results, paginationToken: nextToken(people) };
 }
@@ -124,10 +146,15 @@ export async function searchSubscriptions(
 		page(this, '/subscriptions', paginationToken),
 		page(this, '/subject/people'),
 	]);
-	const names = new Map(people.map((person) => [String(person.id), String(person.social_name ?? '')]));
+	const names = new Map(
+		people.map((person) => [String(person.id), String(person.social_name ?? '')]),
+	);
 	const results = subscriptions
 		.map((subscription) => ({
-			name: subscriptionLabel(subscription, names.get(String(subscription.subject_id)) || undefined),
+			name: subscriptionLabel(
+				subscription,
+				names.get(String(subscription.subject_id)) || undefined,
+			),
 			value: String(subscription.id),
 			subscription,
 		}))
@@ -154,7 +181,10 @@ export async function searchTransactions(
 	const lists = await Promise.all(
 		customers.map(async (person) => ({
 			person,
-			transactions: await page(this, `/subject/${encodeURIComponent(String(person.id))}/transactions`),
+			transactions: await page(
+				this,
+				`/subject/${encodeURIComponent(String(person.id))}/transactions`,
+			),
 		})),
 	);
 	const results: INodeListSearchItems[] = lists.flatMap(({ person, transactions }) =>
@@ -175,7 +205,9 @@ export async function searchInvoices(
 ): Promise<INodeListSearchResult> {
 	const invoices = await page(this, '/subscriptions/invoices', paginationToken);
 	const results = invoices
-		.filter((invoice) => matches(filter, invoiceLabel(invoice), invoice.id, invoice.subscription_id))
+		.filter((invoice) =>
+			matches(filter, invoiceLabel(invoice), invoice.id, invoice.subscription_id),
+		)
 		.map((invoice) => ({ name: invoiceLabel(invoice), value: String(invoice.id) }));
 	return { results, paginationToken: nextToken(invoices) };
 }

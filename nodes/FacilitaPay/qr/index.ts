@@ -16,7 +16,11 @@ export function encodeQr(text: string): boolean[][] {
 }
 
 /** Like encodeQr, with the version and mask that were chosen. */
-export function encodeQrSymbol(text: string): { matrix: boolean[][]; version: number; mask: number } {
+export function encodeQrSymbol(text: string): {
+	matrix: boolean[][];
+	version: number;
+	mask: number;
+} {
 	const { version, codewords } = encodeCodewords(new Uint8Array(Buffer.from(text, 'utf8')));
 	const symbol = new QrMatrix(version);
 	symbol.placeCodewords(codewords);

@@ -16,14 +16,16 @@ const VERSION_GENERATOR = 0b1111100100101;
 export function formatBits(mask: number): number {
 	const data = (FORMAT_LEVEL_M << 3) | mask;
 	let remainder = data;
-	for (let i = 0; i < 10; i++) remainder = (remainder << 1) ^ ((remainder >>> 9) * FORMAT_GENERATOR);
+	for (let i = 0; i < 10; i++)
+		remainder = (remainder << 1) ^ ((remainder >>> 9) * FORMAT_GENERATOR);
 	return ((data << 10) | remainder) ^ FORMAT_MASK_PATTERN;
 }
 
 /** The 18 version information bits (BCH(18,6)) of versions 7 to 40. */
 export function versionBits(version: number): number {
 	let remainder = version;
-	for (let i = 0; i < 12; i++) remainder = (remainder << 1) ^ ((remainder >>> 11) * VERSION_GENERATOR);
+	for (let i = 0; i < 12; i++)
+		remainder = (remainder << 1) ^ ((remainder >>> 11) * VERSION_GENERATOR);
 	return (version << 12) | remainder;
 }
 
@@ -63,7 +65,9 @@ export class QrMatrix {
 	constructor(readonly version: number) {
 		this.size = symbolSize(version);
 		this.dark = Array.from({ length: this.size }, () => new Array<boolean>(this.size).fill(false));
-		this.reserved = Array.from({ length: this.size }, () => new Array<boolean>(this.size).fill(false));
+		this.reserved = Array.from({ length: this.size }, () =>
+			new Array<boolean>(this.size).fill(false),
+		);
 		this.drawFunctionPatterns();
 	}
 
@@ -87,7 +91,9 @@ export class QrMatrix {
 		positions.forEach((y, row) =>
 			positions.forEach((x, column) => {
 				const overlapsFinder =
-					(row === 0 && column === 0) || (row === 0 && column === last) || (row === last && column === 0);
+					(row === 0 && column === 0) ||
+					(row === 0 && column === last) ||
+					(row === last && column === 0);
 				if (!overlapsFinder) this.drawAlignment(x, y);
 			}),
 		);

@@ -7,7 +7,9 @@ import type { Check } from '../validation/result';
  * validator's reason becomes the issue message, so the user reads the same sentence whether the
  * rule runs alone or inside a request schema.
  */
-export function checked(check: (raw: string) => Check): z.ZodEffects<z.ZodUnion<[z.ZodString, z.ZodNumber]>, string>;
+export function checked(
+	check: (raw: string) => Check,
+): z.ZodEffects<z.ZodUnion<[z.ZodString, z.ZodNumber]>, string>;
 export function checked(
 	check: (raw: string | number) => Check,
 	options: { keepNumbers: true },
@@ -72,10 +74,7 @@ export interface FieldProblem {
 }
 
 /** Reads the problems of a failed parse in the order of the schema's fields. */
-export function problemsOf(
-	error: z.ZodError,
-	labels: Record<string, string> = {},
-): FieldProblem[] {
+export function problemsOf(error: z.ZodError, labels: Record<string, string> = {}): FieldProblem[] {
 	return error.issues.map((issue) => {
 		let reason = issue.message;
 		if (issue.code === z.ZodIssueCode.invalid_type && issue.received === 'undefined') {

@@ -30,15 +30,17 @@ export const PERSON_LABELS: Record<string, string> = {
 	address_state: 'Address State',
 };
 
-const optionalChecked = (
-	check: (raw: string) => Check,
-	options?: { keepNumbers: true },
-) =>
+const optionalChecked = (check: (raw: string) => Check, options?: { keepNumbers: true }) =>
 	z
 		.union([z.string(), z.number()])
 		.optional()
 		.transform((value) => (value === undefined || String(value).trim() === '' ? undefined : value))
-		.pipe((options ? checked(check as (raw: string | number) => Check, options) : checked(check)).optional());
+		.pipe(
+			(options
+				? checked(check as (raw: string | number) => Check, options)
+				: checked(check)
+			).optional(),
+		);
 
 export const documentSchema = z
 	.object({
@@ -153,12 +155,18 @@ function refineAddress(
 	if (!brazilian) return;
 	if (person.address_state) {
 		const state = checkBrazilianState(person.address_state);
-		if (!state.ok) ctx.addIssue({ code: z.ZodIssueCode.custom, path: ['address_state'], message: state.reason });
+		if (!state.ok)
+			ctx.addIssue({ code: z.ZodIssueCode.custom, path: ['address_state'], message: state.reason });
 		else person.address_state = state.value;
 	}
 	if (person.address_postal_code) {
 		const cep = checkCep(person.address_postal_code);
-		if (!cep.ok) ctx.addIssue({ code: z.ZodIssueCode.custom, path: ['address_postal_code'], message: cep.reason });
+		if (!cep.ok)
+			ctx.addIssue({
+				code: z.ZodIssueCode.custom,
+				path: ['address_postal_code'],
+				message: cep.reason,
+			});
 		else person.address_postal_code = cep.value;
 	}
 }
@@ -170,21 +178,29 @@ function refineAddress(
 export const personCreateSchemaFor = (options: PersonSchemaOptions = {}) =>
 	z
 		.object({
-			document_type: oneOf(PERSON_DOCUMENT_TYPES as unknown as [string, ...string[]], 'the document type'),
+			document_type: oneOf(
+				PERSON_DOCUMENT_TYPES as unknown as [string, ...string[]],
+				'the document type',
+			),
 			document_number: text('the document number'),
 			...personFieldsFor(options),
 		})
 		.superRefine((person, ctx) => {
 			const doc = checkDocumentNumber(person.document_type, person.document_number);
 			if (!doc.ok) {
-				ctx.addIssue({ code: z.ZodIssueCode.custom, path: ['document_number'], message: doc.reason });
+				ctx.addIssue({
+					code: z.ZodIssueCode.custom,
+					path: ['document_number'],
+					message: doc.reason,
+				});
 			} else {
 				person.document_number = doc.value;
 			}
 			if (person.rfc_pf) {
 				const curp = person.document_type === 'curp' && doc.ok ? doc.value : undefined;
 				const rfc = checkRfcPerson(person.rfc_pf, curp);
-				if (!rfc.ok) ctx.addIssue({ code: z.ZodIssueCode.custom, path: ['rfc_pf'], message: rfc.reason });
+				if (!rfc.ok)
+					ctx.addIssue({ code: z.ZodIssueCode.custom, path: ['rfc_pf'], message: rfc.reason });
 				else person.rfc_pf = rfc.value;
 			}
 			refineAddress(person, ctx, person.document_type);
@@ -211,7 +227,8 @@ export const personUpdateSchemaFor = (options: PersonSchemaOptions = {}) =>
 			}
 			if (person.rfc_pf) {
 				const rfc = checkRfcPerson(person.rfc_pf);
-				if (!rfc.ok) ctx.addIssue({ code: z.ZodIssueCode.custom, path: ['rfc_pf'], message: rfc.reason });
+				if (!rfc.ok)
+					ctx.addIssue({ code: z.ZodIssueCode.custom, path: ['rfc_pf'], message: rfc.reason });
 				else person.rfc_pf = rfc.value;
 			}
 			refineAddress(person, ctx);

@@ -71,7 +71,9 @@ export function checkCardBrand(raw: string): Check {
 	const textValue = asciiLowerCase(String(raw ?? '').trim());
 	if (textValue === '') return invalid('is empty; choose the brand of the card, e.g. visa');
 	if (!/^[a-z][a-z0-9 _-]{1,29}$/.test(textValue)) {
-		return invalid('is not a card brand; use a name such as visa, mastercard, elo, amex or hipercard');
+		return invalid(
+			'is not a card brand; use a name such as visa, mastercard, elo, amex or hipercard',
+		);
 	}
 	return valid(textValue);
 }
@@ -118,7 +120,9 @@ const integerText = (what: string, signed = false) =>
 		if (value === '') return invalid(`is empty; enter ${what}`);
 		const pattern = signed ? /^[+-]?\d{1,6}$/ : /^\d{1,6}$/;
 		if (!pattern.test(value)) {
-			return invalid(`is "${value}"; enter ${what} as a whole number${signed ? ' (it may be negative)' : ''}`);
+			return invalid(
+				`is "${value}"; enter ${what} as a whole number${signed ? ' (it may be negative)' : ''}`,
+			);
 		}
 		return valid(value.replace(/^\+/, ''));
 	});
@@ -163,10 +167,16 @@ const threedsSchema = z.object({
 	httpBrowserColorDepth: integerText('the color depth in bits, e.g. 24'),
 	httpBrowserScreenHeight: integerText('the screen height in pixels, e.g. 1080'),
 	httpBrowserScreenWidth: integerText('the screen width in pixels, e.g. 1920'),
-	httpBrowserTimeDifference: integerText('the minutes between UTC and the browser’s time, e.g. 180', true),
+	httpBrowserTimeDifference: integerText(
+		'the minutes between UTC and the browser’s time, e.g. 180',
+		true,
+	),
 	userAgentBrowserValue: text('the User-Agent header of the customer’s browser'),
 	ipAddress: checked(checkIpAddress),
-	challengeWindowSize: oneOf(CHALLENGE_WINDOW_SIZES as unknown as [string, ...string[]], 'the 3DS challenge window size'),
+	challengeWindowSize: oneOf(
+		CHALLENGE_WINDOW_SIZES as unknown as [string, ...string[]],
+		'the 3DS challenge window size',
+	),
 });
 
 const metaObject = z.unknown().superRefine((value, ctx) => {
@@ -182,7 +192,10 @@ const metaObject = z.unknown().superRefine((value, ctx) => {
 const commonFields = {
 	value: checked(checkMoney),
 	currency: checked((raw) => checkCurrency(raw, ['BRL'])),
-	frequency: oneOf(FREQUENCIES as unknown as [string, ...string[]], 'how often the customer is charged'),
+	frequency: oneOf(
+		FREQUENCIES as unknown as [string, ...string[]],
+		'how often the customer is charged',
+	),
 	cycles: wholeNumber(1),
 	trial_days: optionalWholeNumber(0),
 	free_days: optionalWholeNumber(0),

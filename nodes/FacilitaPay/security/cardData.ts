@@ -18,7 +18,16 @@ const MASKED_CODE = '***';
 /** Keys (lower case, without `_` or `-`) that hold a card number. */
 const NUMBER_KEYS = new Set(['cardnumber', 'pan', 'creditcardnumber']);
 /** Keys that hold a security code. */
-const CODE_KEYS = new Set(['cardsecuritycode', 'securitycode', 'cvv', 'cvv2', 'cvc', 'cvc2', 'cid', 'cardcvv']);
+const CODE_KEYS = new Set([
+	'cardsecuritycode',
+	'securitycode',
+	'cvv',
+	'cvv2',
+	'cvc',
+	'cvc2',
+	'cid',
+	'cardcvv',
+]);
 /** Objects that are a card: inside them a plain `number` is the card number. */
 const CARD_OBJECT_KEYS = new Set(['fromcard', 'creditcard', 'card', 'fromcreditcard']);
 
@@ -51,7 +60,8 @@ export function redactText(text: string, secrets: CardSecrets, hideCode = false)
 	let result = text;
 	const numberPattern = secrets.cardNumber ? cardNumberPattern(secrets.cardNumber) : undefined;
 	if (numberPattern) result = result.replace(numberPattern, (found) => maskCardNumber(found));
-	const codePattern = hideCode && secrets.securityCode ? securityCodePattern(secrets.securityCode) : undefined;
+	const codePattern =
+		hideCode && secrets.securityCode ? securityCodePattern(secrets.securityCode) : undefined;
 	if (codePattern) result = result.replace(codePattern, MASKED_CODE);
 	return result;
 }
@@ -80,7 +90,9 @@ function passesLuhn(digits: string): boolean {
 export function maskLikelyCardNumbers(text: string): string {
 	return text.replace(CARD_NUMBER_CANDIDATE, (found) => {
 		const digits = found.replace(/\D/g, '');
-		return digits.length >= 13 && digits.length <= 19 && passesLuhn(digits) ? maskCardNumber(digits) : found;
+		return digits.length >= 13 && digits.length <= 19 && passesLuhn(digits)
+			? maskCardNumber(digits)
+			: found;
 	});
 }
 
@@ -101,13 +113,20 @@ function maskNumberValue(value: unknown, secrets: CardSecrets, hideCode: boolean
 function maskCodeValue(value: unknown, secrets: CardSecrets): unknown {
 	if (value === null || value === undefined || value === '') return value;
 	if (typeof value === 'number') return MASKED_CODE;
-	if (typeof value === 'string') return /^\s*\d{3,4}\s*$/.test(value) ? MASKED_CODE : maskText(value, secrets, true);
+	if (typeof value === 'string')
+		return /^\s*\d{3,4}\s*$/.test(value) ? MASKED_CODE : maskText(value, secrets, true);
 	return maskValue(value, secrets, true, true);
 }
 
-function maskValue(value: unknown, secrets: CardSecrets, inCard: boolean, hideCode: boolean): unknown {
+function maskValue(
+	value: unknown,
+	secrets: CardSecrets,
+	inCard: boolean,
+	hideCode: boolean,
+): unknown {
 	if (typeof value === 'string') return maskText(value, secrets, hideCode || inCard);
-	if (Array.isArray(value)) return value.map((entry) => maskValue(entry, secrets, inCard, hideCode));
+	if (Array.isArray(value))
+		return value.map((entry) => maskValue(entry, secrets, inCard, hideCode));
 	if (value === null || typeof value !== 'object' || Buffer.isBuffer(value)) return value;
 	const result: IDataObject = {};
 	for (const [key, inner] of Object.entries(value as IDataObject)) {
@@ -149,7 +168,11 @@ export function maskedJson(data: unknown, secrets: CardSecrets = {}): IDataObjec
  * The same error with the card data taken out of its message, description and the body the
  * service sent back (a validation answer may quote the card number or the security code).
  */
-export function redactCardError(ctx: IExecuteFunctions, error: unknown, secrets: CardSecrets): Error {
+export function redactCardError(
+	ctx: IExecuteFunctions,
+	error: unknown,
+	secrets: CardSecrets,
+): Error {
 	if (error instanceof NodeApiError) {
 		const response = (error.errorResponse ?? {}) as IDataObject;
 		const body = response.body;
@@ -166,7 +189,11 @@ export function redactCardError(ctx: IExecuteFunctions, error: unknown, secrets:
 		const description = error.description ? maskText(error.description, secrets, false) : undefined;
 		return new NodeApiError(
 			ctx.getNode(),
-			{ message, status: (response.status ?? null) as string, body: (safeBody ?? null) as JsonObject },
+			{
+				message,
+				status: (response.status ?? null) as string,
+				body: (safeBody ?? null) as JsonObject,
+			},
 			{
 				message,
 				description: description ?? undefined,
@@ -179,7 +206,10 @@ export function redactCardError(ctx: IExecuteFunctions, error: unknown, secrets:
 		const message = maskText(error.message, secrets, true);
 		const description = (error as NodeOperationError).description;
 		const itemIndex = (error as NodeOperationError).context?.itemIndex as number | undefined;
-		if (message === error.message && (!description || maskText(description, secrets, true) === description)) {
+		if (
+			message === error.message &&
+			(!description || maskText(description, secrets, true) === description)
+		) {
 			return error;
 		}
 		return new NodeOperationError(ctx.getNode(), message, {

@@ -188,14 +188,21 @@ const STATUS_TEXT: Record<number, string> = {
 /** What a connection failure means, in words (n8n would replace a message carrying the code). */
 function connectionProblem(code: string | undefined, message: string, timeoutMs?: number): string {
 	const seconds = timeoutMs === undefined ? undefined : Math.round(timeoutMs / 100) / 10;
-	if (/timeout|timed out/i.test(message) || ['ETIMEDOUT', 'ECONNABORTED', 'ERR_SOCKET_CONNECTION_TIMEOUT'].includes(code ?? '')) {
-		return seconds === undefined ? 'FacilitaPay did not answer in time' : `FacilitaPay did not answer within ${seconds} s`;
+	if (
+		/timeout|timed out/i.test(message) ||
+		['ETIMEDOUT', 'ECONNABORTED', 'ERR_SOCKET_CONNECTION_TIMEOUT'].includes(code ?? '')
+	) {
+		return seconds === undefined
+			? 'FacilitaPay did not answer in time'
+			: `FacilitaPay did not answer within ${seconds} s`;
 	}
 	if (code === 'ECONNRESET' || code === 'EPIPE' || /socket hang up/i.test(message)) {
 		return 'the connection was closed before FacilitaPay answered';
 	}
-	if (code === 'ECONNREFUSED') return 'the connection was refused (is the base URL right, and is the service up?)';
-	if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') return 'the host name of the base URL could not be resolved';
+	if (code === 'ECONNREFUSED')
+		return 'the connection was refused (is the base URL right, and is the service up?)';
+	if (code === 'ENOTFOUND' || code === 'EAI_AGAIN')
+		return 'the host name of the base URL could not be resolved';
 	if (/abort|cancel/i.test(message)) return 'the request was cancelled';
 	return 'the connection failed before FacilitaPay answered';
 }
@@ -206,7 +213,8 @@ function connectionProblem(code: string | undefined, message: string, timeoutMs?
  */
 function isAmbiguous(request: ApiRequest, facts: FailureFacts): boolean {
 	if (request.retry !== 'sendOnce') return false;
-	if (facts.status === undefined) return !(facts.code !== undefined && NOT_SENT_ERRORS.has(facts.code));
+	if (facts.status === undefined)
+		return !(facts.code !== undefined && NOT_SENT_ERRORS.has(facts.code));
 	return facts.status >= 500;
 }
 
@@ -268,9 +276,16 @@ function errorForFailure(
 }
 
 /** A money-moving request whose first try in this execution had no clear outcome: not sent again. */
-function repeatedUnknownOutcome(ctx: FacilitaPayContext, request: ApiRequest, earlier: SentOutcome): NodeApiError {
+function repeatedUnknownOutcome(
+	ctx: FacilitaPayContext,
+	request: ApiRequest,
+	earlier: SentOutcome,
+): NodeApiError {
 	const item = request.itemIndex === undefined ? '' : ` (item ${request.itemIndex})`;
-	const cause = earlier.state === 'unknown' ? earlier.error.message.replace(/^Outcome unknown( \(item \d+\))?: /, '') : 'it was still being sent';
+	const cause =
+		earlier.state === 'unknown'
+			? earlier.error.message.replace(/^Outcome unknown( \(item \d+\))?: /, '')
+			: 'it was still being sent';
 	const error = new NodeApiError(
 		ctx.getNode(),
 		{ message: 'outcome unknown' },
@@ -303,7 +318,9 @@ export function retryDelay(attempt: number, facts: FailureFacts, options: RetryO
 
 function mayRetry(policy: RetryPolicy, facts: FailureFacts): boolean {
 	if (policy === 'sendOnce') {
-		return facts.status === undefined && facts.code !== undefined && NOT_SENT_ERRORS.has(facts.code);
+		return (
+			facts.status === undefined && facts.code !== undefined && NOT_SENT_ERRORS.has(facts.code)
+		);
 	}
 	if (facts.status !== undefined) return RETRYABLE_STATUS.has(facts.status);
 	return facts.code !== undefined && CONNECTION_ERRORS.has(facts.code);
@@ -340,7 +357,10 @@ export function beginRun(ctx: FacilitaPayContext, settings: RunSettings): Adapti
 function runOf(ctx: FacilitaPayContext): RunState {
 	let run = runs.get(ctx);
 	if (!run) {
-		run = { settings: DEFAULT_RUN_SETTINGS, limiter: new AdaptiveLimiter(DEFAULT_RUN_SETTINGS.concurrency) };
+		run = {
+			settings: DEFAULT_RUN_SETTINGS,
+			limiter: new AdaptiveLimiter(DEFAULT_RUN_SETTINGS.concurrency),
+		};
 		runs.set(ctx, run);
 	}
 	return run;
@@ -351,7 +371,10 @@ function runOf(ctx: FacilitaPayContext): RunState {
  * database for every request). A session token renewed by any request is written back here, so the
  * requests that follow use it instead of each signing in again.
  */
-async function credentialsOf(ctx: FacilitaPayContext, run: RunState): Promise<ICredentialDataDecryptedObject> {
+async function credentialsOf(
+	ctx: FacilitaPayContext,
+	run: RunState,
+): Promise<ICredentialDataDecryptedObject> {
 	if (!run.credentials) {
 		const reading = ctx.getCredentials(CREDENTIAL_TYPE) as Promise<ICredentialDataDecryptedObject>;
 		// A failed read is not kept: the next request reads again.
@@ -364,7 +387,10 @@ async function credentialsOf(ctx: FacilitaPayContext, run: RunState): Promise<IC
 }
 
 /** Hands a session token renewed during one request (on its copy) to the run's credentials. */
-function adoptRenewedToken(run: ICredentialDataDecryptedObject, used: ICredentialDataDecryptedObject): void {
+function adoptRenewedToken(
+	run: ICredentialDataDecryptedObject,
+	used: ICredentialDataDecryptedObject,
+): void {
 	if (used.sessionToken === undefined || used.sessionToken === run.sessionToken) return;
 	run.sessionToken = used.sessionToken;
 	run.sessionFingerprint = used.sessionFingerprint;
@@ -446,9 +472,14 @@ async function send(
 		// the copy is handed back to the run for the requests that follow.
 		const data = { ...credentials };
 		try {
-			const answer = await ctx.helpers.httpRequestWithAuthentication.call(ctx, CREDENTIAL_TYPE, options, {
-				credentialsDecrypted: { ...credentialIdentity, data },
-			});
+			const answer = await ctx.helpers.httpRequestWithAuthentication.call(
+				ctx,
+				CREDENTIAL_TYPE,
+				options,
+				{
+					credentialsDecrypted: { ...credentialIdentity, data },
+				},
+			);
 			adoptRenewedToken(credentials, data);
 			run.limiter.release('ok', ticket);
 			if (key) sentRequests.set(key, { state: 'done', answer });
@@ -463,7 +494,8 @@ async function send(
 			if (retryAfter !== undefined) run.limiter.pauseFor(Math.min(retryAfter, MAX_RETRY_AFTER_MS));
 			// Not processed: safe to send again, money or not.
 			if (key) sentRequests.forget(key);
-			if (attempt >= RATE_LIMITED_ATTEMPTS) throw errorForFailure(ctx, request, facts, attempt, options.timeout);
+			if (attempt >= RATE_LIMITED_ATTEMPTS)
+				throw errorForFailure(ctx, request, facts, attempt, options.timeout);
 			await retryOptions.wait(rateLimitDelay(attempt, facts, retryOptions));
 			continue;
 		}
@@ -472,7 +504,8 @@ async function send(
 		if (!retryable || otherAttempts >= retryOptions.maxAttempts) {
 			const failure = errorForFailure(ctx, request, facts, attempt, options.timeout);
 			if (key) {
-				if (isAmbiguous(request, facts)) sentRequests.set(key, { state: 'unknown', error: failure });
+				if (isAmbiguous(request, facts))
+					sentRequests.set(key, { state: 'unknown', error: failure });
 				else sentRequests.forget(key);
 			}
 			throw failure;
@@ -548,7 +581,9 @@ export async function apiRequestAllItems(
 			fresh === 0 ||
 			lastId === undefined ||
 			lastId === null ||
-			(page.shortPageEnds !== false && page.pageSize !== undefined && pageItems.length < page.pageSize)
+			(page.shortPageEnds !== false &&
+				page.pageSize !== undefined &&
+				pageItems.length < page.pageSize)
 		) {
 			return items;
 		}

@@ -49,7 +49,9 @@ export function describeE2e(name, fn) {
 export function sharedState() {
 	const file = process.env.FACILITAPAY_E2E_STATE ?? STATE_FILE;
 	if (!fs.existsSync(file)) {
-		throw new Error(`No e2e state at ${file}: run the e2e tests through jest (npm run test:e2e), whose globalSetup prepares n8n.`);
+		throw new Error(
+			`No e2e state at ${file}: run the e2e tests through jest (npm run test:e2e), whose globalSetup prepares n8n.`,
+		);
 	}
 	return JSON.parse(fs.readFileSync(file, 'utf8'));
 }
@@ -167,7 +169,11 @@ const cliOptions = (state) => ({ version: state.version, userFolder: state.userF
  * @param {E2eState} [state]
  */
 export async function importWorkflows(workflows, state = sharedState()) {
-	await importIntoN8n('workflow', Array.isArray(workflows) ? workflows : [workflows], cliOptions(state));
+	await importIntoN8n(
+		'workflow',
+		Array.isArray(workflows) ? workflows : [workflows],
+		cliOptions(state),
+	);
 }
 
 /**
@@ -176,7 +182,10 @@ export async function importWorkflows(workflows, state = sharedState()) {
  * @param {any} workflow
  * @param {{nodeName?: string, state?: E2eState, imported?: boolean}} [options]
  */
-export async function runWorkflow(workflow, { nodeName = 'FacilitaPay', state = sharedState(), imported = false } = {}) {
+export async function runWorkflow(
+	workflow,
+	{ nodeName = 'FacilitaPay', state = sharedState(), imported = false } = {},
+) {
 	if (!imported) await importWorkflows(workflow, state);
 	const result = await executeWorkflow(workflow.id, cliOptions(state));
 	const runData = result.runData;
@@ -239,7 +248,8 @@ export async function createWorkflowViaApi(workflow, state = sharedState()) {
 		body: JSON.stringify({ name, nodes, connections, settings }),
 	});
 	const text = await response.text();
-	if (!response.ok) throw new Error(`POST /api/v1/workflows: HTTP ${response.status} ${text.slice(0, 300)}`);
+	if (!response.ok)
+		throw new Error(`POST /api/v1/workflows: HTTP ${response.status} ${text.slice(0, 300)}`);
 	return JSON.parse(text);
 }
 
@@ -266,11 +276,14 @@ export async function sandboxMark(state = sharedState()) {
 
 /** @param {E2eState} state */
 async function fetchSandboxLog(state) {
-	if (!state.sandboxUrl) throw new Error('The sandbox is not running (sandbox/server.mjs missing?).');
+	if (!state.sandboxUrl)
+		throw new Error('The sandbox is not running (sandbox/server.mjs missing?).');
 	const response = await fetch(`${state.sandboxUrl}/_sandbox/requests`);
 	if (!response.ok) throw new Error(`GET /_sandbox/requests: HTTP ${response.status}`);
 	const body = await response.json();
-	return /** @type {Array<{method: string, url: string, route?: string, query?: any, body?: any, at?: string}>} */ (body.data ?? []);
+	return /** @type {Array<{method: string, url: string, route?: string, query?: any, body?: any, at?: string}>} */ (
+		body.data ?? []
+	);
 }
 
 /**
@@ -279,7 +292,10 @@ async function fetchSandboxLog(state) {
  * @param {{after?: number, method?: string, route?: string, pathPrefix?: string}} [filter]
  * @param {E2eState} [state]
  */
-export async function sandboxRequests({ after = 0, method, route, pathPrefix } = {}, state = sharedState()) {
+export async function sandboxRequests(
+	{ after = 0, method, route, pathPrefix } = {},
+	state = sharedState(),
+) {
 	return (await fetchSandboxLog(state))
 		.slice(after)
 		.filter(
@@ -323,7 +339,10 @@ export async function sandboxApi(method, apiPath, body, state = sharedState()) {
 
 /** A valid CPF (11 digits with correct check digits) derived from `seed`. @param {number} seed */
 export function validCpf(seed) {
-	const base = String(100000000 + ((seed * 7919) % 899999999)).slice(0, 9).split('').map(Number);
+	const base = String(100000000 + ((seed * 7919) % 899999999))
+		.slice(0, 9)
+		.split('')
+		.map(Number);
 	if (new Set(base).size === 1) base[0] = (base[0] + 1) % 10;
 	const check = (/** @type {number[]} */ digits) => {
 		const sum = digits.reduce((acc, d, i) => acc + d * (digits.length + 1 - i), 0);
@@ -360,7 +379,9 @@ export async function waitFor(check, { what, timeoutMs = 30_000, intervalMs = 25
 			lastError = error;
 		}
 		if (Date.now() > deadline) {
-			throw new Error(`Timed out waiting for ${what}${lastError ? ` (last error: ${/** @type {Error} */ (lastError).message})` : ''}`);
+			throw new Error(
+				`Timed out waiting for ${what}${lastError ? ` (last error: ${/** @type {Error} */ (lastError).message})` : ''}`,
+			);
 		}
 		await new Promise((resolve) => setTimeout(resolve, intervalMs));
 	}
@@ -375,7 +396,8 @@ export async function sandboxControl(method, route, body, state = sharedState())
 		body: body === undefined ? undefined : JSON.stringify(body),
 	});
 	const text = await response.text();
-	if (!response.ok) throw new Error(`${method} /_sandbox${route}: HTTP ${response.status} ${text.slice(0, 300)}`);
+	if (!response.ok)
+		throw new Error(`${method} /_sandbox${route}: HTTP ${response.status} ${text.slice(0, 300)}`);
 	return text ? JSON.parse(text) : null;
 }
 
@@ -407,7 +429,9 @@ export function httpStep(name, { method = 'POST', url, body }, settings = {}) {
 		parameters: {
 			method,
 			url,
-			...(body === undefined ? {} : { sendBody: true, specifyBody: 'json', jsonBody: JSON.stringify(body) }),
+			...(body === undefined
+				? {}
+				: { sendBody: true, specifyBody: 'json', jsonBody: JSON.stringify(body) }),
 			options: {},
 		},
 		...settings,
@@ -425,7 +449,12 @@ export function codeStep(name, jsCode) {
  * credentials?}); FacilitaPay nodes get `credentials` unless they name their own.
  * @param {{steps: any[], id?: string, name?: string, credentials?: {id: string, name: string} | null}} options
  */
-export function chainWorkflow({ steps, id = uniqueId('e2e-chain'), name, credentials = sharedCredentialsOrNull() }) {
+export function chainWorkflow({
+	steps,
+	id = uniqueId('e2e-chain'),
+	name,
+	credentials = sharedCredentialsOrNull(),
+}) {
 	const trigger = {
 		id: 'manual-trigger',
 		name: 'When clicking Execute',
@@ -485,10 +514,20 @@ export function nodeBinary(runData, nodeName, itemIndex = 0) {
 export async function startPrivateSandbox({ id, name, now, cli: target }, state = sharedState()) {
 	const { sandboxCredentials } = await import('../../../scripts/n8n-runtime.mjs');
 	const { createSandbox } = await import('../../../sandbox/server.mjs');
-	const sandbox = await createSandbox({ port: 0, host: '127.0.0.1', token: state.sandboxToken, ...(now ? { now } : {}) });
+	const sandbox = await createSandbox({
+		port: 0,
+		host: '127.0.0.1',
+		token: state.sandboxToken,
+		...(now ? { now } : {}),
+	});
 	await sandbox.listen();
 	const sandboxUrl = String(sandbox.url).replace(/\/$/, '');
-	const creds = sandboxCredentials({ baseUrl: `${sandboxUrl}/api/v1`, token: state.sandboxToken, id, name });
+	const creds = sandboxCredentials({
+		baseUrl: `${sandboxUrl}/api/v1`,
+		token: state.sandboxToken,
+		id,
+		name,
+	});
 	await importIntoN8n('credentials', [creds], target ?? cliOptions(state));
 	return {
 		state: { ...state, sandboxUrl },
@@ -574,7 +613,10 @@ export async function getWorkflowViaApi(workflowId, state = sharedState()) {
 		headers: { 'X-N8N-API-KEY': state.apiKey, accept: 'application/json' },
 	});
 	const text = await response.text();
-	if (!response.ok) throw new Error(`GET /api/v1/workflows/${workflowId}: HTTP ${response.status} ${text.slice(0, 300)}`);
+	if (!response.ok)
+		throw new Error(
+			`GET /api/v1/workflows/${workflowId}: HTTP ${response.status} ${text.slice(0, 300)}`,
+		);
 	return JSON.parse(text);
 }
 

@@ -4,7 +4,15 @@
 // sandbox's control endpoints where a customer or the back office would act, then checks what
 // the user sees (the nodes' outputs, a real binary for the boleto PDF) and what the sandbox
 // received (method, path, body). Uses jest's global `expect`.
-import { actionStep, codeStep, httpStep, nodeBinary, sandboxApi, sandboxControl, validCpf } from './n8n-e2e.mjs';
+import {
+	actionStep,
+	codeStep,
+	httpStep,
+	nodeBinary,
+	sandboxApi,
+	sandboxControl,
+	validCpf,
+} from './n8n-e2e.mjs';
 import { ACCOUNT_IDS } from '../../../sandbox/accounts.mjs';
 
 /* global expect */
@@ -13,7 +21,9 @@ import { ACCOUNT_IDS } from '../../../sandbox/accounts.mjs';
 export const ACCOUNTS = ACCOUNT_IDS;
 
 /** A small but real PDF (what Upload Document sends; the sandbox checks the magic bytes). */
-export const PDF_BASE64 = Buffer.from('%PDF-1.4\n1 0 obj<</Type/Catalog>>endobj\ntrailer<</Root 1 0 R>>\n%%EOF\n').toString('base64');
+export const PDF_BASE64 = Buffer.from(
+	'%PDF-1.4\n1 0 obj<</Type/Catalog>>endobj\ntrailer<</Root 1 0 R>>\n%%EOF\n',
+).toString('base64');
 
 export const CARD_3DS = {
 	httpAcceptBrowserValue: 'text/html,application/xhtml+xml',
@@ -34,7 +44,9 @@ export const ref = (node, field = 'id') => `={{ $('${node}').first().json.${fiel
 
 /** The one request of the log matching method + path (a RegExp on the URL). */
 export function one(log, method, pathPattern) {
-	const found = log.filter((r) => r.method === method && pathPattern.test(String(r.url).split('?')[0]));
+	const found = log.filter(
+		(r) => r.method === method && pathPattern.test(String(r.url).split('?')[0]),
+	);
 	if (found.length !== 1) {
 		throw new Error(
 			`expected one ${method} ${pathPattern} in the sandbox log, found ${found.length}:\n` +
@@ -49,7 +61,9 @@ export function one(log, method, pathPattern) {
  * for what follows the last id of the previous one, until a page comes back short.
  */
 export function pages(log, method, pathPattern) {
-	const found = log.filter((r) => r.method === method && pathPattern.test(String(r.url).split('?')[0]));
+	const found = log.filter(
+		(r) => r.method === method && pathPattern.test(String(r.url).split('?')[0]),
+	);
 	expect(found.length).toBeGreaterThanOrEqual(1);
 	expect(found[0].query?.last_id).toBeUndefined();
 	for (const next of found.slice(1)) expect(next.query?.last_id).toEqual(expect.any(String));
@@ -61,8 +75,13 @@ export function expectRunOk(run) {
 	if (run.exitCode !== 0 || run.error) {
 		const failed = Object.entries(run.runData?.resultData?.runData ?? {})
 			.filter(([, runs]) => runs.some((r) => r.error))
-			.map(([name, runs]) => `${name}: ${runs.find((r) => r.error).error.message} ${runs.find((r) => r.error).error.description ?? ''}`);
-		throw new Error(`The workflow failed (exit ${run.exitCode}): ${failed.join('; ') || run.error?.message || run.stdout.slice(-2000)}`);
+			.map(
+				([name, runs]) =>
+					`${name}: ${runs.find((r) => r.error).error.message} ${runs.find((r) => r.error).error.description ?? ''}`,
+			);
+		throw new Error(
+			`The workflow failed (exit ${run.exitCode}): ${failed.join('; ') || run.error?.message || run.stdout.slice(-2000)}`,
+		);
 	}
 }
 
@@ -128,7 +147,12 @@ export async function subjectsAndTransactions({ sb, runPhase, ctx, covered }) {
 			subjectId: ref('Create Subject'),
 			updateFields: { socialName: `${name} Souza` },
 		}),
-		actionStep('Get Subject', { resource: 'subject', operation: 'get', subjectId: ref('Create Subject'), simplify: false }),
+		actionStep('Get Subject', {
+			resource: 'subject',
+			operation: 'get',
+			subjectId: ref('Create Subject'),
+			simplify: false,
+		}),
 		codeStep('Document File', `return [{ json: { pdf: '${PDF_BASE64}' } }];`),
 		{
 			name: 'To File',
@@ -168,9 +192,21 @@ export async function subjectsAndTransactions({ sb, runPhase, ctx, covered }) {
 			toBankAccountId: ACCOUNTS.usdDestination,
 			exchangeCurrency: 'USD',
 		}),
-		httpStep('Customer Pays PIX', { url: control(`/transactions/{{ $('Create PIX').first().json.id }}/pay`), body: { success: true } }),
-		actionStep('Get PIX', { resource: 'transaction', operation: 'get', transactionId: ref('Create PIX'), simplify: false }),
-		actionStep('Refund PIX', { resource: 'transaction', operation: 'refund', transactionId: ref('Create PIX') }),
+		httpStep('Customer Pays PIX', {
+			url: control(`/transactions/{{ $('Create PIX').first().json.id }}/pay`),
+			body: { success: true },
+		}),
+		actionStep('Get PIX', {
+			resource: 'transaction',
+			operation: 'get',
+			transactionId: ref('Create PIX'),
+			simplify: false,
+		}),
+		actionStep('Refund PIX', {
+			resource: 'transaction',
+			operation: 'refund',
+			transactionId: ref('Create PIX'),
+		}),
 		actionStep('Create PIX for Wire', {
 			resource: 'transaction',
 			operation: 'createDynamicPix',
@@ -205,9 +241,18 @@ export async function subjectsAndTransactions({ sb, runPhase, ctx, covered }) {
 			name: 'Boleto PDF as Base64',
 			type: 'n8n-nodes-base.extractFromFile',
 			typeVersion: 1,
-			parameters: { operation: 'binaryToPropery', binaryPropertyName: 'boleto', destinationKey: 'pdf_base64', options: {} },
+			parameters: {
+				operation: 'binaryToPropery',
+				binaryPropertyName: 'boleto',
+				destinationKey: 'pdf_base64',
+				options: {},
+			},
 		},
-		actionStep('Cancel Boleto', { resource: 'transaction', operation: 'cancel', transactionId: ref('Create Boleto') }),
+		actionStep('Cancel Boleto', {
+			resource: 'transaction',
+			operation: 'cancel',
+			transactionId: ref('Create Boleto'),
+		}),
 		actionStep('Create Payout', {
 			resource: 'transaction',
 			operation: 'createPayout',
@@ -239,13 +284,21 @@ export async function subjectsAndTransactions({ sb, runPhase, ctx, covered }) {
 			{ resource: 'subject', operation: 'getTransactionValues', subjectId: ref('Create Subject') },
 			{ executeOnce: true },
 		),
-		actionStep('Subjects', { resource: 'subject', operation: 'getMany', returnAll: false, limit: 10, simplify: false }, { executeOnce: true }),
+		actionStep(
+			'Subjects',
+			{ resource: 'subject', operation: 'getMany', returnAll: false, limit: 10, simplify: false },
+			{ executeOnce: true },
+		),
 	]);
 	expectRunOk(run);
 
 	// Subject: Create or Update (punctuation removed before sending), Update, Get.
 	const [created] = out('Create Subject');
-	expect(created).toMatchObject({ id: expect.stringMatching(new RegExp(`^${UUID}$`)), document_number: cpf, social_name: name });
+	expect(created).toMatchObject({
+		id: expect.stringMatching(new RegExp(`^${UUID}$`)),
+		document_number: cpf,
+		social_name: name,
+	});
 	const subjectId = created.id;
 	ctx.subjectId = subjectId;
 	const createReq = one(log, 'POST', /\/api\/v1\/subject\/people$/);
@@ -261,24 +314,44 @@ export async function subjectsAndTransactions({ sb, runPhase, ctx, covered }) {
 	});
 	covered.add('subject.create');
 
-	expect(out('Update Subject')).toEqual([expect.objectContaining({ id: subjectId, social_name: `${name} Souza` })]);
+	expect(out('Update Subject')).toEqual([
+		expect.objectContaining({ id: subjectId, social_name: `${name} Souza` }),
+	]);
 	const updateReq = one(log, 'PUT', new RegExp(`/api/v1/subject/people/${subjectId}$`));
 	expect(updateReq.body).toEqual({ person: { social_name: `${name} Souza` } });
 	covered.add('subject.update');
 
 	expect(out('Get Subject')).toEqual([
-		expect.objectContaining({ id: subjectId, social_name: `${name} Souza`, document_number: cpf, address_city: 'São Paulo' }),
+		expect.objectContaining({
+			id: subjectId,
+			social_name: `${name} Souza`,
+			document_number: cpf,
+			address_city: 'São Paulo',
+		}),
 	]);
 	one(log, 'GET', new RegExp(`/api/v1/subject/people/${subjectId}$`));
 	covered.add('subject.get');
 
 	// Upload Document: a real n8n binary (Convert to File), then a public URL.
-	const uploads = log.filter((r) => r.method === 'POST' && r.url.endsWith(`/subject/${subjectId}/documents`));
+	const uploads = log.filter(
+		(r) => r.method === 'POST' && r.url.endsWith(`/subject/${subjectId}/documents`),
+	);
 	expect(uploads).toHaveLength(2);
-	expect(uploads[0].body.document).toMatchObject({ labels: ['address-proof'], file_type: 'application/pdf', file_name: 'address-proof.pdf' });
-	expect(Buffer.from(String(uploads[0].body.document.file_data), 'base64').toString('latin1').startsWith('%PDF') ||
-		String(uploads[0].body.document.file_data).startsWith('JVBER')).toBe(true);
-	expect(uploads[1].body.document).toEqual({ labels: ['cpf-number'], file_type: 'application/pdf', file_url: 'https://example.com/docs/cpf.pdf' });
+	expect(uploads[0].body.document).toMatchObject({
+		labels: ['address-proof'],
+		file_type: 'application/pdf',
+		file_name: 'address-proof.pdf',
+	});
+	expect(
+		Buffer.from(String(uploads[0].body.document.file_data), 'base64')
+			.toString('latin1')
+			.startsWith('%PDF') || String(uploads[0].body.document.file_data).startsWith('JVBER'),
+	).toBe(true);
+	expect(uploads[1].body.document).toEqual({
+		labels: ['cpf-number'],
+		file_type: 'application/pdf',
+		file_url: 'https://example.com/docs/cpf.pdf',
+	});
 	expect(out('Upload Address Proof')).toHaveLength(1);
 	expect(out('Upload CPF by URL')).toHaveLength(1);
 	const stored = await sandboxApi('GET', `/subject/people/${subjectId}`, undefined, sb.state);
@@ -287,9 +360,16 @@ export async function subjectsAndTransactions({ sb, runPhase, ctx, covered }) {
 
 	// Dynamic PIX: the QR code the customer pays, then Get shows it identified, then a refund.
 	const [pix] = out('Create PIX');
-	expect(pix).toMatchObject({ id: expect.any(String), status: 'pending', value: '150.00', pix_code_valid: true });
+	expect(pix).toMatchObject({
+		id: expect.any(String),
+		status: 'pending',
+		value: '150.00',
+		pix_code_valid: true,
+	});
 	expect(pix.pix_code).toMatch(/^000201/);
-	const pixRequests = log.filter((r) => r.method === 'POST' && /\/api\/v1\/transactions$/.test(r.url));
+	const pixRequests = log.filter(
+		(r) => r.method === 'POST' && /\/api\/v1\/transactions$/.test(r.url),
+	);
 	expect(pixRequests[0].body.transaction).toMatchObject({
 		subject_id: subjectId,
 		value: '150.00',
@@ -303,7 +383,9 @@ export async function subjectsAndTransactions({ sb, runPhase, ctx, covered }) {
 	covered.add('transaction.createDynamicPix');
 	expect(out('Get PIX')).toEqual([expect.objectContaining({ id: pix.id, status: 'identified' })]);
 	covered.add('transaction.get');
-	expect(out('Refund PIX')).toEqual([expect.objectContaining({ id: pix.id, status: 'canceled', canceled_reason: 'refunded' })]);
+	expect(out('Refund PIX')).toEqual([
+		expect.objectContaining({ id: pix.id, status: 'canceled', canceled_reason: 'refunded' }),
+	]);
 	one(log, 'GET', new RegExp(`/api/v1/transactions/${pix.id}/refund_received_transaction$`));
 	covered.add('transaction.refund');
 	ctx.wirePixId = out('Create PIX for Wire')[0].id;
@@ -314,23 +396,44 @@ export async function subjectsAndTransactions({ sb, runPhase, ctx, covered }) {
 	expect(boleto.bar_code).toMatch(/^\d{44}$/);
 	expect(boleto.digital_line).toMatch(/^\d{47}$/);
 	const boletoReq = pixRequests.find((r) => r.body.transaction?.from_boleto);
-	expect(boletoReq.body.transaction).toMatchObject({ subject_id: subjectId, value: '80.00', currency: 'BRL', from_boleto: { expire_at: boletoDue } });
+	expect(boletoReq.body.transaction).toMatchObject({
+		subject_id: subjectId,
+		value: '80.00',
+		currency: 'BRL',
+		from_boleto: { expire_at: boletoDue },
+	});
 	covered.add('transaction.createBoleto');
-	expect(out('Boleto PDF')).toEqual([{ transaction_id: boleto.id, file_name: `boleto-${boleto.id}.pdf`, size: expect.any(Number) }]);
+	expect(out('Boleto PDF')).toEqual([
+		{ transaction_id: boleto.id, file_name: `boleto-${boleto.id}.pdf`, size: expect.any(Number) },
+	]);
 	const binary = nodeBinary(run.runData, 'Boleto PDF');
-	expect(binary?.boleto).toMatchObject({ mimeType: 'application/pdf', fileName: `boleto-${boleto.id}.pdf` });
+	expect(binary?.boleto).toMatchObject({
+		mimeType: 'application/pdf',
+		fileName: `boleto-${boleto.id}.pdf`,
+	});
 	const [asBase64] = out('Boleto PDF as Base64');
-	expect(Buffer.from(asBase64.pdf_base64, 'base64').subarray(0, 5).toString('latin1')).toBe('%PDF-');
+	expect(Buffer.from(asBase64.pdf_base64, 'base64').subarray(0, 5).toString('latin1')).toBe(
+		'%PDF-',
+	);
 	one(log, 'GET', new RegExp(`/api/v1/transactions/${boleto.id}/boleto_pdf$`));
 	covered.add('transaction.getBoletoPdf');
-	expect(out('Cancel Boleto')).toEqual([expect.objectContaining({ id: boleto.id, status: 'canceled', canceled_reason: 'canceled_by_partner' })]);
+	expect(out('Cancel Boleto')).toEqual([
+		expect.objectContaining({
+			id: boleto.id,
+			status: 'canceled',
+			canceled_reason: 'canceled_by_partner',
+		}),
+	]);
 	one(log, 'GET', new RegExp(`/api/v1/transactions/${boleto.id}/refund$`));
 	covered.add('transaction.cancel');
 
 	// Payout and checkout.
 	const [payout] = out('Create Payout');
 	expect(payout).toMatchObject({ status: 'identified', value: '10.00', currency: 'USD' });
-	expect(pixRequests.find((r) => r.body.transaction?.from_bank_account_id === ACCOUNTS.usdCashOut)?.body.transaction).toEqual({
+	expect(
+		pixRequests.find((r) => r.body.transaction?.from_bank_account_id === ACCOUNTS.usdCashOut)?.body
+			.transaction,
+	).toEqual({
 		subject_id: subjectId,
 		from_bank_account_id: ACCOUNTS.usdCashOut,
 		to_bank_account_id: ACCOUNTS.brlCustomer,
@@ -340,7 +443,10 @@ export async function subjectsAndTransactions({ sb, runPhase, ctx, covered }) {
 	});
 	covered.add('transaction.createPayout');
 	const [checkout] = out('Create Checkout');
-	expect(checkout).toMatchObject({ status: 'active', checkout_url: expect.stringContaining('/_sandbox/checkout/') });
+	expect(checkout).toMatchObject({
+		status: 'active',
+		checkout_url: expect.stringContaining('/_sandbox/checkout/'),
+	});
 	expect(one(log, 'POST', /\/api\/v1\/transactions\/checkout$/).body).toEqual({
 		subject_id: subjectId,
 		to_bank_account_id: ACCOUNTS.usdDestination,
@@ -353,17 +459,26 @@ export async function subjectsAndTransactions({ sb, runPhase, ctx, covered }) {
 
 	// The subject's transactions and their total.
 	const transactionIds = out('Subject Transactions').map((t) => t.id);
-	for (const id of [pix.id, ctx.wirePixId, boleto.id, payout.id]) expect(transactionIds).toContain(id);
+	for (const id of [pix.id, ctx.wirePixId, boleto.id, payout.id])
+		expect(transactionIds).toContain(id);
 	pages(log, 'GET', new RegExp(`/api/v1/subject/${subjectId}/transactions$`));
 	covered.add('subject.getTransactions');
-	const direct = await sandboxApi('GET', `/subject/${subjectId}/transaction_values`, undefined, sb.state);
+	const direct = await sandboxApi(
+		'GET',
+		`/subject/${subjectId}/transaction_values`,
+		undefined,
+		sb.state,
+	);
 	expect(out('Transaction Values')).toEqual([expect.objectContaining(direct.json.data)]);
 	expect(Number(direct.json.data.transactions_count)).toBeGreaterThanOrEqual(1);
 	one(log, 'GET', new RegExp(`/api/v1/subject/${subjectId}/transaction_values$`));
 	covered.add('subject.getTransactionValues');
 	expect(out('Subjects').map((s) => s.id)).toContain(subjectId);
-	expect(log.some((r) => r.method === 'GET' && /\/api\/v1\/subject\/people(\?|$)/.test(r.url))).toBe(true);
-	covered.add('subject.getMany');}
+	expect(
+		log.some((r) => r.method === 'GET' && /\/api\/v1\/subject\/people(\?|$)/.test(r.url)),
+	).toBe(true);
+	covered.add('subject.getMany');
+}
 
 /**
  * Wire correction, marketplace account, webhooks and notifications (9 operations).
@@ -409,7 +524,9 @@ export async function wiresMarketplaceWebhooks({ sb, runPhase, ctx, covered }) {
 			options: { isSubjectAccountOwner: true },
 		}),
 		httpStep('Bank Completes Request', {
-			url: control(`/bank_account_requests/{{ $('Request Bank Account').first().json.id }}/complete`),
+			url: control(
+				`/bank_account_requests/{{ $('Request Bank Account').first().json.id }}/complete`,
+			),
 		}),
 		actionStep('Get Bank Account Request', {
 			resource: 'marketplaceAccount',
@@ -417,7 +534,10 @@ export async function wiresMarketplaceWebhooks({ sb, runPhase, ctx, covered }) {
 			requestId: ref('Request Bank Account'),
 		}),
 		actionStep('Enable Webhook', { resource: 'webhook', operation: 'enable', url: badUrl }),
-		httpStep('Event Happens', { url: control('/events'), body: { type: 'subject_approved', subject_id: ctx.subjectId } }),
+		httpStep('Event Happens', {
+			url: control('/events'),
+			body: { type: 'subject_approved', subject_id: ctx.subjectId },
+		}),
 		actionStep('Failed Notifications', {
 			resource: 'notification',
 			operation: 'getMany',
@@ -426,15 +546,25 @@ export async function wiresMarketplaceWebhooks({ sb, runPhase, ctx, covered }) {
 		}),
 		actionStep(
 			'Mark as Successful',
-			{ resource: 'notification', operation: 'markAsSuccessful', notificationId: ref('Failed Notifications') },
+			{
+				resource: 'notification',
+				operation: 'markAsSuccessful',
+				notificationId: ref('Failed Notifications'),
+			},
 			{ executeOnce: true },
 		),
-		actionStep('Disable Webhook', { resource: 'webhook', operation: 'disable' }, { executeOnce: true }),
+		actionStep(
+			'Disable Webhook',
+			{ resource: 'webhook', operation: 'disable' },
+			{ executeOnce: true },
+		),
 	]);
 	expectRunOk(run);
 
 	// Wire: the corrected account went to the service, the wire waits for confirmation.
-	expect(out('Update Wire Bank Account')).toEqual([expect.objectContaining({ id: wireId, status: 'waiting_confirmation' })]);
+	expect(out('Update Wire Bank Account')).toEqual([
+		expect.objectContaining({ id: wireId, status: 'waiting_confirmation' }),
+	]);
 	expect(one(log, 'PUT', new RegExp(`/api/v1/wires/${wireId}/update_bank_account$`)).body).toEqual({
 		bank_account: {
 			currency: 'USD',
@@ -451,16 +581,29 @@ export async function wiresMarketplaceWebhooks({ sb, runPhase, ctx, covered }) {
 
 	// Marketplace account: authorisation, bank account request, its completed state.
 	expect(out('Request Authorization')).toEqual([
-		expect.objectContaining({ subject_id: ctx.subjectId, status: 'pending', is_subject_account_owner: true }),
+		expect.objectContaining({
+			subject_id: ctx.subjectId,
+			status: 'pending',
+			is_subject_account_owner: true,
+		}),
 	]);
-	expect(one(log, 'POST', new RegExp(`/api/v1/subject/${ctx.subjectId}/account_request$`)).body).toEqual({ is_subject_account_owner: true });
+	expect(
+		one(log, 'POST', new RegExp(`/api/v1/subject/${ctx.subjectId}/account_request$`)).body,
+	).toEqual({ is_subject_account_owner: true });
 	covered.add('marketplaceAccount.requestAuthorization');
 	const [request] = out('Request Bank Account');
 	expect(request).toMatchObject({ subject_id: ctx.subjectId, status: 'processing' });
-	expect(one(log, 'POST', /\/api\/v1\/bank\/accounts\/request$/).body).toEqual({ subject_id: ctx.subjectId, is_subject_account_owner: 'true' });
+	expect(one(log, 'POST', /\/api\/v1\/bank\/accounts\/request$/).body).toEqual({
+		subject_id: ctx.subjectId,
+		is_subject_account_owner: 'true',
+	});
 	covered.add('marketplaceAccount.requestBankAccount');
 	expect(out('Get Bank Account Request')).toEqual([
-		expect.objectContaining({ id: request.id, status: 'complete', bank_account: expect.objectContaining({ currency: 'BRL' }) }),
+		expect.objectContaining({
+			id: request.id,
+			status: 'complete',
+			bank_account: expect.objectContaining({ currency: 'BRL' }),
+		}),
 	]);
 	one(log, 'GET', new RegExp(`/api/v1/bank/accounts/request/${request.id}$`));
 	covered.add('marketplaceAccount.getBankAccountRequest');
@@ -484,7 +627,8 @@ export async function wiresMarketplaceWebhooks({ sb, runPhase, ctx, covered }) {
 	expect(out('Disable Webhook')).toHaveLength(1);
 	one(log, 'GET', /\/api\/v1\/disable_webhooks$/);
 	expect((await sandboxControl('GET', '/webhook', undefined, sb.state)).data.enabled).toBe(false);
-	covered.add('webhook.disable');}
+	covered.add('webhook.disable');
+}
 
 /**
  * Subscriptions and invoices (7 operations).
@@ -540,17 +684,39 @@ export async function subscriptionsAndInvoices({ sb, runPhase, ctx, covered }) {
 			subscriptionId: ref('Declined Card Subscription'),
 			...card('5555555555554444', 'mastercard'),
 		}),
-		actionStep('Get Subscription', { resource: 'subscription', operation: 'get', subscriptionId: ref('Card Subscription') }),
-		actionStep('Subscriptions', { resource: 'subscription', operation: 'getMany', returnAll: true }),
+		actionStep('Get Subscription', {
+			resource: 'subscription',
+			operation: 'get',
+			subscriptionId: ref('Card Subscription'),
+		}),
+		actionStep('Subscriptions', {
+			resource: 'subscription',
+			operation: 'getMany',
+			returnAll: true,
+		}),
 		actionStep(
 			'Invoices',
-			{ resource: 'invoice', operation: 'getMany', subscriptionId: ref('Card Subscription'), returnAll: true },
+			{
+				resource: 'invoice',
+				operation: 'getMany',
+				subscriptionId: ref('Card Subscription'),
+				returnAll: true,
+			},
 			{ executeOnce: true },
 		),
-		actionStep('Get Invoice', { resource: 'invoice', operation: 'get', invoiceId: ref('Invoices') }, { executeOnce: true }),
+		actionStep(
+			'Get Invoice',
+			{ resource: 'invoice', operation: 'get', invoiceId: ref('Invoices') },
+			{ executeOnce: true },
+		),
 		actionStep(
 			'Cancel Subscription',
-			{ resource: 'subscription', operation: 'cancel', subscriptionId: ref('Card Subscription'), reason: 'Customer asked to stop' },
+			{
+				resource: 'subscription',
+				operation: 'cancel',
+				subscriptionId: ref('Card Subscription'),
+				reason: 'Customer asked to stop',
+			},
 			{ executeOnce: true },
 		),
 	]);
@@ -560,8 +726,15 @@ export async function subscriptionsAndInvoices({ sb, runPhase, ctx, covered }) {
 	expect(run.stdout).not.toContain('5555555555554444');
 
 	const [cardSub] = out('Card Subscription');
-	expect(cardSub).toMatchObject({ id: expect.any(String), status: 'pending', value: '49.90', frequency: 'month' });
-	const creations = log.filter((r) => r.method === 'POST' && /\/api\/v1\/subscriptions$/.test(r.url));
+	expect(cardSub).toMatchObject({
+		id: expect.any(String),
+		status: 'pending',
+		value: '49.90',
+		frequency: 'month',
+	});
+	const creations = log.filter(
+		(r) => r.method === 'POST' && /\/api\/v1\/subscriptions$/.test(r.url),
+	);
 	expect(creations).toHaveLength(3);
 	expect(creations[0].body.subscription).toMatchObject({
 		subject_id: ctx.subjectId,
@@ -575,11 +748,18 @@ export async function subscriptionsAndInvoices({ sb, runPhase, ctx, covered }) {
 			card_number: '4111111111111111',
 			card_brand: 'visa',
 			meta: { df_reference_id: 'df-e2e-session-1', mcc: '8999' },
-			threeds: expect.objectContaining({ softDescriptor: 'E2E PLAN', httpBrowserJavaEnabled: 'false', challengeWindowSize: 'fullPage' }),
+			threeds: expect.objectContaining({
+				softDescriptor: 'E2E PLAN',
+				httpBrowserJavaEnabled: 'false',
+				challengeWindowSize: 'fullPage',
+			}),
 		},
 	});
 	const [pixSub] = out('Automatic PIX Subscription');
-	expect(pixSub).toMatchObject({ status: 'pending', from_bank_account_id: ACCOUNTS.brlPixExclusive });
+	expect(pixSub).toMatchObject({
+		status: 'pending',
+		from_bank_account_id: ACCOUNTS.brlPixExclusive,
+	});
 	expect(creations[2].body.subscription).toEqual({
 		value: '29.90',
 		currency: 'BRL',
@@ -594,13 +774,28 @@ export async function subscriptionsAndInvoices({ sb, runPhase, ctx, covered }) {
 
 	const [declined] = out('Declined Card Subscription');
 	expect(out('Submit 3DS Challenge')).toEqual([expect.objectContaining({ id: declined.id })]);
-	const challenge = one(log, 'POST', new RegExp(`/api/v1/subscriptions/${declined.id}/threeds_challenge$`));
-	expect(challenge.body.credit_card).toMatchObject({ card_number: '5555555555554444', card_brand: 'mastercard', fullname: 'Maria Souza' });
-	const afterChallenge = await sandboxApi('GET', `/subscriptions/${declined.id}`, undefined, sb.state);
+	const challenge = one(
+		log,
+		'POST',
+		new RegExp(`/api/v1/subscriptions/${declined.id}/threeds_challenge$`),
+	);
+	expect(challenge.body.credit_card).toMatchObject({
+		card_number: '5555555555554444',
+		card_brand: 'mastercard',
+		fullname: 'Maria Souza',
+	});
+	const afterChallenge = await sandboxApi(
+		'GET',
+		`/subscriptions/${declined.id}`,
+		undefined,
+		sb.state,
+	);
 	expect(afterChallenge.json.data.status).toBe('active');
 	covered.add('subscription.submitThreedsChallenge');
 
-	expect(out('Get Subscription')).toEqual([expect.objectContaining({ id: cardSub.id, status: 'active' })]);
+	expect(out('Get Subscription')).toEqual([
+		expect.objectContaining({ id: cardSub.id, status: 'active' }),
+	]);
 	one(log, 'GET', new RegExp(`/api/v1/subscriptions/${cardSub.id}$`));
 	covered.add('subscription.get');
 	const all = out('Subscriptions').map((s) => s.id);
@@ -613,10 +808,17 @@ export async function subscriptionsAndInvoices({ sb, runPhase, ctx, covered }) {
 	expect(invoices[0]).toMatchObject({ id: expect.any(String), status: 'paid', cycle: 1 });
 	one(log, 'GET', new RegExp(`/api/v1/subscriptions/invoices/${cardSub.id}$`));
 	covered.add('invoice.getMany');
-	expect(out('Get Invoice')).toEqual([expect.objectContaining({ id: invoices[0].id, status: 'paid' })]);
+	expect(out('Get Invoice')).toEqual([
+		expect.objectContaining({ id: invoices[0].id, status: 'paid' }),
+	]);
 	one(log, 'GET', new RegExp(`/api/v1/subscriptions/invoices/${invoices[0].id}$`));
 	covered.add('invoice.get');
 
-	expect(out('Cancel Subscription')).toEqual([expect.objectContaining({ id: cardSub.id, status: 'canceled' })]);
-	expect(one(log, 'PUT', new RegExp(`/api/v1/subscriptions/${cardSub.id}/cancel$`)).body).toEqual({ reason: 'Customer asked to stop' });
-	covered.add('subscription.cancel');}
+	expect(out('Cancel Subscription')).toEqual([
+		expect.objectContaining({ id: cardSub.id, status: 'canceled' }),
+	]);
+	expect(one(log, 'PUT', new RegExp(`/api/v1/subscriptions/${cardSub.id}/cancel$`)).body).toEqual({
+		reason: 'Customer asked to stop',
+	});
+	covered.add('subscription.cancel');
+}

@@ -17,7 +17,11 @@ export function imgDataUris(html) {
 		const src = /\ssrc\s*=\s*"([^"]*)"/i.exec(tag)?.[1];
 		const dataUri = src && /^data:([^;,]+);base64,([A-Za-z0-9+/]*={0,2})$/.exec(src);
 		if (!dataUri) continue;
-		found.push({ mimeType: dataUri[1], base64: dataUri[2], bytes: Buffer.from(dataUri[2], 'base64') });
+		found.push({
+			mimeType: dataUri[1],
+			base64: dataUri[2],
+			bytes: Buffer.from(dataUri[2], 'base64'),
+		});
 	}
 	return found;
 }
@@ -30,24 +34,33 @@ export function imgDataUris(html) {
  * @param {string} svg
  */
 export function svgToModules(svg) {
-	const root = /^<svg xmlns="http:\/\/www\.w3\.org\/2000\/svg" viewBox="0 0 (\d+) (\d+)" width="(\d+)" height="(\d+)" shape-rendering="crispEdges">/.exec(svg);
+	const root =
+		/^<svg xmlns="http:\/\/www\.w3\.org\/2000\/svg" viewBox="0 0 (\d+) (\d+)" width="(\d+)" height="(\d+)" shape-rendering="crispEdges">/.exec(
+			svg,
+		);
 	if (!root) throw new Error(`Not a QR code SVG (root element): ${svg.slice(0, 200)}`);
 	const side = Number(root[1]);
 	if (Number(root[2]) !== side) throw new Error(`The SVG is not square: ${root[1]} × ${root[2]}`);
 	const body = svg.slice(root[0].length);
-	const parts = /^<rect width="(\d+)" height="(\d+)" fill="#fff"\/><path(?: transform="scale\(([\d.]+)\)")? fill="#000" d="([^"]*)"\/><\/svg>\n?$/.exec(body);
+	const parts =
+		/^<rect width="(\d+)" height="(\d+)" fill="#fff"\/><path(?: transform="scale\(([\d.]+)\)")? fill="#000" d="([^"]*)"\/><\/svg>\n?$/.exec(
+			body,
+		);
 	if (!parts) throw new Error(`Unexpected SVG content: ${body.slice(0, 200)}`);
-	if (Number(parts[1]) !== side || Number(parts[2]) !== side) throw new Error('The white background does not cover the picture');
+	if (Number(parts[1]) !== side || Number(parts[2]) !== side)
+		throw new Error('The white background does not cover the picture');
 	const moduleSize = parts[3] === undefined ? 1 : Number(parts[3]);
 	const modules = side / moduleSize;
-	if (!Number.isInteger(modules)) throw new Error(`The picture (${side}) is not a whole number of modules of ${moduleSize}`);
+	if (!Number.isInteger(modules))
+		throw new Error(`The picture (${side}) is not a whole number of modules of ${moduleSize}`);
 
 	const d = parts[4];
 	/** @type {boolean[][]} */
 	const dark = Array.from({ length: modules }, () => new Array(modules).fill(false));
 	let consumed = 0;
 	for (const run of d.matchAll(/M(\d+) (\d+)h(\d+)v1h-(\d+)z/g)) {
-		if (run.index !== consumed) throw new Error(`Unreadable path data at ${run.index}: ${d.slice(consumed, consumed + 40)}`);
+		if (run.index !== consumed)
+			throw new Error(`Unreadable path data at ${run.index}: ${d.slice(consumed, consumed + 40)}`);
 		consumed += run[0].length;
 		const [x, y, width, back] = run.slice(1).map(Number);
 		if (back !== width || width < 1 || x + width > modules || y >= modules) {
@@ -55,7 +68,8 @@ export function svgToModules(svg) {
 		}
 		for (let i = 0; i < width; i++) dark[y][x + i] = true;
 	}
-	if (consumed !== d.length) throw new Error(`Unreadable path data at ${consumed}: ${d.slice(consumed, consumed + 40)}`);
+	if (consumed !== d.length)
+		throw new Error(`Unreadable path data at ${consumed}: ${d.slice(consumed, consumed + 40)}`);
 
 	const rows = dark.map((row, y) => (row.includes(true) ? y : -1)).filter((y) => y >= 0);
 	const columns = [...Array(modules).keys()].filter((x) => dark.some((row) => row[x]));
@@ -66,7 +80,14 @@ export function svgToModules(svg) {
 		left: columns[0],
 		right: modules - 1 - columns[columns.length - 1],
 	};
-	return { side, moduleSize, modules, dark, quietZone, symbolSize: modules - quietZone.left - quietZone.right };
+	return {
+		side,
+		moduleSize,
+		modules,
+		dark,
+		quietZone,
+		symbolSize: modules - quietZone.left - quietZone.right,
+	};
 }
 
 /**
@@ -92,5 +113,10 @@ export function decodeQrSvg(svg, pixelsPerModule = 4) {
 	);
 	const result = jsQR(data, width, width, { inversionAttempts: 'dontInvert' });
 	if (!result) return null;
-	return { text: result.data, bytes: Buffer.from(result.binaryData), version: result.version, picture };
+	return {
+		text: result.data,
+		bytes: Buffer.from(result.binaryData),
+		version: result.version,
+		picture,
+	};
 }

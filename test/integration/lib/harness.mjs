@@ -50,7 +50,10 @@ async function httpRequest(options) {
 		url: options.url,
 		params: options.qs,
 		data: options.body,
-		headers: { ...(options.body && options.json !== false ? { 'Content-Type': 'application/json' } : {}), ...options.headers },
+		headers: {
+			...(options.body && options.json !== false ? { 'Content-Type': 'application/json' } : {}),
+			...options.headers,
+		},
 		responseType: options.encoding === 'arraybuffer' ? 'arraybuffer' : 'json',
 		validateStatus: (status) => status >= 200 && status < 300,
 		maxBodyLength: Infinity,
@@ -59,7 +62,8 @@ async function httpRequest(options) {
 	});
 	let body = response.data;
 	if (options.encoding === 'arraybuffer') body = Buffer.from(body);
-	if (options.returnFullResponse) return { body, headers: response.headers, statusCode: response.status };
+	if (options.returnFullResponse)
+		return { body, headers: response.headers, statusCode: response.status };
 	return body;
 }
 
@@ -68,7 +72,14 @@ async function httpRequest(options) {
  * obtained by sign-in is kept on it (as n8n keeps the expirable field) and renewed once on 401.
  * @returns {{ ctx: any, stats: { signIns: number, requests: number } }}
  */
-export function createContext({ parameters, items, credentials, continueOnFail = false, executionId = `integration-${Math.random()}`, timezone = 'UTC' }) {
+export function createContext({
+	parameters,
+	items,
+	credentials,
+	continueOnFail = false,
+	executionId = `integration-${Math.random()}`,
+	timezone = 'UTC',
+}) {
 	const { FacilitaPayApi } = loadDist('credentials/FacilitaPayApi.credentials.js');
 	const credentialType = new FacilitaPayApi();
 	const sets = Array.isArray(parameters) ? parameters : [parameters];
@@ -132,7 +143,8 @@ export function createContext({ parameters, items, credentials, continueOnFail =
 				if (!binary) throw new Error(`No binary data in "${property}"`);
 				return binary;
 			},
-			getBinaryDataBuffer: async (itemIndex, property) => Buffer.from(inputItems[itemIndex].binary[property].data, 'base64'),
+			getBinaryDataBuffer: async (itemIndex, property) =>
+				Buffer.from(inputItems[itemIndex].binary[property].data, 'base64'),
 			prepareBinaryData: async (data, fileName, mimeType) => ({
 				data: data.toString('base64'),
 				fileName,
@@ -186,7 +198,12 @@ export const ACCOUNTS = ACCOUNT_IDS;
  * credentials before each test. Read `.url`, `.control` and `.credentials` inside tests.
  */
 export function useSandbox(createSandbox, options = { port: 0 }) {
-	const context = { sandbox: undefined, url: undefined, control: undefined, credentials: undefined };
+	const context = {
+		sandbox: undefined,
+		url: undefined,
+		control: undefined,
+		credentials: undefined,
+	};
 	beforeAll(async () => {
 		context.sandbox = await createSandbox(options);
 		await context.sandbox.listen();

@@ -27,7 +27,10 @@ export function describeQueue(name, fn) {
 /** @returns {import('../../../scripts/queue-cluster.mjs').ClusterState} */
 export function queueState() {
 	const file = process.env.FACILITAPAY_QUEUE_STATE;
-	if (!file || !fs.existsSync(file)) throw new Error('No queue-mode cluster: run these tests with `npm run test:queue` (its globalSetup starts the cluster).');
+	if (!file || !fs.existsSync(file))
+		throw new Error(
+			'No queue-mode cluster: run these tests with `npm run test:queue` (its globalSetup starts the cluster).',
+		);
 	return JSON.parse(fs.readFileSync(file, 'utf8'));
 }
 
@@ -39,11 +42,16 @@ export async function api(method, route, body) {
 	const state = queueState();
 	const response = await fetch(`${state.main.url}/api/v1${route}`, {
 		method,
-		headers: { 'X-N8N-API-KEY': state.apiKey, accept: 'application/json', ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+		headers: {
+			'X-N8N-API-KEY': state.apiKey,
+			accept: 'application/json',
+			...(body === undefined ? {} : { 'content-type': 'application/json' }),
+		},
 		body: body === undefined ? undefined : JSON.stringify(body),
 	});
 	const text = await response.text();
-	if (!response.ok) throw new Error(`${method} /api/v1${route}: HTTP ${response.status} ${text.slice(0, 400)}`);
+	if (!response.ok)
+		throw new Error(`${method} /api/v1${route}: HTTP ${response.status} ${text.slice(0, 400)}`);
 	return text ? JSON.parse(text) : null;
 }
 
@@ -55,7 +63,11 @@ export async function createCredentials(name, data) {
 
 /** Creates a workflow and publishes (activates) it; returns the created workflow. @param {{name: string, nodes: any[], connections?: object}} workflow */
 export async function createActiveWorkflow(workflow) {
-	const created = await api('POST', '/workflows', { settings: { executionOrder: 'v1' }, connections: {}, ...workflow });
+	const created = await api('POST', '/workflows', {
+		settings: { executionOrder: 'v1' },
+		connections: {},
+		...workflow,
+	});
 	try {
 		await api('POST', `/workflows/${created.id}/activate`, {});
 	} catch {
@@ -70,7 +82,12 @@ export async function allExecutions(workflowId, { includeData = false } = {}) {
 	const all = [];
 	let cursor = '';
 	do {
-		const query = new URLSearchParams({ workflowId, limit: '250', includeData: String(includeData), ...(cursor ? { cursor } : {}) });
+		const query = new URLSearchParams({
+			workflowId,
+			limit: '250',
+			includeData: String(includeData),
+			...(cursor ? { cursor } : {}),
+		});
 		const page = await api('GET', `/executions?${query}`);
 		all.push(...(page.data ?? []));
 		cursor = page.nextCursor ?? '';
@@ -127,7 +144,10 @@ export async function waitFor(check, { what, timeoutMs = 60_000, intervalMs = 30
 		} catch (error) {
 			lastError = error;
 		}
-		if (Date.now() > deadline) throw new Error(`Timed out waiting for ${what}${lastError ? ` (last error: ${/** @type {Error} */ (lastError).message})` : ''}`);
+		if (Date.now() > deadline)
+			throw new Error(
+				`Timed out waiting for ${what}${lastError ? ` (last error: ${/** @type {Error} */ (lastError).message})` : ''}`,
+			);
 		await new Promise((resolve) => setTimeout(resolve, intervalMs));
 	}
 }
@@ -179,7 +199,8 @@ function ownerOf(inode, candidates) {
 		}
 		for (const fd of fds) {
 			try {
-				if (fs.readlinkSync(`/proc/${candidate.pid}/fd/${fd}`) === `socket:[${inode}]`) return candidate.name;
+				if (fs.readlinkSync(`/proc/${candidate.pid}/fd/${fd}`) === `socket:[${inode}]`)
+					return candidate.name;
 			} catch {
 				/* closed meanwhile */
 			}
@@ -216,9 +237,20 @@ export async function startAttributedSandbox() {
 		request.on('data', (chunk) => chunks.push(chunk));
 		request.on('end', () => {
 			const forward = http.request(
-				{ host: sandboxUrl.hostname, port: sandboxUrl.port, method: request.method, path: request.url, headers: request.headers },
+				{
+					host: sandboxUrl.hostname,
+					port: sandboxUrl.port,
+					method: request.method,
+					path: request.url,
+					headers: request.headers,
+				},
 				(answer) => {
-					log.push({ process: socket.n8nProcess, method: String(request.method), path: String(request.url).split('?')[0], status: Number(answer.statusCode) });
+					log.push({
+						process: socket.n8nProcess,
+						method: String(request.method),
+						path: String(request.url).split('?')[0],
+						status: Number(answer.statusCode),
+					});
 					response.writeHead(Number(answer.statusCode), answer.headers);
 					answer.pipe(response);
 				},
@@ -245,11 +277,15 @@ export async function startAttributedSandbox() {
 		async call(method, route, body) {
 			const response = await fetch(`${base}${route}`, {
 				method,
-				headers: { authorization: 'Bearer sandbox-token', ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+				headers: {
+					authorization: 'Bearer sandbox-token',
+					...(body === undefined ? {} : { 'content-type': 'application/json' }),
+				},
 				body: body === undefined ? undefined : JSON.stringify(body),
 			});
 			const text = await response.text();
-			if (!response.ok) throw new Error(`${method} ${route}: HTTP ${response.status} ${text.slice(0, 300)}`);
+			if (!response.ok)
+				throw new Error(`${method} ${route}: HTTP ${response.status} ${text.slice(0, 300)}`);
 			return text ? JSON.parse(text) : null;
 		},
 		async close() {

@@ -10,7 +10,10 @@ describe('answerAsJson: the service answer as an output item', () => {
 		['ok', { transaction_id: 'tx-1' }, undefined, { transaction_id: 'tx-1', result: 'ok' }],
 		[150, {}, 'value', { value: 150 }],
 		[null, { id: 'n-1' }, undefined, { id: 'n-1', result: null }],
-	])('keeps the non-object answer %p next to what the request was for', (data, context, key, expected) => {
-		expect(answerAsJson(data, context, key)).toEqual(expected);
-	});
+	])(
+		'keeps the non-object answer %p next to what the request was for',
+		(data, context, key, expected) => {
+			expect(answerAsJson(data, context, key)).toEqual(expected);
+		},
+	);
 });

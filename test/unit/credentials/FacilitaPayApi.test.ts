@@ -16,7 +16,10 @@ import {
 
 /** The Authorization header the credential's authenticate() puts on a request, as n8n calls it. */
 async function authorizationHeader(credentials: IDataObject): Promise<unknown> {
-	const options = await new FacilitaPayApi().authenticate(credentials as ICredentialDataDecryptedObject, { url: 'https://x.test/', headers: { Accept: 'application/json' } });
+	const options = await new FacilitaPayApi().authenticate(
+		credentials as ICredentialDataDecryptedObject,
+		{ url: 'https://x.test/', headers: { Accept: 'application/json' } },
+	);
 	expect(options.headers?.Accept).toBe('application/json');
 	return options.headers?.Authorization;
 }
@@ -41,14 +44,24 @@ describe('FacilitaPay API credentials', () => {
 	it.each([
 		[{ environment: 'production' }, 'https://api.facilitapay.com/api/v1'],
 		[{ environment: 'sandbox' }, 'https://sandbox-api.facilitapay.com/api/v1'],
-		[{ environment: 'custom', baseUrl: 'http://127.0.0.1:4010/api/v1///' }, 'http://127.0.0.1:4010/api/v1'],
-		[{ environment: 'custom', baseUrl: '  https://proxy.example.com/fp/api/v1 ' }, 'https://proxy.example.com/fp/api/v1'],
+		[
+			{ environment: 'custom', baseUrl: 'http://127.0.0.1:4010/api/v1///' },
+			'http://127.0.0.1:4010/api/v1',
+		],
+		[
+			{ environment: 'custom', baseUrl: '  https://proxy.example.com/fp/api/v1 ' },
+			'https://proxy.example.com/fp/api/v1',
+		],
 	])('points %j at %s', (data, url) => {
 		expect(credentialBaseUrl(data)).toBe(url);
 	});
 
 	it('signs in once with username and password and keeps the JWT with the fingerprint of that password', async () => {
-		const { helper, calls } = helperReturning({ jwt: 'eyJ.jwt', name: 'Partner', username: 'sandbox' });
+		const { helper, calls } = helperReturning({
+			jwt: 'eyJ.jwt',
+			name: 'Partner',
+			username: 'sandbox',
+		});
 		const data = {
 			environment: 'custom',
 			baseUrl: 'http://127.0.0.1:4010/api/v1/',
@@ -57,7 +70,10 @@ describe('FacilitaPay API credentials', () => {
 			password: 'secret',
 		};
 		const result = await credentials.preAuthentication.call(helper, data);
-		expect(result).toEqual({ sessionToken: 'eyJ.jwt', sessionFingerprint: sessionFingerprint(data) });
+		expect(result).toEqual({
+			sessionToken: 'eyJ.jwt',
+			sessionFingerprint: sessionFingerprint(data),
+		});
 		expect(calls).toHaveLength(1);
 		expect(calls[0]).toMatchObject({
 			method: 'POST',
@@ -67,11 +83,18 @@ describe('FacilitaPay API credentials', () => {
 	});
 
 	describe('the Authorization header n8n sends', () => {
-		const signedIn = { authentication: 'usernamePassword', username: 'sandbox', password: 'secret', sessionToken: 'eyJ.jwt' };
+		const signedIn = {
+			authentication: 'usernamePassword',
+			username: 'sandbox',
+			password: 'secret',
+			sessionToken: 'eyJ.jwt',
+		};
 		const fingerprint = sessionFingerprint(signedIn);
 
 		it('carries the session token while the username and password are the ones it was obtained with', async () => {
-			expect(await authorizationHeader({ ...signedIn, sessionFingerprint: fingerprint })).toBe('Bearer eyJ.jwt');
+			expect(await authorizationHeader({ ...signedIn, sessionFingerprint: fingerprint })).toBe(
+				'Bearer eyJ.jwt',
+			);
 		});
 
 		it.each([
@@ -79,17 +102,24 @@ describe('FacilitaPay API credentials', () => {
 			['the username changed', { username: 'other' }],
 			['no sign-in happened yet', { sessionFingerprint: '' }],
 		])('does not carry the session token when %s, so n8n signs in again', async (_name, change) => {
-			expect(await authorizationHeader({ ...signedIn, sessionFingerprint: fingerprint, ...change })).toBe('Bearer token-of-other-credentials');
+			expect(
+				await authorizationHeader({ ...signedIn, sessionFingerprint: fingerprint, ...change }),
+			).toBe('Bearer token-of-other-credentials');
 		});
 
 		it('carries the access token in Access Token mode', async () => {
-			expect(await authorizationHeader({ authentication: 'accessToken', accessToken: 'tok' })).toBe('Bearer tok');
+			expect(await authorizationHeader({ authentication: 'accessToken', accessToken: 'tok' })).toBe(
+				'Bearer tok',
+			);
 		});
 	});
 
 	it('does not sign in when an access token is used', async () => {
 		const { helper, calls } = helperReturning({});
-		const result = await credentials.preAuthentication.call(helper, { authentication: 'accessToken', accessToken: 'tok' });
+		const result = await credentials.preAuthentication.call(helper, {
+			authentication: 'accessToken',
+			accessToken: 'tok',
+		});
 		expect(calls).toHaveLength(0);
 		// No session token in the answer: n8n then has nothing new, and sends no failed request again.
 		expect(result).toEqual({});
@@ -98,7 +128,11 @@ describe('FacilitaPay API credentials', () => {
 	it('says what to check when sign-in answers without a token', async () => {
 		const { helper } = helperReturning({ error: 'invalid_credentials' });
 		await expect(
-			credentials.preAuthentication.call(helper, { authentication: 'usernamePassword', username: 'u', password: 'p' }),
+			credentials.preAuthentication.call(helper, {
+				authentication: 'usernamePassword',
+				username: 'u',
+				password: 'p',
+			}),
 		).rejects.toThrow(/Check the username and password/);
 	});
 
@@ -109,28 +143,49 @@ describe('FacilitaPay API credentials', () => {
 	});
 
 	it('tests the credentials with one cheap request', () => {
-		expect(credentials.test.request).toMatchObject({ url: '/notifications', qs: { per_page: '1' } });
+		expect(credentials.test.request).toMatchObject({
+			url: '/notifications',
+			qs: { per_page: '1' },
+		});
 		expect(credentials.test.rules).toEqual([
-			expect.objectContaining({ properties: expect.objectContaining({ value: 401, message: expect.stringMatching(/refused these credentials/) }) }),
-			expect.objectContaining({ properties: expect.objectContaining({ value: 429, message: expect.stringMatching(/Wait 30 seconds/) }) }),
+			expect.objectContaining({
+				properties: expect.objectContaining({
+					value: 401,
+					message: expect.stringMatching(/refused these credentials/),
+				}),
+			}),
+			expect.objectContaining({
+				properties: expect.objectContaining({
+					value: 429,
+					message: expect.stringMatching(/Wait 30 seconds/),
+				}),
+			}),
 		]);
 	});
 
 	describe('a custom base URL', () => {
-		it.each(['http://127.0.0.1:4010/api/v1', 'http://localhost:4010/api/v1', 'http://192.168.1.20/api/v1', 'http://10.0.0.5/api/v1', 'http://172.20.0.2/api/v1', 'http://[::1]:4010/api/v1', 'https://proxy.example.com/api/v1'])(
-			'accepts %s',
-			(url) => {
-				expect(baseUrlProblem(url)).toBeUndefined();
-			},
-		);
+		it.each([
+			'http://127.0.0.1:4010/api/v1',
+			'http://localhost:4010/api/v1',
+			'http://192.168.1.20/api/v1',
+			'http://10.0.0.5/api/v1',
+			'http://172.20.0.2/api/v1',
+			'http://[::1]:4010/api/v1',
+			'https://proxy.example.com/api/v1',
+		])('accepts %s', (url) => {
+			expect(baseUrlProblem(url)).toBeUndefined();
+		});
 
-		it.each(['http://api.facilitapay.com/api/v1', 'http://proxy.example.com/api/v1', 'http://172.32.0.1/api/v1', 'ftp://127.0.0.1/api/v1', 'api.facilitapay.com/api/v1'])(
-			'refuses %s, so the token never travels unencrypted over the internet',
-			(url) => {
-				expect(baseUrlProblem(url)).toMatch(/https:\/\//);
-				expect(() => credentialBaseUrl({ environment: 'custom', baseUrl: url })).toThrow(/Base URL/);
-			},
-		);
+		it.each([
+			'http://api.facilitapay.com/api/v1',
+			'http://proxy.example.com/api/v1',
+			'http://172.32.0.1/api/v1',
+			'ftp://127.0.0.1/api/v1',
+			'api.facilitapay.com/api/v1',
+		])('refuses %s, so the token never travels unencrypted over the internet', (url) => {
+			expect(baseUrlProblem(url)).toMatch(/https:\/\//);
+			expect(() => credentialBaseUrl({ environment: 'custom', baseUrl: url })).toThrow(/Base URL/);
+		});
 
 		it('the credential test goes nowhere for plain http to a public host', () => {
 			const baseURL = String(credentials.test.request.baseURL);
@@ -159,7 +214,11 @@ describe('FacilitaPay API credentials', () => {
 					}),
 				},
 			} as unknown as IHttpRequestHelper;
-			const pending = Array.from({ length: 50 }, async () => await credentials.preAuthentication.call(helper, { ...account, sessionToken: 'expired' }));
+			const pending = Array.from(
+				{ length: 50 },
+				async () =>
+					await credentials.preAuthentication.call(helper, { ...account, sessionToken: 'expired' }),
+			);
 			for (let k = 0; k < 50; k++) await Promise.resolve();
 			release(undefined);
 			const results = await Promise.all(pending);
@@ -170,7 +229,10 @@ describe('FacilitaPay API credentials', () => {
 		it('a request refused with the old token just after a sign-in gets the new token without another sign-in', async () => {
 			const { helper, calls } = helperReturning({ jwt: 'fresh' });
 			await credentials.preAuthentication.call(helper, { ...account, sessionToken: 'expired' });
-			const again = await credentials.preAuthentication.call(helper, { ...account, sessionToken: 'expired' });
+			const again = await credentials.preAuthentication.call(helper, {
+				...account,
+				sessionToken: 'expired',
+			});
 			expect(again.sessionToken).toBe('fresh');
 			expect(calls).toHaveLength(1);
 		});
@@ -178,7 +240,11 @@ describe('FacilitaPay API credentials', () => {
 		it('signs in again when the new token itself is refused, even right after it was issued', async () => {
 			const { helper, calls } = helperReturning({ jwt: 'fresh' });
 			await credentials.preAuthentication.call(helper, { ...account, sessionToken: 'expired' });
-			const refusedWithNew = { ...account, sessionToken: 'fresh', sessionFingerprint: sessionFingerprint(account) };
+			const refusedWithNew = {
+				...account,
+				sessionToken: 'fresh',
+				sessionFingerprint: sessionFingerprint(account),
+			};
 			await credentials.preAuthentication.call(helper, refusedWithNew);
 			expect(calls).toHaveLength(2);
 		});
@@ -186,7 +252,11 @@ describe('FacilitaPay API credentials', () => {
 		it('another password is another sign-in (a mistyped password is never answered with the old token)', async () => {
 			const { helper, calls } = helperReturning({ jwt: 'fresh' });
 			await credentials.preAuthentication.call(helper, { ...account, sessionToken: 'expired' });
-			await credentials.preAuthentication.call(helper, { ...account, password: 'typo', sessionToken: 'fresh' });
+			await credentials.preAuthentication.call(helper, {
+				...account,
+				password: 'typo',
+				sessionToken: 'fresh',
+			});
 			expect(calls).toHaveLength(2);
 			expect(calls[1].body).toEqual({ user: { username: 'sandbox', password: 'typo' } });
 		});
@@ -203,14 +273,21 @@ describe('FacilitaPay API credentials', () => {
 						call++;
 						if (call < 3) {
 							throw Object.assign(new Error('Request failed with status code 429'), {
-								response: { status: 429, headers: { 'retry-after': '7' }, data: { error: 'too_many_requests' } },
+								response: {
+									status: 429,
+									headers: { 'retry-after': '7' },
+									data: { error: 'too_many_requests' },
+								},
 							});
 						}
 						return { jwt: 'after-wait' };
 					}),
 				},
 			} as unknown as IHttpRequestHelper;
-			const result = await credentials.preAuthentication.call(helper, { ...account, sessionToken: '' });
+			const result = await credentials.preAuthentication.call(helper, {
+				...account,
+				sessionToken: '',
+			});
 			expect(result.sessionToken).toBe('after-wait');
 			expect(call).toBe(3);
 			expect(waits).toHaveLength(2);
@@ -229,7 +306,11 @@ describe('FacilitaPay API credentials', () => {
 			username: 'sandbox',
 			password: 'secret',
 		};
-		const signedIn = { ...account, sessionToken: 'still-good', sessionFingerprint: sessionFingerprint(account) };
+		const signedIn = {
+			...account,
+			sessionToken: 'still-good',
+			sessionFingerprint: sessionFingerprint(account),
+		};
 
 		it('keeps a token the service still takes: one cheap read, no sign-in, nothing new for n8n (so nothing is sent again)', async () => {
 			const calls: IHttpRequestOptions[] = [];
@@ -244,7 +325,11 @@ describe('FacilitaPay API credentials', () => {
 			const result = await credentials.preAuthentication.call(helper, signedIn);
 			expect(result).toEqual({});
 			expect(calls).toHaveLength(1);
-			expect(calls[0]).toMatchObject({ method: 'GET', url: 'http://127.0.0.1:4010/api/v1/notifications', headers: { Authorization: 'Bearer still-good' } });
+			expect(calls[0]).toMatchObject({
+				method: 'GET',
+				url: 'http://127.0.0.1:4010/api/v1/notifications',
+				headers: { Authorization: 'Bearer still-good' },
+			});
 		});
 
 		it('signs in when that read is refused too (the token expired)', async () => {
@@ -254,15 +339,23 @@ describe('FacilitaPay API credentials', () => {
 					httpRequest: jest.fn(async (options: IHttpRequestOptions) => {
 						calls.push(options);
 						if (String(options.url).endsWith('/notifications')) {
-							throw Object.assign(new Error('Request failed with status code 401'), { response: { status: 401, data: { error: 'invalid_token' } } });
+							throw Object.assign(new Error('Request failed with status code 401'), {
+								response: { status: 401, data: { error: 'invalid_token' } },
+							});
 						}
 						return { jwt: 'renewed' };
 					}),
 				},
 			} as unknown as IHttpRequestHelper;
 			const result = await credentials.preAuthentication.call(helper, signedIn);
-			expect(result).toEqual({ sessionToken: 'renewed', sessionFingerprint: sessionFingerprint(account) });
-			expect(calls.map((c) => `${c.method} ${String(c.url).split('/api/v1')[1]}`)).toEqual(['GET /notifications', 'POST /sign_in']);
+			expect(result).toEqual({
+				sessionToken: 'renewed',
+				sessionFingerprint: sessionFingerprint(account),
+			});
+			expect(calls.map((c) => `${c.method} ${String(c.url).split('/api/v1')[1]}`)).toEqual([
+				'GET /notifications',
+				'POST /sign_in',
+			]);
 		});
 	});
 });

@@ -67,7 +67,9 @@ export interface FakeContext {
  * scripted replies (throwing the errors n8n-core would throw).
  */
 export function createContext(options: ContextOptions): FakeContext {
-	const parameterSets = Array.isArray(options.parameters) ? options.parameters : [options.parameters];
+	const parameterSets = Array.isArray(options.parameters)
+		? options.parameters
+		: [options.parameters];
 	const items: INodeExecutionData[] = options.items ?? parameterSets.map(() => ({ json: {} }));
 	const replies = [...(options.replies ?? [])];
 	const requests: IHttpRequestOptions[] = [];
@@ -80,9 +82,11 @@ export function createContext(options: ContextOptions): FakeContext {
 
 	const http = jest.fn(async (_type: string, request: IHttpRequestOptions) => {
 		requests.push(JSON.parse(JSON.stringify(request)) as IHttpRequestOptions);
-		if (replies.length === 0) throw new Error(`Unexpected request: ${request.method} ${request.url}`);
+		if (replies.length === 0)
+			throw new Error(`Unexpected request: ${request.method} ${request.url}`);
 		const reply = replies.shift();
-		const value = typeof reply === 'function' ? (reply as (o: IHttpRequestOptions) => unknown)(request) : reply;
+		const value =
+			typeof reply === 'function' ? (reply as (o: IHttpRequestOptions) => unknown)(request) : reply;
 		if (value instanceof Error) throw value;
 		return value;
 	});
@@ -107,12 +111,19 @@ export function createContext(options: ContextOptions): FakeContext {
 			httpRequestWithAuthentication: http,
 			assertBinaryData: (itemIndex: number, property: string): IBinaryData => {
 				const binary = items[itemIndex]?.binary?.[property];
-				if (!binary) throw new Error(`This operation expects the node's input data to contain a binary file '${property}', but none was found`);
+				if (!binary)
+					throw new Error(
+						`This operation expects the node's input data to contain a binary file '${property}', but none was found`,
+					);
 				return binary;
 			},
 			getBinaryDataBuffer: async (itemIndex: number, property: string) =>
 				Buffer.from(items[itemIndex].binary![property].data, 'base64'),
-			prepareBinaryData: async (data: Buffer, fileName?: string, mimeType?: string): Promise<IBinaryData> => ({
+			prepareBinaryData: async (
+				data: Buffer,
+				fileName?: string,
+				mimeType?: string,
+			): Promise<IBinaryData> => ({
 				data: data.toString('base64'),
 				fileName,
 				mimeType: mimeType ?? 'application/octet-stream',
@@ -138,12 +149,23 @@ export async function runNodeExpectingError(options: ContextOptions) {
 	try {
 		await node.execute.call(fake.ctx);
 	} catch (error) {
-		return { error: error as Error & { description?: string; context: IDataObject }, requests: fake.requests };
+		return {
+			error: error as Error & { description?: string; context: IDataObject },
+			requests: fake.requests,
+		};
 	}
 	throw new Error('The node did not throw');
 }
 
 /** A binary item as a previous node (Read File, Form) would produce it. */
-export function binaryItem(bytes: Buffer, fileName: string, mimeType: string, property = 'data'): INodeExecutionData {
-	return { json: {}, binary: { [property]: { data: bytes.toString('base64'), fileName, mimeType } } };
+export function binaryItem(
+	bytes: Buffer,
+	fileName: string,
+	mimeType: string,
+	property = 'data',
+): INodeExecutionData {
+	return {
+		json: {},
+		binary: { [property]: { data: bytes.toString('base64'), fileName, mimeType } },
+	};
 }

@@ -15,7 +15,10 @@ export function renderMatrix(matrix: boolean[][], pixelsPerModule = 4, quietZone
 			for (let py = 0; py < pixelsPerModule; py++) {
 				for (let px = 0; px < pixelsPerModule; px++) {
 					const offset =
-						(((y + quietZone) * pixelsPerModule + py) * side + (x + quietZone) * pixelsPerModule + px) * 4;
+						(((y + quietZone) * pixelsPerModule + py) * side +
+							(x + quietZone) * pixelsPerModule +
+							px) *
+						4;
 					data[offset] = data[offset + 1] = data[offset + 2] = 0;
 				}
 			}
@@ -43,7 +46,9 @@ export function svgToMatrix(svg: string) {
 	if (!viewBox || !path) throw new Error('Not an SVG drawn by qrToSvg');
 	const moduleSize = scale ? Number(scale[1]) : 1;
 	const sideModules = Number(viewBox[1]) / moduleSize;
-	const rects = [...path[1].matchAll(/M(\d+) (\d+)h(\d+)v1h-\d+z/g)].map((m) => m.slice(1).map(Number));
+	const rects = [...path[1].matchAll(/M(\d+) (\d+)h(\d+)v1h-\d+z/g)].map((m) =>
+		m.slice(1).map(Number),
+	);
 	const quietZone = Math.min(...rects.map(([x]) => x));
 	const size = sideModules - 2 * quietZone;
 	const matrix = Array.from({ length: size }, () => new Array<boolean>(size).fill(false));

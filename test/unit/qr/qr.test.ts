@@ -33,8 +33,21 @@ const STATIC_BR_CODE =
 /** Where the 15 format bits of the copy beside the top-left finder sit, bit 14 first. */
 function readFormatBits(matrix: boolean[][]): number {
 	const cells: Array<[number, number]> = [
-		[0, 8], [1, 8], [2, 8], [3, 8], [4, 8], [5, 8], [7, 8], [8, 8], [8, 7],
-		[8, 5], [8, 4], [8, 3], [8, 2], [8, 1], [8, 0],
+		[0, 8],
+		[1, 8],
+		[2, 8],
+		[3, 8],
+		[4, 8],
+		[5, 8],
+		[7, 8],
+		[8, 8],
+		[8, 7],
+		[8, 5],
+		[8, 4],
+		[8, 3],
+		[8, 2],
+		[8, 1],
+		[8, 0],
 	];
 	return cells.reduce((bits, [x, y]) => (bits << 1) | (matrix[y][x] ? 1 : 0), 0);
 }
@@ -43,7 +56,8 @@ function readFormatBits(matrix: boolean[][]): number {
 function readVersionBits(matrix: boolean[][]): number {
 	const size = matrix.length;
 	let bits = 0;
-	for (let i = 17; i >= 0; i--) bits = (bits << 1) | (matrix[size - 11 + (i % 3)][Math.floor(i / 3)] ? 1 : 0);
+	for (let i = 17; i >= 0; i--)
+		bits = (bits << 1) | (matrix[size - 11 + (i % 3)][Math.floor(i / 3)] ? 1 : 0);
 	return bits;
 }
 
@@ -79,15 +93,20 @@ describe('encodeQr: what a scanner reads back', () => {
 		[300, 13],
 		[1000, 26],
 		[2331, 40],
-	])('reads a %i-byte text back from its version %i symbol (version information blocks)', (length, version) => {
-		const text = Array.from({ length }, (_v, i) => String.fromCharCode(33 + ((i * 7) % 90))).join('');
-		const { matrix, version: chosen } = encodeQrSymbol(text);
-		expect(chosen).toBe(version);
-		expect(readVersionBits(matrix)).toBe(versionBits(version));
-		const decoded = decodeMatrix(matrix);
-		expect(decoded!.version).toBe(version);
-		expect(decoded!.bytes.equals(Buffer.from(text, 'utf8'))).toBe(true);
-	});
+	])(
+		'reads a %i-byte text back from its version %i symbol (version information blocks)',
+		(length, version) => {
+			const text = Array.from({ length }, (_v, i) => String.fromCharCode(33 + ((i * 7) % 90))).join(
+				'',
+			);
+			const { matrix, version: chosen } = encodeQrSymbol(text);
+			expect(chosen).toBe(version);
+			expect(readVersionBits(matrix)).toBe(versionBits(version));
+			const decoded = decodeMatrix(matrix);
+			expect(decoded!.version).toBe(version);
+			expect(decoded!.bytes.equals(Buffer.from(text, 'utf8'))).toBe(true);
+		},
+	);
 
 	it('still reads after a smudge of 3 × 3 modules (error correction)', () => {
 		const matrix = encodeQr(DYNAMIC_BR_CODE).map((row) => [...row]);
@@ -96,7 +115,9 @@ describe('encodeQr: what a scanner reads back', () => {
 	});
 
 	it('refuses a text longer than version 40-M holds (2331 bytes), saying so', () => {
-		expect(() => encodeQr('x'.repeat(2332))).toThrow('The text has 2332 bytes; a QR code (level M) holds at most 2331');
+		expect(() => encodeQr('x'.repeat(2332))).toThrow(
+			'The text has 2332 bytes; a QR code (level M) holds at most 2331',
+		);
 	});
 
 	it('encodes the same text to the same matrix every time', () => {
@@ -126,7 +147,9 @@ describe('encodeQr: error correction level M, known vectors', () => {
 
 	it('computes the Reed-Solomon codewords of the standard "HELLO WORLD" 1-M example', () => {
 		const data = [32, 91, 11, 120, 209, 114, 220, 77, 67, 64, 236, 17, 236, 17, 236, 17];
-		expect([...reedSolomonRemainder(data, 10)]).toEqual([196, 35, 39, 119, 235, 215, 231, 226, 93, 23]);
+		expect([...reedSolomonRemainder(data, 10)]).toEqual([
+			196, 35, 39, 119, 235, 215, 231, 226, 93, 23,
+		]);
 	});
 
 	it('holds 14, 213 and 2331 bytes in versions 1, 10 and 40 at level M', () => {
@@ -146,7 +169,8 @@ describe('encodeQr: error correction level M, known vectors', () => {
 	it('fills the data codewords with byte mode, length, bytes, terminator and EC 11 padding', () => {
 		// "PIX" in version 1: 0100 00000011 01010000 01001001 01011000 0000, then pad bytes.
 		expect([...dataCodewordsFor(new Uint8Array(Buffer.from('PIX')), 1)]).toEqual([
-			0x40, 0x35, 0x04, 0x95, 0x80, 0xec, 0x11, 0xec, 0x11, 0xec, 0x11, 0xec, 0x11, 0xec, 0x11, 0xec,
+			0x40, 0x35, 0x04, 0x95, 0x80, 0xec, 0x11, 0xec, 0x11, 0xec, 0x11, 0xec, 0x11, 0xec, 0x11,
+			0xec,
 		]);
 	});
 });
@@ -181,7 +205,9 @@ describe('qrToSvg', () => {
 	});
 
 	it('refuses a negative quiet zone or a module size of zero', () => {
-		expect(() => qrToSvg(matrix, { quietZone: -1 })).toThrow('quietZone must be a whole number of modules, got -1');
+		expect(() => qrToSvg(matrix, { quietZone: -1 })).toThrow(
+			'quietZone must be a whole number of modules, got -1',
+		);
 		expect(() => qrToSvg(matrix, { moduleSize: 0 })).toThrow('moduleSize must be positive, got 0');
 	});
 });

@@ -83,9 +83,21 @@ export const requiredText = (
 	displayName: string,
 	description: string,
 	placeholder: string,
-): INodeProperties => ({ displayName, name, type: 'string', required: true, default: '', placeholder, description });
+): INodeProperties => ({
+	displayName,
+	name,
+	type: 'string',
+	required: true,
+	default: '',
+	placeholder,
+	description,
+});
 
-export const bankAccountIdField = (name: string, displayName: string, description: string): INodeProperties =>
+export const bankAccountIdField = (
+	name: string,
+	displayName: string,
+	description: string,
+): INodeProperties =>
 	requiredText(name, displayName, description, 'e.g. 0b5e7c2a-1f3d-4a8e-9c61-000000000001');
 
 export const simplifyField: INodeProperties = {

@@ -100,6 +100,7 @@ export function idParameter(
 	options: { uuid?: boolean } = {},
 ): string {
 	const value = locatorValue(ctx, name, itemIndex);
-	if (value === '') throw invalidInput(ctx, itemIndex, label, 'is empty: enter the ID or pick one from the list');
+	if (value === '')
+		throw invalidInput(ctx, itemIndex, label, 'is empty: enter the ID or pick one from the list');
 	return requireValid(ctx, itemIndex, label, checkPathId(value, options));
 }

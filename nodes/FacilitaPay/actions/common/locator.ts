@@ -1,7 +1,8 @@
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 /** A UUID, as the service's subject, subscription, transaction and invoice IDs are. */
-export const UUID_PATTERN = '^\\s*[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}\\s*$';
+export const UUID_PATTERN =
+	'^\\s*[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}\\s*$';
 /** Any other ID placed in a URL path: letters, digits, `_` and `-` only. */
 export const PATH_ID_PATTERN = '^\\s*[A-Za-z0-9_-]{1,128}\\s*$';
 

@@ -42,9 +42,13 @@ export function readRunSettings(ctx: IExecuteFunctions): RunSettings {
 	const concurrency = Number(options.concurrency ?? DEFAULT_RUN_SETTINGS.concurrency);
 	const timeoutMs = Number(options.timeout ?? DEFAULT_RUN_SETTINGS.timeoutMs);
 	if (!Number.isInteger(concurrency) || concurrency < 1 || concurrency > MAX_CONCURRENCY) {
-		throw new NodeOperationError(ctx.getNode(), `Max Parallel Requests must be a whole number from 1 to ${MAX_CONCURRENCY}`, {
-			description: `It is ${String(options.concurrency)}. Change it under Request Options.`,
-		});
+		throw new NodeOperationError(
+			ctx.getNode(),
+			`Max Parallel Requests must be a whole number from 1 to ${MAX_CONCURRENCY}`,
+			{
+				description: `It is ${String(options.concurrency)}. Change it under Request Options.`,
+			},
+		);
 	}
 	if (!Number.isFinite(timeoutMs) || timeoutMs < 1000) {
 		throw new NodeOperationError(ctx.getNode(), 'Timeout must be at least 1000 ms', {

@@ -28,17 +28,26 @@ export const description = updateDisplayOptions(
 export async function prepare(this: IExecuteFunctions, i: number): Promise<ItemWork> {
 	const id = idParameter(this, i, 'invoiceId', 'Invoice ID');
 	return {
-		request: { method: 'GET', path: `/subscriptions/invoices/${encodeURIComponent(id)}`, retry: 'safe', itemIndex: i },
+		request: {
+			method: 'GET',
+			path: `/subscriptions/invoices/${encodeURIComponent(id)}`,
+			retry: 'safe',
+			itemIndex: i,
+		},
 		output(data) {
 			// The spec leaves open whether this path takes an invoice or a subscription ID: an array of
 			// one is that invoice; an array of several is a subscription's invoices, one item each.
 			if (Array.isArray(data)) {
 				if (data.length === 0) {
-					throw new NodeOperationError(this.getNode(), `No invoice found for ID "${id}" (item ${i})`, {
-						itemIndex: i,
-						description:
-							'FacilitaPay answered with an empty list: no invoice has this ID, or it is a subscription without invoices yet. Check the ID.',
-					});
+					throw new NodeOperationError(
+						this.getNode(),
+						`No invoice found for ID "${id}" (item ${i})`,
+						{
+							itemIndex: i,
+							description:
+								'FacilitaPay answered with an empty list: no invoice has this ID, or it is a subscription without invoices yet. Check the ID.',
+						},
+					);
 				}
 				return data.map((invoice) => ({ json: maskedJson(invoice) }));
 			}

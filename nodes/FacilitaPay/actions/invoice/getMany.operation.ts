@@ -10,7 +10,9 @@ import type { ItemWork } from '../node.type';
 
 const properties: INodeProperties[] = [
 	{
-		...subscriptionIdField('Only the invoices of this subscription. Leave empty to list all your invoices.'),
+		...subscriptionIdField(
+			'Only the invoices of this subscription. Leave empty to list all your invoices.',
+		),
 		required: false,
 	},
 	...returnAllOrLimit,
@@ -25,7 +27,8 @@ export async function prepare(this: IExecuteFunctions, i: number): Promise<ItemW
 	const returnAll = this.getNodeParameter('returnAll', i) as boolean;
 	const limit = returnAll ? undefined : (this.getNodeParameter('limit', i) as number);
 	const subscriptionId = locatorValue(this, 'subscriptionId', i);
-	const asItems = (invoices: unknown[]) => invoices.map((invoice) => ({ json: maskedJson(invoice as IDataObject) }));
+	const asItems = (invoices: unknown[]) =>
+		invoices.map((invoice) => ({ json: maskedJson(invoice as IDataObject) }));
 
 	if (subscriptionId === '') {
 		return {
@@ -46,7 +49,11 @@ export async function prepare(this: IExecuteFunctions, i: number): Promise<ItemW
 			itemIndex: i,
 		},
 		output(data) {
-			const invoices: unknown[] = Array.isArray(data) ? data : data === undefined || data === null ? [] : [data];
+			const invoices: unknown[] = Array.isArray(data)
+				? data
+				: data === undefined || data === null
+					? []
+					: [data];
 			return asItems(limit === undefined ? invoices : invoices.slice(0, limit));
 		},
 	};

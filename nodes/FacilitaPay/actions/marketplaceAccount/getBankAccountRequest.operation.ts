@@ -27,7 +27,12 @@ export const description = updateDisplayOptions(
 export async function prepare(this: IExecuteFunctions, i: number): Promise<ItemWork> {
 	const id = idParameter(this, i, 'requestId', 'Request ID');
 	return {
-		request: { method: 'GET', path: `/bank/accounts/request/${encodeURIComponent(id)}`, retry: 'safe', itemIndex: i },
+		request: {
+			method: 'GET',
+			path: `/bank/accounts/request/${encodeURIComponent(id)}`,
+			retry: 'safe',
+			itemIndex: i,
+		},
 		output: (data) => [{ json: answerAsJson(data, { id }) }],
 	};
 }

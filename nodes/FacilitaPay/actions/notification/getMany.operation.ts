@@ -99,7 +99,13 @@ export async function prepare(this: IExecuteFunctions, i: number): Promise<ItemW
 	);
 	const { per_page: perPage, ...query } = qs;
 	return {
-		request: { method: 'GET', path: '/notifications', qs: query as IDataObject, retry: 'safe', itemIndex: i },
+		request: {
+			method: 'GET',
+			path: '/notifications',
+			qs: query as IDataObject,
+			retry: 'safe',
+			itemIndex: i,
+		},
 		send: 'allPages',
 		page: {
 			limit,
@@ -108,7 +114,9 @@ export async function prepare(this: IExecuteFunctions, i: number): Promise<ItemW
 			shortPageEnds: false,
 		},
 		output: (notifications) =>
-			(notifications as IDataObject[]).map((notification) => ({ json: withoutSecret(notification) })),
+			(notifications as IDataObject[]).map((notification) => ({
+				json: withoutSecret(notification),
+			})),
 	};
 }
 

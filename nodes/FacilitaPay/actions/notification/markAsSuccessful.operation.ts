@@ -28,9 +28,19 @@ export const description = updateDisplayOptions(
 
 /** Sent with retry `safe`: marking a notification twice leaves it marked. */
 export async function prepare(this: IExecuteFunctions, i: number): Promise<ItemWork> {
-	const id = requireValid(this, i, 'Notification ID', checkUuid(this.getNodeParameter('notificationId', i) as string));
+	const id = requireValid(
+		this,
+		i,
+		'Notification ID',
+		checkUuid(this.getNodeParameter('notificationId', i) as string),
+	);
 	return {
-		request: { method: 'PUT', path: `/notifications/${encodeURIComponent(id)}`, retry: 'safe', itemIndex: i },
+		request: {
+			method: 'PUT',
+			path: `/notifications/${encodeURIComponent(id)}`,
+			retry: 'safe',
+			itemIndex: i,
+		},
 		output: (data) => [{ json: withoutSecret(answerAsJson(data, { id })) }],
 	};
 }

@@ -24,7 +24,12 @@ export const description: INodeProperties[] = [
 				description: 'Register a person; an existing document number updates that person',
 				action: 'Create or update a customer subject by document number',
 			},
-			{ name: 'Get', value: 'get', description: 'Get a person by ID', action: 'Get a customer subject by subject ID' },
+			{
+				name: 'Get',
+				value: 'get',
+				description: 'Get a person by ID',
+				action: 'Get a customer subject by subject ID',
+			},
 			{
 				name: 'Get Many',
 				value: 'getMany',

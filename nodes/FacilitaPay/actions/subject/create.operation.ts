@@ -80,7 +80,13 @@ export async function prepare(this: IExecuteFunctions, i: number): Promise<ItemW
 		raw.documents = jsonParameter(this, i, 'Documents (JSON)', raw.documents) as IDataObject[];
 		if (Array.isArray(raw.documents) && raw.documents.length === 0) delete raw.documents;
 	}
-	const person = validateBody(this, i, personCreateSchemaFor({ timeZone: this.getTimezone() }), raw, PERSON_LABELS);
+	const person = validateBody(
+		this,
+		i,
+		personCreateSchemaFor({ timeZone: this.getTimezone() }),
+		raw,
+		PERSON_LABELS,
+	);
 	return {
 		request: {
 			method: 'POST',

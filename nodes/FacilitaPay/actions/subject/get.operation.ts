@@ -20,7 +20,14 @@ export async function prepare(this: IExecuteFunctions, i: number): Promise<ItemW
 	const id = requireValid(this, i, 'Subject ID', checkUuid(locatorValue(this, 'subjectId', i)));
 	const simplify = this.getNodeParameter('simplify', i, true) as boolean;
 	return {
-		request: { method: 'GET', path: `/subject/people/${encodeURIComponent(id)}`, retry: 'safe', itemIndex: i },
-		output: (data) => [{ json: simplify ? simplifySubject(data as IDataObject) : answerAsJson(data) }],
+		request: {
+			method: 'GET',
+			path: `/subject/people/${encodeURIComponent(id)}`,
+			retry: 'safe',
+			itemIndex: i,
+		},
+		output: (data) => [
+			{ json: simplify ? simplifySubject(data as IDataObject) : answerAsJson(data) },
+		],
 	};
 }

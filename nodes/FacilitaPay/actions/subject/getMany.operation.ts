@@ -24,6 +24,8 @@ export async function prepare(this: IExecuteFunctions, i: number): Promise<ItemW
 		send: 'allPages',
 		page: { limit, pageSize: PEOPLE_PAGE_SIZE },
 		output: (people) =>
-			(people as IDataObject[]).map((person) => ({ json: simplify ? simplifySubject(person) : person })),
+			(people as IDataObject[]).map((person) => ({
+				json: simplify ? simplifySubject(person) : person,
+			})),
 	};
 }

@@ -22,7 +22,12 @@ export async function prepare(this: IExecuteFunctions, i: number): Promise<ItemW
 	const simplify = this.getNodeParameter('simplify', i, true) as boolean;
 	// The spec shows no paging on this list: one request, Limit applied here.
 	return {
-		request: { method: 'GET', path: `/subject/${encodeURIComponent(id)}/transactions`, retry: 'safe', itemIndex: i },
+		request: {
+			method: 'GET',
+			path: `/subject/${encodeURIComponent(id)}/transactions`,
+			retry: 'safe',
+			itemIndex: i,
+		},
 		output: (data) => {
 			const transactions = (Array.isArray(data) ? data : data ? [data] : []) as IDataObject[];
 			const kept = limit === undefined ? transactions : transactions.slice(0, limit);

@@ -22,21 +22,21 @@ const properties: INodeProperties[] = [
 			'Only the fields to change. Document type and number cannot be changed: register a new subject instead.',
 		options: (
 			[
-			{
-				displayName: 'Social Name',
-				name: 'socialName',
-				type: 'string',
-				default: '',
-				description: 'Full social name',
-			},
-			{
-				displayName: 'Fiscal Country',
-				name: 'fiscalCountry',
-				type: 'string',
-				default: '',
-				placeholder: 'e.g. BR',
-			},
-			...personOptionalFields,
+				{
+					displayName: 'Social Name',
+					name: 'socialName',
+					type: 'string',
+					default: '',
+					description: 'Full social name',
+				},
+				{
+					displayName: 'Fiscal Country',
+					name: 'fiscalCountry',
+					type: 'string',
+					default: '',
+					placeholder: 'e.g. BR',
+				},
+				...personOptionalFields,
 			] as INodeProperties[]
 		).sort((a, b) => a.displayName.localeCompare(b.displayName)),
 	},
@@ -49,12 +49,25 @@ export const description = updateDisplayOptions(
 
 export async function prepare(this: IExecuteFunctions, i: number): Promise<ItemWork> {
 	const id = requireValid(this, i, 'Subject ID', checkUuid(locatorValue(this, 'subjectId', i)));
-	const fields = personFieldsToApi(compact(this.getNodeParameter('updateFields', i, {}) as IDataObject));
+	const fields = personFieldsToApi(
+		compact(this.getNodeParameter('updateFields', i, {}) as IDataObject),
+	);
 	if (fields.documents !== undefined) {
-		fields.documents = jsonParameter(this, i, 'Documents (JSON)', fields.documents) as IDataObject[];
+		fields.documents = jsonParameter(
+			this,
+			i,
+			'Documents (JSON)',
+			fields.documents,
+		) as IDataObject[];
 		if (Array.isArray(fields.documents) && fields.documents.length === 0) delete fields.documents;
 	}
-	const person = validateBody(this, i, personUpdateSchemaFor({ timeZone: this.getTimezone() }), fields, PERSON_LABELS);
+	const person = validateBody(
+		this,
+		i,
+		personUpdateSchemaFor({ timeZone: this.getTimezone() }),
+		fields,
+		PERSON_LABELS,
+	);
 	return {
 		request: {
 			method: 'PUT',

@@ -91,7 +91,8 @@ const properties: INodeProperties[] = [
 				type: 'string',
 				default: '',
 				placeholder: 'e.g. proof-of-address.pdf',
-				description: 'Name to store the file under, with an extension. Defaults to the binary file’s name.',
+				description:
+					'Name to store the file under, with an extension. Defaults to the binary file’s name.',
 			},
 		],
 	},
@@ -121,12 +122,24 @@ export async function prepare(this: IExecuteFunctions, i: number): Promise<ItemW
 		const fileName = ((options.fileName as string) || binary.fileName || '').trim();
 		const file = checkDocumentFile({ bytes, fileName, declaredType: binary.mimeType });
 		if (!file.ok) {
-			const label = { file_data: `File in "${property}"`, file_name: 'File Name', file_type: 'File Type' }[file.field];
+			const label = {
+				file_data: `File in "${property}"`,
+				file_name: 'File Name',
+				file_type: 'File Type',
+			}[file.field];
 			throw invalidInput(this, i, label, file.reason);
 		}
-		raw = { labels, file_type: file.fileType, file_name: file.fileName, file_data: bytes.toString('base64') };
+		raw = {
+			labels,
+			file_type: file.fileType,
+			file_name: file.fileName,
+			file_data: bytes.toString('base64'),
+		};
 	}
-	const document = validateBody(this, i, documentSchema, raw, { labels: 'Labels', file_url: 'File URL' });
+	const document = validateBody(this, i, documentSchema, raw, {
+		labels: 'Labels',
+		file_url: 'File URL',
+	});
 	return {
 		request: {
 			method: 'POST',

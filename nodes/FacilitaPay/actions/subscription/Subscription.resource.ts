@@ -28,7 +28,12 @@ export const description: INodeProperties[] = [
 				description: 'Start recurring billing by card or automatic PIX',
 				action: 'Create a card or automatic PIX subscription for a customer',
 			},
-			{ name: 'Get', value: 'get', description: 'Get a subscription by ID', action: 'Get a subscription by subscription ID' },
+			{
+				name: 'Get',
+				value: 'get',
+				description: 'Get a subscription by ID',
+				action: 'Get a subscription by subscription ID',
+			},
 			{
 				name: 'Get Many',
 				value: 'getMany',
@@ -38,7 +43,8 @@ export const description: INodeProperties[] = [
 			{
 				name: 'Submit 3DS Challenge',
 				value: 'submitThreedsChallenge',
-				description: 'Send the card again to complete the 3-D Secure challenge of a card subscription',
+				description:
+					'Send the card again to complete the 3-D Secure challenge of a card subscription',
 				action: 'Complete the 3DS card challenge of a subscription',
 			},
 		],

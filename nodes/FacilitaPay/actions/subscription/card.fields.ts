@@ -55,7 +55,8 @@ export const cardProperties: INodeProperties[] = [
 		typeOptions: { password: true },
 		required: true,
 		default: '',
-		description: 'The 3-digit code on the back of the card. It is never shown in the output or in errors.',
+		description:
+			'The 3-digit code on the back of the card. It is never shown in the output or in errors.',
 	},
 	{
 		displayName: 'Cardholder Full Name',

@@ -1,7 +1,12 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { automaticPixSubscriptionSchema, cardSubscriptionSchema, MAX_RETRY_ATTEMPTS, SUBSCRIPTION_LABELS } from '../../schemas/subscription';
+import {
+	automaticPixSubscriptionSchema,
+	cardSubscriptionSchema,
+	MAX_RETRY_ATTEMPTS,
+	SUBSCRIPTION_LABELS,
+} from '../../schemas/subscription';
 import { CHALLENGE_WINDOW_SIZES, SOFT_DESCRIPTOR_LENGTH } from '../../validation/card';
 import { maskedJson, withCardDataHidden } from '../../security/cardData';
 import { bankAccountIdField, requiredText, subjectIdField, valueField } from '../common/fields';
@@ -36,7 +41,10 @@ const browserText = (
 	name: string,
 	description: string,
 	placeholder: string,
-): INodeProperties => ({ ...requiredText(name, displayName, description, placeholder), displayOptions: forCard });
+): INodeProperties => ({
+	...requiredText(name, displayName, description, placeholder),
+	displayOptions: forCard,
+});
 
 /** `from_card.threeds`: what the customer's browser reported, for 3-D Secure. */
 const threedsProperties: INodeProperties[] = [
@@ -65,7 +73,8 @@ const threedsProperties: INodeProperties[] = [
 		name: 'httpBrowserJavaEnabled',
 		type: 'boolean',
 		default: false,
-		description: 'Whether the customer’s browser has Java enabled (sent as the text "true" or "false")',
+		description:
+			'Whether the customer’s browser has Java enabled (sent as the text "true" or "false")',
 		displayOptions: forCard,
 	},
 	{
@@ -73,12 +82,28 @@ const threedsProperties: INodeProperties[] = [
 		name: 'httpBrowserJavaScriptEnabled',
 		type: 'boolean',
 		default: true,
-		description: 'Whether the customer’s browser has JavaScript enabled (sent as the text "true" or "false")',
+		description:
+			'Whether the customer’s browser has JavaScript enabled (sent as the text "true" or "false")',
 		displayOptions: forCard,
 	},
-	browserText('Browser Language', 'httpBrowserLanguage', 'Language tag of the browser (navigator.language)', 'e.g. pt-BR'),
-	browserText('Browser Screen Height', 'httpBrowserScreenHeight', 'Screen height in pixels', 'e.g. 1080'),
-	browserText('Browser Screen Width', 'httpBrowserScreenWidth', 'Screen width in pixels', 'e.g. 1920'),
+	browserText(
+		'Browser Language',
+		'httpBrowserLanguage',
+		'Language tag of the browser (navigator.language)',
+		'e.g. pt-BR',
+	),
+	browserText(
+		'Browser Screen Height',
+		'httpBrowserScreenHeight',
+		'Screen height in pixels',
+		'e.g. 1080',
+	),
+	browserText(
+		'Browser Screen Width',
+		'httpBrowserScreenWidth',
+		'Screen width in pixels',
+		'e.g. 1920',
+	),
 	browserText(
 		'Browser Time Difference',
 		'httpBrowserTimeDifference',
@@ -96,12 +121,20 @@ const threedsProperties: INodeProperties[] = [
 		name: 'challengeWindowSize',
 		type: 'options',
 		required: true,
-		options: CHALLENGE_WINDOW_SIZES.map((value) => ({ name: CHALLENGE_WINDOW_NAMES[value], value })),
+		options: CHALLENGE_WINDOW_SIZES.map((value) => ({
+			name: CHALLENGE_WINDOW_NAMES[value],
+			value,
+		})),
 		default: 'fullPage',
 		description: 'Size of the window in which the bank shows the 3-D Secure challenge',
 		displayOptions: forCard,
 	},
-	browserText('Customer IP Address', 'ipAddress', 'IP address of the customer’s device', 'e.g. 203.0.113.7'),
+	browserText(
+		'Customer IP Address',
+		'ipAddress',
+		'IP address of the customer’s device',
+		'e.g. 203.0.113.7',
+	),
 ];
 
 const properties: INodeProperties[] = [
@@ -114,7 +147,8 @@ const properties: INodeProperties[] = [
 			{
 				name: 'Automatic PIX',
 				value: 'automaticPix',
-				description: 'The customer authorises the recurrence once by scanning a QR code in their bank app',
+				description:
+					'The customer authorises the recurrence once by scanning a QR code in their bank app',
 			},
 			{ name: 'Card', value: 'card', description: 'Charge a credit or debit card each cycle' },
 		],
@@ -214,7 +248,8 @@ const properties: INodeProperties[] = [
 				type: 'number',
 				typeOptions: { minValue: 0, numberPrecision: 0 },
 				default: 0,
-				description: 'Days without charge at the start; the whole schedule moves by the same number of days',
+				description:
+					'Days without charge at the start; the whole schedule moves by the same number of days',
 				hint: 'Free days delay the first charge AND shift every later charge by the same number of days (e.g. start 1 March, 10 free days, monthly: 11 March, 11 April…)',
 			},
 			{
@@ -230,7 +265,8 @@ const properties: INodeProperties[] = [
 				type: 'string',
 				default: '',
 				placeholder: 'e.g. MYSHOP PLAN',
-				description: 'Your text on the customer’s card statement, after the service’s prefix and an asterisk',
+				description:
+					'Your text on the customer’s card statement, after the service’s prefix and an asterisk',
 				hint: `Only the first ${SOFT_DESCRIPTOR_LENGTH} characters are used: longer text is cut to ${SOFT_DESCRIPTOR_LENGTH} before sending`,
 				displayOptions: { show: { '/paymentMethod': ['card'] } },
 			},
@@ -249,7 +285,8 @@ const properties: INodeProperties[] = [
 				type: 'number',
 				typeOptions: { minValue: 0, numberPrecision: 0 },
 				default: 0,
-				description: 'Days of trial before the first charge; later charges keep the original schedule',
+				description:
+					'Days of trial before the first charge; later charges keep the original schedule',
 				hint: 'Trial days delay only the first charge; later charges still fall on the original dates (e.g. start 1 March, 10 trial days, monthly: 11 March, then 1 April, 1 May…)',
 			},
 		],
@@ -279,7 +316,10 @@ export async function prepare(this: IExecuteFunctions, i: number): Promise<ItemW
 		subject_id: locatorValue(this, 'subjectId', i),
 	};
 	const meta = jsonParameter(this, i, 'Meta (JSON)', additional.meta);
-	if (meta !== undefined && !(typeof meta === 'object' && meta !== null && Object.keys(meta).length === 0)) {
+	if (
+		meta !== undefined &&
+		!(typeof meta === 'object' && meta !== null && Object.keys(meta).length === 0)
+	) {
 		common.meta = meta as IDataObject;
 	}
 
@@ -324,7 +364,11 @@ export async function prepare(this: IExecuteFunctions, i: number): Promise<ItemW
 						httpAcceptBrowserValue: this.getNodeParameter('httpAcceptBrowserValue', i, ''),
 						httpBrowserLanguage: this.getNodeParameter('httpBrowserLanguage', i, ''),
 						httpBrowserJavaEnabled: this.getNodeParameter('httpBrowserJavaEnabled', i, false),
-						httpBrowserJavaScriptEnabled: this.getNodeParameter('httpBrowserJavaScriptEnabled', i, true),
+						httpBrowserJavaScriptEnabled: this.getNodeParameter(
+							'httpBrowserJavaScriptEnabled',
+							i,
+							true,
+						),
 						httpBrowserColorDepth: this.getNodeParameter('httpBrowserColorDepth', i, ''),
 						httpBrowserScreenHeight: this.getNodeParameter('httpBrowserScreenHeight', i, ''),
 						httpBrowserScreenWidth: this.getNodeParameter('httpBrowserScreenWidth', i, ''),
@@ -338,9 +382,18 @@ export async function prepare(this: IExecuteFunctions, i: number): Promise<ItemW
 			SUBSCRIPTION_LABELS,
 		);
 		const body = compact(subscription as IDataObject);
-		body.from_card = { ...subscription.from_card, threeds: compact(subscription.from_card.threeds) };
+		body.from_card = {
+			...subscription.from_card,
+			threeds: compact(subscription.from_card.threeds),
+		};
 		const work: ItemWork = {
-			request: { method: 'POST', path: '/subscriptions', body: { subscription: body }, retry: 'sendOnce', itemIndex: i },
+			request: {
+				method: 'POST',
+				path: '/subscriptions',
+				body: { subscription: body },
+				retry: 'sendOnce',
+				itemIndex: i,
+			},
 			cardSecrets: secrets,
 			output: (data) => [{ json: maskedJson(data, secrets) }],
 		};

@@ -16,7 +16,12 @@ export const description = updateDisplayOptions(
 export async function prepare(this: IExecuteFunctions, i: number): Promise<ItemWork> {
 	const id = idParameter(this, i, 'subscriptionId', 'Subscription ID');
 	return {
-		request: { method: 'GET', path: `/subscriptions/${encodeURIComponent(id)}`, retry: 'safe', itemIndex: i },
+		request: {
+			method: 'GET',
+			path: `/subscriptions/${encodeURIComponent(id)}`,
+			retry: 'safe',
+			itemIndex: i,
+		},
 		output: (data) => [{ json: maskedJson(data) }],
 	};
 }

@@ -19,6 +19,7 @@ export async function prepare(this: IExecuteFunctions, i: number): Promise<ItemW
 		request: { method: 'GET', path: '/subscriptions', retry: 'safe', itemIndex: i },
 		send: 'allPages',
 		page: { limit },
-		output: (subscriptions) => (subscriptions as IDataObject[]).map((subscription) => ({ json: maskedJson(subscription) })),
+		output: (subscriptions) =>
+			(subscriptions as IDataObject[]).map((subscription) => ({ json: maskedJson(subscription) })),
 	};
 }

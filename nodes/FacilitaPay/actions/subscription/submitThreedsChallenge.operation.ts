@@ -26,7 +26,13 @@ export async function prepare(this: IExecuteFunctions, i: number): Promise<ItemW
 	const secrets = secretsOf(card);
 	return await withCardDataHidden(this, secrets, async () => {
 		const id = idParameter(this, i, 'subscriptionId', 'Subscription ID');
-		const body = validateBody(this, i, threedsChallengeSchema(new Date(), { timeZone: this.getTimezone() }), { credit_card: card }, SUBSCRIPTION_LABELS);
+		const body = validateBody(
+			this,
+			i,
+			threedsChallengeSchema(new Date(), { timeZone: this.getTimezone() }),
+			{ credit_card: card },
+			SUBSCRIPTION_LABELS,
+		);
 		const work: ItemWork = {
 			request: {
 				method: 'POST',

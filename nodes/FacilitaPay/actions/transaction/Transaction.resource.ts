@@ -9,7 +9,16 @@ import * as get from './get.operation';
 import * as getBoletoPdf from './getBoletoPdf.operation';
 import * as refund from './refund.operation';
 
-export { cancel, createBoleto, createCheckout, createDynamicPix, createPayout, get, getBoletoPdf, refund };
+export {
+	cancel,
+	createBoleto,
+	createCheckout,
+	createDynamicPix,
+	createPayout,
+	get,
+	getBoletoPdf,
+	refund,
+};
 
 export const description: INodeProperties[] = [
 	{
@@ -28,7 +37,8 @@ export const description: INodeProperties[] = [
 			{
 				name: 'Create Boleto',
 				value: 'createBoleto',
-				description: 'Issue a boleto with a due date; returns the PDF link, barcode and digital line',
+				description:
+					'Issue a boleto with a due date; returns the PDF link, barcode and digital line',
 				action: 'Create a boleto with a due date for a customer',
 			},
 			{
@@ -40,7 +50,8 @@ export const description: INodeProperties[] = [
 			{
 				name: 'Create Dynamic PIX',
 				value: 'createDynamicPix',
-				description: 'Create a PIX charge with a fixed value and expiry; returns the PIX code for the QR image',
+				description:
+					'Create a PIX charge with a fixed value and expiry; returns the PIX code for the QR image',
 				action: 'Create a PIX payment request with a QR code for a customer',
 			},
 			{
@@ -49,7 +60,12 @@ export const description: INodeProperties[] = [
 				description: 'Pay out to a customer’s registered bank account',
 				action: 'Pay out money to a customer bank account',
 			},
-			{ name: 'Get', value: 'get', description: 'Get a transaction by ID', action: 'Get a transaction by transaction ID' },
+			{
+				name: 'Get',
+				value: 'get',
+				description: 'Get a transaction by ID',
+				action: 'Get a transaction by transaction ID',
+			},
 			{
 				name: 'Get Boleto PDF',
 				value: 'getBoletoPdf',

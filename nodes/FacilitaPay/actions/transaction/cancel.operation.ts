@@ -22,7 +22,12 @@ export const description = updateDisplayOptions(
 export async function prepare(this: IExecuteFunctions, i: number): Promise<ItemWork> {
 	const id = idParameter(this, i, 'transactionId', 'Transaction ID');
 	return {
-		request: { method: 'GET', path: `/transactions/${encodeURIComponent(id)}/refund`, retry: 'sendOnce', itemIndex: i },
+		request: {
+			method: 'GET',
+			path: `/transactions/${encodeURIComponent(id)}/refund`,
+			retry: 'sendOnce',
+			itemIndex: i,
+		},
 		output: (data) => [{ json: answerAsJson(data, { transaction_id: id }) }],
 	};
 }

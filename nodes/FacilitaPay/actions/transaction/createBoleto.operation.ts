@@ -20,9 +20,14 @@ const properties: INodeProperties[] = [
 		type: 'dateTime',
 		required: true,
 		default: '={{ $today.plus({ days: 3 }).toFormat("yyyy-MM-dd") }}',
-		description: 'Due date of the boleto (YYYY-MM-DD), today or later. Confirmation of payment can take up to 3 business days.',
+		description:
+			'Due date of the boleto (YYYY-MM-DD), today or later. Confirmation of payment can take up to 3 business days.',
 	},
-	bankAccountIdField('toBankAccountId', 'To Bank Account ID', 'Account that receives the funds after payment'),
+	bankAccountIdField(
+		'toBankAccountId',
+		'To Bank Account ID',
+		'Account that receives the funds after payment',
+	),
 ];
 
 export const description = updateDisplayOptions(

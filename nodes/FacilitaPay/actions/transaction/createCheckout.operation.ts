@@ -1,7 +1,11 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { checkoutSchema, SETTLEMENT_CURRENCIES, TRANSACTION_LABELS } from '../../schemas/transaction';
+import {
+	checkoutSchema,
+	SETTLEMENT_CURRENCIES,
+	TRANSACTION_LABELS,
+} from '../../schemas/transaction';
 import { bankAccountIdField, currencyField, subjectIdField, valueField } from '../common/fields';
 import { validateBody } from '../common/input';
 import type { ItemWork } from '../node.type';
@@ -11,7 +15,12 @@ import { CARD_CURRENCIES } from '../../validation/money';
 const properties: INodeProperties[] = [
 	subjectIdField('ID of the customer who pays by card'),
 	valueField('Amount in the original currency with exactly two decimals'),
-	currencyField('currency', 'Currency', 'Original currency (ISO 4217). Cards work in BRL, CLP, COP and MXN only.', CARD_CURRENCIES),
+	currencyField(
+		'currency',
+		'Currency',
+		'Original currency (ISO 4217). Cards work in BRL, CLP, COP and MXN only.',
+		CARD_CURRENCIES,
+	),
 	currencyField(
 		'exchangeCurrency',
 		'Exchange Currency',

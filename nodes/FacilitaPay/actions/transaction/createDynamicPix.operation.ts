@@ -1,7 +1,11 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { dynamicPixSchema, SETTLEMENT_CURRENCIES, TRANSACTION_LABELS } from '../../schemas/transaction';
+import {
+	dynamicPixSchema,
+	SETTLEMENT_CURRENCIES,
+	TRANSACTION_LABELS,
+} from '../../schemas/transaction';
 import { bankAccountIdField, currencyField, subjectIdField, valueField } from '../common/fields';
 import { validateBody } from '../common/input';
 import { pixOutputItem, qrCodeImageFields, qrCodeTarget } from './pix.output';
@@ -16,7 +20,8 @@ const properties: INodeProperties[] = [
 		displayName: 'Expires At',
 		name: 'dynamicPixExpiresAt',
 		type: 'dateTime',
-		default: '={{ $now.plus({ hours: 1 }).toUTC().startOf("second").toISO({ suppressMilliseconds: true }) }}',
+		default:
+			'={{ $now.plus({ hours: 1 }).toUTC().startOf("second").toISO({ suppressMilliseconds: true }) }}',
 		description:
 			'When the QR code stops accepting payment (optional: clear it to let FacilitaPay decide). Must be more than one minute ahead; a time without a zone is read in the workflow’s time zone. Unpaid codes send the payment_expired event.',
 	},
@@ -57,8 +62,13 @@ export async function prepare(this: IExecuteFunctions, i: number): Promise<ItemW
 		TRANSACTION_LABELS,
 	);
 	const qrProperty = qrCodeTarget(this, i);
-	return createTransaction(i, '/transactions', { transaction: transaction as IDataObject }, async function (data) {
-		const json = answerAsJson(data);
-		return [await pixOutputItem(this, json, json, qrProperty)];
-	});
+	return createTransaction(
+		i,
+		'/transactions',
+		{ transaction: transaction as IDataObject },
+		async function (data) {
+			const json = answerAsJson(data);
+			return [await pixOutputItem(this, json, json, qrProperty)];
+		},
+	);
 }

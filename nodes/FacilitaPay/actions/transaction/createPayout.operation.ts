@@ -10,9 +10,23 @@ import { createTransaction, transactionInput } from './transaction.fields';
 const properties: INodeProperties[] = [
 	subjectIdField('ID of the customer who receives the money'),
 	valueField('Amount in the source currency with exactly two decimals'),
-	currencyField('currency', 'Currency', 'Source currency (ISO 4217), e.g. your foreign-currency balance', undefined, 'USD'),
-	currencyField('exchangeCurrency', 'Exchange Currency', 'Currency paid out (BRL for a BRL payout)'),
-	bankAccountIdField('fromBankAccountId', 'From Bank Account ID', 'Your cash-out internal account at FacilitaPay'),
+	currencyField(
+		'currency',
+		'Currency',
+		'Source currency (ISO 4217), e.g. your foreign-currency balance',
+		undefined,
+		'USD',
+	),
+	currencyField(
+		'exchangeCurrency',
+		'Exchange Currency',
+		'Currency paid out (BRL for a BRL payout)',
+	),
+	bankAccountIdField(
+		'fromBankAccountId',
+		'From Bank Account ID',
+		'Your cash-out internal account at FacilitaPay',
+	),
 	bankAccountIdField(
 		'toBankAccountId',
 		'To Bank Account ID',

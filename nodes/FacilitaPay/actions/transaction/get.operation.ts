@@ -20,10 +20,22 @@ export async function prepare(this: IExecuteFunctions, i: number): Promise<ItemW
 	const simplify = this.getNodeParameter('simplify', i, true) as boolean;
 	const qrProperty = qrCodeTarget(this, i);
 	return {
-		request: { method: 'GET', path: `/transactions/${encodeURIComponent(id)}`, retry: 'safe', itemIndex: i },
+		request: {
+			method: 'GET',
+			path: `/transactions/${encodeURIComponent(id)}`,
+			retry: 'safe',
+			itemIndex: i,
+		},
 		async output(data) {
 			const transaction = answerAsJson(data);
-			return [await pixOutputItem(this, simplify ? simplifyTransaction(transaction) : transaction, transaction, qrProperty)];
+			return [
+				await pixOutputItem(
+					this,
+					simplify ? simplifyTransaction(transaction) : transaction,
+					transaction,
+					qrProperty,
+				),
+			];
 		},
 	};
 }

@@ -7,7 +7,10 @@ import type { ItemWork } from '../node.type';
 import type { BinaryResponse } from '../../transport';
 
 const properties: INodeProperties[] = [
-	{ ...transactionIdField, description: 'ID of the boleto transaction, as returned by Create Boleto' },
+	{
+		...transactionIdField,
+		description: 'ID of the boleto transaction, as returned by Create Boleto',
+	},
 	binaryPropertyOutputField('data'),
 ];
 
@@ -20,15 +23,24 @@ export async function prepare(this: IExecuteFunctions, i: number): Promise<ItemW
 	const id = idParameter(this, i, 'transactionId', 'Transaction ID');
 	const property = this.getNodeParameter('binaryPropertyName', i, 'data') as string;
 	return {
-		request: { method: 'GET', path: `/transactions/${encodeURIComponent(id)}/boleto_pdf`, retry: 'safe', itemIndex: i },
+		request: {
+			method: 'GET',
+			path: `/transactions/${encodeURIComponent(id)}/boleto_pdf`,
+			retry: 'safe',
+			itemIndex: i,
+		},
 		send: 'download',
 		async output(answer) {
 			const file = answer as BinaryResponse;
 			const fileName = `boleto-${id}.pdf`;
-			const mimeType = file.contentType === 'application/octet-stream' ? 'application/pdf' : file.contentType;
+			const mimeType =
+				file.contentType === 'application/octet-stream' ? 'application/pdf' : file.contentType;
 			const binary = await this.helpers.prepareBinaryData(file.data, fileName, mimeType);
 			return [
-				{ json: { transaction_id: id, file_name: fileName, size: file.data.length }, binary: { [property]: binary } },
+				{
+					json: { transaction_id: id, file_name: fileName, size: file.data.length },
+					binary: { [property]: binary },
+				},
 			];
 		},
 	};

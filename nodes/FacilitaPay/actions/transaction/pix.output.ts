@@ -1,4 +1,9 @@
-import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeProperties,
+} from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
 import { encodeQr, qrToSvg } from '../../qr';
@@ -83,7 +88,11 @@ export async function pixOutputItem(
 	}
 	const id = String(transaction.id ?? '').replace(/[^\w.-]/g, '_');
 	const fileName = id === '' ? 'pix.svg' : `pix-${id}.svg`;
-	const binary = await ctx.helpers.prepareBinaryData(Buffer.from(svg, 'utf8'), fileName, 'image/svg+xml');
+	const binary = await ctx.helpers.prepareBinaryData(
+		Buffer.from(svg, 'utf8'),
+		fileName,
+		'image/svg+xml',
+	);
 	item.binary = { [qrProperty]: binary };
 	return item;
 }

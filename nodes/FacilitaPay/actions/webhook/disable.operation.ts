@@ -23,7 +23,12 @@ export async function prepare(this: IExecuteFunctions, i: number): Promise<ItemW
 	return {
 		request: { method: 'GET', path: '/disable_webhooks', retry: 'safe', itemIndex: i },
 		output: (data) => [
-			{ json: { disabled: true, result: typeof data === 'string' ? data : JSON.stringify(data ?? null) } },
+			{
+				json: {
+					disabled: true,
+					result: typeof data === 'string' ? data : JSON.stringify(data ?? null),
+				},
+			},
 		],
 	};
 }

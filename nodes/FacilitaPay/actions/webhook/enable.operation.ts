@@ -37,7 +37,13 @@ export const description = updateDisplayOptions(
  * last call that reached it, which is the one in force.
  */
 export async function prepare(this: IExecuteFunctions, i: number): Promise<ItemWork> {
-	const body = validateBody(this, i, enableWebhooksSchema, { url: this.getNodeParameter('url', i) }, WEBHOOK_LABELS);
+	const body = validateBody(
+		this,
+		i,
+		enableWebhooksSchema,
+		{ url: this.getNodeParameter('url', i) },
+		WEBHOOK_LABELS,
+	);
 	return {
 		request: { method: 'POST', path: '/enable_webhooks', body, retry: 'safe', itemIndex: i },
 		output(answer) {

@@ -201,7 +201,11 @@ describe('Marketplace Account > Get Bank Account Request', () => {
 
 	it.each([
 		['an empty id', '', /Invalid Request ID \(item 0\): is empty/],
-		['an id with a slash', '../people', /Invalid Request ID \(item 0\): contains .*; an ID uses only letters, digits/],
+		[
+			'an id with a slash',
+			'../people',
+			/Invalid Request ID \(item 0\): contains .*; an ID uses only letters, digits/,
+		],
 	])('refuses %s and sends nothing', async (_name, requestId, message) => {
 		const { error, requests } = await runNodeExpectingError({ parameters: params(requestId) });
 		expect(requests).toHaveLength(0);

@@ -74,15 +74,23 @@ describe('Notification > Get Many', () => {
 			id: id(1),
 			url: 'https://hook',
 			failed_at: null,
-			payload: { notification: { type: 'payment_approved', transaction_id: 'tx-1' }, secret: '4321' },
+			payload: {
+				notification: { type: 'payment_approved', transaction_id: 'tx-1' },
+				secret: '4321',
+			},
 			body: JSON.stringify({ notification: { type: 'identified' }, secret: 1234 }),
 			secret: '4321',
 		};
-		const { output } = await runNode({ parameters: getMany(), replies: [{ data: [record] }, { data: [] }] });
+		const { output } = await runNode({
+			parameters: getMany(),
+			replies: [{ data: [record] }, { data: [] }],
+		});
 		const text = JSON.stringify(output);
 		expect(text).not.toMatch(/4321|1234/);
 		expect(text).not.toMatch(/secret/);
-		expect(output[0].json.payload).toEqual({ notification: { type: 'payment_approved', transaction_id: 'tx-1' } });
+		expect(output[0].json.payload).toEqual({
+			notification: { type: 'payment_approved', transaction_id: 'tx-1' },
+		});
 	});
 
 	it('sends order_by=desc, last_id and the user’s per_page', async () => {

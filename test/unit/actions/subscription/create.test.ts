@@ -1,7 +1,12 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { defaultRetryOptions } from '../../../../nodes/FacilitaPay/transport';
-import { connectionError, httpError, runNode, runNodeExpectingError } from '../../helpers/executeContext';
+import {
+	connectionError,
+	httpError,
+	runNode,
+	runNodeExpectingError,
+} from '../../helpers/executeContext';
 import {
 	browserParameters,
 	CARD_NUMBER,
@@ -21,8 +26,10 @@ afterEach(() => {
 	jest.useRealTimers();
 });
 
-const sentSubscription = (request: { body?: unknown }) => (request.body as IDataObject).subscription as IDataObject;
-const sentCard = (request: { body?: unknown }) => sentSubscription(request).from_card as IDataObject;
+const sentSubscription = (request: { body?: unknown }) =>
+	(request.body as IDataObject).subscription as IDataObject;
+const sentCard = (request: { body?: unknown }) =>
+	sentSubscription(request).from_card as IDataObject;
 
 describe('Subscription > Create by card', () => {
 	it('sends POST /subscriptions with the subscription, the card, its meta and the 3DS browser data', async () => {
@@ -66,7 +73,9 @@ describe('Subscription > Create by card', () => {
 				},
 			},
 		});
-		expect(output).toEqual([{ json: { id: 'sub-1', status: 'pending', subject_id: SUBJECT_ID }, pairedItem: { item: 0 } }]);
+		expect(output).toEqual([
+			{ json: { id: 'sub-1', status: 'pending', subject_id: SUBJECT_ID }, pairedItem: { item: 0 } },
+		]);
 	});
 
 	it('sends the optional fields given under Additional Fields, and only those', async () => {
@@ -135,17 +144,29 @@ describe('Subscription > Create by card', () => {
 			card_brand: 'mastercard',
 			fullname: 'Maria Silva',
 		});
-		expect(card.threeds).toMatchObject({ httpBrowserJavaEnabled: 'true', httpBrowserTimeDifference: '-60' });
+		expect(card.threeds).toMatchObject({
+			httpBrowserJavaEnabled: 'true',
+			httpBrowserTimeDifference: '-60',
+		});
 		expect(sentSubscription(requests[0])).toMatchObject({ value: '1500.00', cycles: 6 });
 	});
 
-	it.each(['day', 'week', 'month', 'quarter', 'semester', 'year'])('accepts frequency %s for a card', async (frequency) => {
-		const { requests } = await runNode({ parameters: cardSubscription({ frequency }), replies: [{ data: { id: 's' } }] });
-		expect(sentSubscription(requests[0]).frequency).toBe(frequency);
-	});
+	it.each(['day', 'week', 'month', 'quarter', 'semester', 'year'])(
+		'accepts frequency %s for a card',
+		async (frequency) => {
+			const { requests } = await runNode({
+				parameters: cardSubscription({ frequency }),
+				replies: [{ data: { id: 's' } }],
+			});
+			expect(sentSubscription(requests[0]).frequency).toBe(frequency);
+		},
+	);
 
 	it('accepts a card expiring in the current month', async () => {
-		jest.useFakeTimers({ now: new Date('2031-05-31T23:00:00Z'), doNotFake: ['nextTick', 'setImmediate'] });
+		jest.useFakeTimers({
+			now: new Date('2031-05-31T23:00:00Z'),
+			doNotFake: ['nextTick', 'setImmediate'],
+		});
 		const { requests } = await runNode({
 			parameters: cardSubscription({ cardExpirationDate: '05/2031' }),
 			replies: [{ data: { id: 's' } }],
@@ -173,47 +194,145 @@ describe('Subscription > Create by card', () => {
 
 describe('Subscription > Create by card: invalid input is refused before sending', () => {
 	it.each<[string, IDataObject, RegExp]>([
-		['a short card number', { cardNumber: '411111111111' }, /Card Number \(item 0\): has 12 digits; a card number has at least 13/],
-		['letters in the card number', { cardNumber: '4111-1111-1111-111X' }, /Card Number \(item 0\): contains characters other than digits/],
+		[
+			'a short card number',
+			{ cardNumber: '411111111111' },
+			/Card Number \(item 0\): has 12 digits; a card number has at least 13/,
+		],
+		[
+			'letters in the card number',
+			{ cardNumber: '4111-1111-1111-111X' },
+			/Card Number \(item 0\): contains characters other than digits/,
+		],
 		['an empty card number', { cardNumber: '' }, /Card Number \(item 0\): is empty/],
-		['an expired card', { cardExpirationDate: '01/2020' }, /Card Expiration Date \(item 0\): is 01\/2020: the card has expired/],
-		['an expiry not MM/YYYY', { cardExpirationDate: '2029-08' }, /Card Expiration Date \(item 0\): is not in the form MM\/YYYY/],
-		['month 13', { cardExpirationDate: '13/2099' }, /Card Expiration Date \(item 0\): has month 13/],
-		['a 4-digit security code', { cardSecurityCode: '1234' }, /Card Security Code \(item 0\): has 4 digits; the service accepts a security code of exactly 3 digits/],
-		['a 2-digit security code', { cardSecurityCode: '12' }, /Card Security Code \(item 0\): has 2 digits/],
-		['letters in the security code', { cardSecurityCode: '12a' }, /Card Security Code \(item 0\): must contain digits only/],
+		[
+			'an expired card',
+			{ cardExpirationDate: '01/2020' },
+			/Card Expiration Date \(item 0\): is 01\/2020: the card has expired/,
+		],
+		[
+			'an expiry not MM/YYYY',
+			{ cardExpirationDate: '2029-08' },
+			/Card Expiration Date \(item 0\): is not in the form MM\/YYYY/,
+		],
+		[
+			'month 13',
+			{ cardExpirationDate: '13/2099' },
+			/Card Expiration Date \(item 0\): has month 13/,
+		],
+		[
+			'a 4-digit security code',
+			{ cardSecurityCode: '1234' },
+			/Card Security Code \(item 0\): has 4 digits; the service accepts a security code of exactly 3 digits/,
+		],
+		[
+			'a 2-digit security code',
+			{ cardSecurityCode: '12' },
+			/Card Security Code \(item 0\): has 2 digits/,
+		],
+		[
+			'letters in the security code',
+			{ cardSecurityCode: '12a' },
+			/Card Security Code \(item 0\): must contain digits only/,
+		],
 		['a single name', { fullname: 'Maria' }, /Cardholder Full Name \(item 0\): is not a full name/],
 		['an empty brand', { cardBrand: '' }, /Card Brand \(item 0\): is empty/],
-		['a brand that is not a name', { cardBrand: '4111' }, /Card Brand \(item 0\): is not a card brand/],
-		['a card type other than credit or debit', { cardType: 'prepaid' }, /Card Type \(item 0\): must be one of credit, debit/],
-		['an MCC outside the seven codes', { mcc: '5411' }, /Merchant Category Code \(item 0\): must be one of 4722, 5045, 5065, 5947, 7372, 8299, 8999/],
-		['no device fingerprint reference', { dfReferenceId: '  ' }, /Device Fingerprint Reference ID \(item 0\): is required/],
-		['an unknown challenge window size', { challengeWindowSize: '800x600' }, /Challenge Window Size \(item 0\): must be one of 250x400, 390x400, 500x600, 600x400, fullPage/],
-		['a Java flag that is not a boolean', { httpBrowserJavaEnabled: 'yes' }, /Browser Java Enabled \(item 0\): must be true or false/],
-		['a color depth that is not a number', { httpBrowserColorDepth: '24bit' }, /Browser Color Depth \(item 0\): is "24bit"/],
-		['a negative screen height', { httpBrowserScreenHeight: '-1080' }, /Browser Screen Height \(item 0\)/],
-		['an empty screen width', { httpBrowserScreenWidth: '' }, /Browser Screen Width \(item 0\): is empty/],
-		['a time difference that is not a number', { httpBrowserTimeDifference: 'GMT-3' }, /Browser Time Difference \(item 0\)/],
-		['a language that is not a tag', { httpBrowserLanguage: 'Portuguese (Brazil)' }, /Browser Language \(item 0\)/],
-		['no Accept header', { httpAcceptBrowserValue: '' }, /Browser Accept Header \(item 0\): is required/],
+		[
+			'a brand that is not a name',
+			{ cardBrand: '4111' },
+			/Card Brand \(item 0\): is not a card brand/,
+		],
+		[
+			'a card type other than credit or debit',
+			{ cardType: 'prepaid' },
+			/Card Type \(item 0\): must be one of credit, debit/,
+		],
+		[
+			'an MCC outside the seven codes',
+			{ mcc: '5411' },
+			/Merchant Category Code \(item 0\): must be one of 4722, 5045, 5065, 5947, 7372, 8299, 8999/,
+		],
+		[
+			'no device fingerprint reference',
+			{ dfReferenceId: '  ' },
+			/Device Fingerprint Reference ID \(item 0\): is required/,
+		],
+		[
+			'an unknown challenge window size',
+			{ challengeWindowSize: '800x600' },
+			/Challenge Window Size \(item 0\): must be one of 250x400, 390x400, 500x600, 600x400, fullPage/,
+		],
+		[
+			'a Java flag that is not a boolean',
+			{ httpBrowserJavaEnabled: 'yes' },
+			/Browser Java Enabled \(item 0\): must be true or false/,
+		],
+		[
+			'a color depth that is not a number',
+			{ httpBrowserColorDepth: '24bit' },
+			/Browser Color Depth \(item 0\): is "24bit"/,
+		],
+		[
+			'a negative screen height',
+			{ httpBrowserScreenHeight: '-1080' },
+			/Browser Screen Height \(item 0\)/,
+		],
+		[
+			'an empty screen width',
+			{ httpBrowserScreenWidth: '' },
+			/Browser Screen Width \(item 0\): is empty/,
+		],
+		[
+			'a time difference that is not a number',
+			{ httpBrowserTimeDifference: 'GMT-3' },
+			/Browser Time Difference \(item 0\)/,
+		],
+		[
+			'a language that is not a tag',
+			{ httpBrowserLanguage: 'Portuguese (Brazil)' },
+			/Browser Language \(item 0\)/,
+		],
+		[
+			'no Accept header',
+			{ httpAcceptBrowserValue: '' },
+			/Browser Accept Header \(item 0\): is required/,
+		],
 		['no user agent', { userAgentBrowserValue: '' }, /Browser User Agent \(item 0\): is required/],
-		['an IP address that is not one', { ipAddress: '203.0.113' }, /Customer IP Address \(item 0\): is "203.0.113"; enter an IPv4 or IPv6 address/],
+		[
+			'an IP address that is not one',
+			{ ipAddress: '203.0.113' },
+			/Customer IP Address \(item 0\): is "203.0.113"; enter an IPv4 or IPv6 address/,
+		],
 	])('%s', async (_name, overrides, message) => {
-		const { error, requests } = await runNodeExpectingError({ parameters: cardSubscription(overrides), replies: [] });
+		const { error, requests } = await runNodeExpectingError({
+			parameters: cardSubscription(overrides),
+			replies: [],
+		});
 		expect(requests).toHaveLength(0);
 		expect(error.message).toMatch(message);
 		expect(error.description).toContain('Nothing was sent to FacilitaPay for this item.');
 		expect(error.context.itemIndex).toBe(0);
 	});
 
-	it.each([['2001:db8::1'], ['10.0.0.1'], ['::1']])('accepts the IP address %s', async (ipAddress) => {
-		const { requests } = await runNode({ parameters: cardSubscription({ ipAddress }), replies: [{ data: {} }] });
-		expect((sentCard(requests[0]).threeds as IDataObject).ipAddress).toBe(ipAddress);
-	});
+	it.each([['2001:db8::1'], ['10.0.0.1'], ['::1']])(
+		'accepts the IP address %s',
+		async (ipAddress) => {
+			const { requests } = await runNode({
+				parameters: cardSubscription({ ipAddress }),
+				replies: [{ data: {} }],
+			});
+			expect((sentCard(requests[0]).threeds as IDataObject).ipAddress).toBe(ipAddress);
+		},
+	);
 
 	it('lists every broken field at once', async () => {
 		const { error, requests } = await runNodeExpectingError({
-			parameters: cardSubscription({ cardSecurityCode: '1', fullname: 'Maria', ...browserParameters, ipAddress: 'x' }),
+			parameters: cardSubscription({
+				cardSecurityCode: '1',
+				fullname: 'Maria',
+				...browserParameters,
+				ipAddress: 'x',
+			}),
 			replies: [],
 		});
 		expect(requests).toHaveLength(0);
@@ -229,35 +348,86 @@ describe('Subscription > Create by card: invalid input is refused before sending
 			replies: [{ data: { id: 'sub-1' } }],
 		});
 		expect(requests).toHaveLength(0);
-		expect(error.message).toMatch(/Card Expiration Date \(item 1\): is 12\/2019: the card has expired/);
+		expect(error.message).toMatch(
+			/Card Expiration Date \(item 1\): is 12\/2019: the card has expired/,
+		);
 	});
 
 	it('refuses a card whose month ended, by the clock of the run', async () => {
-		jest.useFakeTimers({ now: new Date('2031-06-01T00:00:00Z'), doNotFake: ['nextTick', 'setImmediate'] });
+		jest.useFakeTimers({
+			now: new Date('2031-06-01T00:00:00Z'),
+			doNotFake: ['nextTick', 'setImmediate'],
+		});
 		const { error, requests } = await runNodeExpectingError({
 			parameters: cardSubscription({ cardExpirationDate: '05/2031' }),
 			replies: [],
 		});
 		expect(requests).toHaveLength(0);
-		expect(error.message).toMatch(/Card Expiration Date \(item 0\): is 05\/2031: the card has expired/);
+		expect(error.message).toMatch(
+			/Card Expiration Date \(item 0\): is 05\/2031: the card has expired/,
+		);
 	});
 });
 
 describe('Subscription > Create: rules shared by both methods', () => {
 	it.each<[string, IDataObject, RegExp]>([
-		['a value with a comma', { value: '49,90' }, /Value \(item 0\): contains a comma; use a dot .* e\.g\. 49\.90/],
-		['a value without decimals', { value: '50' }, /Value \(item 0\): has no decimals; an amount needs exactly 2 decimals: write 50\.00/],
+		[
+			'a value with a comma',
+			{ value: '49,90' },
+			/Value \(item 0\): contains a comma; use a dot .* e\.g\. 49\.90/,
+		],
+		[
+			'a value without decimals',
+			{ value: '50' },
+			/Value \(item 0\): has no decimals; an amount needs exactly 2 decimals: write 50\.00/,
+		],
 		['a zero value', { value: '0.00' }, /Value \(item 0\): is zero/],
 		['zero cycles', { cycles: 0 }, /Cycles \(item 0\): is 0; enter a whole number of at least 1/],
-		['fractional cycles', { cycles: 1.5 }, /Cycles \(item 0\): is 1\.5; enter a whole number of at least 1/],
-		['an unknown frequency', { frequency: 'fortnight' }, /Frequency \(item 0\): must be one of day, week, month, quarter, semester, year/],
-		['4 retry attempts', { additionalFields: { totalRetryAttempts: 4 } }, /Total Retry Attempts \(item 0\): is 4; enter a whole number from 0 to 3/],
-		['negative retry attempts', { additionalFields: { totalRetryAttempts: -1 } }, /Total Retry Attempts \(item 0\): is -1; enter a whole number from 0 to 3/],
-		['negative trial days', { additionalFields: { trialDays: -5 } }, /Trial Days \(item 0\): is -5; enter a whole number of at least 0/],
-		['fractional free days', { additionalFields: { freeDays: 2.5 } }, /Free Days \(item 0\): is 2\.5/],
-		['meta that is not JSON', { additionalFields: { meta: '{order: 1' } }, /Meta \(JSON\) \(item 0\): is not valid JSON/],
-		['meta that is a list', { additionalFields: { meta: '[1, 2]' } }, /Meta \(JSON\) \(item 0\): must be a JSON object/],
-		['a destination account that is not an id', { toBankAccountId: 'acct-1' }, /To Bank Account ID \(item 0\): is not an id/],
+		[
+			'fractional cycles',
+			{ cycles: 1.5 },
+			/Cycles \(item 0\): is 1\.5; enter a whole number of at least 1/,
+		],
+		[
+			'an unknown frequency',
+			{ frequency: 'fortnight' },
+			/Frequency \(item 0\): must be one of day, week, month, quarter, semester, year/,
+		],
+		[
+			'4 retry attempts',
+			{ additionalFields: { totalRetryAttempts: 4 } },
+			/Total Retry Attempts \(item 0\): is 4; enter a whole number from 0 to 3/,
+		],
+		[
+			'negative retry attempts',
+			{ additionalFields: { totalRetryAttempts: -1 } },
+			/Total Retry Attempts \(item 0\): is -1; enter a whole number from 0 to 3/,
+		],
+		[
+			'negative trial days',
+			{ additionalFields: { trialDays: -5 } },
+			/Trial Days \(item 0\): is -5; enter a whole number of at least 0/,
+		],
+		[
+			'fractional free days',
+			{ additionalFields: { freeDays: 2.5 } },
+			/Free Days \(item 0\): is 2\.5/,
+		],
+		[
+			'meta that is not JSON',
+			{ additionalFields: { meta: '{order: 1' } },
+			/Meta \(JSON\) \(item 0\): is not valid JSON/,
+		],
+		[
+			'meta that is a list',
+			{ additionalFields: { meta: '[1, 2]' } },
+			/Meta \(JSON\) \(item 0\): must be a JSON object/,
+		],
+		[
+			'a destination account that is not an id',
+			{ toBankAccountId: 'acct-1' },
+			/To Bank Account ID \(item 0\): is not an id/,
+		],
 		['no subject', { subjectId: '' }, /Subject ID \(item 0\): is empty/],
 	])('%s is refused for a card and for automatic PIX', async (_name, overrides, message) => {
 		for (const parameters of [cardSubscription(overrides), pixSubscription(overrides)]) {
@@ -280,7 +450,11 @@ describe('Subscription > Create: rules shared by both methods', () => {
 describe('Subscription > Create by automatic PIX', () => {
 	it('sends the partner BRL account and no card', async () => {
 		const { output, requests } = await runNode({
-			parameters: pixSubscription({ frequency: 'week', cycles: 4, additionalFields: { freeDays: 10 } }),
+			parameters: pixSubscription({
+				frequency: 'week',
+				cycles: 4,
+				additionalFields: { freeDays: 10 },
+			}),
 			replies: [{ data: { id: 'sub-2', status: 'pending', from_pix: null } }],
 		});
 		expect(requests[0].method).toBe('POST');
@@ -309,10 +483,16 @@ describe('Subscription > Create by automatic PIX', () => {
 		expect(sentSubscription(requests[0])).not.toHaveProperty('from_card');
 	});
 
-	it.each(['week', 'month', 'quarter', 'semester', 'year'])('accepts frequency %s', async (frequency) => {
-		const { requests } = await runNode({ parameters: pixSubscription({ frequency }), replies: [{ data: {} }] });
-		expect(sentSubscription(requests[0]).frequency).toBe(frequency);
-	});
+	it.each(['week', 'month', 'quarter', 'semester', 'year'])(
+		'accepts frequency %s',
+		async (frequency) => {
+			const { requests } = await runNode({
+				parameters: pixSubscription({ frequency }),
+				replies: [{ data: {} }],
+			});
+			expect(sentSubscription(requests[0]).frequency).toBe(frequency);
+		},
+	);
 
 	it('refuses a daily frequency before sending', async () => {
 		const { error, requests } = await runNodeExpectingError({
@@ -340,6 +520,8 @@ describe('Subscription > Create by automatic PIX', () => {
 			replies: [httpError(422, { errors: { from_bank_account_id: ['is invalid'] } })],
 		});
 		expect(requests).toHaveLength(1);
-		expect(error.message).toMatch(/FacilitaPay rejected the data \(item 0\): from_bank_account_id: is invalid/);
+		expect(error.message).toMatch(
+			/FacilitaPay rejected the data \(item 0\): from_bank_account_id: is invalid/,
+		);
 	});
 });

@@ -16,7 +16,11 @@ const subscriptions = (from: number, count: number) =>
 describe('Subscription > Get', () => {
 	it('sends GET /subscriptions/:id and returns the subscription', async () => {
 		const { output, requests } = await runNode({
-			parameters: { resource: 'subscription', operation: 'get', subscriptionId: ` ${SUBSCRIPTION_ID} ` },
+			parameters: {
+				resource: 'subscription',
+				operation: 'get',
+				subscriptionId: ` ${SUBSCRIPTION_ID} `,
+			},
 			replies: [{ data: { id: SUBSCRIPTION_ID, status: 'active', subject_id: 's-1' } }],
 		});
 		expect(requests).toHaveLength(1);
@@ -36,7 +40,11 @@ describe('Subscription > Get', () => {
 
 	it.each<[string, string, RegExp]>([
 		['an empty ID', '', /Subscription ID \(item 0\): is empty/],
-		['an ID with a slash', 'abc/cancel', /Subscription ID \(item 0\): contains .*; an ID uses only letters, digits/],
+		[
+			'an ID with a slash',
+			'abc/cancel',
+			/Subscription ID \(item 0\): contains .*; an ID uses only letters, digits/,
+		],
 	])('refuses %s before sending', async (_name, subscriptionId, message) => {
 		const { error, requests } = await runNodeExpectingError({
 			parameters: { resource: 'subscription', operation: 'get', subscriptionId },
@@ -57,7 +65,10 @@ describe('Subscription > Get Many', () => {
 	});
 
 	it('sends GET /subscriptions and returns one item per subscription', async () => {
-		const { output, requests } = await runNode({ parameters: getMany(), replies: [{ data: subscriptions(1, 3) }, { data: [] }] });
+		const { output, requests } = await runNode({
+			parameters: getMany(),
+			replies: [{ data: subscriptions(1, 3) }, { data: [] }],
+		});
 		expect(requests[0].method).toBe('GET');
 		expect(requests[0].url).toBe('https://sandbox.test/api/v1/subscriptions');
 		expect(requests[0].qs).toBeUndefined();
@@ -100,13 +111,18 @@ describe('Subscription > Cancel', () => {
 		});
 		expect(requests).toHaveLength(1);
 		expect(requests[0].method).toBe('PUT');
-		expect(requests[0].url).toBe(`https://sandbox.test/api/v1/subscriptions/${SUBSCRIPTION_ID}/cancel`);
+		expect(requests[0].url).toBe(
+			`https://sandbox.test/api/v1/subscriptions/${SUBSCRIPTION_ID}/cancel`,
+		);
 		expect(requests[0].body).toEqual({ reason: 'Customer asked to stop' });
 		expect(output[0].json).toEqual({ id: SUBSCRIPTION_ID, status: 'canceled' });
 	});
 
 	it('trims the reason', async () => {
-		const { requests } = await runNode({ parameters: cancel({ reason: '  Fraud suspected \n' }), replies: [{ data: {} }] });
+		const { requests } = await runNode({
+			parameters: cancel({ reason: '  Fraud suspected \n' }),
+			replies: [{ data: {} }],
+		});
 		expect(requests[0].body).toEqual({ reason: 'Fraud suspected' });
 	});
 
@@ -116,7 +132,10 @@ describe('Subscription > Cancel', () => {
 	});
 
 	it.each([[''], ['   ']])('refuses an empty reason (%j) before sending', async (reason) => {
-		const { error, requests } = await runNodeExpectingError({ parameters: cancel({ reason }), replies: [] });
+		const { error, requests } = await runNodeExpectingError({
+			parameters: cancel({ reason }),
+			replies: [],
+		});
 		expect(requests).toHaveLength(0);
 		expect(error.message).toMatch(/Reason \(item 0\): is required/);
 		expect(error.description).toContain('Nothing was sent');
@@ -125,10 +144,15 @@ describe('Subscription > Cancel', () => {
 	it('shows why a subscription that is not active cannot be cancelled (422), without repeating', async () => {
 		const { error, requests } = await runNodeExpectingError({
 			parameters: cancel(),
-			replies: [httpError(422, { errors: { status: ['subscription is not active'] } }), { data: {} }],
+			replies: [
+				httpError(422, { errors: { status: ['subscription is not active'] } }),
+				{ data: {} },
+			],
 		});
 		expect(requests).toHaveLength(1);
-		expect(error.message).toBe('FacilitaPay rejected the data (item 0): status: subscription is not active');
+		expect(error.message).toBe(
+			'FacilitaPay rejected the data (item 0): status: subscription is not active',
+		);
 		expect(error.description).toContain(`PUT /subscriptions/${SUBSCRIPTION_ID}/cancel, HTTP 422`);
 	});
 
@@ -139,14 +163,19 @@ describe('Subscription > Cancel', () => {
 		});
 		expect(requests).toHaveLength(1);
 		expect(error.message).toMatch(/^Outcome unknown \(item 0\)/);
-		expect(error.description).toMatch(/may have been processed by FacilitaPay, so it was not repeated/);
+		expect(error.description).toMatch(
+			/may have been processed by FacilitaPay, so it was not repeated/,
+		);
 	});
 
 	it('with Continue On Fail, a refused cancel becomes an error item', async () => {
 		const { output } = await runNode({
 			parameters: [cancel(), cancel({ subscriptionId: id(2) })],
 			continueOnFail: true,
-			replies: [httpError(422, { error: 'subscription_not_active' }), { data: { id: id(2), status: 'canceled' } }],
+			replies: [
+				httpError(422, { error: 'subscription_not_active' }),
+				{ data: { id: id(2), status: 'canceled' } },
+			],
 		});
 		expect(output[0].json.error).toMatch(/subscription_not_active/);
 		expect(output[1].json).toEqual({ id: id(2), status: 'canceled' });
@@ -156,12 +185,18 @@ describe('Subscription > Cancel', () => {
 describe('Subscription > Submit 3DS Challenge', () => {
 	it('sends POST /subscriptions/:id/threeds_challenge with the card under credit_card', async () => {
 		const { output, requests } = await runNode({
-			parameters: threedsChallenge({ cardNumber: '4111-1111-1111-1111', cardExpirationDate: '8/2099', cardBrand: 'Elo' }),
+			parameters: threedsChallenge({
+				cardNumber: '4111-1111-1111-1111',
+				cardExpirationDate: '8/2099',
+				cardBrand: 'Elo',
+			}),
 			replies: [{ data: { id: SUBSCRIPTION_ID, status: 'pending' } }],
 		});
 		expect(requests).toHaveLength(1);
 		expect(requests[0].method).toBe('POST');
-		expect(requests[0].url).toBe(`https://sandbox.test/api/v1/subscriptions/${SUBSCRIPTION_ID}/threeds_challenge`);
+		expect(requests[0].url).toBe(
+			`https://sandbox.test/api/v1/subscriptions/${SUBSCRIPTION_ID}/threeds_challenge`,
+		);
 		expect(requests[0].body).toEqual({
 			credit_card: {
 				card_number: CARD_NUMBER,
@@ -175,14 +210,29 @@ describe('Subscription > Submit 3DS Challenge', () => {
 	});
 
 	it.each<[string, IDataObject, RegExp]>([
-		['a short card number', { cardNumber: '4111 1111 1111' }, /Card Number \(item 0\): has 12 digits/],
-		['an expired card', { cardExpirationDate: '02/2021' }, /Card Expiration Date \(item 0\): is 02\/2021: the card has expired/],
-		['a 4-digit security code', { cardSecurityCode: '7370' }, /Card Security Code \(item 0\): has 4 digits/],
+		[
+			'a short card number',
+			{ cardNumber: '4111 1111 1111' },
+			/Card Number \(item 0\): has 12 digits/,
+		],
+		[
+			'an expired card',
+			{ cardExpirationDate: '02/2021' },
+			/Card Expiration Date \(item 0\): is 02\/2021: the card has expired/,
+		],
+		[
+			'a 4-digit security code',
+			{ cardSecurityCode: '7370' },
+			/Card Security Code \(item 0\): has 4 digits/,
+		],
 		['a single name', { fullname: 'SILVA' }, /Cardholder Full Name \(item 0\): is not a full name/],
 		['no brand', { cardBrand: ' ' }, /Card Brand \(item 0\): is empty/],
 		['no subscription', { subscriptionId: '' }, /Subscription ID \(item 0\): is empty/],
 	])('refuses %s before sending', async (_name, overrides, message) => {
-		const { error, requests } = await runNodeExpectingError({ parameters: threedsChallenge(overrides), replies: [] });
+		const { error, requests } = await runNodeExpectingError({
+			parameters: threedsChallenge(overrides),
+			replies: [],
+		});
 		expect(requests).toHaveLength(0);
 		expect(error.message).toMatch(message);
 		expect(error.context.itemIndex).toBe(0);

@@ -13,10 +13,21 @@ const tlv = (id: string, value: string) => `${id}${String(value.length).padStart
 
 /** A dynamic BR Code built field by field, with its CRC. */
 function brCode(): string {
-	const account = tlv('00', 'br.gov.bcb.pix') + tlv('25', 'qrcodes-pix.facilitapay.com/v2/cobv/9d36b84fc70b478fb95c12729b90ca25');
+	const account =
+		tlv('00', 'br.gov.bcb.pix') +
+		tlv('25', 'qrcodes-pix.facilitapay.com/v2/cobv/9d36b84fc70b478fb95c12729b90ca25');
 	const body =
-		tlv('00', '01') + tlv('01', '12') + tlv('26', account) + tlv('52', '0000') + tlv('53', '986') + tlv('54', '150.00') +
-		tlv('58', 'BR') + tlv('59', 'FACILITAPAY') + tlv('60', 'SAO PAULO') + tlv('62', tlv('05', 'FP9D36B84FC70B')) + '6304';
+		tlv('00', '01') +
+		tlv('01', '12') +
+		tlv('26', account) +
+		tlv('52', '0000') +
+		tlv('53', '986') +
+		tlv('54', '150.00') +
+		tlv('58', 'BR') +
+		tlv('59', 'FACILITAPAY') +
+		tlv('60', 'SAO PAULO') +
+		tlv('62', tlv('05', 'FP9D36B84FC70B')) +
+		'6304';
 	return body + crc16CcittFalse(body);
 }
 
@@ -55,7 +66,10 @@ describe('QR Code Image on Transaction > Create Dynamic PIX and Get', () => {
 			replies: [{ data: { id: 'tx-1', status: 'pending', dynamic_pix_code: code } }],
 		});
 		expect(output[0].json).toMatchObject({ id: 'tx-1', pix_code: code, pix_code_valid: true });
-		expect(output[0].binary?.qrCode).toMatchObject({ fileName: 'pix-tx-1.svg', mimeType: 'image/svg+xml' });
+		expect(output[0].binary?.qrCode).toMatchObject({
+			fileName: 'pix-tx-1.svg',
+			mimeType: 'image/svg+xml',
+		});
 		const { svg, quietZone, decoded } = scan(output[0]);
 		expect(svg).toMatch(/^<svg xmlns="http:\/\/www\.w3\.org\/2000\/svg"/);
 		expect(quietZone).toBe(4);
@@ -66,7 +80,16 @@ describe('QR Code Image on Transaction > Create Dynamic PIX and Get', () => {
 		const code = brCode();
 		const { output } = await runNode({
 			parameters: get({ qrCodeImage: true, qrCodeBinaryProperty: ' pixImage ' }),
-			replies: [{ data: { id: 'tx-1', status: 'pending', to_bank_account: { id: 'a' }, dynamic_pix_code: code } }],
+			replies: [
+				{
+					data: {
+						id: 'tx-1',
+						status: 'pending',
+						to_bank_account: { id: 'a' },
+						dynamic_pix_code: code,
+					},
+				},
+			],
 		});
 		expect(Object.keys(output[0].binary ?? {})).toEqual(['pixImage']);
 		expect(output[0].binary!.pixImage.fileName).toBe('pix-tx-1.svg');
@@ -89,7 +112,10 @@ describe('QR Code Image on Transaction > Create Dynamic PIX and Get', () => {
 		['Create Dynamic PIX', createPix()],
 		['Get', get()],
 	])('%s adds no image when QR Code Image is off (the default)', async (_name, parameters) => {
-		const { output } = await runNode({ parameters, replies: [{ data: { id: 'tx-1', dynamic_pix_code: brCode() } }] });
+		const { output } = await runNode({
+			parameters,
+			replies: [{ data: { id: 'tx-1', dynamic_pix_code: brCode() } }],
+		});
 		expect(output[0].binary).toBeUndefined();
 		expect(output[0].json.pix_code).toBe(brCode());
 	});
@@ -97,7 +123,15 @@ describe('QR Code Image on Transaction > Create Dynamic PIX and Get', () => {
 	it('outputs a transaction without a PIX code (a boleto) unchanged, without image and without error', async () => {
 		const { output } = await runNode({
 			parameters: get({ qrCodeImage: true, qrCodeBinaryProperty: 'qrCode' }),
-			replies: [{ data: { id: 'b-1', status: 'pending', boleto_barcode: '23790000000000000000000000000000000000000000' } }],
+			replies: [
+				{
+					data: {
+						id: 'b-1',
+						status: 'pending',
+						boleto_barcode: '23790000000000000000000000000000000000000000',
+					},
+				},
+			],
 		});
 		expect(output).toHaveLength(1);
 		expect(output[0].binary).toBeUndefined();
@@ -130,7 +164,9 @@ describe('QR Code Image on Transaction > Create Dynamic PIX and Get', () => {
 	it('shows Put QR Code in Field (default qrCode) only when QR Code Image is on, for both operations', () => {
 		const { properties } = new FacilitaPay().description;
 		for (const operation of ['createDynamicPix', 'get']) {
-			const forOperation = properties.filter((p) => p.displayOptions?.show?.operation?.includes(operation));
+			const forOperation = properties.filter((p) =>
+				p.displayOptions?.show?.operation?.includes(operation),
+			);
 			const image = forOperation.find((p) => p.name === 'qrCodeImage');
 			const field = forOperation.find((p) => p.name === 'qrCodeBinaryProperty');
 			expect(image).toMatchObject({
@@ -140,7 +176,10 @@ describe('QR Code Image on Transaction > Create Dynamic PIX and Get', () => {
 				description: 'Whether to add an SVG image of the PIX QR code as binary data',
 			});
 			expect(field).toMatchObject({ displayName: 'Put QR Code in Field', default: 'qrCode' });
-			expect(field!.displayOptions?.show).toMatchObject({ qrCodeImage: [true], operation: [operation] });
+			expect(field!.displayOptions?.show).toMatchObject({
+				qrCodeImage: [true],
+				operation: [operation],
+			});
 		}
 	});
 });

@@ -13,8 +13,10 @@ const CUSTOMER = '0b5e7c2a-1f3d-4a8e-9c61-000000000006';
 beforeEach(() => jest.spyOn(defaultRetryOptions, 'wait').mockResolvedValue(undefined));
 afterEach(() => jest.restoreAllMocks());
 
-const isoIn = (seconds: number) => new Date(Date.now() + seconds * 1000).toISOString().replace(/\.\d{3}Z$/, 'Z');
-const day = (offset: number) => new Date(Date.now() + offset * 86_400_000).toISOString().slice(0, 10);
+const isoIn = (seconds: number) =>
+	new Date(Date.now() + seconds * 1000).toISOString().replace(/\.\d{3}Z$/, 'Z');
+const day = (offset: number) =>
+	new Date(Date.now() + offset * 86_400_000).toISOString().slice(0, 10);
 
 const tlv = (id: string, value: string) => `${id}${String(value.length).padStart(2, '0')}${value}`;
 
@@ -22,8 +24,16 @@ const tlv = (id: string, value: string) => `${id}${String(value.length).padStart
 function brCode(): string {
 	const account = tlv('00', 'br.gov.bcb.pix') + tlv('25', 'pix.example.com/qr/v2/abc123');
 	const body =
-		tlv('00', '01') + tlv('01', '12') + tlv('26', account) + tlv('52', '0000') + tlv('53', '986') +
-		tlv('58', 'BR') + tlv('59', 'FACILITAPAY') + tlv('60', 'SAO PAULO') + tlv('62', tlv('05', '***')) + '6304';
+		tlv('00', '01') +
+		tlv('01', '12') +
+		tlv('26', account) +
+		tlv('52', '0000') +
+		tlv('53', '986') +
+		tlv('58', 'BR') +
+		tlv('59', 'FACILITAPAY') +
+		tlv('60', 'SAO PAULO') +
+		tlv('62', tlv('05', '***')) +
+		'6304';
 	return body + crc16CcittFalse(body);
 }
 
@@ -49,7 +59,8 @@ describe('Transaction > Create Dynamic PIX', () => {
 			timezone: 'America/Sao_Paulo',
 			replies: [{ data: { id: 'tx-1' } }],
 		});
-		const sent = ((requests[0].body as IDataObject).transaction as IDataObject).dynamic_pix_expires_at as string;
+		const sent = ((requests[0].body as IDataObject).transaction as IDataObject)
+			.dynamic_pix_expires_at as string;
 		expect(Date.parse(sent)).toBe(inTwoHours);
 	});
 
@@ -58,7 +69,9 @@ describe('Transaction > Create Dynamic PIX', () => {
 			parameters: pix({ dynamicPixExpiresAt: '' }),
 			replies: [{ data: { id: 'tx-1' } }],
 		});
-		expect((requests[0].body as IDataObject).transaction).not.toHaveProperty('dynamic_pix_expires_at');
+		expect((requests[0].body as IDataObject).transaction).not.toHaveProperty(
+			'dynamic_pix_expires_at',
+		);
 	});
 
 	it('sends the dynamic PIX shape and outputs the PIX code', async () => {
@@ -66,7 +79,16 @@ describe('Transaction > Create Dynamic PIX', () => {
 		const code = brCode();
 		const { output, requests } = await runNode({
 			parameters: pix({ dynamicPixExpiresAt: expires }),
-			replies: [{ data: { id: 'tx-1', status: 'pending', dynamic_pix_code: code, meta: { dynamic_pix_due_date: expires } } }],
+			replies: [
+				{
+					data: {
+						id: 'tx-1',
+						status: 'pending',
+						dynamic_pix_code: code,
+						meta: { dynamic_pix_due_date: expires },
+					},
+				},
+			],
 		});
 		expect(requests[0].method).toBe('POST');
 		expect(requests[0].url).toBe('https://sandbox.test/api/v1/transactions');
@@ -82,37 +104,70 @@ describe('Transaction > Create Dynamic PIX', () => {
 				dynamic_pix_expires_at: expires,
 			},
 		});
-		expect(output[0].json).toMatchObject({ id: 'tx-1', pix_code: code, pix_code_valid: true, pix_expires_at: expires });
+		expect(output[0].json).toMatchObject({
+			id: 'tx-1',
+			pix_code: code,
+			pix_code_valid: true,
+			pix_expires_at: expires,
+		});
 	});
 
 	it('normalises an expiry with milliseconds and an offset to UTC seconds', async () => {
 		const at = new Date(Date.now() + 7200_000);
 		const withOffset = new Date(at.getTime() + 3600_000).toISOString().replace('Z', '+01:00');
-		const { requests } = await runNode({ parameters: pix({ dynamicPixExpiresAt: withOffset }), replies: [{ data: { id: 'x' } }] });
-		const sent = (requests[0].body as { transaction: { dynamic_pix_expires_at: string } }).transaction.dynamic_pix_expires_at;
+		const { requests } = await runNode({
+			parameters: pix({ dynamicPixExpiresAt: withOffset }),
+			replies: [{ data: { id: 'x' } }],
+		});
+		const sent = (requests[0].body as { transaction: { dynamic_pix_expires_at: string } })
+			.transaction.dynamic_pix_expires_at;
 		expect(sent).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$/);
 		expect(Math.abs(Date.parse(sent) - at.getTime())).toBeLessThan(1000);
 	});
 
 	it.each([
-		['an expiry 30 seconds ahead', { dynamicPixExpiresAt: isoIn(30) }, /Invalid Expires At \(item 0\)/],
-		['an expiry in the past', { dynamicPixExpiresAt: isoIn(-600) }, /Invalid Expires At \(item 0\)/],
-		['an expiry that is not a date', { dynamicPixExpiresAt: 'tomorrow' }, /Invalid Expires At \(item 0\)/],
+		[
+			'an expiry 30 seconds ahead',
+			{ dynamicPixExpiresAt: isoIn(30) },
+			/Invalid Expires At \(item 0\)/,
+		],
+		[
+			'an expiry in the past',
+			{ dynamicPixExpiresAt: isoIn(-600) },
+			/Invalid Expires At \(item 0\)/,
+		],
+		[
+			'an expiry that is not a date',
+			{ dynamicPixExpiresAt: 'tomorrow' },
+			/Invalid Expires At \(item 0\)/,
+		],
 		['a value with three decimals', { value: '10.555' }, /Invalid Value \(item 0\): .*3 decimals/],
 		['a value with a comma', { value: '10,50' }, /Invalid Value \(item 0\): .*dot/],
 		['a value of zero', { value: '0.00' }, /Invalid Value \(item 0\)/],
-		['a destination currency other than BRL, USD or EUR', { exchangeCurrency: 'MXN' }, /Invalid Exchange Currency \(item 0\)/],
+		[
+			'a destination currency other than BRL, USD or EUR',
+			{ exchangeCurrency: 'MXN' },
+			/Invalid Exchange Currency \(item 0\)/,
+		],
 		['a subject ID that is not a UUID', { subjectId: 'maria' }, /Invalid Subject ID \(item 0\)/],
 	])('refuses %s and sends nothing', async (_name, overrides, message) => {
-		const { error, requests } = await runNodeExpectingError({ parameters: pix(overrides), replies: [{ data: {} }] });
+		const { error, requests } = await runNodeExpectingError({
+			parameters: pix(overrides),
+			replies: [{ data: {} }],
+		});
 		expect(requests).toHaveLength(0);
 		expect(error.message).toMatch(message);
 		expect(error.description).toContain('Nothing was sent');
 	});
 
 	it('takes a number value without going through a float error', async () => {
-		const { requests } = await runNode({ parameters: pix({ value: 19.9 }), replies: [{ data: { id: 'x' } }] });
-		expect((requests[0].body as { transaction: { value: string } }).transaction.value).toBe('19.90');
+		const { requests } = await runNode({
+			parameters: pix({ value: 19.9 }),
+			replies: [{ data: { id: 'x' } }],
+		});
+		expect((requests[0].body as { transaction: { value: string } }).transaction.value).toBe(
+			'19.90',
+		);
 	});
 });
 
@@ -146,7 +201,16 @@ describe('Transaction > Create Boleto, Payout, Checkout', () => {
 
 	it('Create Boleto refuses a due date in the past', async () => {
 		const { error, requests } = await runNodeExpectingError({
-			parameters: { resource: 'transaction', operation: 'createBoleto', subjectId: SUBJECT_ID, toBankAccountId: USD_DEST, currency: 'BRL', exchangeCurrency: 'BRL', value: '10.00', expireAt: day(-2) },
+			parameters: {
+				resource: 'transaction',
+				operation: 'createBoleto',
+				subjectId: SUBJECT_ID,
+				toBankAccountId: USD_DEST,
+				currency: 'BRL',
+				exchangeCurrency: 'BRL',
+				value: '10.00',
+				expireAt: day(-2),
+			},
 		});
 		expect(requests).toHaveLength(0);
 		expect(error.message).toMatch(/Invalid Expire At \(item 0\)/);
@@ -154,37 +218,95 @@ describe('Transaction > Create Boleto, Payout, Checkout', () => {
 
 	it('Create Payout sends the payout shape', async () => {
 		const { requests } = await runNode({
-			parameters: { resource: 'transaction', operation: 'createPayout', subjectId: SUBJECT_ID, fromBankAccountId: USD_CASHOUT, toBankAccountId: CUSTOMER, currency: 'USD', exchangeCurrency: 'BRL', value: '250.00' },
+			parameters: {
+				resource: 'transaction',
+				operation: 'createPayout',
+				subjectId: SUBJECT_ID,
+				fromBankAccountId: USD_CASHOUT,
+				toBankAccountId: CUSTOMER,
+				currency: 'USD',
+				exchangeCurrency: 'BRL',
+				value: '250.00',
+			},
 			replies: [{ data: { id: 'p-1' } }],
 		});
 		expect(requests[0].body).toEqual({
-			transaction: { subject_id: SUBJECT_ID, from_bank_account_id: USD_CASHOUT, to_bank_account_id: CUSTOMER, currency: 'USD', exchange_currency: 'BRL', value: '250.00' },
+			transaction: {
+				subject_id: SUBJECT_ID,
+				from_bank_account_id: USD_CASHOUT,
+				to_bank_account_id: CUSTOMER,
+				currency: 'USD',
+				exchange_currency: 'BRL',
+				value: '250.00',
+			},
 		});
 	});
 
 	it('Create Card Checkout posts to /transactions/checkout without a wrapper', async () => {
 		const { requests } = await runNode({
-			parameters: { resource: 'transaction', operation: 'createCheckout', subjectId: SUBJECT_ID, toBankAccountId: USD_DEST, currency: 'BRL', exchangeCurrency: 'USD', value: '80.00' },
+			parameters: {
+				resource: 'transaction',
+				operation: 'createCheckout',
+				subjectId: SUBJECT_ID,
+				toBankAccountId: USD_DEST,
+				currency: 'BRL',
+				exchangeCurrency: 'USD',
+				value: '80.00',
+			},
 			replies: [{ data: { id: 'c-1', checkout_url: 'https://pay/c-1' } }],
 		});
 		expect(requests[0].url).toBe('https://sandbox.test/api/v1/transactions/checkout');
-		expect(requests[0].body).toEqual({ subject_id: SUBJECT_ID, to_bank_account_id: USD_DEST, currency: 'BRL', exchange_currency: 'USD', value: '80.00' });
+		expect(requests[0].body).toEqual({
+			subject_id: SUBJECT_ID,
+			to_bank_account_id: USD_DEST,
+			currency: 'BRL',
+			exchange_currency: 'USD',
+			value: '80.00',
+		});
 	});
 });
 
 describe('Transaction > Get, Get Boleto PDF, Cancel, Refund', () => {
 	it('Get simplifies the transaction and keeps the PIX code', async () => {
 		const { output, requests } = await runNode({
-			parameters: { resource: 'transaction', operation: 'get', transactionId: ' tx-1 ', simplify: true },
-			replies: [{ data: { id: 'tx-1', status: 'identified', value: '1.00', to_bank_account: { id: 'a' }, subject: { social_name: 'Maria' }, dynamic_pix_code: brCode() } }],
+			parameters: {
+				resource: 'transaction',
+				operation: 'get',
+				transactionId: ' tx-1 ',
+				simplify: true,
+			},
+			replies: [
+				{
+					data: {
+						id: 'tx-1',
+						status: 'identified',
+						value: '1.00',
+						to_bank_account: { id: 'a' },
+						subject: { social_name: 'Maria' },
+						dynamic_pix_code: brCode(),
+					},
+				},
+			],
 		});
 		expect(requests[0].url).toBe('https://sandbox.test/api/v1/transactions/tx-1');
-		expect(output[0].json).toMatchObject({ id: 'tx-1', status: 'identified', subject_name: 'Maria', pix_code_valid: true });
+		expect(output[0].json).toMatchObject({
+			id: 'tx-1',
+			status: 'identified',
+			subject_name: 'Maria',
+			pix_code_valid: true,
+		});
 		expect(output[0].json.to_bank_account).toBeUndefined();
 	});
 
 	it('Get refuses an ID with a slash (it would change the path)', async () => {
-		const { error, requests } = await runNodeExpectingError({ parameters: { resource: 'transaction', operation: 'get', transactionId: '../subject/people', simplify: true } });
+		const { error, requests } = await runNodeExpectingError({
+			parameters: {
+				resource: 'transaction',
+				operation: 'get',
+				transactionId: '../subject/people',
+				simplify: true,
+			},
+		});
 		expect(requests).toHaveLength(0);
 		expect(error.message).toMatch(/Invalid Transaction ID \(item 0\)/);
 	});
@@ -192,21 +314,36 @@ describe('Transaction > Get, Get Boleto PDF, Cancel, Refund', () => {
 	it('Get Boleto PDF outputs the file as binary', async () => {
 		const pdf = Buffer.from('%PDF-1.4 boleto %%EOF');
 		const { output, requests } = await runNode({
-			parameters: { resource: 'transaction', operation: 'getBoletoPdf', transactionId: 'b-1', binaryPropertyName: 'boleto' },
+			parameters: {
+				resource: 'transaction',
+				operation: 'getBoletoPdf',
+				transactionId: 'b-1',
+				binaryPropertyName: 'boleto',
+			},
 			replies: [{ body: pdf, headers: { 'content-type': 'application/pdf' }, statusCode: 200 }],
 		});
 		expect(requests[0].url).toBe('https://sandbox.test/api/v1/transactions/b-1/boleto_pdf');
 		expect(requests[0].encoding).toBe('arraybuffer');
-		expect(output[0].binary?.boleto).toMatchObject({ fileName: 'boleto-b-1.pdf', mimeType: 'application/pdf' });
+		expect(output[0].binary?.boleto).toMatchObject({
+			fileName: 'boleto-b-1.pdf',
+			mimeType: 'application/pdf',
+		});
 		expect(Buffer.from(output[0].binary!.boleto.data, 'base64').equals(pdf)).toBe(true);
-		expect(output[0].json).toEqual({ transaction_id: 'b-1', file_name: 'boleto-b-1.pdf', size: pdf.length });
+		expect(output[0].json).toEqual({
+			transaction_id: 'b-1',
+			file_name: 'boleto-b-1.pdf',
+			size: pdf.length,
+		});
 	});
 
 	it.each([
 		['cancel', '/transactions/tx-7/refund'],
 		['refund', '/transactions/tx-7/refund_received_transaction'],
 	])('%s sends GET %s once', async (operation, path) => {
-		const { requests } = await runNode({ parameters: { resource: 'transaction', operation, transactionId: 'tx-7' }, replies: [{ data: { id: 'tx-7', status: 'canceled' } }] });
+		const { requests } = await runNode({
+			parameters: { resource: 'transaction', operation, transactionId: 'tx-7' },
+			replies: [{ data: { id: 'tx-7', status: 'canceled' } }],
+		});
 		expect(requests).toHaveLength(1);
 		expect(requests[0].method).toBe('GET');
 		expect(requests[0].url).toBe(`https://sandbox.test/api/v1${path}`);
