@@ -27,6 +27,7 @@ import {
 	ensureN8n,
 	importIntoN8n,
 	installPackageInto,
+	localPorts,
 	log,
 	removeUserFolder,
 	run,
@@ -37,10 +38,7 @@ import {
 import { createSandbox } from '../sandbox/server.mjs';
 
 const startedAt = Date.now();
-const n8nPort = Number(process.env.N8N_PORT ?? 5678);
-const brokerPort = Number(process.env.N8N_RUNNERS_BROKER_PORT ?? n8nPort + 1);
-const sandboxPort = Number(process.env.SANDBOX_PORT ?? 4010);
-const sandboxToken = process.env.SANDBOX_TOKEN ?? 'sandbox-token';
+const { n8nPort, brokerPort, sandboxPort, sandboxToken } = localPorts();
 const n8nUrl = `http://127.0.0.1:${n8nPort}`;
 const OUT_DIR = path.join(ROOT, 'docs', 'images');
 const PUPPETEER_DIR = path.join(CACHE_DIR, 'puppeteer-core');

@@ -17,6 +17,7 @@ import {
 	installPackageInto,
 	isAlive,
 	isInsideRepo,
+	localPorts,
 	log,
 	sandboxCredentials,
 	setupOwner,
@@ -27,10 +28,7 @@ import {
 import { createSandbox } from '../sandbox/server.mjs';
 
 const startedAt = Date.now();
-const n8nPort = Number(process.env.N8N_PORT ?? 5678);
-const brokerPort = Number(process.env.N8N_RUNNERS_BROKER_PORT ?? n8nPort + 1);
-const sandboxPort = Number(process.env.SANDBOX_PORT ?? 4010);
-const sandboxToken = process.env.SANDBOX_TOKEN ?? 'sandbox-token';
+const { n8nPort, brokerPort, sandboxPort, sandboxToken } = localPorts();
 // Outside the repository: n8n copies ~700 UI asset .js files into its user folder, which
 // `n8n-node lint` (eslint .) would otherwise lint.
 const userFolder = process.env.N8N_HOME ? path.resolve(process.env.N8N_HOME) : DEFAULT_N8N_HOME;

@@ -177,3 +177,17 @@ export function isAlive(pid) {
 		return false;
 	}
 }
+
+/**
+ * The ports and the sandbox token of a local n8n + sandbox (`npm start`, `npm run screenshots`):
+ * N8N_PORT (5678), N8N_RUNNERS_BROKER_PORT (the next one), SANDBOX_PORT (4010), SANDBOX_TOKEN.
+ */
+export function localPorts() {
+	const n8nPort = Number(process.env.N8N_PORT ?? 5678);
+	return {
+		n8nPort,
+		brokerPort: Number(process.env.N8N_RUNNERS_BROKER_PORT ?? n8nPort + 1),
+		sandboxPort: Number(process.env.SANDBOX_PORT ?? 4010),
+		sandboxToken: process.env.SANDBOX_TOKEN ?? 'sandbox-token',
+	};
+}

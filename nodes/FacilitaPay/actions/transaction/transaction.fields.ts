@@ -1,5 +1,13 @@
-import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeProperties,
+} from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
 
+import { transactionIdField } from '../common/fields';
+import { idParameter } from '../common/input';
 import { locatorValue } from '../common/locator';
 import { answerAsJson } from '../common/output';
 import type { ItemWork } from '../node.type';
@@ -32,4 +40,36 @@ export function createTransaction(
 	output: ItemWork['output'] = (data): INodeExecutionData[] => [{ json: answerAsJson(data) }],
 ): ItemWork {
 	return { request: { method: 'POST', path, body, retry: 'sendOnce', itemIndex: i }, output };
+}
+
+/**
+ * Cancel and Refund: one transaction ID and one request that moves money (a GET, as the service
+ * has it), sent once; the answer carries the transaction ID.
+ */
+export function transactionAction(
+	operation: 'cancel' | 'refund',
+	field: { description: string; hint: string },
+	pathSuffix: 'refund' | 'refund_received_transaction',
+): {
+	description: INodeProperties[];
+	prepare: (this: IExecuteFunctions, i: number) => Promise<ItemWork>;
+} {
+	return {
+		description: updateDisplayOptions(
+			{ show: { resource: ['transaction'], operation: [operation] } },
+			[{ ...transactionIdField, ...field }],
+		),
+		async prepare(this: IExecuteFunctions, i: number): Promise<ItemWork> {
+			const id = idParameter(this, i, 'transactionId', 'Transaction ID');
+			return {
+				request: {
+					method: 'GET',
+					path: `/transactions/${encodeURIComponent(id)}/${pathSuffix}`,
+					retry: 'sendOnce',
+					itemIndex: i,
+				},
+				output: (data) => [{ json: answerAsJson(data, { transaction_id: id }) }],
+			};
+		},
+	};
 }
