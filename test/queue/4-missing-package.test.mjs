@@ -31,6 +31,7 @@ import {
 	startAttributedSandbox,
 	waitFor,
 	waitForExecutions,
+	registerSubjects,
 } from './lib/queue.mjs';
 
 const TRIGGER = 'FacilitaPay Trigger';
@@ -105,9 +106,14 @@ describeQueue('queue mode: a worker without the FacilitaPay package', () => {
 				),
 			).toBe(false);
 
+			const [missingPackageSubject, afterFixSubject] = await registerSubjects(
+				sandbox,
+				2,
+				'Queue Worker',
+			);
 			await sandbox.call('POST', '/_sandbox/events', {
 				type: 'subject_approved',
-				subject_id: 'queue-missing-package',
+				subject_id: missingPackageSubject,
 			});
 			await sandbox.call('POST', '/_sandbox/deliveries/wait');
 			const [notification] = (await sandbox.call('GET', '/api/v1/notifications')).data;
@@ -129,11 +135,11 @@ describeQueue('queue mode: a worker without the FacilitaPay package', () => {
 			expect(fs.readFileSync(bare.logFile, 'utf8')).toContain(NODE_TYPES.trigger);
 			// n8n replaced the execution's data with the error: the event itself is not in n8n any more...
 			expect(nodeOutput(withData, TRIGGER)).toBeUndefined();
-			expect(JSON.stringify(withData.data)).not.toContain('queue-missing-package');
+			expect(JSON.stringify(withData.data)).not.toContain(missingPackageSubject);
 			// ...but FacilitaPay's notification log still has it (FacilitaPay node: Notification → Get Many).
 			expect(notification.notification).toMatchObject({
 				type: 'subject_approved',
-				subject_id: 'queue-missing-package',
+				subject_id: missingPackageSubject,
 			});
 
 			// The fix: a worker WITH the package replaces it; the next event runs.
@@ -155,7 +161,7 @@ describeQueue('queue mode: a worker without the FacilitaPay package', () => {
 
 			await sandbox.call('POST', '/_sandbox/events', {
 				type: 'subject_approved',
-				subject_id: 'queue-after-fix',
+				subject_id: afterFixSubject,
 			});
 			const all = await waitForExecutions(workflow.id, 2, 60_000);
 			const next = all.find((e) => String(e.id) !== String(failed.id));
@@ -164,7 +170,11 @@ describeQueue('queue mode: a worker without the FacilitaPay package', () => {
 				(e) => String(e.id) === String(next.id),
 			);
 			expect(nodeOutput(withOutput, TRIGGER)).toEqual([
-				expect.objectContaining({ type: 'subject_approved', subject_id: 'queue-after-fix' }),
+				expect.objectContaining({
+					type: 'subject_approved',
+					subject_id: afterFixSubject,
+					verified: true,
+				}),
 			]);
 			expect(executionsByWorker().get(String(next.id))).toEqual(['worker-3']);
 			report(

@@ -7,6 +7,7 @@ import fs from 'node:fs';
 import http from 'node:http';
 import { CREDENTIAL_TYPE, NODE_TYPES } from '../../../scripts/n8n-runtime.mjs';
 import { createSandbox } from '../../../sandbox/server.mjs';
+import { validCpf } from '../../e2e/lib/n8n-e2e.mjs';
 
 export { CREDENTIAL_TYPE, NODE_TYPES };
 
@@ -309,4 +310,26 @@ export function report(line) {
 	const state = queueState();
 	fs.appendFileSync(`${state.runDir}/report.txt`, `${line}\n`);
 	process.stderr.write(`[queue-mode] ${line}\n`);
+}
+
+/**
+ * Registers `count` people in the sandbox (as a fixture) and returns their ids: the trigger verifies
+ * every event against FacilitaPay's API (Verify With API), so events must name real subjects.
+ * @param {{call: (method: string, route: string, body?: unknown) => Promise<any>}} sandbox
+ * @param {number} count
+ * @param {string} label
+ */
+export async function registerSubjects(sandbox, count, label) {
+	const seed = 40_000 + (Date.now() % 50_000);
+	const ids = [];
+	for (let i = 0; i < count; i++) {
+		const person = {
+			document_type: 'cpf',
+			document_number: validCpf(seed + i),
+			social_name: `${label} ${i}`,
+			fiscal_country: 'BR',
+		};
+		ids.push((await sandbox.call('POST', '/api/v1/subject/people', { person })).data.id);
+	}
+	return ids;
 }
