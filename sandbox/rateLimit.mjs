@@ -67,10 +67,10 @@ export function createRateLimit({ now = () => performance.now() } = {}) {
 	/** Takes a token for `key`; answers the seconds to wait when there is none. */
 	function take(key) {
 		if (perSecond <= 0) return { ok: true };
-		const t = now();
-		const bucket = buckets.get(key) ?? { tokens: burst, at: t };
-		bucket.tokens = Math.min(burst, bucket.tokens + ((t - bucket.at) / 1000) * perSecond);
-		bucket.at = t;
+		const at = now();
+		const bucket = buckets.get(key) ?? { tokens: burst, at };
+		bucket.tokens = Math.min(burst, bucket.tokens + ((at - bucket.at) / 1000) * perSecond);
+		bucket.at = at;
 		buckets.set(key, bucket);
 		if (bucket.tokens >= 1) {
 			bucket.tokens -= 1;

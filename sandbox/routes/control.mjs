@@ -13,11 +13,11 @@ export function registerControlRoutes(app, ctx) {
 
 	app.get('/accounts', async () => ({
 		data: [...ctx.state.bankAccounts.values()]
-			.filter((a) => ctx.state.accountPurposes[a.id])
-			.map((a) => ({
-				...a,
-				purpose: ctx.state.accountPurposes[a.id].purpose,
-				partner: ctx.state.accountPurposes[a.id].partner,
+			.filter((account) => ctx.state.accountPurposes[account.id])
+			.map((account) => ({
+				...account,
+				purpose: ctx.state.accountPurposes[account.id].purpose,
+				partner: ctx.state.accountPurposes[account.id].partner,
 			})),
 	}));
 
@@ -29,51 +29,57 @@ export function registerControlRoutes(app, ctx) {
 	// ---- clock ----
 	app.get('/clock', async () => ({ data: { now: ctx.clock.iso(), pending: ctx.clock.pending() } }));
 	app.post('/clock/advance', async (request) => {
-		const b = body(request);
+		const amount = body(request);
 		const errors = new Errors();
 		const seconds =
-			Number(b.seconds ?? 0) +
-			Number(b.minutes ?? 0) * 60 +
-			Number(b.hours ?? 0) * 3600 +
-			Number(b.days ?? 0) * 86400;
+			Number(amount.seconds ?? 0) +
+			Number(amount.minutes ?? 0) * 60 +
+			Number(amount.hours ?? 0) * 3600 +
+			Number(amount.days ?? 0) * 86400;
 		if (!Number.isFinite(seconds) || seconds < 0)
 			errors.add('seconds', 'must be a number of seconds ≥ 0');
 		check(errors);
-		const r = await ctx.clock.advance(seconds * 1000);
-		return { data: { now: r.now, tasks_run: r.tasks_run, pending: ctx.clock.pending() } };
+		const advanced = await ctx.clock.advance(seconds * 1000);
+		return {
+			data: { now: advanced.now, tasks_run: advanced.tasks_run, pending: ctx.clock.pending() },
+		};
 	});
 
 	// ---- payers and banks ----
 	app.post('/transactions/:id/pay', async (request) => {
-		const t = ctx.transactions.pay(id(request), body(request));
+		const transaction = ctx.transactions.pay(id(request), body(request));
 		await ctx.webhooks.idle();
-		return { data: ctx.transactions.view(t) };
+		return { data: ctx.transactions.view(transaction) };
 	});
 	app.post('/pix/receive', async (request) => receive('pix', request));
 	app.post('/ted/receive', async (request) => receive('ted', request));
 	async function receive(method, request) {
-		const r = ctx.transactions.receive(method, body(request));
+		const received = ctx.transactions.receive(method, body(request));
 		await ctx.webhooks.idle();
-		if (r.identified)
-			return { data: { identified: true, transaction: ctx.transactions.view(r.transaction) } };
-		const { _refundTask, ...bt } = r.bank_transaction;
-		return { data: { identified: false, bank_transaction: bt } };
+		if (received.identified)
+			return {
+				data: { identified: true, transaction: ctx.transactions.view(received.transaction) },
+			};
+		const { _refundTask, ...bankTransaction } = received.bank_transaction;
+		return { data: { identified: false, bank_transaction: bankTransaction } };
 	}
 	app.get('/pix/:ref', async (request) => {
 		const ref = /** @type {any} */ (request.params).ref;
-		const t = [...ctx.state.transactions.values()].find((x) => x.id.replace(/-/g, '') === ref);
-		if (!t) throw notFound();
-		return { data: ctx.transactions.view(t) };
+		const transaction = [...ctx.state.transactions.values()].find(
+			(candidate) => candidate.id.replace(/-/g, '') === ref,
+		);
+		if (!transaction) throw notFound();
+		return { data: ctx.transactions.view(transaction) };
 	});
 	app.get('/checkout/:id', async (request, reply) => {
-		const c = ctx.state.checkouts.get(id(request));
-		if (!c) throw notFound();
-		return reply.type('text/html; charset=utf-8').send(checkoutPage(c));
+		const checkout = ctx.state.checkouts.get(id(request));
+		if (!checkout) throw notFound();
+		return reply.type('text/html; charset=utf-8').send(checkoutPage(checkout));
 	});
 	app.get('/checkouts/:id', async (request) => {
-		const c = ctx.state.checkouts.get(id(request));
-		if (!c) throw notFound();
-		return { data: c };
+		const checkout = ctx.state.checkouts.get(id(request));
+		if (!checkout) throw notFound();
+		return { data: checkout };
 	});
 
 	// ---- back office: subjects, authorisations, bank accounts, settlement ----
@@ -84,19 +90,19 @@ export function registerControlRoutes(app, ctx) {
 		return { data: ctx.subjects.view(subject) };
 	});
 	app.post('/subjects/:id/approve', async (request) => {
-		const r = ctx.subjects.approve(id(request));
+		const approved = ctx.subjects.approve(id(request));
 		await ctx.webhooks.idle();
 		return {
 			data: {
-				...ctx.subjects.view(r.subject),
-				released_transaction_ids: r.released_transaction_ids,
+				...ctx.subjects.view(approved.subject),
+				released_transaction_ids: approved.released_transaction_ids,
 			},
 		};
 	});
 	app.post('/subjects/:id/reprove', async (request) => {
-		const s = ctx.subjects.reprove(id(request), body(request));
+		const subject = ctx.subjects.reprove(id(request), body(request));
 		await ctx.webhooks.idle();
-		return { data: ctx.subjects.view(s) };
+		return { data: ctx.subjects.view(subject) };
 	});
 	app.post('/authorizations/:id/approve', async (request) => ({
 		data: ctx.marketplace.decide(id(request), true),
@@ -108,9 +114,9 @@ export function registerControlRoutes(app, ctx) {
 		data: ctx.marketplace.view(ctx.marketplace.complete(id(request))),
 	}));
 	app.post('/settlement/run', async (request) => {
-		const r = ctx.transactions.settle(body(request));
+		const settled = ctx.transactions.settle(body(request));
 		await ctx.webhooks.idle();
-		return { data: r };
+		return { data: settled };
 	});
 	app.get('/wires', async () => ({ data: [...ctx.state.wires.values()] }));
 	app.get('/exchanges', async () => ({ data: [...ctx.state.exchanges.values()] }));
@@ -141,9 +147,10 @@ export function registerControlRoutes(app, ctx) {
 		return { data: { in_flight: 0 } };
 	});
 	app.post('/events', async (request) => {
-		const b = body(request);
-		if (isBlank(b.type) || typeof b.type !== 'string') throw invalid('type', "can't be blank");
-		const { type, ...fields } = b;
+		const event = body(request);
+		if (isBlank(event.type) || typeof event.type !== 'string')
+			throw invalid('type', "can't be blank");
+		const { type, ...fields } = event;
 		const rec = ctx.emit(type, fields);
 		await ctx.webhooks.idle();
 		return {
@@ -167,15 +174,15 @@ export function registerControlRoutes(app, ctx) {
 		return { data: 'ok' };
 	});
 	app.get('/requests', async (request) => {
-		const q = /** @type {any} */ (request.query);
-		const all = ctx.state.requests.filter((r) => !q.route || r.route === q.route);
+		const query = /** @type {any} */ (request.query);
+		const all = ctx.state.requests.filter((entry) => !query.route || entry.route === query.route);
 		/** @type {Record<string, number>} */
 		const counts = {};
-		for (const r of all) {
-			const key = r.route ?? `${r.method} ${r.url.split('?')[0]}`;
+		for (const entry of all) {
+			const key = entry.route ?? `${entry.method} ${entry.url.split('?')[0]}`;
 			counts[key] = (counts[key] ?? 0) + 1;
 		}
-		return { data: all.map(({ id: _id, ...r }) => r), counts };
+		return { data: all.map(({ id: _id, ...entry }) => entry), counts };
 	});
 	app.delete('/requests', async () => {
 		ctx.state.requests.length = 0;
@@ -183,26 +190,26 @@ export function registerControlRoutes(app, ctx) {
 	});
 }
 
-function esc(s) {
-	return String(s).replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+function esc(text) {
+	return String(text).replace(/[&<>"']/g, (character) => `&#${character.charCodeAt(0)};`);
 }
 
-function checkoutPage(c) {
-	const payUrl = `/_sandbox/transactions/${c.id}/pay`;
+function checkoutPage(checkout) {
+	const payUrl = `/_sandbox/transactions/${checkout.id}/pay`;
 	return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>FacilitaPay Sandbox checkout</title>
 <style>body{font-family:sans-serif;max-width:32rem;margin:3rem auto}button{margin-right:1rem;padding:.5rem 1rem}</style></head>
 <body><h1>Sandbox card checkout</h1>
-<p>Checkout <code>${esc(c.id)}</code> &middot; status <strong id="status">${esc(c.status)}</strong></p>
-<p>Amount: <strong>${esc(c.currency)} ${esc(c.value)}</strong></p>
+<p>Checkout <code>${esc(checkout.id)}</code> &middot; status <strong id="status">${esc(checkout.status)}</strong></p>
+<p>Amount: <strong>${esc(checkout.currency)} ${esc(checkout.value)}</strong></p>
 <p>This page plays the customer. No real card is charged.</p>
 <button id="ok">Pay (approved)</button><button id="ko">Pay (declined)</button>
 <pre id="out"></pre>
 <script>
 async function pay(success){
-  const r = await fetch(${JSON.stringify(payUrl)}, {method:'POST', headers:{'content-type':'application/json'}, body: JSON.stringify({success})});
-  const j = await r.json(); document.getElementById('out').textContent = JSON.stringify(j, null, 2);
-  if (r.ok && success) document.getElementById('status').textContent = 'paid';
+  const response = await fetch(${JSON.stringify(payUrl)}, {method:'POST', headers:{'content-type':'application/json'}, body: JSON.stringify({success})});
+  const answer = await response.json(); document.getElementById('out').textContent = JSON.stringify(answer, null, 2);
+  if (response.ok && success) document.getElementById('status').textContent = 'paid';
 }
 document.getElementById('ok').onclick = () => pay(true);
 document.getElementById('ko').onclick = () => pay(false);
