@@ -22,6 +22,7 @@ function loadDist(relative) {
 }
 
 const { NodeApiError } = require('n8n-workflow');
+const { createExecuteContext } = require('../../helpers/fakeExecuteContext.js');
 
 export const node = {
 	id: 'integration-node',
@@ -82,8 +83,6 @@ export function createContext({
 }) {
 	const { FacilitaPayApi } = loadDist('credentials/FacilitaPayApi.credentials.js');
 	const credentialType = new FacilitaPayApi();
-	const sets = Array.isArray(parameters) ? parameters : [parameters];
-	const inputItems = items ?? sets.map(() => ({ json: {} }));
 	const stats = { signIns: 0, requests: 0 };
 	const helpers = {
 		httpRequest: async (options) => {
@@ -103,56 +102,35 @@ export function createContext({
 		return await credentialType.authenticate(data, { ...options, headers: { ...options.headers } });
 	}
 
-	const ctx = {
-		getNode: () => node,
-		getExecutionId: () => executionId,
-		getTimezone: () => timezone,
-		getInputData: () => inputItems,
-		continueOnFail: () => continueOnFail,
-		getCredentials: async () => credentials,
-		getNodeParameter: (name, itemIndex, fallback) => {
-			const set = sets[Math.min(itemIndex, sets.length - 1)];
-			const value = set[name];
-			if (value === undefined) {
-				if (fallback !== undefined) return fallback;
-				throw new Error(`Could not get parameter "${name}"`);
-			}
-			return value;
-		},
-		helpers: {
-			httpRequestWithAuthentication: async function (_type, options, additional) {
-				stats.requests++;
-				const data = additional?.credentialsDecrypted?.data ?? credentials;
+	const httpRequestWithAuthentication = async function (_type, options, additional) {
+		stats.requests++;
+		const data = additional?.credentialsDecrypted?.data ?? credentials;
+		try {
+			await preAuthenticate(data, false);
+			return await httpRequest(await authorize(data, options));
+		} catch (error) {
+			if (error?.response?.status === 401) {
 				try {
-					await preAuthenticate(data, false);
+					await preAuthenticate(data, true);
 					return await httpRequest(await authorize(data, options));
-				} catch (error) {
-					if (error?.response?.status === 401) {
-						try {
-							await preAuthenticate(data, true);
-							return await httpRequest(await authorize(data, options));
-						} catch (retryError) {
-							throw new NodeApiError(node, retryError);
-						}
-					}
-					throw new NodeApiError(node, error);
+				} catch (retryError) {
+					throw new NodeApiError(node, retryError);
 				}
-			},
-			assertBinaryData: (itemIndex, property) => {
-				const binary = inputItems[itemIndex]?.binary?.[property];
-				if (!binary) throw new Error(`No binary data in "${property}"`);
-				return binary;
-			},
-			getBinaryDataBuffer: async (itemIndex, property) =>
-				Buffer.from(inputItems[itemIndex].binary[property].data, 'base64'),
-			prepareBinaryData: async (data, fileName, mimeType) => ({
-				data: data.toString('base64'),
-				fileName,
-				mimeType: mimeType ?? 'application/octet-stream',
-				fileSize: `${data.length} B`,
-			}),
-		},
+			}
+			throw new NodeApiError(node, error);
+		}
 	};
+
+	const ctx = createExecuteContext({
+		node,
+		parameters,
+		items,
+		credentials,
+		continueOnFail,
+		executionId,
+		timezone,
+		httpRequestWithAuthentication,
+	});
 	return { ctx, stats };
 }
 

@@ -1,5 +1,4 @@
 import type {
-	IBinaryData,
 	IDataObject,
 	JsonObject,
 	IExecuteFunctions,
@@ -10,6 +9,7 @@ import type {
 import { NodeApiError } from 'n8n-workflow';
 
 import { FacilitaPay } from '../../../nodes/FacilitaPay/FacilitaPay.node';
+import { createExecuteContext } from '../../helpers/fakeExecuteContext';
 
 export const BASE_URL = 'https://sandbox.test/api/v1';
 
@@ -91,46 +91,16 @@ export function createContext(options: ContextOptions): FakeContext {
 		return value;
 	});
 
-	const ctx = {
-		getNode: () => testNode,
-		getExecutionId: () => options.executionId ?? '',
-		getTimezone: () => options.timezone ?? 'UTC',
-		getInputData: () => items,
-		continueOnFail: () => options.continueOnFail ?? false,
-		getCredentials: async () => credentials,
-		getNodeParameter: (name: string, itemIndex: number, fallback?: unknown) => {
-			const set = parameterSets[Math.min(itemIndex, parameterSets.length - 1)];
-			const value = set[name];
-			if (value === undefined) {
-				if (fallback !== undefined) return fallback;
-				throw new Error(`Could not get parameter "${name}"`);
-			}
-			return value;
-		},
-		helpers: {
-			httpRequestWithAuthentication: http,
-			assertBinaryData: (itemIndex: number, property: string): IBinaryData => {
-				const binary = items[itemIndex]?.binary?.[property];
-				if (!binary)
-					throw new Error(
-						`This operation expects the node's input data to contain a binary file '${property}', but none was found`,
-					);
-				return binary;
-			},
-			getBinaryDataBuffer: async (itemIndex: number, property: string) =>
-				Buffer.from(items[itemIndex].binary![property].data, 'base64'),
-			prepareBinaryData: async (
-				data: Buffer,
-				fileName?: string,
-				mimeType?: string,
-			): Promise<IBinaryData> => ({
-				data: data.toString('base64'),
-				fileName,
-				mimeType: mimeType ?? 'application/octet-stream',
-				fileSize: `${data.length} B`,
-			}),
-		},
-	} as unknown as IExecuteFunctions;
+	const ctx = createExecuteContext({
+		node: testNode,
+		parameters: options.parameters,
+		items,
+		credentials,
+		continueOnFail: options.continueOnFail,
+		executionId: options.executionId,
+		timezone: options.timezone,
+		httpRequestWithAuthentication: http,
+	});
 	return { ctx, requests };
 }
 
