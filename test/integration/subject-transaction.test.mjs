@@ -8,6 +8,19 @@ import {
 	useSandbox,
 } from './lib/harness.mjs';
 
+/** Create Payout parameters: USD cash-out account to the customer's BRL account. */
+const payout = (subjectId, value, extra = {}) => ({
+	resource: 'transaction',
+	operation: 'createPayout',
+	subjectId,
+	fromBankAccountId: ACCOUNTS.usdCashOut,
+	toBankAccountId: ACCOUNTS.brlCustomer,
+	currency: 'USD',
+	exchangeCurrency: 'BRL',
+	value,
+	...extra,
+});
+
 const env = useSandbox(createSandbox);
 
 const fullAddress = {
@@ -269,20 +282,11 @@ describe('Transaction operations against the sandbox', () => {
 
 	test('Create Payout, Create Card Checkout, Cancel and Refund', async () => {
 		const person = await createSubject();
-		const payout = await runAction({
+		const paidOut = await runAction({
 			credentials: env.credentials,
-			parameters: {
-				resource: 'transaction',
-				operation: 'createPayout',
-				subjectId: person.id,
-				fromBankAccountId: ACCOUNTS.usdCashOut,
-				toBankAccountId: ACCOUNTS.brlCustomer,
-				currency: 'USD',
-				exchangeCurrency: 'BRL',
-				value: '20.00',
-			},
+			parameters: payout(person.id, '20.00'),
 		});
-		expect(payout.output[0].json).toMatchObject({ value: '20.00', currency: 'USD' });
+		expect(paidOut.output[0].json).toMatchObject({ value: '20.00', currency: 'USD' });
 
 		const checkout = await runAction({
 			credentials: env.credentials,
@@ -378,16 +382,7 @@ describe('Retries, faults and sign-in against the sandbox', () => {
 		});
 		const error = await runActionExpectingError({
 			credentials: env.credentials,
-			parameters: {
-				resource: 'transaction',
-				operation: 'createPayout',
-				subjectId: person.id,
-				fromBankAccountId: ACCOUNTS.usdCashOut,
-				toBankAccountId: ACCOUNTS.brlCustomer,
-				currency: 'USD',
-				exchangeCurrency: 'BRL',
-				value: '20.00',
-			},
+			parameters: payout(person.id, '20.00'),
 		});
 		expect(error.description).toMatch(/not repeated/);
 		expect((await env.control.received('POST /api/v1/transactions')).length).toBe(1);
@@ -404,17 +399,7 @@ describe('Retries, faults and sign-in against the sandbox', () => {
 		});
 		const error = await runActionExpectingError({
 			credentials: env.credentials,
-			parameters: {
-				resource: 'transaction',
-				operation: 'createPayout',
-				subjectId: person.id,
-				fromBankAccountId: ACCOUNTS.usdCashOut,
-				toBankAccountId: ACCOUNTS.brlCustomer,
-				currency: 'USD',
-				exchangeCurrency: 'BRL',
-				value: '21.00',
-				requestOptions: { timeout: 1000 },
-			},
+			parameters: payout(person.id, '21.00', { requestOptions: { timeout: 1000 } }),
 		});
 		expect(error.message).toBe(
 			'Outcome unknown (item 0): Could not reach FacilitaPay: FacilitaPay did not answer within 1 s',
@@ -428,17 +413,9 @@ describe('Retries, faults and sign-in against the sandbox', () => {
 		const values = Array.from({ length: 200 }, (_, k) => `${k + 1}.00`);
 		const { output } = await runAction({
 			credentials: env.credentials,
-			parameters: values.map((value) => ({
-				resource: 'transaction',
-				operation: 'createPayout',
-				subjectId: person.id,
-				fromBankAccountId: ACCOUNTS.usdCashOut,
-				toBankAccountId: ACCOUNTS.brlCustomer,
-				currency: 'USD',
-				exchangeCurrency: 'BRL',
-				value,
-				requestOptions: { concurrency: 20 },
-			})),
+			parameters: values.map((value) =>
+				payout(person.id, value, { requestOptions: { concurrency: 20 } }),
+			),
 		});
 		expect(output.map((item) => item.json.value)).toEqual(values);
 		expect(output.map((item) => item.pairedItem.item)).toEqual(values.map((_, k) => k));
