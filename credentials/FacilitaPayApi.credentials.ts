@@ -156,7 +156,8 @@ export async function sharedSignIn(
 }
 
 /**
- * Whether the service still takes this session token: one cheap read with it. n8n also asks the
+ * Whether the service still takes this session token: one cheap read with it (only a 401 or 403
+ * says no). n8n also asks the
  * credential for a new token after failures that have nothing to do with it (its HTTP Request
  * node does so after ANY error, then sends the failed request again, a payment included): a token
  * that still works is kept, so nothing is sent again.
@@ -178,8 +179,12 @@ async function tokenStillWorks(
 			timeout: 30_000,
 		});
 		return true;
-	} catch {
-		return false;
+	} catch (error) {
+		// Only the service's refusal of the token says it is spent. When the read fails for any other
+		// reason (the service is down), the token is kept: a sign-in then would hand n8n a new token,
+		// and n8n would send the failed request (maybe a payment) again.
+		const status = statusOf(error);
+		return status !== 401 && status !== 403;
 	}
 }
 

@@ -357,5 +357,24 @@ describe('FacilitaPay API credentials', () => {
 				'POST /sign_in',
 			]);
 		});
+
+		it('keeps the token when that read fails for another reason (service down): no sign-in, so n8n sends nothing again', async () => {
+			const calls: IHttpRequestOptions[] = [];
+			const helper = {
+				helpers: {
+					httpRequest: jest.fn(async (options: IHttpRequestOptions) => {
+						calls.push(options);
+						throw Object.assign(new Error('Request failed with status code 503'), {
+							response: { status: 503, data: {} },
+						});
+					}),
+				},
+			} as unknown as IHttpRequestHelper;
+			const result = await credentials.preAuthentication.call(helper, signedIn);
+			expect(result).toEqual({});
+			expect(calls.map((c) => `${c.method} ${String(c.url).split('/api/v1')[1]}`)).toEqual([
+				'GET /notifications',
+			]);
+		});
 	});
 });
