@@ -8,6 +8,7 @@ export interface ExecuteContextOptions {
 	continueOnFail?: boolean;
 	executionId?: string;
 	timezone?: string;
+	runIndex?: number;
 	httpRequestWithAuthentication: (...args: never[]) => Promise<unknown>;
 }
 

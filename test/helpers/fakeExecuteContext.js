@@ -13,6 +13,7 @@
  *   continueOnFail?: boolean,
  *   executionId?: string,
  *   timezone?: string,
+ *   runIndex?: number,
  *   httpRequestWithAuthentication: (...args: any[]) => Promise<unknown>,
  * }} options
  */
@@ -23,6 +24,9 @@ function createExecuteContext(options) {
 		getNode: () => options.node,
 		getExecutionId: () => options.executionId ?? '',
 		getTimezone: () => options.timezone ?? 'UTC',
+		// n8n's $runIndex, when the test gives one (the same on Retry On Fail, higher in a loop).
+		getWorkflowDataProxy: () =>
+			options.runIndex === undefined ? {} : { $runIndex: options.runIndex },
 		getInputData: () => items,
 		continueOnFail: () => options.continueOnFail ?? false,
 		getCredentials: async () => options.credentials,

@@ -321,6 +321,56 @@ describe('money is sent at most once per execution', () => {
 		expect(second.output.map((item) => item.json.id)).toEqual(['p-1.00', 'p-2.00', 'p-3.00']);
 	});
 
+	it('Retry On Fail sends no second PIX charge although its expiry, computed from the clock, changed', async () => {
+		const executionId = newExecutionId();
+		const expiry = (minutes: number) =>
+			new Date(Date.now() + minutes * 60_000).toISOString().slice(0, 19) + 'Z';
+		const pix = (dynamicPixExpiresAt: string) => ({
+			resource: 'transaction',
+			operation: 'createDynamicPix',
+			subjectId: SUBJECT_ID,
+			fromBankAccountId: '0b5e7c2a-1f3d-4a8e-9c61-000000000001',
+			toBankAccountId: '0b5e7c2a-1f3d-4a8e-9c61-000000000004',
+			exchangeCurrency: 'USD',
+			value: '10.00',
+			dynamicPixExpiresAt,
+		});
+		const first = await runNodeExpectingError({
+			parameters: pix(expiry(60)),
+			executionId,
+			runIndex: 0,
+			replies: [connectionError('ECONNRESET')],
+		});
+		expect(first.requests).toHaveLength(1);
+		// n8n runs the node again (same $runIndex); `$now` plus an hour is now a little later.
+		const again = await runNodeExpectingError({
+			parameters: pix(expiry(61)),
+			executionId,
+			runIndex: 0,
+			replies: [{ data: { id: 'second-charge' } }],
+		});
+		expect(again.requests).toHaveLength(0);
+		expect(again.error.message).toMatch(/^Outcome unknown \(item 0\)/);
+	});
+
+	it('a loop that runs the node again (next $runIndex) sends its items, even with the same body', async () => {
+		const executionId = newExecutionId();
+		await runNode({
+			parameters: payout('7.00'),
+			executionId,
+			runIndex: 0,
+			replies: [{ data: { id: 'a' } }],
+		});
+		const next = await runNode({
+			parameters: payout('7.00'),
+			executionId,
+			runIndex: 1,
+			replies: [{ data: { id: 'b' } }],
+		});
+		expect(next.requests).toHaveLength(1);
+		expect(next.output[0].json.id).toBe('b');
+	});
+
 	it('a new execution is a new payment: the memory is per execution', async () => {
 		const parameters = payout('5.00');
 		await runNode({ parameters, executionId: newExecutionId(), replies: [{ data: { id: 'a' } }] });

@@ -340,6 +340,8 @@ interface RunState {
 	settings: RunSettings;
 	limiter: AdaptiveLimiter;
 	credentials?: Promise<ICredentialDataDecryptedObject>;
+	/** n8n's $runIndex of this run of the node, when n8n tells it. */
+	runIndex?: number;
 }
 
 const runs = new WeakMap<object, RunState>();
@@ -350,8 +352,18 @@ const runs = new WeakMap<object, RunState>();
  */
 export function beginRun(ctx: FacilitaPayContext, settings: RunSettings): AdaptiveLimiter {
 	const limiter = new AdaptiveLimiter(settings.concurrency);
-	runs.set(ctx, { settings, limiter });
+	runs.set(ctx, { settings, limiter, runIndex: runIndexOf(ctx) });
 	return limiter;
+}
+
+/** n8n's $runIndex: unchanged when Retry On Fail runs the node again, higher on each loop pass. */
+function runIndexOf(ctx: FacilitaPayContext): number | undefined {
+	try {
+		const runIndex = (ctx as IExecuteFunctions).getWorkflowDataProxy?.(0)?.$runIndex;
+		return typeof runIndex === 'number' ? runIndex : undefined;
+	} catch {
+		return undefined;
+	}
 }
 
 function runOf(ctx: FacilitaPayContext): RunState {
@@ -410,6 +422,7 @@ function sentKey(ctx: FacilitaPayContext, request: ApiRequest): string | undefin
 	return SentRequests.key({
 		executionId: String(executionId),
 		nodeId: node.id ?? node.name,
+		runIndex: runs.get(ctx)?.runIndex,
 		itemIndex: request.itemIndex ?? -1,
 		method: request.method,
 		path: request.path,

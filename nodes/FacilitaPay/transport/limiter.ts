@@ -25,9 +25,6 @@ export class AdaptiveLimiter {
 	/** The most requests that were in flight at one moment (reported by the benchmark). */
 	peakInFlight = 0;
 
-	/** How often the window was halved. */
-	decreases = 0;
-
 	constructor(
 		readonly max: number,
 		private readonly now: () => number = Date.now,
@@ -73,7 +70,6 @@ export class AdaptiveLimiter {
 			if (ticket >= this.firstTicketAfterDecrease) {
 				this.window = Math.max(1, this.window / 2);
 				this.firstTicketAfterDecrease = this.nextTicket;
-				this.decreases++;
 			}
 		} else if (outcome === 'ok') {
 			this.window = Math.min(this.max, this.window + 1 / this.window);

@@ -34,15 +34,25 @@ export class SentRequests {
 	static key(parts: {
 		executionId: string;
 		nodeId: string;
+		/**
+		 * How many times n8n ran this node before in the execution ($runIndex): the same on a
+		 * Retry On Fail try, higher on each pass of a loop. Known, it identifies the request
+		 * together with the item, and the body is left out of the key: a value computed from the
+		 * clock (a PIX expiry of `$now` plus an hour) differs on a retry a few seconds later.
+		 * Unknown, the body's digest tells the loop's passes apart.
+		 */
+		runIndex?: number;
 		itemIndex: number;
 		method: string;
 		path: string;
 		body: unknown;
 	}): string {
+		const known = parts.runIndex !== undefined;
 		const digest = createHash('sha256')
-			.update(JSON.stringify([parts.method, parts.path, parts.body ?? null]))
+			.update(JSON.stringify([parts.method, parts.path, known ? null : (parts.body ?? null)]))
 			.digest('hex');
-		return `${parts.executionId}\u0000${parts.nodeId}\u0000${parts.itemIndex}\u0000${digest}`;
+		const run = known ? String(parts.runIndex) : '?';
+		return `${parts.executionId}\u0000${parts.nodeId}\u0000${run}\u0000${parts.itemIndex}\u0000${digest}`;
 	}
 
 	get(key: string): SentOutcome | undefined {

@@ -53,6 +53,8 @@ export interface ContextOptions {
 	executionId?: string;
 	/** The workflow's time zone (IANA), UTC by default. */
 	timezone?: string;
+	/** n8n's $runIndex of this run of the node (unset: n8n does not tell it). */
+	runIndex?: number;
 }
 
 export interface FakeContext {
@@ -99,6 +101,7 @@ export function createContext(options: ContextOptions): FakeContext {
 		continueOnFail: options.continueOnFail,
 		executionId: options.executionId,
 		timezone: options.timezone,
+		runIndex: options.runIndex,
 		httpRequestWithAuthentication: http,
 	});
 	return { ctx, requests };
