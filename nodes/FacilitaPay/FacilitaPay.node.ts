@@ -7,7 +7,7 @@ import type {
 import { NodeConnectionTypes } from 'n8n-workflow';
 
 import { resourceOptions, resources } from './actions/resources';
-import { requestOptionsField } from './actions/common/requestOptions';
+import { idempotencyKeyFields, requestOptionsField } from './actions/common/requestOptions';
 import { router } from './actions/router';
 import {
 	searchInvoices,
@@ -44,6 +44,7 @@ export class FacilitaPay implements INodeType {
 				default: 'subject',
 			},
 			...Object.values(resources).flatMap((resource) => resource.description),
+			...idempotencyKeyFields,
 			requestOptionsField,
 		],
 	};

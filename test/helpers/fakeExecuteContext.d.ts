@@ -9,8 +9,21 @@ export interface ExecuteContextOptions {
 	executionId?: string;
 	timezone?: string;
 	runIndex?: number;
+	/** n8n's execution mode ('manual' unless given; 'retry' after the Retry button). */
+	mode?: string;
+	workflowId?: string;
+	/** n8n's deduplication store, shared between contexts to play several executions. */
+	processedStore?: ProcessedStore;
 	httpRequestWithAuthentication: (...args: never[]) => Promise<unknown>;
 }
 
 /** The one fake n8n execution context of the tests (see fakeExecuteContext.js). */
 export function createExecuteContext(options: ExecuteContextOptions): IExecuteFunctions;
+
+/** n8n's deduplication store in memory (checkProcessedAndRecord, removeProcessed). */
+export class ProcessedStore {
+	calls: number;
+	rows: Map<string, string[]>;
+	helpersFor(workflowId: string, node: INode): Record<string, unknown>;
+	keys(): string[];
+}

@@ -14,6 +14,9 @@
  *   executionId?: string,
  *   timezone?: string,
  *   runIndex?: number,
+ *   mode?: string,
+ *   workflowId?: string,
+ *   processedStore?: ProcessedStore,
  *   httpRequestWithAuthentication: (...args: any[]) => Promise<unknown>,
  * }} options
  */
@@ -22,6 +25,9 @@ function createExecuteContext(options) {
 	const items = options.items ?? sets.map(() => ({ json: {} }));
 	return {
 		getNode: () => options.node,
+		// n8n's execution mode: 'retry' in an execution started by the Retry button.
+		getMode: () => options.mode ?? 'manual',
+		getWorkflow: () => ({ id: options.workflowId ?? 'workflow-1', name: 'Test', active: false }),
 		getExecutionId: () => options.executionId ?? '',
 		getTimezone: () => options.timezone ?? 'UTC',
 		// n8n's $runIndex, when the test gives one (the same on Retry On Fail, higher in a loop).
@@ -38,6 +44,9 @@ function createExecuteContext(options) {
 		},
 		helpers: {
 			httpRequestWithAuthentication: options.httpRequestWithAuthentication,
+			...(options.processedStore
+				? options.processedStore.helpersFor(options.workflowId ?? 'workflow-1', options.node)
+				: {}),
 			assertBinaryData: (itemIndex, property) => {
 				const binary = items[itemIndex]?.binary?.[property];
 				if (!binary) {
@@ -59,4 +68,62 @@ function createExecuteContext(options) {
 	};
 }
 
-module.exports = { createExecuteContext };
+/**
+ * n8n's deduplication store (the one behind Remove Duplicates "across executions"), in memory: one
+ * list of keys per workflow and node, as n8n keeps it (checkProcessedAndRecord, removeProcessed).
+ * Share one store between contexts to play several executions of the same workflow.
+ */
+class ProcessedStore {
+	constructor() {
+		/** @type {Map<string, string[]>} */
+		this.rows = new Map();
+		this.calls = 0;
+	}
+
+	/** @param {string} workflowId @param {{ id?: string, name: string }} node */
+	helpersFor(workflowId, node) {
+		const row = () => {
+			const key = `${workflowId}|n:${node.id ?? node.name}`;
+			if (!this.rows.has(key)) this.rows.set(key, []);
+			return /** @type {string[]} */ (this.rows.get(key));
+		};
+		return {
+			checkProcessedAndRecord: async (
+				/** @type {Array<string|number>} */ items,
+				_scope,
+				options,
+			) => {
+				this.calls++;
+				const keys = row();
+				const seen = new Set(keys);
+				const result = { new: [], processed: [] };
+				for (const item of items) {
+					if (seen.has(String(item))) result.processed.push(item);
+					else {
+						result.new.push(item);
+						keys.push(String(item));
+						seen.add(String(item));
+					}
+				}
+				if (options?.maxEntries && keys.length > options.maxEntries)
+					keys.splice(0, keys.length - options.maxEntries);
+				return result;
+			},
+			removeProcessed: async (/** @type {Array<string|number>} */ items) => {
+				this.calls++;
+				const keys = row();
+				for (const item of items) {
+					const at = keys.indexOf(String(item));
+					if (at >= 0) keys.splice(at, 1);
+				}
+			},
+		};
+	}
+
+	/** Every key recorded, all rows together. */
+	keys() {
+		return [...this.rows.values()].flat();
+	}
+}
+
+module.exports = { createExecuteContext, ProcessedStore };

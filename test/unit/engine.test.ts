@@ -4,7 +4,7 @@ import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 import { FacilitaPay } from '../../nodes/FacilitaPay/FacilitaPay.node';
 import { defaultRetryOptions } from '../../nodes/FacilitaPay/transport';
 import { AdaptiveLimiter } from '../../nodes/FacilitaPay/transport/limiter';
-import { SentRequests } from '../../nodes/FacilitaPay/transport/sendOnce';
+import { SentMemory } from '../../nodes/FacilitaPay/transport/sentMemory';
 import {
 	connectionError,
 	createContext,
@@ -487,39 +487,38 @@ describe('AdaptiveLimiter (AIMD)', () => {
 	});
 });
 
-describe('SentRequests (the memory behind the money rule)', () => {
-	it('is bounded: the oldest entries go first', () => {
-		const memory = new SentRequests(3, 60_000, () => 0);
-		for (let i = 0; i < 5; i++) memory.set(`k${i}`, { state: 'done', answer: i });
-		expect(memory.size).toBe(3);
-		expect(memory.get('k0')).toBeUndefined();
-		expect(memory.get('k4')).toEqual({ state: 'done', answer: 4 });
-	});
-
-	it('forgets entries after their time', () => {
+describe('SentMemory (the memory behind Retry On Fail): bounded by time and bytes', () => {
+	it('keeps every entry for its hour, however many there are, and forgets it after', () => {
 		let now = 0;
-		const memory = new SentRequests(10, 1000, () => now);
-		memory.set('k', { state: 'done', answer: 1 });
+		const memory = new SentMemory(1024, 1000, () => now);
+		for (let i = 0; i < 50_000; i++)
+			memory.set(`k${i}`, { state: 'done', answer: { id: `p${i}` } });
+		expect(memory.size).toBe(50_000);
+		expect(memory.get('k0')?.state).toBe('done');
 		now = 1001;
-		expect(memory.get('k')).toBeUndefined();
+		expect(memory.get('k0')).toBeUndefined();
+		memory.set('fresh', { state: 'sending' });
+		expect(memory.size).toBe(1);
 	});
 
-	it('keys differ by execution, item and request body', () => {
-		const base = {
-			executionId: 'e',
-			nodeId: 'n',
-			itemIndex: 0,
-			method: 'POST',
-			path: '/transactions',
-			body: { a: 1 },
-		};
-		const keys = new Set([
-			SentRequests.key(base),
-			SentRequests.key({ ...base, executionId: 'f' }),
-			SentRequests.key({ ...base, itemIndex: 1 }),
-			SentRequests.key({ ...base, body: { a: 2 } }),
-		]);
-		expect(keys.size).toBe(4);
+	it('past its byte budget, keeps only the record ID of an answer instead of forgetting the payout', () => {
+		const memory = new SentMemory(100, 60_000, () => 0);
+		memory.set('small', { state: 'done', answer: { id: 'a' } });
+		memory.set('big', { state: 'done', answer: { id: 'b', text: 'x'.repeat(500) } });
+		expect(memory.get('small')).toEqual({ state: 'done', answer: { id: 'a' } });
+		expect(memory.get('big')).toEqual({ state: 'done', recordId: 'b' });
+		expect(memory.bytes).toBeLessThan(100 + 2 * 200 + 1);
+	});
+
+	it('50,000 remembered payouts take about 10 MB', () => {
+		const memory = new SentMemory(0, 60_000, () => 0);
+		for (let i = 0; i < 50_000; i++)
+			memory.set(`exec\u0000node\u00000\u0000${i}\u0000POST /transactions`, {
+				state: 'done',
+				answer: { data: { id: `0b5e7c2a-1f3d-4a8e-9c61-${String(i).padStart(12, '0')}` } },
+			});
+		expect(memory.size).toBe(50_000);
+		expect(memory.bytes).toBeLessThanOrEqual(10_000_000);
 	});
 });
 

@@ -1,9 +1,23 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
-import { NodeApiError, NodeOperationError } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
 
-import { apiDownload, apiRequest, apiRequestAllItems, beginRun } from '../transport';
+import type { ErrorFacts, FacilitaPayError } from '../transport';
+import {
+	apiDownload,
+	apiRequest,
+	apiRequestAllItems,
+	beginRun,
+	factsOf,
+	stopRun,
+	words,
+} from '../transport';
+import { errorFromFacts, setFacts } from '../transport/errors';
+import type { MoneyItem } from '../transport/money';
+import { MoneyRun, requestDigest } from '../transport/money';
+import { estimateBytes, recordIdOf } from '../transport/sentMemory';
 import { redactCardError } from '../security/cardData';
-import { readRunSettings } from './common/requestOptions';
+import { findSent } from './common/findSent';
+import { readIdempotencyKey, readRunSettings } from './common/requestOptions';
 import type { ItemWork, OperationModule } from './node.type';
 import { resources } from './resources';
 
@@ -24,30 +38,103 @@ function operationFor(ctx: IExecuteFunctions): OperationModule {
 	return module;
 }
 
-/** The error with the item it belongs to; an n8n error is kept as it is (same message and data). */
+/**
+ * The error as this package's error with facts, for the item it belongs to. An error from elsewhere
+ * (n8n reading a parameter, an expression) happened while checking (`check`: nothing was sent) or
+ * while sending (`send`).
+ */
 function forItem(
 	ctx: IExecuteFunctions,
 	error: unknown,
 	itemIndex: number,
-): NodeApiError | NodeOperationError {
-	if (error instanceof NodeApiError || error instanceof NodeOperationError) {
-		if (error.context.itemIndex === undefined) error.context.itemIndex = itemIndex;
-		return error;
+	phase: 'check' | 'send',
+): FacilitaPayError {
+	const facts = factsOf(error);
+	if (facts) {
+		const own = error as FacilitaPayError;
+		if (facts.itemIndex === undefined) setFacts(own, { ...facts, itemIndex });
+		return own;
 	}
-	return new NodeOperationError(ctx.getNode(), error as Error, { itemIndex });
+	const { message, description } = (error ?? {}) as { message?: string; description?: string };
+	const head = String(message ?? error);
+	return errorFromFacts(
+		ctx.getNode(),
+		phase === 'check'
+			? { itemIndex, outcome: 'notSent', invalidInput: true, head, fix: description ?? undefined }
+			: { itemIndex, outcome: 'failed', head, fix: description ?? undefined },
+	);
+}
+
+/** Work bigger than this (documents in Base64) is checked first, then prepared again when sent. */
+const KEEP_PREPARED_BYTES = 256 * 1024;
+
+/** One item's state between checking and sending. */
+interface Slot {
+	work?: ItemWork;
+	/** The work was too big to keep: prepare again right before sending. */
+	again?: boolean;
+	money?: MoneyItem;
 }
 
 /** Sends one item's work and turns the answer into its output items. */
-async function perform(ctx: IExecuteFunctions, work: ItemWork): Promise<INodeExecutionData[]> {
+async function perform(
+	ctx: IExecuteFunctions,
+	work: ItemWork,
+	money: MoneyRun | undefined,
+	item: MoneyItem | undefined,
+	runIndex: number | undefined,
+): Promise<INodeExecutionData[]> {
+	const index = work.request.itemIndex ?? item?.itemIndex ?? 0;
+	/** The item's error, its card data hidden, in this package's shape. */
+	const failure = (error: unknown) =>
+		forItem(
+			ctx,
+			work.cardSecrets ? redactCardError(ctx, error, work.cardSecrets) : error,
+			index,
+			'send',
+		);
+	let answer: unknown;
+	let replayed = false;
+	if (money && item) {
+		try {
+			const decision = await money.before(item, runIndex);
+			if (decision.kind === 'alreadyDone') return [{ json: decision.json }];
+			if (decision.kind === 'replay') {
+				answer = decision.answer;
+				replayed = true;
+			}
+		} catch (error) {
+			throw failure(error);
+		}
+	}
+	if (!replayed) {
+		try {
+			if (work.send === 'allPages')
+				answer = await apiRequestAllItems.call(ctx, work.request, work.page);
+			else if (work.send === 'download') answer = await apiDownload.call(ctx, work.request);
+			else answer = await apiRequest.call(ctx, work.request);
+		} catch (error) {
+			if (money && item) money.failed(item, error, runIndex);
+			throw failure(error);
+		}
+		if (money && item) money.sent(item, answer, runIndex);
+	}
 	try {
-		let answer: unknown;
-		if (work.send === 'allPages')
-			answer = await apiRequestAllItems.call(ctx, work.request, work.page);
-		else if (work.send === 'download') answer = await apiDownload.call(ctx, work.request);
-		else answer = await apiRequest.call(ctx, work.request);
 		return await work.output.call(ctx, answer);
 	} catch (error) {
-		throw work.cardSecrets ? redactCardError(ctx, error, work.cardSecrets) : error;
+		const own = failure(error);
+		if (work.request.retry !== 'sendOnce') throw own;
+		// Processed at FacilitaPay: the item is done whatever went wrong after.
+		const facts = factsOf(own)!;
+		setFacts(own, {
+			...facts,
+			outcome: 'done',
+			head: `its output could not be built: ${facts.head}`,
+			recordId: recordIdOf(answer),
+			movesMoney: true,
+			invalidInput: false,
+		});
+		throw own;
 	}
 }
 
@@ -84,71 +171,81 @@ export function indexList(indexes: number[]): string {
 
 const LISTED = 20;
 
+const NOTHING_SENT_ANY =
+	'Nothing was sent to FacilitaPay for any item: every item is checked before the first request.';
+
 /** One error naming every invalid item, thrown before anything is sent. */
 function invalidItemsError(
 	ctx: IExecuteFunctions,
-	invalid: Array<{ index: number; error: NodeApiError | NodeOperationError }>,
+	invalid: Array<{ index: number; error: FacilitaPayError }>,
 	itemCount: number,
-): NodeOperationError | NodeApiError {
-	const nothingSent =
-		itemCount > 1
-			? 'Nothing was sent to FacilitaPay for any item: every item is checked before the first request.'
-			: 'Nothing was sent to FacilitaPay.';
+): FacilitaPayError {
 	if (invalid.length === 1) {
 		const { error } = invalid[0];
-		if (itemCount > 1) error.description = `${error.description ?? ''} ${nothingSent}`.trim();
+		const facts = factsOf(error)!;
+		if (itemCount > 1) {
+			// One sentence for the run instead of the item's own "nothing was sent for this item".
+			const { description } = words({ ...facts, outcome: 'failed' });
+			error.description = `${description} ${NOTHING_SENT_ANY}`.trim();
+		}
 		return error;
 	}
-	const lines = invalid
-		.slice(0, LISTED)
-		.map(
-			({ error }) =>
-				`${error.message}${error.description ? ` (${error.description.replace(/ ?Nothing was sent to FacilitaPay for this item\./, '')})` : ''}`,
-		);
+	const lines = invalid.slice(0, LISTED).map(({ error }) => {
+		const facts = factsOf(error)!;
+		const { message, description } = words({ ...facts, outcome: 'failed' });
+		return `${message}${description ? ` (${description})` : ''}`;
+	});
 	if (invalid.length > LISTED) lines.push(`…and ${invalid.length - LISTED} more.`);
 	return new NodeOperationError(
 		ctx.getNode(),
 		`Invalid input in ${invalid.length} items (${indexList(invalid.map((entry) => entry.index))}): nothing was sent to FacilitaPay`,
 		{
 			itemIndex: invalid[0].index,
-			description: `${lines.join('\n')}\n\nCorrect these items and run the node again. ${nothingSent}`,
+			description: `${lines.join('\n')}\n\nCorrect these items and run the node again. ${NOTHING_SENT_ANY}`,
 		},
 	);
 }
 
-function isUnknownOutcome(error: NodeApiError | NodeOperationError): boolean {
-	return error.context.outcome === 'unknown';
-}
-
-/** What became of every item of a run that failed part way, appended to the error the user reads. */
+/** What became of every item of a run that failed part way, composed from the items' facts. */
 function batchSummary(
-	results: Array<INodeExecutionData[] | NodeApiError | NodeOperationError | undefined>,
-	works: Array<ItemWork | undefined>,
+	results: Array<INodeExecutionData[] | FacilitaPayError | undefined>,
+	movesMoney: boolean,
 ): string {
 	const done: number[] = [];
 	const failed: number[] = [];
 	const unknown: number[] = [];
 	const notSent: number[] = [];
+	const ids = new Map<number, string>();
 	for (let index = 0; index < results.length; index++) {
 		const result = results[index];
-		if (result === undefined) notSent.push(index);
-		else if (Array.isArray(result)) done.push(index);
-		else if (isUnknownOutcome(result)) unknown.push(index);
-		else failed.push(index);
+		if (result === undefined) {
+			notSent.push(index);
+			continue;
+		}
+		if (Array.isArray(result)) {
+			done.push(index);
+			const id = result[0]?.json?.id;
+			if (id !== undefined) ids.set(index, String(id));
+			continue;
+		}
+		const facts = factsOf(result);
+		if (facts?.outcome === 'unknown') unknown.push(index);
+		else if (facts?.outcome === 'notSent') notSent.push(index);
+		else if (facts?.outcome === 'done') {
+			done.push(index);
+			if (facts.recordId) ids.set(index, facts.recordId);
+		} else failed.push(index);
 	}
-	const movesMoney = works.some((work) => work?.request.retry === 'sendOnce');
 	const lines: string[] = [];
 	if (done.length > 0) {
-		const ids = done
+		const named = done
 			.slice(0, LISTED)
-			.map((index) => {
-				const id = (results[index] as INodeExecutionData[])[0]?.json?.id;
-				return id === undefined ? String(index) : `${index} (ID ${String(id)})`;
-			})
+			.map((index) => (ids.has(index) ? `${index} (ID ${ids.get(index)})` : String(index)))
 			.join(', ');
-		const more = done.length > LISTED ? `, and ${done.length - LISTED} more` : '';
 		lines.push(
-			`Done: ${done.length > LISTED || !movesMoney ? indexList(done) : ids}${movesMoney && done.length > LISTED ? ` (first IDs: ${ids}${more})` : ''}.`,
+			movesMoney
+				? `Done: ${done.length > LISTED ? `${indexList(done)} (first IDs: ${named}, and ${done.length - LISTED} more)` : named}.`
+				: `Done: ${indexList(done)}.`,
 		);
 	}
 	if (unknown.length > 0) {
@@ -161,20 +258,32 @@ function batchSummary(
 		lines.push(`Not sent (the run stopped at the first failure): ${indexList(notSent)}.`);
 	if (movesMoney && done.length > 0) {
 		lines.push(
-			'Running the workflow again sends every item again: remove the items that are done (or turn on Continue On Fail to get one output item per input item).',
+			"Retrying this execution from n8n's executions list is safe: items already done are not sent again. Running the workflow anew sends every item again, unless an Idempotency Key is set.",
 		);
 	}
 	return lines.join('\n');
 }
 
 /** The error item of a failed item under Continue On Fail. */
-function errorItem(error: NodeApiError | NodeOperationError, index: number): INodeExecutionData {
+function errorItem(error: FacilitaPayError, index: number): INodeExecutionData {
 	const json: IDataObject = { error: error.message };
 	if (error.description) json.description = error.description;
-	const httpCode = (error as NodeApiError).httpCode;
+	const httpCode = (error as { httpCode?: string | null }).httpCode;
 	if (httpCode) json.httpCode = httpCode;
-	if (isUnknownOutcome(error)) json.outcome = 'unknown';
+	const facts: ErrorFacts | undefined = factsOf(error);
+	if (facts?.outcome) json.outcome = facts.outcome;
+	if (facts?.recordId) json.id = facts.recordId;
 	return { json, pairedItem: { item: index } };
+}
+
+/** n8n's $runIndex of this run of the node, when it tells it. */
+function runIndexOf(ctx: IExecuteFunctions): number | undefined {
+	try {
+		const runIndex = ctx.getWorkflowDataProxy?.(0)?.$runIndex;
+		return typeof runIndex === 'number' ? runIndex : undefined;
+	} catch {
+		return undefined;
+	}
 }
 
 /**
@@ -182,24 +291,46 @@ function errorItem(error: NodeApiError | NodeOperationError, index: number): INo
  * invalid, unless Continue On Fail turns invalid items into error items), then sends the items'
  * requests through a pool of Max Parallel Requests whose width adapts to the service's rate limit,
  * then assembles the output in input order, each item paired with the input item it came from.
- * Without Continue On Fail the first failure stops new items from starting, and the error says
- * which items were done, failed, have an unknown outcome, or were not sent.
+ * Money-moving requests go through the money rule (transport/money.ts). Without Continue On Fail
+ * the first failure stops the run: no new item starts and requests still waiting are not sent; the
+ * error says which items were done, failed, have an unknown outcome, or were not sent.
  */
 export async function router(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 	const items = this.getInputData();
 	const continueOnFail = this.continueOnFail();
 	const settings = readRunSettings(this);
-
 	const operation = operationFor(this);
-	const works: Array<ItemWork | undefined> = [];
-	const results: Array<INodeExecutionData[] | NodeApiError | NodeOperationError | undefined> =
-		new Array(items.length);
-	const invalid: Array<{ index: number; error: NodeApiError | NodeOperationError }> = [];
+
+	const slots: Slot[] = new Array(items.length);
+	const results: Array<INodeExecutionData[] | FacilitaPayError | undefined> = new Array(
+		items.length,
+	);
+	const invalid: Array<{ index: number; error: FacilitaPayError }> = [];
+	let movesMoney = false;
 	for (let i = 0; i < items.length; i++) {
 		try {
-			works[i] = await operation.prepare.call(this, i);
+			const work = await operation.prepare.call(this, i);
+			const slot: Slot = { work };
+			if (work.request.retry === 'sendOnce') {
+				movesMoney = true;
+				slot.money = {
+					itemIndex: i,
+					request: work.request,
+					idempotencyKey: readIdempotencyKey(this, i),
+					digest: requestDigest(work.request),
+				};
+			}
+			// A big request (a document) is not held for every item at once: checked now, built
+			// again when it is its turn.
+			if (estimateBytes(work.request.body, KEEP_PREPARED_BYTES) > KEEP_PREPARED_BYTES) {
+				slot.work = undefined;
+				slot.again = true;
+				if (slot.money)
+					slot.money = { ...slot.money, request: { ...work.request, body: undefined } };
+			}
+			slots[i] = slot;
 		} catch (error) {
-			const failure = forItem(this, error, i);
+			const failure = forItem(this, error, i, 'check');
 			invalid.push({ index: i, error: failure });
 			results[i] = failure;
 		}
@@ -207,29 +338,52 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 	if (invalid.length > 0 && !continueOnFail) throw invalidItemsError(this, invalid, items.length);
 
 	beginRun(this, settings);
+	const runIndex = runIndexOf(this);
+	const moneyItems = slots.filter((slot) => slot?.money).map((slot) => slot.money!);
+	const money =
+		moneyItems.length > 0
+			? await MoneyRun.begin(this, moneyItems, {
+					findSent: async (request, sinceMs, taken) =>
+						await findSent.call(
+							this,
+							request,
+							sinceMs,
+							taken,
+							async (read) => await apiRequest.call(this, read),
+						),
+				})
+			: undefined;
+
 	let firstFailure: number | undefined;
-	await runPool(
-		items.length,
-		settings.concurrency,
-		async (i) => {
-			const work = works[i];
-			if (!work) return;
-			try {
-				results[i] = await perform(this, work);
-			} catch (error) {
-				results[i] = forItem(this, error, i);
-				if (firstFailure === undefined || i < firstFailure) firstFailure = i;
-			}
-		},
-		() => firstFailure !== undefined && !continueOnFail,
-	);
+	try {
+		await runPool(
+			items.length,
+			settings.concurrency,
+			async (i) => {
+				const slot = slots[i];
+				if (!slot) return;
+				slots[i] = {};
+				try {
+					const work = slot.work ?? (await operation.prepare.call(this, i));
+					const item = slot.money && { ...slot.money, request: work.request };
+					results[i] = await perform(this, work, money, item, runIndex);
+				} catch (error) {
+					results[i] = forItem(this, error, i, 'send');
+					if (!continueOnFail && (firstFailure === undefined || i < firstFailure)) {
+						firstFailure = i;
+						stopRun(this);
+					}
+				}
+			},
+			() => firstFailure !== undefined && !continueOnFail,
+		);
+	} finally {
+		await money?.finish();
+	}
 
 	if (firstFailure !== undefined && !continueOnFail) {
-		const failure = results[firstFailure] as NodeApiError | NodeOperationError;
-		if (items.length > 1) {
-			failure.description =
-				`${failure.description ?? ''}\n\n${batchSummary(results, works)}`.trim();
-		}
+		const failure = results[firstFailure] as FacilitaPayError;
+		if (items.length > 1) setFacts(failure, factsOf(failure)!, batchSummary(results, movesMoney));
 		throw failure;
 	}
 

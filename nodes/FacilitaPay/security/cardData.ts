@@ -1,7 +1,8 @@
-import type { IDataObject, IExecuteFunctions, JsonObject } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
-import { describeErrorBody } from '../transport';
+import type { ErrorFacts } from '../transport/errors';
+import { errorFromFacts, factsOf } from '../transport/errors';
 import { maskCardNumber } from '../validation/card';
 
 /**
@@ -173,34 +174,28 @@ export function redactCardError(
 	error: unknown,
 	secrets: CardSecrets,
 ): Error {
-	if (error instanceof NodeApiError) {
-		const response = (error.errorResponse ?? {}) as IDataObject;
-		const body = response.body;
-		const safeBody = maskCardData(body, secrets, true);
-		let message = error.message;
-		const rawDetail = describeErrorBody(body);
-		const safeDetail = describeErrorBody(safeBody);
-		if (rawDetail && safeDetail && message.includes(rawDetail)) {
-			message = message.replace(rawDetail, safeDetail);
-		} else {
-			message = redactText(message, secrets, true);
+	const facts = factsOf(error);
+	if (facts) {
+		// The facts keep the outcome (an unknown outcome stays unknown); only their texts are masked.
+		const safe: ErrorFacts = {
+			...facts,
+			head: maskText(redactText(facts.head, secrets, true), secrets, false),
+			detail:
+				facts.detail === undefined
+					? undefined
+					: maskText(redactText(facts.detail, secrets, true), secrets, false),
+			fix: facts.fix === undefined ? undefined : maskText(facts.fix, secrets, false),
+		};
+		if (error instanceof NodeApiError) {
+			const response = (error.errorResponse ?? {}) as IDataObject;
+			const safeBody = maskCardData(response.body, secrets, true);
+			const status = Number(response.status ?? error.httpCode);
+			return errorFromFacts(ctx.getNode(), safe, {
+				status: Number.isFinite(status) && status > 0 ? status : undefined,
+				body: safeBody,
+			});
 		}
-		message = maskText(message, secrets, false);
-		const description = error.description ? maskText(error.description, secrets, false) : undefined;
-		return new NodeApiError(
-			ctx.getNode(),
-			{
-				message,
-				status: (response.status ?? null) as string,
-				body: (safeBody ?? null) as JsonObject,
-			},
-			{
-				message,
-				description: description ?? undefined,
-				httpCode: error.httpCode ?? undefined,
-				itemIndex: error.context.itemIndex as number | undefined,
-			},
-		);
+		return errorFromFacts(ctx.getNode(), safe);
 	}
 	if (error instanceof Error) {
 		const message = maskText(error.message, secrets, true);

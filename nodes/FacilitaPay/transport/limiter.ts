@@ -22,7 +22,7 @@ export class AdaptiveLimiter {
 	/** When requests may start again after a 429 with Retry-After (ms since epoch). */
 	private resumeAt = 0;
 
-	/** The most requests that were in flight at one moment (reported by the benchmark). */
+	/** The most requests that were in flight at one moment. */
 	peakInFlight = 0;
 
 	constructor(
@@ -75,6 +75,11 @@ export class AdaptiveLimiter {
 			this.window = Math.min(this.max, this.window + 1 / this.window);
 		}
 		while (this.waiting.length > 0 && this.inFlight < this.allowed) this.waiting.shift()!();
+	}
+
+	/** The run stopped: everything waiting gets a slot at once, to see that and give it back. */
+	cancelWaiting(): void {
+		for (const grant of this.waiting.splice(0)) grant();
 	}
 
 	private take(): number {

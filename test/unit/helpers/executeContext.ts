@@ -9,6 +9,7 @@ import type {
 import { NodeApiError } from 'n8n-workflow';
 
 import { FacilitaPay } from '../../../nodes/FacilitaPay/FacilitaPay.node';
+import type { ProcessedStore } from '../../helpers/fakeExecuteContext';
 import { createExecuteContext } from '../../helpers/fakeExecuteContext';
 
 export const BASE_URL = 'https://sandbox.test/api/v1';
@@ -55,6 +56,12 @@ export interface ContextOptions {
 	timezone?: string;
 	/** n8n's $runIndex of this run of the node (unset: n8n does not tell it). */
 	runIndex?: number;
+	/** n8n's execution mode ('retry' after the Retry button). */
+	mode?: string;
+	/** n8n's deduplication store: share one between runs to play several executions. */
+	processedStore?: ProcessedStore;
+	/** The node's type (ends with "Tool" when an AI agent runs it). */
+	nodeType?: string;
 }
 
 export interface FakeContext {
@@ -94,7 +101,7 @@ export function createContext(options: ContextOptions): FakeContext {
 	});
 
 	const ctx = createExecuteContext({
-		node: testNode,
+		node: options.nodeType ? { ...testNode, type: options.nodeType } : testNode,
 		parameters: options.parameters,
 		items,
 		credentials,
@@ -102,6 +109,8 @@ export function createContext(options: ContextOptions): FakeContext {
 		executionId: options.executionId,
 		timezone: options.timezone,
 		runIndex: options.runIndex,
+		mode: options.mode,
+		processedStore: options.processedStore,
 		httpRequestWithAuthentication: http,
 	});
 	return { ctx, requests };

@@ -1,13 +1,12 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
-import { NodeOperationError } from 'n8n-workflow';
 import type { z } from 'zod';
 
 import { problemsOf } from '../../schemas/checked';
 import type { Check } from '../../validation/result';
 import { checkPathId } from '../../validation/pathId';
+import type { FacilitaPayError } from '../../transport';
+import { errorFromFacts } from '../../transport/errors';
 import { locatorValue } from './locator';
-
-const NOTHING_SENT = 'Nothing was sent to FacilitaPay for this item.';
 
 /**
  * The error a user reads when an item's input breaks a rule: which field, which item, why, and
@@ -19,10 +18,14 @@ export function invalidInput(
 	label: string,
 	reason: string,
 	fix?: string,
-): NodeOperationError {
-	return new NodeOperationError(ctx.getNode(), `Invalid ${label} (item ${itemIndex}): ${reason}`, {
+): FacilitaPayError {
+	return errorFromFacts(ctx.getNode(), {
 		itemIndex,
-		description: `${fix ?? `Correct "${label}" and run the node again.`} ${NOTHING_SENT}`,
+		outcome: 'notSent',
+		invalidInput: true,
+		head: `Invalid ${label}`,
+		detail: reason,
+		fix: fix ?? `Correct "${label}" and run the node again.`,
 	});
 }
 
@@ -54,11 +57,14 @@ export function validateBody<S extends z.ZodTypeAny>(
 	const first = problems[0];
 	if (problems.length === 1) throw invalidInput(ctx, itemIndex, first.label, first.reason);
 	const list = problems.map((p) => `${p.label}: ${p.reason}`).join('; ');
-	throw new NodeOperationError(
-		ctx.getNode(),
-		`Invalid input (item ${itemIndex}): ${problems.length} fields need fixing: ${list}`,
-		{ itemIndex, description: `Correct the fields listed and run the node again. ${NOTHING_SENT}` },
-	);
+	throw errorFromFacts(ctx.getNode(), {
+		itemIndex,
+		outcome: 'notSent',
+		invalidInput: true,
+		head: 'Invalid input',
+		detail: `${problems.length} fields need fixing: ${list}`,
+		fix: 'Correct the fields listed and run the node again.',
+	});
 }
 
 /** Drops undefined and empty-string values so optional fields left blank are not sent. */

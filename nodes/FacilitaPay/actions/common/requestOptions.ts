@@ -36,6 +36,48 @@ export const requestOptionsField: INodeProperties = {
 	],
 };
 
+/**
+ * The operations whose request creates or moves money (or is otherwise not idempotent), by
+ * resource: they take an Idempotency Key.
+ */
+export const MONEY_OPERATIONS: Record<string, string[]> = {
+	marketplaceAccount: ['requestAuthorization', 'requestBankAccount'],
+	subject: ['uploadDocument'],
+	subscription: ['cancel', 'create', 'submitThreedsChallenge'],
+	transaction: [
+		'cancel',
+		'createBoleto',
+		'createCheckout',
+		'createDynamicPix',
+		'createPayout',
+		'refund',
+	],
+	wire: ['updateBankAccount'],
+};
+
+/** "Idempotency Key", one per resource with money-moving operations (shown only for those). */
+export const idempotencyKeyFields: INodeProperties[] = Object.entries(MONEY_OPERATIONS).map(
+	([resource, operations]) => ({
+		displayName: 'Idempotency Key',
+		name: 'idempotencyKey',
+		type: 'string',
+		default: '',
+		placeholder: 'e.g. {{ $json.orderId }}',
+		description:
+			'A value that names this payment, such as an order number. A key already done by this node in the last 24 hours is not sent again, in any execution: the item comes out with alreadyDone set. Leave empty to send every time.',
+		hint: 'Retrying a failed execution never sends a request twice, with or without a key',
+		displayOptions: { show: { resource: [resource], operation: operations } },
+	}),
+);
+
+/** The item's Idempotency Key, or undefined when the operation has none or it is empty. */
+export function readIdempotencyKey(ctx: IExecuteFunctions, itemIndex: number): string | undefined {
+	const value = ctx.getNodeParameter('idempotencyKey', itemIndex, '') as unknown;
+	if (value === undefined || value === null) return undefined;
+	const key = String(value).trim();
+	return key === '' ? undefined : key;
+}
+
 /** The run's settings, read once (from the first item: they apply to the whole run). */
 export function readRunSettings(ctx: IExecuteFunctions): RunSettings {
 	const options = ctx.getNodeParameter('requestOptions', 0, {}) as IDataObject;

@@ -1,7 +1,8 @@
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
-import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
 
 import { maskedJson } from '../../security/cardData';
+import { errorFromFacts } from '../../transport/errors';
 import { idParameter } from '../common/input';
 import { locatorField } from '../common/locator';
 import type { ItemWork } from '../node.type';
@@ -39,15 +40,12 @@ export async function prepare(this: IExecuteFunctions, i: number): Promise<ItemW
 			// one is that invoice; an array of several is a subscription's invoices, one item each.
 			if (Array.isArray(data)) {
 				if (data.length === 0) {
-					throw new NodeOperationError(
-						this.getNode(),
-						`No invoice found for ID "${id}" (item ${i})`,
-						{
-							itemIndex: i,
-							description:
-								'FacilitaPay answered with an empty list: no invoice has this ID, or it is a subscription without invoices yet. Check the ID.',
-						},
-					);
+					throw errorFromFacts(this.getNode(), {
+						itemIndex: i,
+						outcome: 'failed',
+						head: `No invoice found for ID "${id}"`,
+						fix: 'FacilitaPay answered with an empty list: no invoice has this ID, or it is a subscription without invoices yet. Check the ID.',
+					});
 				}
 				return data.map((invoice) => ({ json: maskedJson(invoice) }));
 			}

@@ -4,9 +4,9 @@ import type {
 	INodeExecutionData,
 	INodeProperties,
 } from 'n8n-workflow';
-import { NodeOperationError } from 'n8n-workflow';
 
 import { encodeQr, qrToSvg } from '../../qr';
+import { errorFromFacts } from '../../transport/errors';
 import { parseBrCode } from '../../validation/pix';
 
 /**
@@ -54,9 +54,12 @@ export function qrCodeTarget(ctx: IExecuteFunctions, i: number): string | undefi
 	if (!(ctx.getNodeParameter('qrCodeImage', i, false) as boolean)) return undefined;
 	const property = String(ctx.getNodeParameter('qrCodeBinaryProperty', i, 'qrCode')).trim();
 	if (property === '') {
-		throw new NodeOperationError(ctx.getNode(), 'Put QR Code in Field is empty', {
+		throw errorFromFacts(ctx.getNode(), {
 			itemIndex: i,
-			description: 'Enter the name of the binary field for the QR code image, e.g. qrCode',
+			outcome: 'notSent',
+			invalidInput: true,
+			head: 'Put QR Code in Field is empty',
+			fix: 'Enter the name of the binary field for the QR code image, e.g. qrCode',
 		});
 	}
 	return property;

@@ -1,7 +1,8 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
-import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
 
 import { enableWebhooksSchema, WEBHOOK_LABELS, WEBHOOK_URL_EXAMPLE } from '../../schemas/webhook';
+import { errorFromFacts } from '../../transport/errors';
 import { validateBody } from '../common/input';
 import type { ItemWork } from '../node.type';
 
@@ -50,15 +51,13 @@ export async function prepare(this: IExecuteFunctions, i: number): Promise<ItemW
 			const data = answer as IDataObject | undefined;
 			const secret = data && typeof data === 'object' ? data.secret : undefined;
 			if (secret === undefined || secret === null || secret === '') {
-				throw new NodeOperationError(
-					this.getNode(),
-					`FacilitaPay enabled the webhook (item ${i}) but its answer has no secret: ${JSON.stringify(data ?? null)}`,
-					{
-						itemIndex: i,
-						description:
-							'The URL is probably registered, but without the secret notifications cannot be checked. Run the operation again to receive a secret.',
-					},
-				);
+				throw errorFromFacts(this.getNode(), {
+					itemIndex: i,
+					outcome: 'failed',
+					head: 'FacilitaPay enabled the webhook but its answer has no secret',
+					detail: JSON.stringify(data ?? null),
+					fix: 'The URL is probably registered, but without the secret notifications cannot be checked. Run the operation again to receive a secret.',
+				});
 			}
 			return [{ json: { secret: String(secret), url: body.url } }];
 		},

@@ -158,7 +158,7 @@ describe('QR Code Image on Transaction > Create Dynamic PIX and Get', () => {
 			parameters: createPix({ qrCodeImage: true, qrCodeBinaryProperty: '  ' }),
 		});
 		expect(requests).toHaveLength(0);
-		expect(error.message).toBe('Put QR Code in Field is empty');
+		expect(error.message).toBe('Put QR Code in Field is empty (item 0)');
 	});
 
 	it('shows Put QR Code in Field (default qrCode) only when QR Code Image is on, for both operations', () => {

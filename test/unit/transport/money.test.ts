@@ -1,0 +1,534 @@
+import type { IDataObject, IExecuteFunctions, IHttpRequestOptions } from 'n8n-workflow';
+
+import { defaultRetryOptions } from '../../../nodes/FacilitaPay/transport';
+import type { FindSent } from '../../../nodes/FacilitaPay/transport/money';
+import { MoneyRun } from '../../../nodes/FacilitaPay/transport/money';
+import { Ledger } from '../../../nodes/FacilitaPay/transport/ledger';
+import { SentMemory } from '../../../nodes/FacilitaPay/transport/sentMemory';
+import { ProcessedStore } from '../../helpers/fakeExecuteContext';
+import { cardSubscription } from '../actions/subscription/fixtures';
+import {
+	connectionError,
+	createContext,
+	httpError,
+	runNode,
+	runNodeExpectingError,
+} from '../helpers/executeContext';
+
+beforeEach(() => {
+	jest.spyOn(defaultRetryOptions, 'wait').mockImplementation(async () => {});
+});
+afterEach(() => jest.restoreAllMocks());
+
+const SUBJECT_ID = '4b6f3c2a-9d1e-4f7a-8c5b-2e1d0a9f8b7c';
+const payout = (value: string, extra: IDataObject = {}) => ({
+	resource: 'transaction',
+	operation: 'createPayout',
+	subjectId: SUBJECT_ID,
+	fromBankAccountId: '0b5e7c2a-1f3d-4a8e-9c61-000000000003',
+	toBankAccountId: '0b5e7c2a-1f3d-4a8e-9c61-000000000006',
+	currency: 'USD',
+	exchangeCurrency: 'BRL',
+	value,
+	requestOptions: { concurrency: 1 },
+	...extra,
+});
+const valueOf = (request: IHttpRequestOptions) =>
+	((request.body as IDataObject).transaction as IDataObject).value as string;
+
+let counter = 0;
+const newExecutionId = () => `money-exec-${++counter}-${Math.random()}`;
+
+/** A FacilitaPay that records every payout it receives and answers as `answer` says. */
+function service(
+	answer: (value: string, seen: number) => unknown = (value) => ({ data: { id: `p-${value}` } }),
+) {
+	const sent: string[] = [];
+	const reply = (request: IHttpRequestOptions) => {
+		const value = valueOf(request);
+		sent.push(value);
+		const result = answer(value, sent.filter((v) => v === value).length);
+		if (result instanceof Error) throw result;
+		return result;
+	};
+	return { sent, replies: Array(40).fill(reply) };
+}
+
+describe("n8n's Retry button: a retried execution pays nothing twice", () => {
+	it('items done before the failure come out as already done and are not sent; the failed and unsent ones are', async () => {
+		const store = new ProcessedStore();
+		const facilitaPay = service((value, seen) =>
+			value === '3.00' && seen === 1
+				? httpError(422, { errors: { to_bank_account_id: ['is blocked'] } })
+				: { data: { id: `p-${value}` } },
+		);
+		const parameters = ['1.00', '2.00', '3.00', '4.00'].map((value) => payout(value));
+		const failed = await runNodeExpectingError({
+			parameters,
+			executionId: newExecutionId(),
+			processedStore: store,
+			replies: facilitaPay.replies,
+		});
+		expect(failed.error.message).toMatch(/\(item 2\)/);
+		expect(failed.error.description).toMatch(
+			/Not sent \(the run stopped at the first failure\): 3/,
+		);
+		expect(failed.error.description).toMatch(/Retrying this execution from n8n/);
+
+		const retried = await runNode({
+			parameters,
+			executionId: newExecutionId(),
+			mode: 'retry',
+			processedStore: store,
+			replies: facilitaPay.replies,
+		});
+		expect(facilitaPay.sent).toEqual(['1.00', '2.00', '3.00', '3.00', '4.00']);
+		expect(retried.output.map((item) => item.json.alreadyDone ?? false)).toEqual([
+			true,
+			true,
+			false,
+			false,
+		]);
+		expect(retried.output[0].json.alreadyDoneNote).toMatch(/already sent it/);
+		expect(retried.output.map((item) => item.pairedItem)).toEqual([
+			{ item: 0 },
+			{ item: 1 },
+			{ item: 2 },
+			{ item: 3 },
+		]);
+	});
+
+	it('a PIX charge whose expiry came from the clock is still recognised in the retry', async () => {
+		const store = new ProcessedStore();
+		const pix = (expiry: string, value: string) => ({
+			resource: 'transaction',
+			operation: 'createDynamicPix',
+			subjectId: SUBJECT_ID,
+			fromBankAccountId: '0b5e7c2a-1f3d-4a8e-9c61-000000000001',
+			toBankAccountId: '0b5e7c2a-1f3d-4a8e-9c61-000000000002',
+			exchangeCurrency: 'BRL',
+			value,
+			dynamicPixExpiresAt: expiry,
+			requestOptions: { concurrency: 1 },
+		});
+		const soon = (minutes: number) => new Date(Date.now() + minutes * 60_000).toISOString();
+		const sent: string[] = [];
+		const reply = (request: IHttpRequestOptions) => {
+			const value = valueOf(request);
+			sent.push(value);
+			if (value === '2.00' && sent.length === 2) throw httpError(422, { errors: { value: ['x'] } });
+			return { data: { id: `pix-${value}`, dynamic_pix_code: '' } };
+		};
+		await runNodeExpectingError({
+			parameters: [pix(soon(60), '1.00'), pix(soon(60), '2.00')],
+			executionId: newExecutionId(),
+			processedStore: store,
+			replies: Array(5).fill(reply),
+		});
+		await runNode({
+			parameters: [pix(soon(61), '1.00'), pix(soon(61), '2.00')],
+			executionId: newExecutionId(),
+			mode: 'retry',
+			processedStore: store,
+			replies: Array(5).fill(reply),
+		});
+		expect(sent).toEqual(['1.00', '2.00', '2.00']);
+	});
+
+	it('a normal new execution of the same items sends them again (only a retry, a key or a tool call dedupes)', async () => {
+		const store = new ProcessedStore();
+		const facilitaPay = service();
+		for (let run = 0; run < 2; run++)
+			await runNode({
+				parameters: [payout('5.00')],
+				executionId: newExecutionId(),
+				processedStore: store,
+				replies: facilitaPay.replies,
+			});
+		expect(facilitaPay.sent).toEqual(['5.00', '5.00']);
+	});
+});
+
+describe('MoneyRun in a retried execution: unknown outcomes are looked up first', () => {
+	const item = (value: string) => ({
+		itemIndex: 0,
+		request: {
+			method: 'POST' as const,
+			path: '/transactions',
+			body: { transaction: { value } },
+			retry: 'sendOnce' as const,
+			itemIndex: 0,
+		},
+	});
+	const context = (store: ProcessedStore, mode: string) =>
+		createContext({ parameters: {}, executionId: newExecutionId(), mode, processedStore: store })
+			.ctx as IExecuteFunctions;
+
+	async function attempted(store: ProcessedStore) {
+		const ctx = context(store, 'manual');
+		const run = await MoneyRun.begin(ctx, [item('9.00')], { memory: new SentMemory() });
+		expect((await run.before(item('9.00'))).kind).toBe('send');
+		run.failed(item('9.00'), Object.assign(new Error('reset'), {}));
+		await run.finish();
+	}
+
+	it.each([
+		[{ found: { id: 'tx-9' } }, 'alreadyDone'],
+		[{ notFound: true }, 'send'],
+	] as const)('the lookup answering %j gives %s', async (answer, kind) => {
+		const store = new ProcessedStore();
+		// An attempt whose outcome nobody learned: the process died, or the answer never came.
+		const ctx = context(store, 'manual');
+		const first = await MoneyRun.begin(ctx, [item('9.00')], { memory: new SentMemory() });
+		await first.before(item('9.00'));
+		await first.finish();
+
+		const lookups: number[] = [];
+		const findSent: FindSent = async (_request, sinceMs) => {
+			lookups.push(sinceMs);
+			return answer;
+		};
+		const retry = await MoneyRun.begin(context(store, 'retry'), [item('9.00')], {
+			findSent,
+			memory: new SentMemory(),
+		});
+		const decision = await retry.before(item('9.00'));
+		expect(decision.kind).toBe(kind);
+		expect(lookups).toHaveLength(1);
+		expect(lookups[0]).toBeLessThanOrEqual(Date.now());
+		if (decision.kind === 'alreadyDone') expect(decision.json.id).toBe('tx-9');
+	});
+
+	it('when FacilitaPay cannot tell, the item fails as an unknown outcome and nothing is sent', async () => {
+		const store = new ProcessedStore();
+		const ctx = context(store, 'manual');
+		const first = await MoneyRun.begin(ctx, [item('9.00')], { memory: new SentMemory() });
+		await first.before(item('9.00'));
+		await first.finish();
+		const retry = await MoneyRun.begin(context(store, 'retry'), [item('9.00')], {
+			findSent: async () => ({ cannotTell: 'the subject has no transactions listed' }),
+			memory: new SentMemory(),
+		});
+		await expect(retry.before(item('9.00'))).rejects.toMatchObject({
+			message: expect.stringMatching(
+				/^Outcome unknown \(item 0\): .*cannot|no transactions listed/,
+			),
+			context: expect.objectContaining({ outcome: 'unknown' }),
+		});
+	});
+
+	it('a request that failed clearly is sent in the retry without a lookup', async () => {
+		const store = new ProcessedStore();
+		const ctx = context(store, 'manual');
+		const first = await MoneyRun.begin(ctx, [item('9.00')], { memory: new SentMemory() });
+		await first.before(item('9.00'));
+		first.failed(item('9.00'), httpError(422, {}));
+		await first.finish();
+		await attempted(new ProcessedStore());
+		let looked = false;
+		const retry = await MoneyRun.begin(context(store, 'retry'), [item('9.00')], {
+			findSent: async () => {
+				looked = true;
+				return { notFound: true };
+			},
+			memory: new SentMemory(),
+		});
+		expect((await retry.before(item('9.00'))).kind).toBe('send');
+		expect(looked).toBe(false);
+	});
+
+	it('reads the ledger once for all items of the retry, and writes in few calls', async () => {
+		const store = new ProcessedStore();
+		const items = Array.from({ length: 200 }, (_, i) => ({ ...item(`${i}.00`), itemIndex: i }));
+		const ctx = context(store, 'manual');
+		const first = await MoneyRun.begin(ctx, items, { memory: new SentMemory() });
+		await Promise.all(
+			items.map(async (entry) => {
+				await first.before(entry);
+				first.sent(entry, { data: { id: entry.itemIndex } });
+			}),
+		);
+		await first.finish();
+		expect(store.calls).toBeLessThan(10);
+		store.calls = 0;
+		await MoneyRun.begin(context(store, 'retry'), items, { memory: new SentMemory() });
+		expect(store.calls).toBe(2);
+	});
+});
+
+describe('Idempotency Key', () => {
+	it('a key done in an earlier execution is not sent again; the item says so', async () => {
+		const store = new ProcessedStore();
+		const facilitaPay = service();
+		const parameters = [payout('7.00', { idempotencyKey: 'order-1001' })];
+		const first = await runNode({
+			parameters,
+			executionId: newExecutionId(),
+			processedStore: store,
+			replies: facilitaPay.replies,
+		});
+		const second = await runNode({
+			parameters,
+			executionId: newExecutionId(),
+			processedStore: store,
+			replies: facilitaPay.replies,
+		});
+		expect(facilitaPay.sent).toEqual(['7.00']);
+		expect(first.output[0].json.id).toBe('p-7.00');
+		expect(second.output[0].json).toMatchObject({
+			alreadyDone: true,
+			idempotencyKey: 'order-1001',
+		});
+		expect(second.output[0].json.alreadyDoneNote).toMatch(/order-1001.*24 hours/);
+	});
+
+	it('a key whose request was refused (4xx) may be sent again', async () => {
+		const store = new ProcessedStore();
+		const facilitaPay = service((value, seen) =>
+			seen === 1 ? httpError(422, { errors: { value: ['too low'] } }) : { data: { id: 'ok' } },
+		);
+		const parameters = [payout('7.00', { idempotencyKey: 'order-1002' })];
+		await runNodeExpectingError({
+			parameters,
+			executionId: newExecutionId(),
+			processedStore: store,
+			replies: facilitaPay.replies,
+		});
+		const second = await runNode({
+			parameters,
+			executionId: newExecutionId(),
+			processedStore: store,
+			replies: facilitaPay.replies,
+		});
+		expect(facilitaPay.sent).toEqual(['7.00', '7.00']);
+		expect(second.output[0].json.id).toBe('ok');
+	});
+
+	it('two items of one run with the same key: the second is not sent', async () => {
+		const store = new ProcessedStore();
+		const facilitaPay = service();
+		const { output } = await runNode({
+			parameters: [
+				payout('8.00', { idempotencyKey: 'same' }),
+				payout('8.00', { idempotencyKey: 'same' }),
+			],
+			executionId: newExecutionId(),
+			processedStore: store,
+			replies: facilitaPay.replies,
+		});
+		expect(facilitaPay.sent).toEqual(['8.00']);
+		expect(output[1].json.alreadyDone).toBe(true);
+	});
+});
+
+describe('the node as an AI tool', () => {
+	const tool = 'n8n-nodes-facilitapay.facilitaPayTool';
+
+	it('the same payout called twice within the hour is sent once; the second call says already done', async () => {
+		const store = new ProcessedStore();
+		const facilitaPay = service();
+		const calls = [];
+		for (let runIndex = 0; runIndex < 2; runIndex++)
+			calls.push(
+				await runNode({
+					parameters: [payout('12.00')],
+					executionId: newExecutionId(),
+					runIndex,
+					nodeType: tool,
+					processedStore: store,
+					replies: facilitaPay.replies,
+				}),
+			);
+		expect(facilitaPay.sent).toEqual(['12.00']);
+		expect(calls[1].output[0].json).toMatchObject({ alreadyDone: true, id: 'p-12.00' });
+	});
+
+	it('a Retry On Fail try of a tool call (n8n gives it a new run index) does not send a payout whose outcome is unknown', async () => {
+		const store = new ProcessedStore();
+		const facilitaPay = service(() => connectionError('ECONNRESET'));
+		for (let runIndex = 0; runIndex < 3; runIndex++) {
+			const { error } = await runNodeExpectingError({
+				parameters: [payout('13.00')],
+				executionId: newExecutionId(),
+				runIndex,
+				nodeType: tool,
+				processedStore: store,
+				replies: facilitaPay.replies,
+			});
+			expect(error.message).toMatch(/^Outcome unknown \(item 0\)/);
+		}
+		expect(facilitaPay.sent).toEqual(['13.00']);
+	});
+
+	it('a different payout from the same tool is sent', async () => {
+		const store = new ProcessedStore();
+		const facilitaPay = service();
+		for (const value of ['14.00', '15.00'])
+			await runNode({
+				parameters: [payout(value)],
+				executionId: newExecutionId(),
+				nodeType: tool,
+				processedStore: store,
+				replies: facilitaPay.replies,
+			});
+		expect(facilitaPay.sent).toEqual(['14.00', '15.00']);
+	});
+});
+
+describe('every path keeps its truth', () => {
+	it('a sign-in that timed out means the payout was not sent', async () => {
+		const signIn = Object.assign(new Error('timeout of 30000ms exceeded'), {
+			code: 'ECONNABORTED',
+			config: { url: 'https://sandbox.test/api/v1/sign_in' },
+		});
+		const { error } = await runNodeExpectingError({
+			parameters: [payout('16.00')],
+			executionId: newExecutionId(),
+			replies: Array(4).fill(Object.assign(new Error('sign-in failed'), { cause: signIn })),
+		});
+		expect(error.context.outcome).toBe('notSent');
+		expect(error.message).toMatch(/^Could not sign in to FacilitaPay \(item 0\)/);
+		expect(error.description).toMatch(/Nothing was sent to FacilitaPay for this item/);
+	});
+
+	it('a payout whose output could not be built is "Done (ID …)", not failed', async () => {
+		const fake = createContext({
+			parameters: [
+				{
+					resource: 'transaction',
+					operation: 'createDynamicPix',
+					subjectId: SUBJECT_ID,
+					fromBankAccountId: '0b5e7c2a-1f3d-4a8e-9c61-000000000001',
+					toBankAccountId: '0b5e7c2a-1f3d-4a8e-9c61-000000000002',
+					exchangeCurrency: 'BRL',
+					value: '10.00',
+					dynamicPixExpiresAt: '',
+					qrCodeImage: true,
+				},
+			],
+			executionId: newExecutionId(),
+			replies: [
+				{
+					data: {
+						id: 'pix-77',
+						dynamic_pix_code:
+							'00020126580014br.gov.bcb.pix0136123e4567-e12b-12d1-a456-4266554400005204000053039865802BR5913Fulano de Tal6008BRASILIA62070503***63041D3D',
+					},
+				},
+			],
+		});
+		(fake.ctx.helpers as unknown as IDataObject).prepareBinaryData = async () => {
+			throw new Error('the binary data store is full');
+		};
+		const { FacilitaPay } = await import('../../../nodes/FacilitaPay/FacilitaPay.node');
+		await expect(new FacilitaPay().execute.call(fake.ctx)).rejects.toMatchObject({
+			message: expect.stringMatching(
+				/^Done \(ID pix-77\) \(item 0\), but its output could not be built/,
+			),
+			context: expect.objectContaining({ outcome: 'done' }),
+		});
+		expect(fake.requests).toHaveLength(1);
+	});
+
+	it('a card subscription that timed out keeps "Outcome unknown" after its card data is hidden', async () => {
+		const { output } = await runNode({
+			parameters: cardSubscription(),
+			continueOnFail: true,
+			executionId: newExecutionId(),
+			replies: [connectionError('ETIMEDOUT')],
+		});
+		expect(output[0].json.outcome).toBe('unknown');
+		expect(output[0].json.error).toMatch(/^Outcome unknown \(item 0\)/);
+	});
+
+	it('one bad item of two: the error says once that nothing was sent for any item', async () => {
+		const { error } = await runNodeExpectingError({
+			parameters: [payout('1.00'), payout('1.999')],
+		});
+		expect(error.description).toMatch(/Nothing was sent to FacilitaPay for any item/);
+		expect(error.description).not.toMatch(/for this item/);
+	});
+});
+
+describe('after the first failure, nothing more leaves', () => {
+	it('a request waiting out a Retry-After is cancelled when another item fails, and counted as not sent', async () => {
+		let release: () => void = () => {};
+		jest
+			.spyOn(defaultRetryOptions, 'wait')
+			.mockImplementation(async () => await new Promise<void>((resolve) => (release = resolve)));
+		const facilitaPay = service((value, seen) => {
+			if (value === '2.00' && seen === 1)
+				return httpError(429, { error: 'too_many_requests' }, { 'retry-after': '30' });
+			if (value === '1.00') return httpError(422, { errors: { value: ['no'] } });
+			return { data: { id: `p-${value}` } };
+		});
+		// Item 1 is refused with 429 first and waits; item 0's refusal then stops the run.
+		const ordered = [...facilitaPay.replies];
+		const parameters = ['1.00', '2.00', '3.00'].map((value) =>
+			payout(value, { requestOptions: { concurrency: 2 } }),
+		);
+		const fake = createContext({
+			parameters,
+			executionId: newExecutionId(),
+			replies: ordered,
+		});
+		const { FacilitaPay } = await import('../../../nodes/FacilitaPay/FacilitaPay.node');
+		const result = new FacilitaPay().execute.call(fake.ctx).catch((error: Error) => error);
+		const error = (await result) as Error & { description: string };
+		release();
+		expect(facilitaPay.sent.filter((value) => value === '2.00')).toHaveLength(1);
+		expect(facilitaPay.sent).not.toContain('3.00');
+		expect(error.description).toMatch(/Not sent \(the run stopped at the first failure\): 1–2/);
+	});
+});
+
+describe('a session token that expired is renewed, whatever the interleaving', () => {
+	it('a request refused with 401 is sent again with an empty token, so that the credential signs in', async () => {
+		const tokens: unknown[] = [];
+		const fake = createContext({
+			parameters: [payout('20.00')],
+			executionId: newExecutionId(),
+			credentials: {
+				environment: 'custom',
+				baseUrl: 'https://sandbox.test/api/v1',
+				authentication: 'usernamePassword',
+				username: 'u',
+				password: 'p',
+				sessionToken: 'old',
+			},
+			replies: [httpError(401, { error: 'invalid_token' }), { data: { id: 'p-20' } }],
+		});
+		const http = fake.ctx.helpers.httpRequestWithAuthentication as jest.Mock;
+		const original = http.getMockImplementation()!;
+		http.mockImplementation(
+			async (type: string, options: IHttpRequestOptions, extra: IDataObject) => {
+				tokens.push(((extra.credentialsDecrypted as IDataObject).data as IDataObject).sessionToken);
+				return await original(type, options, extra);
+			},
+		);
+		const { FacilitaPay } = await import('../../../nodes/FacilitaPay/FacilitaPay.node');
+		const [output] = await new FacilitaPay().execute.call(fake.ctx);
+		expect(output[0].json.id).toBe('p-20');
+		expect(tokens).toEqual(['old', '']);
+	});
+});
+
+describe('Ledger', () => {
+	it('batches records made while a write is running into one call', async () => {
+		const store = new ProcessedStore();
+		const helpers = store.helpersFor('w', { id: 'n', name: 'n' } as never) as never;
+		const ledger = new Ledger(helpers, 'w|n');
+		await Promise.all(Array.from({ length: 100 }, async (_, i) => await ledger.record([`k${i}`])));
+		expect(store.keys()).toHaveLength(100);
+		expect(store.calls).toBeLessThanOrEqual(2);
+	});
+
+	it('peek tells what was recorded and records nothing', async () => {
+		const store = new ProcessedStore();
+		const helpers = store.helpersFor('w', { id: 'n', name: 'n' } as never) as never;
+		const ledger = new Ledger(helpers, 'w|n2');
+		await ledger.record(['a']);
+		expect([...(await ledger.peek(['a', 'b']))]).toEqual(['a']);
+		expect(store.keys()).toEqual(['a']);
+	});
+});
