@@ -28,6 +28,10 @@ import { recordIdOf, sentMemory } from './sentMemory';
 
 export const KEY_WINDOW_MS = 24 * 60 * 60 * 1000;
 export const TOOL_WINDOW_MS = 60 * 60 * 1000;
+/** How far back a retry looks for the hour an item of unknown outcome was first sent. */
+const HOURS_LOOKED_BACK = 48;
+/** Lookups of done items' records made at once before a retry's unknown items are looked up. */
+const DONE_LOOKUPS_AT_ONCE = 8;
 
 /** One money-moving request of one item. */
 export interface MoneyItem {
@@ -106,6 +110,12 @@ function alreadyDone(note: string, record?: IDataObject): IDataObject {
 export class MoneyRun {
 	private readonly primed = new Map<string, 'done' | 'attempted'>();
 
+	/** Retry button: when an item of unknown outcome was first sent (the start of that hour). */
+	private readonly attemptedAt = new Map<string, number>();
+
+	/** Retry button: the FacilitaPay records of items done before, found ahead of the lookups. */
+	private readonly doneRecords = new Map<string, IDataObject | undefined>();
+
 	private readonly removals: string[] = [];
 
 	private readonly writes: Array<Promise<void>> = [];
@@ -156,20 +166,53 @@ export class MoneyRun {
 		return run;
 	}
 
-	/** Retry button: what the executions before this one recorded for these items, in one read. */
+	/**
+	 * Retry button: what the executions before this one recorded for these items, in one read;
+	 * for the items whose outcome nobody learned, the hour of the attempt (a second read), so that
+	 * the lookup at FacilitaPay starts there. When there are such items, the records of the items
+	 * known to be done are found first, so that an unknown item cannot take a done item's record.
+	 */
 	private async prime(items: MoneyItem[]): Promise<void> {
+		const days = [this.dayBucket, this.dayBucket - 1];
 		const keys: string[] = [];
 		for (const item of items) {
 			const auto = this.autoKey(item);
-			for (const bucket of [this.dayBucket, this.dayBucket - 1])
-				keys.push(`D:${bucket}:${auto}`, `A:${bucket}:${auto}`);
+			for (const day of days) keys.push(`D:${day}:${auto}`, `A:${day}:${auto}`);
 		}
 		const seen = await this.ledger!.peek(keys);
+		const attempted: MoneyItem[] = [];
+		const done: MoneyItem[] = [];
 		for (const item of items) {
 			const auto = this.autoKey(item);
-			const buckets = [this.dayBucket, this.dayBucket - 1];
-			if (buckets.some((b) => seen.has(`D:${b}:${auto}`))) this.primed.set(auto, 'done');
-			else if (buckets.some((b) => seen.has(`A:${b}:${auto}`))) this.primed.set(auto, 'attempted');
+			if (days.some((day) => seen.has(`D:${day}:${auto}`))) {
+				this.primed.set(auto, 'done');
+				done.push(item);
+			} else if (days.some((day) => seen.has(`A:${day}:${auto}`))) {
+				this.primed.set(auto, 'attempted');
+				attempted.push(item);
+			}
+		}
+		if (attempted.length === 0) return;
+		const hours = Array.from({ length: HOURS_LOOKED_BACK }, (_, k) => this.hourBucket - k);
+		const hourKeys = attempted.flatMap((item) =>
+			hours.map((hour) => `H:${hour}:${this.autoKey(item)}`),
+		);
+		const seenHours = await this.ledger!.peek(hourKeys);
+		for (const item of attempted) {
+			const auto = this.autoKey(item);
+			const earliest = [...hours].reverse().find((hour) => seenHours.has(`H:${hour}:${auto}`));
+			if (earliest !== undefined) this.attemptedAt.set(auto, earliest * TOOL_WINDOW_MS);
+		}
+		if (!this.findSent) return;
+		for (let start = 0; start < done.length; start += DONE_LOOKUPS_AT_ONCE) {
+			await Promise.all(
+				done.slice(start, start + DONE_LOOKUPS_AT_ONCE).map(async (item) => {
+					this.doneRecords.set(
+						this.autoKey(item),
+						await this.findQuietly(item, (this.dayBucket - 1) * KEY_WINDOW_MS),
+					);
+				}),
+			);
 		}
 	}
 
@@ -238,7 +281,12 @@ export class MoneyRun {
 		}
 		if (memoryKey !== undefined) this.memory.set(memoryKey, { state: 'sending' });
 		if (this.ledger)
-			await this.guard(this.ledger.record([`A:${this.dayBucket}:${this.autoKey(item)}`]));
+			await this.guard(
+				this.ledger.record([
+					`A:${this.dayBucket}:${this.autoKey(item)}`,
+					`H:${this.hourBucket}:${this.autoKey(item)}`,
+				]),
+			);
 		return { kind: 'send' };
 	}
 
@@ -287,9 +335,12 @@ export class MoneyRun {
 	private async retryCheck(item: MoneyItem): Promise<MoneyDecision | undefined> {
 		const state = this.primed.get(this.autoKey(item));
 		if (state === undefined) return undefined;
-		const since = (this.dayBucket - 1) * KEY_WINDOW_MS;
+		const auto = this.autoKey(item);
+		const since = this.attemptedAt.get(auto) ?? (this.dayBucket - 1) * KEY_WINDOW_MS;
 		if (state === 'done') {
-			const found = await this.findQuietly(item, since);
+			const found = this.doneRecords.has(auto)
+				? this.doneRecords.get(auto)
+				: await this.findQuietly(item, since);
 			return {
 				kind: 'alreadyDone',
 				json: alreadyDone(
@@ -366,6 +417,7 @@ export class MoneyRun {
 		if (memoryKey !== undefined) this.memory.forget(memoryKey);
 		this.removals.push(
 			`A:${this.dayBucket}:${this.autoKey(item)}`,
+			`H:${this.hourBucket}:${this.autoKey(item)}`,
 			...(this.failureKeys.get(item.itemIndex) ?? []),
 		);
 	}
