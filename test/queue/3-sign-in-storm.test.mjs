@@ -26,6 +26,8 @@ import { validCpf } from '../e2e/lib/n8n-e2e.mjs';
 
 const CONCURRENT = 6;
 const ITEMS_PER_EXECUTION = 3;
+const STORMS = 10;
+const STORM_ITEMS = 50;
 
 describeQueue('queue mode: sign-in storm across processes', () => {
 	/** @type {Awaited<ReturnType<typeof startAttributedSandbox>>} */
@@ -198,5 +200,121 @@ describeQueue('queue mode: sign-in storm across processes', () => {
 			expect(got.map((g) => g.id).sort()).toEqual(batches.flat().sort());
 		},
 		CASE_TIMEOUT,
+	);
+
+	test(
+		`10 storms in a row: the token expires before each, ${CONCURRENT} executions × ${STORM_ITEMS} creates over both workers, 0 failed items, at most one sign-in per process per expiry`,
+		async () => {
+			const state = queueState();
+			const credentials = await createCredentials('FacilitaPay Queue Storms', {
+				environment: 'custom',
+				baseUrl: sandbox.apiBase,
+				authentication: 'usernamePassword',
+				username: 'sandbox',
+				password: 'sandbox',
+			});
+			const path = `queue-storms-${Date.now().toString(36)}`;
+			const workflow = await createActiveWorkflow({
+				name: 'queue: ten sign-in storms',
+				nodes: [
+					{
+						id: 'webhook',
+						name: 'Webhook',
+						type: 'n8n-nodes-base.webhook',
+						typeVersion: 2,
+						position: [0, 0],
+						webhookId: path,
+						parameters: { httpMethod: 'POST', path, responseMode: 'onReceived', options: {} },
+					},
+					{
+						id: 'people',
+						name: 'People',
+						type: 'n8n-nodes-base.code',
+						typeVersion: 2,
+						position: [220, 0],
+						parameters: {
+							jsCode: 'return $input.first().json.body.people.map((person) => ({ json: person }));',
+						},
+					},
+					{
+						id: 'facilitapay',
+						name: 'FacilitaPay',
+						type: NODE_TYPES.action,
+						typeVersion: 1,
+						position: [440, 0],
+						parameters: {
+							resource: 'subject',
+							operation: 'create',
+							documentType: 'cpf',
+							documentNumber: '={{ $json.cpf }}',
+							socialName: '={{ $json.name }}',
+							fiscalCountry: 'BR',
+						},
+						credentials: { facilitaPayApi: credentials },
+					},
+				],
+				connections: {
+					Webhook: { main: [[{ node: 'People', type: 'main', index: 0 }]] },
+					People: { main: [[{ node: 'FacilitaPay', type: 'main', index: 0 }]] },
+				},
+			});
+			const url = `${state.webhook.url}/webhook/${path}`;
+			const post = (/** @type {object[]} */ people) =>
+				fetch(url, {
+					method: 'POST',
+					headers: { 'content-type': 'application/json' },
+					body: JSON.stringify({ people }),
+				}).then((r) => r.status);
+			let seed = (Date.now() % 100000) + 200000;
+			const people = (/** @type {number} */ count) =>
+				Array.from({ length: count }, () => ({
+					cpf: validCpf(seed++),
+					name: `Storm Creator ${seed}`,
+				}));
+			// The first execution signs in and stores the token.
+			await waitFor(async () => ((await post(people(1))) === 404 ? null : true), {
+				what: `the webhook processor to know POST /webhook/${path}`,
+			});
+			let finished = 1;
+			await waitForExecutions(workflow.id, finished);
+			/** @type {string[]} */
+			const lines = [];
+			let failedItems = 0;
+			for (let storm = 1; storm <= STORMS; storm++) {
+				await sandbox.call('POST', '/_sandbox/clock/advance', { hours: 25 });
+				const mark = sandbox.requests().length;
+				const statuses = await Promise.all(
+					Array.from({ length: CONCURRENT }, () => post(people(STORM_ITEMS))),
+				);
+				expect(statuses).toEqual(Array(CONCURRENT).fill(200));
+				finished += CONCURRENT;
+				await waitForExecutions(workflow.id, finished);
+				const executions = (await allExecutions(workflow.id, { includeData: true }))
+					.sort((a, b) => Number(a.id) - Number(b.id))
+					.slice(-CONCURRENT);
+				const after = sandbox.requests().slice(mark);
+				const storms = after.filter((r) => r.method === 'POST' && r.path.endsWith('/sign_in'));
+				const creates = after.filter(
+					(r) => r.method === 'POST' && r.path.endsWith('/subject/people'),
+				);
+				const failed = executions.filter((e) => e.status !== 'success');
+				const outputs = executions.map((e) => nodeOutput(e, 'FacilitaPay'));
+				const items = outputs.reduce((n, out) => n + (Array.isArray(out) ? out.length : 0), 0);
+				failedItems += CONCURRENT * STORM_ITEMS - items;
+				lines.push(
+					`storm ${storm}: executions ${JSON.stringify(countBy(executions.map((e) => e.status)))}, items ${items}/${CONCURRENT * STORM_ITEMS}, ` +
+						`sign-ins ${JSON.stringify(countBy(storms.map((r) => `${r.process}→${r.status}`)))}, creates ${JSON.stringify(countBy(creates.map((r) => String(r.status))))}` +
+						(failed.length
+							? `; errors: ${JSON.stringify(countBy(failed.map((e) => e.data?.resultData?.error?.message ?? '?')))}`
+							: ''),
+				);
+				const perProcess = countBy(storms.map((r) => r.process));
+				expect(Object.values(perProcess).every((n) => n <= 1)).toBe(true);
+				expect(failed).toHaveLength(0);
+			}
+			report(`case 3b (10 storms): failed items ${failedItems}\n  ${lines.join('\n  ')}`);
+			expect(failedItems).toBe(0);
+		},
+		CASE_TIMEOUT * 4,
 	);
 });
