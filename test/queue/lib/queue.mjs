@@ -333,3 +333,65 @@ export async function registerSubjects(sandbox, count, label) {
 	}
 	return ids;
 }
+
+// ---------------------------------------------------------------------------------------------
+// n8n's Retry button on the main, and workers for files that run after case 4 stopped them
+
+/**
+ * Retries a failed execution through the main's REST API, as the executions list's Retry button
+ * does (`POST /rest/executions/:id/retry`, `{loadWorkflow}`, as the owner): the main queues a NEW
+ * execution (mode "retry") that a worker runs; the answer comes once it ended. Returns its id and
+ * the execution with its data (public API). See retryExecution() in test/e2e/lib/n8n-e2e.mjs.
+ * @param {string|number} executionId
+ * @param {{loadWorkflow?: boolean, timeoutMs?: number}} [options]
+ */
+export async function retryOnMain(executionId, options = {}) {
+	const { retryExecution } = await import('../../e2e/lib/n8n-e2e.mjs');
+	const state = queueState();
+	return retryExecution({ url: state.main.url, apiKey: state.apiKey }, executionId, options);
+}
+
+/**
+ * Makes sure `count` workers with our package are running: the cluster's own when alive, else
+ * workers of the calling file (`worker-<prefix>-N`, package installed, part of the run's clean-up,
+ * listed in `extraWorkers` for executionsByWorker()). Case 4 (4-missing-package.test.mjs) stops the
+ * cluster's workers, so files after it need their own. `stop()` stops only what this started.
+ * @param {number} count
+ * @param {{prefix?: string}} [options]
+ * @returns {Promise<{names: string[], started: string[], stop: () => Promise<void>}>}
+ */
+export async function ensureWorkers(count, { prefix = 'extra' } = {}) {
+	const { freePort, installPackageInto, isAlive } = await import(
+		'../../../scripts/n8n-runtime.mjs'
+	);
+	const { adoptRun, clusterEnv, startWorker } = await import('../../../scripts/queue-cluster.mjs');
+	const state = queueState();
+	const alive = [
+		...state.workers.filter((w) => isAlive(w.pid)).map((w) => w.name),
+		...extraWorkers.filter((w) => isAlive(w.pid)).map((w) => w.name),
+	];
+	/** @type {Array<{name: string, proc: {pid: number, stop: () => Promise<void>}}>} */
+	const mine = [];
+	if (alive.length < count) adoptRun(state.runDir);
+	for (let i = 1; alive.length + mine.length < count; i++) {
+		const name = `worker-${prefix}-${i}`;
+		const folder = `${state.runDir}/${name}`;
+		installPackageInto(folder, state.tarball);
+		const worker = await startWorker({
+			name,
+			folder,
+			healthPort: await freePort(),
+			env: clusterEnv(state),
+			webhookUrl: `${state.webhook.url}/`,
+		});
+		extraWorkers.push({ name, logFile: worker.logFile, pid: worker.proc.pid });
+		mine.push({ name, proc: worker.proc });
+	}
+	return {
+		names: [...alive, ...mine.map((w) => w.name)],
+		started: mine.map((w) => w.name),
+		async stop() {
+			for (const worker of mine.splice(0)) await worker.proc.stop();
+		},
+	};
+}

@@ -1,0 +1,253 @@
+// Queue mode, case 5: n8n's Retry button (issue 17) with the main and two workers. A Webhook-started
+// execution of 4 payouts (Max Parallel Requests 1, Retry On Fail off) fails on a worker: items 0 and
+// 1 paid, item 2 refused with 429 ("did not process it") until the node gives up, item 3 never sent.
+// The fault is removed and the failed execution retried through the MAIN's REST API
+// (`POST /rest/executions/:id/retry`, as the owner), once "with original workflow" and once "with
+// currently saved workflow" (two failed executions): the main queues a new execution, mode "retry",
+// that a worker runs. Items 0 and 1 must not reach FacilitaPay again (they come out
+// `alreadyDone: true`), items 2 and 3 are paid once, and the FacilitaPay Trigger in the same
+// workflow keeps its registration (static data). Case 4 stops the cluster's workers, so this file
+// starts two of its own when needed.
+import {
+	CASE_TIMEOUT,
+	NODE_TYPES,
+	api,
+	createActiveWorkflow,
+	createCredentials,
+	describeQueue,
+	ensureWorkers,
+	executionsByWorker,
+	nodeOutput,
+	queueState,
+	report,
+	retryOnMain,
+	startAttributedSandbox,
+	waitFor,
+	registerSubjects,
+} from './lib/queue.mjs';
+import { getExecution, waitForNewExecution } from '../e2e/lib/n8n-e2e.mjs';
+import { ACCOUNT_IDS } from '../../sandbox/accounts.mjs';
+
+const PAYOUTS = 'FacilitaPay';
+const TRIGGER = 'FacilitaPay Trigger';
+const PAYOUT_ROUTE = 'POST /api/v1/transactions';
+
+describeQueue("queue mode: n8n's Retry button sends no payout twice", () => {
+	/** @type {Awaited<ReturnType<typeof startAttributedSandbox>>} */
+	let sandbox;
+	/** @type {Awaited<ReturnType<typeof ensureWorkers>>} */
+	let workers;
+	/** @type {{id: string}} */
+	let workflow;
+	let path = '';
+
+	beforeAll(async () => {
+		sandbox = await startAttributedSandbox();
+		workers = await ensureWorkers(2, { prefix: 'retry' });
+		const credentials = await createCredentials('FacilitaPay Queue Retry', {
+			environment: 'custom',
+			baseUrl: sandbox.apiBase,
+			authentication: 'accessToken',
+			accessToken: 'sandbox-token',
+		});
+		path = `queue-retry-${Date.now().toString(36)}`;
+		workflow = await createActiveWorkflow({
+			name: 'queue: Retry button on payouts',
+			settings: {
+				executionOrder: 'v1',
+				saveDataErrorExecution: 'all',
+				saveDataSuccessExecution: 'all',
+			},
+			nodes: [
+				{
+					id: 'webhook',
+					name: 'Webhook',
+					type: 'n8n-nodes-base.webhook',
+					typeVersion: 2,
+					position: [0, 0],
+					webhookId: path,
+					parameters: { httpMethod: 'POST', path, responseMode: 'onReceived', options: {} },
+				},
+				{
+					id: 'payouts',
+					name: 'Payouts',
+					type: 'n8n-nodes-base.code',
+					typeVersion: 2,
+					position: [220, 0],
+					parameters: {
+						jsCode: 'return $input.first().json.body.payouts.map((payout) => ({ json: payout }));',
+					},
+				},
+				{
+					id: 'facilitapay',
+					name: PAYOUTS,
+					type: NODE_TYPES.action,
+					typeVersion: 1,
+					position: [440, 0],
+					parameters: {
+						resource: 'transaction',
+						operation: 'createPayout',
+						subjectId: '={{ $json.subjectId }}',
+						value: '={{ $json.value }}',
+						currency: 'USD',
+						exchangeCurrency: 'BRL',
+						fromBankAccountId: ACCOUNT_IDS.usdCashOut,
+						toBankAccountId: ACCOUNT_IDS.brlCustomer,
+						requestOptions: { concurrency: 1 },
+					},
+					credentials: { facilitaPayApi: credentials },
+				},
+				{
+					id: 'trigger',
+					name: TRIGGER,
+					type: NODE_TYPES.trigger,
+					typeVersion: 1,
+					position: [0, 300],
+					// An event the payouts never cause: the trigger only has to stay registered.
+					parameters: { events: ['subject_reproved'] },
+					webhookId: `wh-${path}`,
+					credentials: { facilitaPayApi: credentials },
+				},
+			],
+			connections: {
+				Webhook: { main: [[{ node: 'Payouts', type: 'main', index: 0 }]] },
+				Payouts: { main: [[{ node: PAYOUTS, type: 'main', index: 0 }]] },
+			},
+		});
+		await waitFor(
+			async () =>
+				(await api('GET', `/workflows/${workflow.id}`)).staticData?.[`node:${TRIGGER}`]?.secretHmac,
+			{ what: "the FacilitaPay Trigger's registration in the workflow static data" },
+		);
+	}, CASE_TIMEOUT);
+
+	afterAll(async () => {
+		await workers?.stop();
+		await sandbox?.close();
+	});
+
+	/** The sandbox's request log (with bodies), from entry `after` on. @param {number} after */
+	async function payoutRequests(after) {
+		const log = (await sandbox.call('GET', '/_sandbox/requests')).data;
+		return log
+			.slice(after)
+			.filter((/** @type {any} */ r) => r.route === PAYOUT_ROUTE)
+			.map((/** @type {any} */ r) => ({
+				value: r.body?.transaction?.value ?? null,
+				status: r.status,
+			}));
+	}
+	const mark = async () => (await sandbox.call('GET', '/_sandbox/requests')).data.length;
+	/** @param {Array<{value: string|null, status: number}>} requests */
+	const created = (requests) =>
+		requests.filter((r) => r.value !== null && r.status < 300).map((r) => r.value);
+
+	test.each([
+		['Retry with original workflow', false, ['41.01', '41.02', '41.03', '41.04']],
+		['Retry with currently saved workflow', true, ['42.01', '42.02', '42.03', '42.04']],
+	])(
+		'%s, run by a worker: items 0 and 1 (paid before the failure) are not sent again and come out alreadyDone; items 2 and 3 are paid once; the trigger keeps its registration',
+		async (_name, loadWorkflow, values) => {
+			const state = queueState();
+			const server = { url: state.main.url, apiKey: state.apiKey };
+			const [subjectId] = await registerSubjects(sandbox, 1, `Queue Retry ${values[0]}`);
+			const payouts = values.map((value) => ({ subjectId, value }));
+
+			await sandbox.call('POST', '/_sandbox/faults', {
+				route: PAYOUT_ROUTE,
+				kind: '429',
+				retry_after: 0,
+				skip: 2,
+				count: 100,
+			});
+			const before = await mark();
+			const proxied = sandbox.requests().length;
+			const known = (
+				await api('GET', `/executions?workflowId=${workflow.id}&limit=250&includeData=false`)
+			).data.map((/** @type {any} */ e) => e.id);
+			const startedAt = Date.now();
+			await waitFor(
+				async () => {
+					const response = await fetch(`${state.webhook.url}/webhook/${path}`, {
+						method: 'POST',
+						headers: { 'content-type': 'application/json' },
+						body: JSON.stringify({ payouts }),
+					});
+					await response.text();
+					return response.status === 404 ? null : response.status;
+				},
+				{ what: `the webhook processor to know POST /webhook/${path}` },
+			);
+			const failed = await waitForNewExecution(server, workflow.id, {
+				known,
+				timeoutMs: 120_000,
+			});
+			const runSeconds = (Date.now() - startedAt) / 1000;
+			await sandbox.call('DELETE', '/_sandbox/faults');
+			const firstRun = await payoutRequests(before);
+
+			expect(failed.status).toBe('error');
+			expect(`${failed.data?.resultData?.error?.message}`).toMatch(/item 2/);
+			expect(created(firstRun)).toEqual(values.slice(0, 2));
+
+			const staticBefore = (await api('GET', `/workflows/${workflow.id}`)).staticData;
+			const retryMark = await mark();
+			const proxiedBeforeRetry = sandbox.requests().length;
+			const retryStartedAt = Date.now();
+			const retried = await retryOnMain(failed.id, { loadWorkflow });
+			const retrySeconds = (Date.now() - retryStartedAt) / 1000;
+			const inRetry = await payoutRequests(retryMark);
+			const output = nodeOutput(retried.execution, PAYOUTS);
+			const staticAfter = (await api('GET', `/workflows/${workflow.id}`)).staticData;
+			const held = (await sandbox.call('GET', `/api/v1/subject/${subjectId}/transactions`)).data;
+			/** @type {Record<string, string[]>} */
+			const atFacilitaPay = {};
+			for (const t of held) (atFacilitaPay[t.value] ??= []).push(t.id);
+			const holds = Object.fromEntries(values.map((v) => [v, atFacilitaPay[v]?.length ?? 0]));
+			const byWorker = executionsByWorker();
+			const senders = sandbox
+				.requests()
+				.slice(proxiedBeforeRetry)
+				.filter((r) => r.method === 'POST' && r.path.endsWith('/transactions'))
+				.map((r) => r.process);
+			report(
+				`case 5 (retry button, loadWorkflow ${loadWorkflow}): execution ${failed.id} on ${byWorker.get(String(failed.id))} ` +
+					`(${runSeconds.toFixed(1)} s; created ${JSON.stringify(created(firstRun))}, ${firstRun.filter((r) => r.status === 429).length} × 429) → ` +
+					`retry ${retried.id} (mode ${retried.mode}, retryOf ${retried.retryOf}, ${retried.status}) on ${byWorker.get(String(retried.id))} ` +
+					`in ${retrySeconds.toFixed(1)} s: sent ${JSON.stringify(inRetry.map((r) => `${r.value}→${r.status}`))} from ${JSON.stringify([...new Set(senders)])}; ` +
+					`FacilitaPay holds ${JSON.stringify(holds)}; output alreadyDone ${JSON.stringify(Array.isArray(output) ? output.map((i) => i.alreadyDone ?? null) : output)}; ` +
+					`static data unchanged: ${JSON.stringify(staticAfter) === JSON.stringify(staticBefore)}; ` +
+					`requests through the proxy in all ${sandbox.requests().length - proxied}`,
+			);
+
+			// n8n's side: a new execution in mode "retry", run by a worker (not the main), succeeded.
+			expect(retried.mode).toBe('retry');
+			expect(retried.retryOf).toBe(String(failed.id));
+			expect(retried.status).toBe('success');
+			expect(workers.names).toEqual(expect.arrayContaining(byWorker.get(retried.id) ?? ['none']));
+			expect(senders.every((process) => workers.names.includes(process))).toBe(true);
+			// Only items 2 and 3 were sent in the retry; each payout reached FacilitaPay exactly once.
+			expect(inRetry.map((r) => r.value)).toEqual(values.slice(2));
+			expect(holds).toEqual(Object.fromEntries(values.map((v) => [v, 1])));
+			expect(Array.isArray(output)).toBe(true);
+			expect(output).toHaveLength(4);
+			for (const i of [0, 1]) {
+				expect(output[i]).toMatchObject({
+					alreadyDone: true,
+					alreadyDoneNote: expect.any(String),
+				});
+				if (output[i].id !== undefined) expect(output[i].id).toBe(atFacilitaPay[values[i]][0]);
+			}
+			for (const i of [2, 3]) {
+				expect(output[i].alreadyDone).not.toBe(true);
+				expect(output[i]).toMatchObject({ id: atFacilitaPay[values[i]][0], value: values[i] });
+			}
+			// The trigger's registration survived; the retry wrote no static data.
+			expect(staticBefore?.[`node:${TRIGGER}`]?.secretHmac).toEqual(expect.any(String));
+			expect(staticAfter).toEqual(staticBefore);
+			// The failed execution is still there, unchanged, for the record.
+			expect((await getExecution(server, failed.id, { includeData: false })).status).toBe('error');
+		},
+		CASE_TIMEOUT,
+	);
+});
