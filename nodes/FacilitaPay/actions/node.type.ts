@@ -16,6 +16,13 @@ export interface ItemWork {
 	page?: PageOptions;
 	/** Card data this item sends: hidden from any error the request ends with. */
 	cardSecrets?: CardSecrets;
+	/**
+	 * Checks again, right before the request is sent (after the item waited for its turn in the
+	 * pool), what the passing of time can break since the item was checked: a dynamic PIX expiry
+	 * must still be more than a minute ahead. Throws the readable error (nothing is sent for the
+	 * item); never changes the request. The item engine calls it just before sending.
+	 */
+	beforeSend?(this: IExecuteFunctions): void;
 	/** Turns the service's answer into the item's output items (without pairedItem). */
 	output(
 		this: IExecuteFunctions,

@@ -140,10 +140,10 @@ export async function searchSubjects(
 export async function searchSubscriptions(
 	this: ILoadOptionsFunctions,
 	filter?: string,
-	paginationToken?: string,
 ): Promise<INodeListSearchResult> {
+	// GET /subscriptions returns all of them (no paging in the spec): one request, no next page.
 	const [subscriptions, people] = await Promise.all([
-		page(this, '/subscriptions', paginationToken),
+		page(this, '/subscriptions'),
 		page(this, '/subject/people'),
 	]);
 	const names = new Map(
@@ -160,7 +160,7 @@ export async function searchSubscriptions(
 		}))
 		.filter(({ name, subscription }) => matches(filter, name, subscription.id))
 		.map(({ name, value }) => ({ name, value }));
-	return { results, paginationToken: nextToken(subscriptions) };
+	return { results };
 }
 
 /**

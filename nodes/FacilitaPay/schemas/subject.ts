@@ -1,16 +1,25 @@
 import { z } from 'zod';
 
-import { checkBrazilianState, checkCep, checkPhoneCountryCode } from '../validation/address';
+import {
+	checkBrazilianState,
+	checkCep,
+	checkPhoneCountryCode,
+	checkPhoneNumber,
+	checkTextOrWholeNumber,
+	isWrittenCep,
+} from '../validation/address';
 import { checkBirthDate, type TimeZoneOption } from '../validation/dates';
 import {
 	checkDocumentNumber,
 	checkRfcPerson,
 	PERSON_DOCUMENT_TYPES,
+	stripDocumentPunctuation,
 } from '../validation/documents';
-import { checkBase64, checkHttpUrl, checkLabels } from '../validation/files';
-import { checkNonNegativeMoney } from '../validation/money';
+import { checkBase64, checkDocumentFile, checkHttpUrl, checkLabels } from '../validation/files';
+import { checkIncome } from '../validation/money';
 import { checkEmail } from '../validation/misc';
 import type { Check } from '../validation/result';
+import { asciiUpperCase } from '../validation/text';
 import { checked, oneOf, optionalText, text } from './checked';
 
 const BRAZIL = new Set(['BR', 'BRA', 'BRAZIL', 'BRASIL']);
@@ -28,9 +37,11 @@ export const PERSON_LABELS: Record<string, string> = {
 	net_monthly_average_income: 'Net Monthly Average Income',
 	address_postal_code: 'Address Postal Code',
 	address_state: 'Address State',
+	address_number: 'Address Number',
+	phone_number: 'Phone Number',
 };
 
-const optionalChecked = (check: (raw: string) => Check, options?: { keepNumbers: true }) =>
+export const optionalChecked = (check: (raw: string) => Check, options?: { keepNumbers: true }) =>
 	z
 		.union([z.string(), z.number()])
 		.optional()
@@ -92,6 +103,75 @@ export const documentSchema = z
 	});
 
 /**
+ * A document given inline with a person (`person.documents[]` of Create or Update), checked as
+ * Upload Document checks its file: the content decides the type (a recognised format is sent with
+ * its own MIME type whatever `file_type` says; another keeps the declared type, which must then be
+ * a MIME type), at most 15 MB, a file name with an extension; or a public URL with its
+ * `file_type`. Labels are optional here: the spec requires them on the upload endpoint only; when
+ * given they follow the label rules.
+ */
+export const personDocumentSchema = z
+	.object({
+		labels: z
+			.union([z.array(z.string()), z.string()])
+			.optional()
+			.transform((value, ctx) => {
+				const empty =
+					value === undefined ||
+					(Array.isArray(value)
+						? value.every((label) => String(label).trim() === '')
+						: value.trim() === '');
+				if (empty) return undefined;
+				const result = checkLabels(value);
+				if (!result.ok) {
+					ctx.addIssue({ code: z.ZodIssueCode.custom, message: result.reason });
+					return z.NEVER;
+				}
+				return result.value;
+			}),
+		file_type: optionalText(),
+		file_data: optionalChecked(checkBase64),
+		file_name: optionalText(),
+		file_url: optionalChecked(checkHttpUrl),
+	})
+	.superRefine((doc, ctx) => {
+		const issue = (field: string, message: string) =>
+			ctx.addIssue({ code: z.ZodIssueCode.custom, path: [field], message });
+		if (!doc.file_data && !doc.file_url) {
+			issue('file_data', 'give either the file (Base64) with its file_name, or a public file_url');
+			return;
+		}
+		if (doc.file_data && doc.file_url) {
+			issue('file_url', 'give either the file or a URL, not both');
+			return;
+		}
+		if (doc.file_url) {
+			if (!doc.file_type)
+				issue(
+					'file_type',
+					'is required with a file URL: enter the MIME type, e.g. application/pdf',
+				);
+			return;
+		}
+		const file = checkDocumentFile({
+			bytes: Buffer.from(doc.file_data as string, 'base64'),
+			fileName: doc.file_name ?? '',
+			declaredType: doc.file_type,
+		});
+		if (!file.ok) {
+			issue(file.field, file.reason);
+			return;
+		}
+		doc.file_type = file.fileType;
+		doc.file_name = file.fileName;
+	})
+	.transform((doc) => {
+		const out: Record<string, unknown> = {};
+		for (const [key, value] of Object.entries(doc)) if (value !== undefined) out[key] = value;
+		return out as typeof doc;
+	});
+
+/**
  * Where "today" is for the birth date: `now` (default: the time of parsing) and `timeZone` (the
  * workflow's time zone, `this.getTimezone()`; UTC when not given).
  */
@@ -110,11 +190,11 @@ const personFieldsFor = (options: PersonSchemaOptions) => ({
 			? { ok: true, value: raw.trim() }
 			: { ok: false, reason: 'must be 1 to 4 digits, e.g. 11' },
 	),
-	phone_number: optionalText(),
+	phone_number: optionalChecked(checkPhoneNumber, { keepNumbers: true }),
 	birth_date: optionalChecked((raw) => checkBirthDate(raw, options.now ?? new Date(), options)),
-	net_monthly_average_income: optionalChecked(checkNonNegativeMoney, { keepNumbers: true }),
+	net_monthly_average_income: optionalChecked(checkIncome, { keepNumbers: true }),
 	address_street: optionalText(),
-	address_number: optionalText(),
+	address_number: optionalChecked(checkTextOrWholeNumber, { keepNumbers: true }),
 	address_complement: optionalText(),
 	address_neighborhood: optionalText(),
 	address_postal_code: optionalText(),
@@ -122,7 +202,7 @@ const personFieldsFor = (options: PersonSchemaOptions) => ({
 	address_state: optionalText(),
 	address_country: optionalText(),
 	rfc_pf: optionalText(),
-	documents: z.array(documentSchema).optional(),
+	documents: z.array(personDocumentSchema).optional(),
 });
 
 /**
@@ -169,6 +249,26 @@ function refineAddress(
 			});
 		else person.address_postal_code = cep.value;
 	}
+}
+
+/**
+ * An update that names no country (neither Address Country nor Fiscal Country) cannot tell whether
+ * the stored address is in Brazil. What is Brazilian by its very form still follows the Brazilian
+ * rules: a postal code written as a CEP (`01310-100`) is sent as its 8 digits, and a two-letter
+ * state is upper-cased (harmless in any country). Anything else is sent as typed; the service
+ * checks it against the stored country.
+ */
+function refineAddressOfUnknownCountry(person: {
+	address_state?: string;
+	address_postal_code?: string;
+	address_country?: string;
+	fiscal_country?: string;
+}) {
+	if (person.address_country || person.fiscal_country) return;
+	if (person.address_postal_code && isWrittenCep(person.address_postal_code))
+		person.address_postal_code = stripDocumentPunctuation(person.address_postal_code).value;
+	if (person.address_state && /^[A-Za-z]{2}$/.test(person.address_state))
+		person.address_state = asciiUpperCase(person.address_state);
 }
 
 /**
@@ -232,6 +332,7 @@ export const personUpdateSchemaFor = (options: PersonSchemaOptions = {}) =>
 				else person.rfc_pf = rfc.value;
 			}
 			refineAddress(person, ctx);
+			refineAddressOfUnknownCountry(person);
 		});
 
 export const personUpdateSchema = personUpdateSchemaFor();

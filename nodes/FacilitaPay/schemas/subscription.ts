@@ -190,7 +190,8 @@ const metaObject = z.unknown().superRefine((value, ctx) => {
 });
 
 const commonFields = {
-	value: checked(checkMoney),
+	// A number from an expression is money too (10.5 → "10.50"), as for transactions.
+	value: checked(checkMoney, { keepNumbers: true }),
 	currency: checked((raw) => checkCurrency(raw, ['BRL'])),
 	frequency: oneOf(
 		FREQUENCIES as unknown as [string, ...string[]],

@@ -5,17 +5,56 @@ import {
 	checkDynamicPixExpiry,
 	type TimeZoneOption,
 } from '../validation/dates';
-import { CARD_CURRENCIES, checkCurrency, checkMoney, CURRENCIES } from '../validation/money';
+import {
+	CARD_CURRENCIES,
+	checkCurrency,
+	checkMoney,
+	checkMoneyIn,
+	CURRENCIES,
+	STABLECOINS,
+} from '../validation/money';
 import { checkUuid } from '../validation/misc';
 import { checked } from './checked';
 
-/** Destination currencies of dynamic PIX and checkout. */
+/** Destination currencies of dynamic PIX, boleto and checkout. */
 export const SETTLEMENT_CURRENCIES = ['BRL', 'EUR', 'USD'] as const;
+
+/**
+ * A boleto is a Brazilian payment slip: it is paid in BRL (the sandbox holds boletos to BRL too),
+ * and its funds settle into a BRL, EUR or USD account (SETTLEMENT_CURRENCIES).
+ */
+export const BOLETO_CURRENCIES = ['BRL'] as const;
+
+/** Source currencies of a payout: the service's currencies and the stablecoins (sorted). */
+export const PAYOUT_CURRENCIES = [...CURRENCIES, ...STABLECOINS].sort();
 
 const uuid = checked(checkUuid);
 const money = checked(checkMoney, { keepNumbers: true });
 const currency = (allowed: readonly string[] = CURRENCIES) =>
 	checked((raw) => checkCurrency(raw, allowed));
+
+/** A value read as it came (text or a number), checked once its currency is known. */
+const rawValue = z.union([z.string(), z.number()]);
+
+/**
+ * Checks `value` in the transaction's own `currency`: its decimals follow the currency (two for
+ * most, none for CLP), and it is sent as text.
+ */
+function valueInCurrency<T extends { value: string | number; currency?: unknown }>(
+	transaction: T,
+	ctx: z.RefinementCtx,
+): void {
+	const result = checkMoneyIn(transaction.value, transaction.currency);
+	if (!result.ok) {
+		ctx.addIssue({ code: z.ZodIssueCode.custom, path: ['value'], message: result.reason });
+		return;
+	}
+	transaction.value = result.value;
+}
+
+/** The checked transaction with its value as the text to send. */
+const valueAsText = <T extends { value: string | number }>(transaction: T) =>
+	transaction as Omit<T, 'value'> & { value: string };
 
 export const TRANSACTION_LABELS: Record<string, string> = {
 	subject_id: 'Subject ID',
@@ -72,30 +111,39 @@ export const boletoSchema = (now: Date, options: TimeZoneOption = {}) =>
 	z.object({
 		subject_id: uuid,
 		to_bank_account_id: uuid,
-		currency: currency(),
-		exchange_currency: currency(),
+		currency: currency(BOLETO_CURRENCIES),
+		exchange_currency: currency(SETTLEMENT_CURRENCIES),
 		value: money,
 		from_boleto: z.object({ expire_at: checked((raw) => checkBoletoExpireAt(raw, now, options)) }),
 	});
 
-/** `POST /transactions`, payout shape. */
-export const payoutSchema = z.object({
-	subject_id: uuid,
-	from_bank_account_id: uuid,
-	to_bank_account_id: uuid,
-	currency: currency(),
-	exchange_currency: currency(),
-	value: money,
-});
+/**
+ * `POST /transactions`, payout shape. The value is in the source `currency` (decimals as that
+ * currency has them).
+ */
+export const payoutSchema = z
+	.object({
+		subject_id: uuid,
+		from_bank_account_id: uuid,
+		to_bank_account_id: uuid,
+		currency: currency(PAYOUT_CURRENCIES),
+		exchange_currency: currency(),
+		value: rawValue,
+	})
+	.superRefine(valueInCurrency)
+	.transform(valueAsText);
 
 /**
  * `POST /transactions/checkout` (no wrapper object). The payer pays by card, so `currency` is one
  * of the currencies the service's cards take (CARD_CURRENCIES).
  */
-export const checkoutSchema = z.object({
-	subject_id: uuid,
-	to_bank_account_id: uuid,
-	currency: currency(CARD_CURRENCIES),
-	exchange_currency: currency(SETTLEMENT_CURRENCIES),
-	value: money,
-});
+export const checkoutSchema = z
+	.object({
+		subject_id: uuid,
+		to_bank_account_id: uuid,
+		currency: currency(CARD_CURRENCIES),
+		exchange_currency: currency(SETTLEMENT_CURRENCIES),
+		value: rawValue,
+	})
+	.superRefine(valueInCurrency)
+	.transform(valueAsText);

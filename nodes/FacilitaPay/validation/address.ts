@@ -102,3 +102,59 @@ export function checkPhoneCountryCode(raw: string): Check {
 	}
 	return valid(text);
 }
+
+/**
+ * `phone_number`: the number without country and area code, 4 to 15 digits, as the sandbox holds
+ * the service to it. Spaces, dashes, dots and brackets people write are removed ("98765-4321" →
+ * "987654321"); a whole number from an expression is taken as its digits. A number written with
+ * "+" carries the country code, which goes in Phone Country Code instead.
+ */
+export function checkPhoneNumber(raw: string | number): Check {
+	if (typeof raw === 'number') {
+		if (!Number.isSafeInteger(raw) || raw < 0) {
+			return invalid('is not a whole number; enter the phone number\u2019s digits, e.g. 987654321');
+		}
+		raw = String(raw);
+	}
+	const text = String(raw ?? '').replace(/[\s().-]/g, '');
+	if (text === '') return invalid('is empty; enter the phone number\u2019s digits, e.g. 987654321');
+	if (text.startsWith('+')) {
+		return invalid(
+			'starts with "+": enter the country code in Phone Country Code and the area code in Phone Area Code, and here only the number, e.g. 987654321',
+		);
+	}
+	if (!/^\d+$/.test(text)) {
+		return invalid('must contain digits only (spaces and dashes are removed), e.g. 987654321');
+	}
+	if (text.length < 4 || text.length > 15) {
+		return invalid(`has ${plural(text.length, 'digit')}; a phone number has 4 to 15 digits`);
+	}
+	return valid(text);
+}
+
+/**
+ * A short text that may come from an expression as a number (`address_number`): a whole number is
+ * sent as its digits (1000 → "1000"); a number that would not read back the same as text (a
+ * fraction, or too large to be exact) is refused. Text is trimmed and kept as typed ("12A").
+ */
+export function checkTextOrWholeNumber(raw: string | number): Check {
+	if (typeof raw === 'number') {
+		if (!Number.isSafeInteger(raw) || raw < 0) {
+			return invalid(`is ${raw}, not a whole number; write it as text, e.g. 1000 or 12A`);
+		}
+		return valid(String(raw));
+	}
+	const text = String(raw ?? '').trim();
+	if (text === '') return invalid('is empty; enter a value, e.g. 1000');
+	return valid(text);
+}
+
+/**
+ * A postal code written the Brazilian way, with the dash a CEP has (`01310-100`, `01.310-100`):
+ * no other country writes five digits, a dash and three. Used where the node cannot tell the
+ * address's country (Subject > Update without a country): such a code is a CEP whatever the
+ * stored country is, so it is sent as its 8 digits.
+ */
+export function isWrittenCep(raw: string): boolean {
+	return /^\d{2}\.?\d{3}-\d{3}$/.test(String(raw ?? '').trim());
+}

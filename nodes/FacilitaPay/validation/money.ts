@@ -147,8 +147,14 @@ export function checkCurrency(raw: string, allowed: readonly string[] = CURRENCI
 	const text = asciiUpperCase(String(raw ?? '').trim());
 	const list = allowed.join(', ');
 	if (text === '') return invalid(`is empty; use one of ${list}`);
-	if (!/^[A-Z]{3}$/.test(text)) {
-		return invalid(`is not a 3-letter currency code (ISO 4217); use one of ${list}`);
+	// Currencies are 3 letters (ISO 4217); the stablecoins the service takes have 4 or 5 (USDT, RLUSD).
+	const stablecoins = allowed.some((code) => code.length > 3);
+	if (!(stablecoins ? /^[A-Z]{3,5}$/ : /^[A-Z]{3}$/).test(text)) {
+		return invalid(
+			stablecoins
+				? `is not a currency code (ISO 4217) or a stablecoin; use one of ${list}`
+				: `is not a 3-letter currency code (ISO 4217); use one of ${list}`,
+		);
 	}
 	if (!allowed.includes(text)) {
 		return invalid(
@@ -158,4 +164,94 @@ export function checkCurrency(raw: string, allowed: readonly string[] = CURRENCI
 		);
 	}
 	return valid(text);
+}
+
+/**
+ * Stablecoins the service takes as `currency` or `exchange_currency` of a transaction (public
+ * documentation, stablecoins page: local ↔ stablecoin, fiat ↔ stablecoin, stablecoin ↔
+ * stablecoin). Sorted.
+ */
+export const STABLECOINS = ['RLUSD', 'USDC', 'USDG', 'USDT'] as const;
+
+/**
+ * How many decimals an amount has in each currency. Chilean pesos have none: the public
+ * documentation writes a CLP value `"15000"`, not `"15000.00"`. Every other currency the service
+ * uses has two (the spec's rule), stablecoins included: the documentation shows no stablecoin
+ * amount with more.
+ */
+export const CURRENCY_DECIMALS: Readonly<Record<string, number>> = { CLP: 0 };
+
+/** The decimals of an amount in `currency` (2 unless CURRENCY_DECIMALS says otherwise). */
+export function decimalsOf(currency: unknown): number {
+	return (
+		CURRENCY_DECIMALS[
+			String(currency ?? '')
+				.trim()
+				.toUpperCase()
+		] ?? 2
+	);
+}
+
+/** An amount in a currency without decimals (CLP): whole units, greater than zero. */
+function checkWholeMoney(raw: string | number, currency: string): Check {
+	const example = `e.g. 15000 (${currency} amounts have no decimals)`;
+	if (typeof raw === 'number') {
+		if (!Number.isFinite(raw)) return invalid(`is not a number; enter an amount, ${example}`);
+		if (raw <= 0)
+			return invalid(
+				`is ${raw < 0 ? 'negative' : 'zero'}; enter an amount greater than zero, ${example}`,
+			);
+		if (!Number.isSafeInteger(raw)) {
+			return Number.isInteger(raw)
+				? invalid('is too large to be passed as a number without losing precision; pass it as text')
+				: invalid(`has decimals; ${currency} amounts are whole numbers, ${example}`);
+		}
+		return valid(String(raw));
+	}
+	if (typeof raw !== 'string') return invalid(`is missing; enter an amount, ${example}`);
+	const text = raw.trim();
+	if (text === '') return invalid(`is empty; enter an amount, ${example}`);
+	if (/^-/.test(text)) return invalid(`is negative; enter an amount greater than zero, ${example}`);
+	// "15000.00" says nothing more than 15000; "15.000" is how Chile writes fifteen thousand, so a
+	// dot followed by three digits is refused rather than read as 15.
+	const match = /^(\d+)(?:\.(0{1,2}))?$/.exec(text);
+	if (!match) {
+		const digits = text.replace(/[.,\s]/g, '');
+		const suggestion = /^\d+$/.test(digits)
+			? ` Write ${trimLeadingZeros(digits)} if you meant that.`
+			: '';
+		return invalid(
+			`is not a whole amount; ${currency} amounts have no decimals and no thousands separators, ${example}.${suggestion}`,
+		);
+	}
+	const whole = trimLeadingZeros(match[1]);
+	if (/^0+$/.test(whole)) return invalid(`is zero; enter an amount greater than zero, ${example}`);
+	return valid(whole);
+}
+
+/**
+ * An amount in `currency`, its decimals following the currency (decimalsOf): two for most (as
+ * checkMoney), none for CLP (`"15000"`; `"15000.00"` and the number 15000 are sent as `"15000"`, a
+ * CLP amount with cents is refused). Always a string, never through float arithmetic.
+ */
+export function checkMoneyIn(raw: string | number, currency: unknown): Check {
+	const code = String(currency ?? '')
+		.trim()
+		.toUpperCase();
+	if (decimalsOf(code) === 0) return checkWholeMoney(raw, code);
+	return checkMoney(raw);
+}
+
+/**
+ * An income (`net_monthly_average_income`, a company's `net_value`): zero or more, with at most two
+ * decimals. The service's own examples send whole amounts (`"4000"`), so those are accepted too;
+ * every value is sent with two decimals (`"4000"` → `"4000.00"`), as the service shows incomes.
+ */
+export function checkIncome(raw: string | number): Check {
+	if (typeof raw === 'string') {
+		const text = raw.trim();
+		const match = /^(\d+)(?:\.(\d{0,2}))?$/.exec(text);
+		if (match) return checkNonNegativeMoney(`${match[1]}.${(match[2] ?? '').padEnd(2, '0')}`);
+	}
+	return checkNonNegativeMoney(raw);
 }

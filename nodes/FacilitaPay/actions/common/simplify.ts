@@ -22,9 +22,18 @@ const TRANSACTION_KEYS = [
 	'canceled_reason',
 	'canceled_at',
 	'inserted_at',
+	// IDs users act on: the checkout of a card payment, the exchange and the wire its events name
+	'checkout_id',
+	'exchange_id',
+	'wire_id',
+	// a Mexican pay-in's dynamic CLABE (public documentation)
+	'payment_info',
 ];
 
-/** The fields of a transaction people act on; nested accounts and the subject are left out. */
+/**
+ * The fields of a transaction people act on, the IDs its events name included (`checkout_id`,
+ * `exchange_id`, `wire_id`); nested accounts and the subject are left out.
+ */
 export function simplifyTransaction(transaction: IDataObject): IDataObject {
 	const result = pick(transaction, TRANSACTION_KEYS);
 	const meta = transaction.meta as IDataObject | undefined;

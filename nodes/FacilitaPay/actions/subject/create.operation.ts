@@ -92,7 +92,8 @@ export async function prepare(this: IExecuteFunctions, i: number): Promise<ItemW
 			method: 'POST',
 			path: '/subject/people',
 			body: { person: compact(person as IDataObject) },
-			retry: 'safe',
+			// Documents are appended on every send: a request with documents is never repeated.
+			retry: person.documents?.length ? 'sendOnce' : 'safe',
 			itemIndex: i,
 		},
 		output: (data) => [{ json: answerAsJson(data) }],

@@ -1,7 +1,5 @@
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
-import { BRAZILIAN_STATES } from '../../validation/address';
-
 /** The optional person fields, shared by Create (Additional Fields) and Update (Update Fields). */
 export const personOptionalFields: INodeProperties[] = [
 	{
@@ -38,7 +36,9 @@ export const personOptionalFields: INodeProperties[] = [
 		name: 'addressNumber',
 		type: 'string',
 		default: '',
-		description: 'Needed for card, PSE and boleto payments',
+		placeholder: 'e.g. 1000',
+		description:
+			'Needed for card, PSE and boleto payments. A whole number from an expression is sent as its digits.',
 	},
 	{
 		displayName: 'Address Postal Code',
@@ -46,16 +46,17 @@ export const personOptionalFields: INodeProperties[] = [
 		type: 'string',
 		default: '',
 		placeholder: 'e.g. 01310-100',
-		description: 'Needed for card, PSE and boleto payments. In Brazil, the 8-digit CEP.',
+		description:
+			'Needed for card, PSE and boleto payments. In Brazil the 8-digit CEP, sent without the dash.',
 	},
 	{
 		displayName: 'Address State',
 		name: 'addressState',
-		type: 'options',
-		options: BRAZILIAN_STATES.map((code) => ({ name: code, value: code })),
-		default: 'SP',
+		type: 'string',
+		default: '',
+		placeholder: 'e.g. SP',
 		description:
-			'Needed for card, PSE and boleto payments. In Brazil one of the 27 state codes; outside Brazil use an expression with the state name.',
+			'Needed for card, PSE and boleto payments. In Brazil the two-letter code of one of the 27 states (SP, RJ, MG…), checked before sending; elsewhere the state or region as the country writes it.',
 	},
 	{
 		displayName: 'Address Street',
@@ -78,7 +79,8 @@ export const personOptionalFields: INodeProperties[] = [
 		type: 'json',
 		default: '[]',
 		description:
-			'Documents to register with the person: an array of objects with labels, file_type and either file_data + file_name or file_url. Required above 20k USD transacted a year. To send a file from n8n, use the Upload Document operation instead.',
+			'Documents to register with the person: an array of objects with either file_data (Base64) + file_name, or file_url + file_type; labels are optional. Checked as Upload Document checks a file: the content decides the type, at most 15 MB. Required above 20k USD transacted a year. To send a file from n8n, use the Upload Document operation instead.',
+		hint: 'With documents the request is sent once and never repeated automatically: each send adds the documents again',
 	},
 	{
 		displayName: 'Email',
@@ -94,7 +96,8 @@ export const personOptionalFields: INodeProperties[] = [
 		type: 'string',
 		default: '',
 		placeholder: 'e.g. 5000.00',
-		description: 'Monthly average income with two decimals',
+		description:
+			'Monthly average income, e.g. 5000 or 5000.00 (at most two decimals; sent with two)',
 	},
 	{
 		displayName: 'Phone Area Code',
@@ -118,7 +121,8 @@ export const personOptionalFields: INodeProperties[] = [
 		type: 'string',
 		default: '',
 		placeholder: 'e.g. 987654321',
-		description: 'Needed for card, PSE and boleto payments',
+		description:
+			'Needed for card, PSE and boleto payments. The number without country and area code, 4 to 15 digits; spaces and dashes are removed.',
 	},
 	{
 		displayName: 'RFC',

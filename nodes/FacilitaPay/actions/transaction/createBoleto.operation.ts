@@ -1,7 +1,12 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { boletoSchema, TRANSACTION_LABELS } from '../../schemas/transaction';
+import {
+	BOLETO_CURRENCIES,
+	boletoSchema,
+	SETTLEMENT_CURRENCIES,
+	TRANSACTION_LABELS,
+} from '../../schemas/transaction';
 import { bankAccountIdField, currencyField, subjectIdField, valueField } from '../common/fields';
 import { validateBody } from '../common/input';
 import type { ItemWork } from '../node.type';
@@ -11,9 +16,14 @@ const properties: INodeProperties[] = [
 	subjectIdField(
 		'ID of the customer who pays. The subject must have every address field, an email and a phone number registered.',
 	),
-	valueField('Amount in the source currency with exactly two decimals'),
-	currencyField('currency', 'Currency', 'Source currency (ISO 4217)'),
-	currencyField('exchangeCurrency', 'Exchange Currency', 'Currency the payment is converted to'),
+	valueField('Amount in BRL with exactly two decimals'),
+	currencyField('currency', 'Currency', 'A boleto is paid in BRL', BOLETO_CURRENCIES),
+	currencyField(
+		'exchangeCurrency',
+		'Exchange Currency',
+		'Currency the payment is converted to: the currency of the To Bank Account',
+		SETTLEMENT_CURRENCIES,
+	),
 	{
 		displayName: 'Expire At',
 		name: 'expireAt',

@@ -14,7 +14,10 @@ import { CARD_CURRENCIES } from '../../validation/money';
 
 const properties: INodeProperties[] = [
 	subjectIdField('ID of the customer who pays by card'),
-	valueField('Amount in the original currency with exactly two decimals'),
+	{
+		...valueField('Amount in the original currency'),
+		hint: 'Written with a dot and two decimals (150.00); CLP has no decimals (15000)',
+	},
 	currencyField(
 		'currency',
 		'Currency',

@@ -7,7 +7,8 @@ import {
 	TRANSACTION_LABELS,
 } from '../../schemas/transaction';
 import { bankAccountIdField, currencyField, subjectIdField, valueField } from '../common/fields';
-import { validateBody } from '../common/input';
+import { invalidInput, validateBody } from '../common/input';
+import { checkDynamicPixExpiry } from '../../validation/dates';
 import { pixOutputItem, qrCodeImageFields, qrCodeTarget } from './pix.output';
 import type { ItemWork } from '../node.type';
 import { createTransaction, transactionInput } from './transaction.fields';
@@ -62,7 +63,7 @@ export async function prepare(this: IExecuteFunctions, i: number): Promise<ItemW
 		TRANSACTION_LABELS,
 	);
 	const qrProperty = qrCodeTarget(this, i);
-	return createTransaction(
+	const work = createTransaction(
 		i,
 		'/transactions',
 		{ transaction: transaction as IDataObject },
@@ -71,4 +72,27 @@ export async function prepare(this: IExecuteFunctions, i: number): Promise<ItemW
 			return [await pixOutputItem(this, json, json, qrProperty)];
 		},
 	);
+	const expiresAt = transaction.dynamic_pix_expires_at;
+	if (expiresAt !== undefined) work.beforeSend = recheckExpiry(i, expiresAt);
+	return work;
+}
+
+/**
+ * The expiry checked again against the clock when the request is about to leave: many items, a
+ * rate limit or a slow service can make an item wait long enough for a time that was more than a
+ * minute ahead when checked to be less now, which FacilitaPay refuses.
+ */
+export function recheckExpiry(i: number, expiresAt: string): (this: IExecuteFunctions) => void {
+	return function (this: IExecuteFunctions) {
+		const result = checkDynamicPixExpiry(expiresAt, new Date());
+		if (!result.ok) {
+			throw invalidInput(
+				this,
+				i,
+				'Expires At',
+				`${result.reason} (it was more than a minute ahead when the item was checked, but the item waited for its turn to be sent)`,
+				'Set a later expiry (e.g. {{ $now.plus({ minutes: 30 }) }}) or send fewer items at once, and run the node again.',
+			);
+		}
+	};
 }

@@ -1,7 +1,7 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { payoutSchema, TRANSACTION_LABELS } from '../../schemas/transaction';
+import { PAYOUT_CURRENCIES, payoutSchema, TRANSACTION_LABELS } from '../../schemas/transaction';
 import { bankAccountIdField, currencyField, subjectIdField, valueField } from '../common/fields';
 import { validateBody } from '../common/input';
 import type { ItemWork } from '../node.type';
@@ -9,12 +9,15 @@ import { createTransaction, transactionInput } from './transaction.fields';
 
 const properties: INodeProperties[] = [
 	subjectIdField('ID of the customer who receives the money'),
-	valueField('Amount in the source currency with exactly two decimals'),
+	{
+		...valueField('Amount in the source currency'),
+		hint: 'Written with a dot and two decimals (150.00); CLP has no decimals (15000)',
+	},
 	currencyField(
 		'currency',
 		'Currency',
-		'Source currency (ISO 4217), e.g. your foreign-currency balance',
-		undefined,
+		'Source currency (ISO 4217), e.g. your foreign-currency balance. Stablecoins (RLUSD, USDC, USDG, USDT) come from the public documentation, not the spec.',
+		PAYOUT_CURRENCIES,
 		'USD',
 	),
 	currencyField(

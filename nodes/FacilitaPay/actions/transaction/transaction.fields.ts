@@ -43,6 +43,16 @@ export function createTransaction(
 }
 
 /**
+ * The answer of Cancel or Refund with the ID of the transaction it is about. Cancel answers a void
+ * record and Refund a refund record (the payment-orchestrator connector), each with an `id` of its
+ * own, so `transaction_id` says which transaction they concern (an answer that has one keeps it).
+ */
+export function withTransactionId(data: unknown, transactionId: string): IDataObject {
+	const json = answerAsJson(data, { transaction_id: transactionId });
+	return json.transaction_id === undefined ? { ...json, transaction_id: transactionId } : json;
+}
+
+/**
  * Cancel and Refund: one transaction ID and one request that moves money (a GET, as the service
  * has it), sent once; the answer carries the transaction ID.
  */
@@ -68,7 +78,7 @@ export function transactionAction(
 					retry: 'sendOnce',
 					itemIndex: i,
 				},
-				output: (data) => [{ json: answerAsJson(data, { transaction_id: id }) }],
+				output: (data) => [{ json: withTransactionId(data, id) }],
 			};
 		},
 	};

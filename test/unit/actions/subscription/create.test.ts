@@ -525,3 +525,32 @@ describe('Subscription > Create by automatic PIX', () => {
 		);
 	});
 });
+
+describe('Subscription > Create: a value from an expression', () => {
+	it.each<[number, string]>([
+		[49.9, '49.90'],
+		[100, '100.00'],
+	])(
+		'a subscription value given as the number %p is sent as the money text %p, as transactions take it',
+		async (value, text) => {
+			const pix = await runNode({
+				parameters: pixSubscription({ value }),
+				replies: [{ data: { id: 'sub-1', status: 'pending' } }],
+			});
+			expect(sentSubscription(pix.requests[0]).value).toBe(text);
+			const card = await runNode({
+				parameters: cardSubscription({ value }),
+				replies: [{ data: { id: 'sub-2', status: 'pending' } }],
+			});
+			expect(sentSubscription(card.requests[0]).value).toBe(text);
+		},
+	);
+
+	it('a subscription value given as a number with three decimals is refused, not rounded', async () => {
+		const { error, requests } = await runNodeExpectingError({
+			parameters: pixSubscription({ value: 10.555 }),
+		});
+		expect(requests).toHaveLength(0);
+		expect(error.message).toMatch(/Invalid Value \(item 0\): has 3 decimals/);
+	});
+});

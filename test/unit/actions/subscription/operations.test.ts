@@ -67,7 +67,7 @@ describe('Subscription > Get Many', () => {
 	it('sends GET /subscriptions and returns one item per subscription', async () => {
 		const { output, requests } = await runNode({
 			parameters: getMany(),
-			replies: [{ data: subscriptions(1, 3) }, { data: [] }],
+			replies: [{ data: subscriptions(1, 3) }],
 		});
 		expect(requests[0].method).toBe('GET');
 		expect(requests[0].url).toBe('https://sandbox.test/api/v1/subscriptions');
@@ -76,22 +76,29 @@ describe('Subscription > Get Many', () => {
 		expect(output.map((o) => o.pairedItem)).toEqual([{ item: 0 }, { item: 0 }, { item: 0 }]);
 	});
 
-	it('Return All follows last_id until an empty page', async () => {
+	it('Subscription Get Many sends one request and no undocumented paged request (Return All)', async () => {
 		const { output, requests } = await runNode({
 			parameters: getMany({ returnAll: true }),
-			replies: [{ data: subscriptions(1, 3) }, { data: subscriptions(4, 2) }, { data: [] }],
+			replies: [{ data: subscriptions(1, 150) }],
 		});
-		expect(requests.map((r) => r.qs)).toEqual([undefined, { last_id: id(3) }, { last_id: id(5) }]);
-		expect(output).toHaveLength(5);
+		expect(requests).toHaveLength(1);
+		expect(requests[0].qs).toBeUndefined();
+		expect(output).toHaveLength(150);
 	});
 
-	it('stops asking once Limit subscriptions are collected', async () => {
+	it('Subscription Get Many applies Limit to the one answer without asking for more', async () => {
 		const { output, requests } = await runNode({
 			parameters: getMany({ limit: 4 }),
-			replies: [{ data: subscriptions(1, 3) }, { data: subscriptions(4, 3) }],
+			replies: [{ data: subscriptions(1, 3) }],
 		});
-		expect(requests).toHaveLength(2);
-		expect(output.map((o) => o.json.id)).toEqual([id(1), id(2), id(3), id(4)]);
+		expect(requests).toHaveLength(1);
+		expect(output.map((o) => o.json.id)).toEqual([id(1), id(2), id(3)]);
+		const limited = await runNode({
+			parameters: getMany({ limit: 2 }),
+			replies: [{ data: subscriptions(1, 3) }],
+		});
+		expect(limited.requests).toHaveLength(1);
+		expect(limited.output.map((o) => o.json.id)).toEqual([id(1), id(2)]);
 	});
 });
 
