@@ -4,6 +4,8 @@ import {
 	checkCep,
 	checkCountryCode2,
 	checkPhoneCountryCode,
+	checkPhoneNumber,
+	isWrittenCep,
 } from '../../../nodes/FacilitaPay/validation/address';
 
 describe('BRAZILIAN_STATES', () => {
@@ -112,5 +114,38 @@ describe('checkPhoneCountryCode', () => {
 		['٥٥', 'must contain digits only; enter the country calling code, e.g. 55 for Brazil'],
 	])('rejects %j', (raw, reason) => {
 		expect(checkPhoneCountryCode(raw)).toEqual({ ok: false, reason });
+	});
+});
+
+describe('checkPhoneNumber: the sandbox’s rule, 4 to 15 digits', () => {
+	it.each<[string | number, string]>([
+		['987654321', '987654321'],
+		['(11) 98765-4321', '11987654321'],
+		['9876.5432', '98765432'],
+		[987654321, '987654321'],
+		['1234', '1234'],
+	])('%p is sent as %p', (raw, expected) => {
+		expect(checkPhoneNumber(raw)).toEqual({ ok: true, value: expected });
+	});
+
+	it.each<string | number>([
+		'123',
+		'1234567890123456',
+		'+5511987654321',
+		'98765a321',
+		9876.5,
+		-1,
+		'',
+	])('%p is refused', (raw) => {
+		expect(checkPhoneNumber(raw).ok).toBe(false);
+	});
+});
+
+describe('isWrittenCep', () => {
+	it.each(['01310-100', '01.310-100', ' 01310-100 '])('%p is a CEP by its form', (raw) => {
+		expect(isWrittenCep(raw)).toBe(true);
+	});
+	it.each(['01310100', '1000-100', '06600', '12-345'])('%p is not told by its form', (raw) => {
+		expect(isWrittenCep(raw)).toBe(false);
 	});
 });

@@ -1,8 +1,12 @@
 import {
 	checkCurrency,
 	checkMoney,
+	checkIncome,
+	checkMoneyIn,
 	checkNonNegativeMoney,
 	CURRENCIES,
+	decimalsOf,
+	STABLECOINS,
 } from '../../../nodes/FacilitaPay/validation/money';
 
 describe('checkMoney', () => {
@@ -141,5 +145,50 @@ describe('checkNonNegativeMoney', () => {
 		['1500', 'has no decimals; an amount needs exactly 2 decimals: write 1500.00'],
 	])('rejects %j: %s', (raw, reason) => {
 		expect(checkNonNegativeMoney(raw)).toEqual({ ok: false, reason });
+	});
+});
+
+describe('checkMoneyIn: decimals follow the currency', () => {
+	it.each<[string | number, string, string]>([
+		['15000', 'CLP', '15000'],
+		['15000.00', 'clp', '15000'],
+		[15000, 'CLP', '15000'],
+		['10.50', 'BRL', '10.50'],
+		[10.5, 'USDT', '10.50'],
+	])('%p in %s is sent as %p', (raw, currency, expected) => {
+		expect(checkMoneyIn(raw, currency)).toEqual({ ok: true, value: expected });
+	});
+
+	it.each<[string | number, string]>([
+		['15000.5', 'CLP'],
+		['15.000', 'CLP'],
+		['15,000', 'CLP'],
+		[1.5, 'CLP'],
+		['-1', 'CLP'],
+		['15000', 'BRL'],
+	])('%p in %s is refused', (raw, currency) => {
+		expect(checkMoneyIn(raw, currency).ok).toBe(false);
+	});
+
+	it('CLP has no decimals, every other currency two', () => {
+		expect(decimalsOf('CLP')).toBe(0);
+		for (const code of [...CURRENCIES.filter((c) => c !== 'CLP'), ...STABLECOINS])
+			expect(decimalsOf(code)).toBe(2);
+	});
+});
+
+describe('checkIncome: whole amounts as the service’s examples write them', () => {
+	it.each<[string | number, string]>([
+		['4000', '4000.00'],
+		['4000.5', '4000.50'],
+		['0', '0.00'],
+		[4000, '4000.00'],
+		['10000.00', '10000.00'],
+	])('%p is sent as %p', (raw, expected) => {
+		expect(checkIncome(raw)).toEqual({ ok: true, value: expected });
+	});
+
+	it.each(['4.000,00', '10.555', '-5', 'abc'])('%p is refused', (raw) => {
+		expect(checkIncome(raw).ok).toBe(false);
 	});
 });
