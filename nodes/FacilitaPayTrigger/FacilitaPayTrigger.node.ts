@@ -10,63 +10,24 @@ import { NodeConnectionTypes, NodeOperationError } from 'n8n-workflow';
 
 import { credentialBaseUrl } from '../../credentials/FacilitaPayApi.credentials';
 import { apiRequest, CREDENTIAL_TYPE } from '../FacilitaPay/transport';
-import { rememberEmitted, duplicateKey, wasEmitted } from './duplicates';
-import { ALL_EVENTS, eventOptions, isEventSelected } from './events';
-import { lockedUntil, recordWrongSecret } from './guessing';
-import {
-	classifyPayload,
-	eventFields,
-	kycStatusFields,
-	parseBody,
-	safeHeaders,
-} from './notification';
-import { checkOwnership, maskUrl } from './ownership';
+import { decide } from './decision';
+import { ALL_EVENTS, eventOptions } from './events';
+import { checkOwnership, maskUrl, testWouldTakeUrl } from './ownership';
+import { readAll, READS_WITHIN_MS } from './reads';
 import {
 	forgetRegistration,
 	isUnreachableFromInternet,
 	ownUrls,
 	readLegacyDigest,
-	readPreviousHmac,
 	readRegistration,
 	saveRegistration,
 } from './registration';
-import {
-	legacyDigest,
-	matchesStoredHmac,
-	recoverLegacySecret,
-	secretHmac,
-	secretKey,
-	secretsEqual,
-} from './secret';
-import { planVerification, verify } from './verification';
+import { recoverLegacySecret, secretHmac, secretKey } from './secret';
+import { ERRORS, LOG } from './texts';
+import type { TriggerOptions } from './webhookRequest';
+import { carryOut, gather, respond } from './webhookRequest';
 
-interface TriggerOptions {
-	acceptUnsignedKycStatus?: boolean;
-	disableOnDeactivation?: boolean;
-	dropDuplicates?: boolean;
-	/** The old name of verifyWithApi (version 1), read for workflows saved with it. */
-	fetchTransaction?: boolean;
-	includeHeaders?: boolean;
-	verifyWithApi?: boolean;
-}
-
-/** Verify With API, on unless turned off (or turned off under its old name, Fetch Transaction). */
-export function verifyWithApiOption(options: TriggerOptions): boolean {
-	if (typeof options.verifyWithApi === 'boolean') return options.verifyWithApi;
-	if (typeof options.fetchTransaction === 'boolean') return options.fetchTransaction;
-	return true;
-}
-
-const LOG = 'FacilitaPay Trigger';
-
-/** The message of every answer that asks FacilitaPay to send the notification again later. */
-const SEND_LATER = 'Not accepted now; send the notification again later';
-
-/** Where this process remembers wrong secrets for this trigger (see guessing.ts). */
-function memoryKey(ctx: IWebhookFunctions): string {
-	const workflow = ctx.getWorkflow?.() as { id?: string } | undefined;
-	return `${workflow?.id ?? ''}:${ctx.getNode().id}`;
-}
+export { verifyWithApiOption } from './webhookRequest';
 
 export class FacilitaPayTrigger implements INodeType {
 	description: INodeTypeDescription = {
@@ -98,7 +59,7 @@ export class FacilitaPayTrigger implements INodeType {
 		properties: [
 			{
 				displayName:
-					'FacilitaPay sends all notifications of an account to one URL. Activating this workflow points that URL here, so only one active FacilitaPay Trigger per account receives events: use one trigger and route with a Switch node, or call other workflows with Execute Workflow. If another system or workflow has taken the URL since, this trigger does not take it back by itself: the n8n log says so when the workflow is activated or n8n starts; deactivate and activate the workflow to take it back. "Listen for test event" takes the URL over from an active workflow until that workflow is deactivated and activated again; notifications missed meanwhile are listed by the FacilitaPay node (Notification → Get Many, Delivery Status: Only Failed) and can be replayed.',
+					'FacilitaPay sends all notifications of an account to one URL. Activating this workflow points that URL here, so only one active FacilitaPay Trigger per account receives events: use one trigger and route with a Switch node, or call other workflows with Execute Workflow. If another system or workflow has taken the URL since, this trigger does not take it back by itself: the n8n log says so when the workflow is activated or n8n starts; deactivate and activate the workflow to take it back. "Listen for test event" is refused while the account\'s notifications go to an active workflow or another system (it would take them away): test with the local sandbox or a second FacilitaPay account.',
 				name: 'notice',
 				type: 'notice',
 				default: '',
@@ -126,7 +87,7 @@ export class FacilitaPayTrigger implements INodeType {
 						type: 'boolean',
 						default: false,
 						description:
-							'Whether to start the workflow for the KYC status payload (a subject in a "data" object). It carries no secret, so anyone who knows this URL can send one: treat it as a hint and re-read the subject before acting on it. Accepted payloads start the workflow whatever the Events choice.',
+							"Whether to start the workflow for the KYC status payload when Verify With API is off. The payload carries no secret, so anyone who knows this URL can send one: with Verify With API on, it starts the workflow only when FacilitaPay's API shows the same subject and status, and this option is not needed.",
 					},
 					{
 						displayName: 'Disable Notifications on Deactivation',
@@ -142,7 +103,7 @@ export class FacilitaPayTrigger implements INodeType {
 						type: 'boolean',
 						default: false,
 						description:
-							'Whether to start no second execution for a notification identical in type, object ID and status to one that started the workflow in the last 24 hours. FacilitaPay delivers at least once: it sends a notification again when it got no answer in time, so the same event can arrive twice.',
+							'Whether to start no second execution for a notification identical to one that started the workflow in the last 24 hours (every field but the secret counts: the same wire corrected twice is two events). FacilitaPay delivers at least once: it sends a notification again when it got no answer in time, so the same event can arrive twice.',
 					},
 					{
 						displayName: 'Fetch Transaction',
@@ -167,7 +128,7 @@ export class FacilitaPayTrigger implements INodeType {
 						type: 'boolean',
 						default: true,
 						description:
-							'Whether to read every transaction, subscription, invoice, subject or bank account request the event names from FacilitaPay before the workflow starts, and start it only when FacilitaPay confirms the event. The item then carries FacilitaPay\'s objects and "verified": true. Events with nothing to read (Non-Identified Bank Transaction, the KYC status payload) come with "verified": false. When FacilitaPay cannot be reached, the notification is answered with an error so FacilitaPay sends it again later.',
+							'Whether to read every transaction, subscription, invoice, subject or bank account request the event names from FacilitaPay before the workflow starts. Confirmed events come with FacilitaPay\'s objects and "verified": true; an event FacilitaPay proves false starts nothing; when FacilitaPay cannot settle it (a status it has not caught up with, a company subject it cannot read), the event starts the workflow with "verified": false and a "verification" that says what was not confirmed, or is answered with an error so FacilitaPay sends it again later.',
 					},
 				],
 			},
@@ -212,8 +173,8 @@ export class FacilitaPayTrigger implements INodeType {
 			async create(this: IHookFunctions): Promise<boolean> {
 				const webhookUrl = this.getNodeWebhookUrl('default');
 				if (!webhookUrl) {
-					throw new NodeOperationError(this.getNode(), 'n8n gave this trigger no webhook URL', {
-						description: 'Save the workflow and activate it again.',
+					throw new NodeOperationError(this.getNode(), ERRORS.noUrl.message, {
+						description: ERRORS.noUrl.description,
 					});
 				}
 				// A service on the internet cannot call a local URL; a local sandbox can, so stay quiet then.
@@ -227,7 +188,18 @@ export class FacilitaPayTrigger implements INodeType {
 					);
 				}
 				const staticData = this.getWorkflowStaticData('node');
-				const ownership = await checkOwnership(this, [...ownUrls(staticData), webhookUrl]);
+				const test = this.getMode() === 'manual';
+				const ownership = await checkOwnership(
+					this,
+					test ? [webhookUrl] : [...ownUrls(staticData), webhookUrl],
+				);
+				// n8n starts a test listening without what the production registration stored, and never
+				// gives the URL back: refused whenever the account's notifications go somewhere already.
+				const holder = test ? testWouldTakeUrl(this, ownership) : undefined;
+				if (holder !== undefined) {
+					const { message, description } = ERRORS.testWouldTakeUrl(holder);
+					throw new NodeOperationError(this.getNode(), message, { description });
+				}
 				if (ownership.kind === 'foreign') {
 					this.logger.warn(
 						`${LOG}: FacilitaPay sent this account's notifications to ${maskUrl(ownership.url)} until now; activating this workflow points them here, so that workflow or system stops receiving them. FacilitaPay keeps one URL per account.`,
@@ -241,14 +213,9 @@ export class FacilitaPayTrigger implements INodeType {
 				})) as IDataObject | undefined;
 				const hmac = secretHmac(data?.secret, secretKey(credentials));
 				if (hmac === undefined) {
-					throw new NodeOperationError(
-						this.getNode(),
-						'FacilitaPay enabled notifications but returned no secret',
-						{
-							description:
-								'Without the secret, notifications cannot be told apart from forged ones, so the trigger was not activated. Activate the workflow again; if this persists, contact FacilitaPay.',
-						},
-					);
+					throw new NodeOperationError(this.getNode(), ERRORS.noSecret.message, {
+						description: ERRORS.noSecret.description,
+					});
 				}
 				const now = Date.now();
 				saveRegistration(
@@ -309,137 +276,21 @@ export class FacilitaPayTrigger implements INodeType {
 		},
 	};
 
+	/** A thin handler over the pure decision (decision.ts): gather, decide, read if asked, decide, do. */
 	async webhook(this: IWebhookFunctions): Promise<IWebhookResponseData> {
-		const options = this.getNodeParameter('options', {}) as TriggerOptions;
-		const response = this.getResponseObject();
-		const refuse = (status: number, message: string): IWebhookResponseData => {
-			response.status(status).json({ message });
-			return { noWebhookResponse: true };
-		};
 		const now = Date.now();
-		const staticData = this.getWorkflowStaticData('node');
-		const guessKey = memoryKey(this);
-		const locked = lockedUntil(staticData, guessKey, now);
-		/** A wrong secret or a forged event: counted toward the limit, logged once when it locks. */
-		const countForgery = () => {
-			const counted = recordWrongSecret(staticData, guessKey, now);
-			if (counted.lockStarted && counted.lockedUntil !== undefined) {
-				this.logger.warn(
-					`${LOG}: too many notifications with a wrong secret or a false content (20 within 10 minutes). Until ${new Date(counted.lockedUntil).toISOString()}, events FacilitaPay's API cannot confirm are refused (FacilitaPay sends them again later); verified events still start the workflow. If you changed the FacilitaPay credentials, deactivate and activate the workflow.`,
-				);
-			}
-			return counted.lockedUntil !== undefined;
-		};
-
-		const rawBody = (this.getRequestObject() as unknown as { rawBody?: unknown }).rawBody;
-		const parsed = parseBody(this.getBodyData(), rawBody);
-		if (!parsed.ok) return refuse(parsed.status, parsed.reason);
-
-		const classified = classifyPayload(parsed.payload);
-		let fields: IDataObject;
-		if (classified.kind === 'malformed') return refuse(400, classified.reason);
-		if (classified.kind === 'unknown') return refuse(401, 'Not a FacilitaPay notification');
-		if (classified.kind === 'kycStatus') {
-			if (options.acceptUnsignedKycStatus !== true) {
-				return refuse(401, 'Unsigned payloads are not accepted');
-			}
-			if (locked !== undefined) return refuse(503, SEND_LATER);
-			fields = kycStatusFields(classified.subject);
-		} else {
-			const plan = verifyWithApiOption(options)
-				? planVerification(classified.notification)
-				: ({ kind: 'unverifiable' } as const);
-			// While locked, unverified events are refused before the secret is even compared, so the
-			// answer tells a guesser nothing.
-			if (locked !== undefined && plan.kind !== 'reads') return refuse(503, SEND_LATER);
-
-			const registration = readRegistration(staticData);
-			const legacy = readLegacyDigest(staticData);
-			if (!registration && !legacy) {
-				this.logger.warn(
-					`${LOG}: a notification arrived but no secret is stored for this trigger. Deactivate and activate the workflow to register it again.`,
-				);
-				return refuse(401, 'Missing or wrong secret');
-			}
-			const key = secretKey(await this.getCredentials(CREDENTIAL_TYPE));
-			const stored = [registration?.secretHmac, readPreviousHmac(staticData, now)];
-			let genuine = matchesStoredHmac(classified.secret, key, stored);
-			if (!genuine && legacy && typeof classified.secret === 'string') {
-				genuine = secretsEqual(legacyDigest(classified.secret), legacy);
-				if (genuine) {
-					// Kept by an earlier version as an unkeyed SHA-256: replaced by the keyed HMAC.
-					staticData.secretHmac = secretHmac(classified.secret, key);
-					delete staticData.secretDigest;
-				}
-			}
-			if (!genuine) {
-				const nowLocked = countForgery();
-				return nowLocked ? refuse(503, SEND_LATER) : refuse(401, 'Missing or wrong secret');
-			}
-
-			fields = eventFields(classified.notification);
-			if (typeof fields.type !== 'string' || fields.type === '') {
-				return locked !== undefined
-					? refuse(503, SEND_LATER)
-					: refuse(400, 'The notification has no type');
-			}
-			// While locked, every answer that starts nothing is the same 503 (FacilitaPay sends the
-			// notification again later), so a right secret cannot be told from a wrong one.
-			const events = this.getNodeParameter('events', []) as string[];
-			// Not chosen: n8n answers 200 and no execution starts.
-			if (!isEventSelected(fields.type, events)) {
-				return locked !== undefined ? refuse(503, SEND_LATER) : {};
-			}
-
-			const duplicate = duplicateKey(fields);
-			if (options.dropDuplicates === true && wasEmitted(staticData, duplicate, now, guessKey)) {
-				this.logger.info(
-					`${LOG}: a notification of type ${fields.type} identical to one received in the last 24 hours started nothing (Drop Duplicates)`,
-				);
-				if (locked !== undefined) return refuse(503, SEND_LATER);
-				response.status(200).json({ message: 'Duplicate: already received' });
-				return { noWebhookResponse: true };
-			}
-
-			if (plan.kind === 'invalid') {
-				this.logger.warn(`${LOG}: ${plan.reason} started nothing.`);
-				return countForgery()
-					? refuse(503, SEND_LATER)
-					: refuse(200, 'Not started: the notification names no valid object');
-			}
-			if (plan.kind === 'reads') {
-				const verification = await verify(this, plan.reads);
-				if (verification.kind === 'unreachable') {
-					this.logger.error(
-						`${LOG}: a notification of type ${fields.type} could not be checked with FacilitaPay (${verification.reason}); nothing started. FacilitaPay sends it again later.`,
-					);
-					return refuse(
-						503,
-						'Could not check the notification with FacilitaPay; send it again later',
-					);
-				}
-				if (verification.kind === 'contradicted') {
-					this.logger.warn(
-						`${LOG}: a notification of type ${fields.type} with the right secret started nothing: ${verification.reason}. If this repeats, someone else may know the secret: deactivate and activate the workflow to get a new one.`,
-					);
-					if (countForgery() || locked !== undefined) return refuse(503, SEND_LATER);
-					return refuse(200, 'Not started: FacilitaPay does not confirm this event');
-				}
-				Object.assign(fields, verification.objects);
-				fields.verified = true;
-			} else {
-				if (locked !== undefined) return refuse(503, SEND_LATER);
-				fields.verified = false;
-			}
-			if (options.dropDuplicates === true) rememberEmitted(staticData, duplicate, now, guessKey);
+		const call = await gather(this, now);
+		let decision = decide(call.facts);
+		if (decision.kind === 'read') {
+			carryOut(this, call, decision.effects);
+			const stopAtAbsent = decision.stopAtAbsent;
+			const reads = await readAll(this, decision.reads, {
+				deadline: now + READS_WITHIN_MS,
+				account: call.account,
+				stopAt: (result) => stopAtAbsent && result.kind === 'absent',
+			});
+			decision = decide({ ...call.facts, reads });
 		}
-
-		if (options.includeHeaders === true) fields.headers = safeHeaders(this.getHeaderData());
-		fields.receivedAt = new Date(now).toISOString();
-		// Answered here, before n8n prepares the execution: n8n saves what this request changed in the
-		// static data (Drop Duplicates, the guessing count) only when the answer comes first; when n8n
-		// answers itself after preparing the execution, those changes are lost (seen in n8n 2.41.1).
-		response.status(200).json({ message: 'Workflow was started' });
-		return { noWebhookResponse: true, workflowData: [[{ json: fields }]] };
+		return respond(this, call, decision);
 	}
 }

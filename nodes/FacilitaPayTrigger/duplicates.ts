@@ -5,55 +5,75 @@ import type { IDataObject } from 'n8n-workflow';
 export const DUPLICATE_WINDOW_MS = 24 * 60 * 60 * 1000;
 /** At most this many events are remembered; the oldest are forgotten first. */
 export const DUPLICATES_KEPT = 1000;
+/** A claim of a notification being checked lapses after this long (the check ends within 8 s). */
+export const CLAIM_MS = 60_000;
+
+/** A value in a canonical form: keys sorted, arrays of plain values sorted. */
+function canonical(value: unknown): unknown {
+	if (Array.isArray(value)) {
+		const items = value.map(canonical);
+		const plain = items.every((item) => item === null || typeof item !== 'object');
+		return plain ? [...items].sort((a, b) => String(a).localeCompare(String(b))) : items;
+	}
+	if (value && typeof value === 'object') {
+		const result: IDataObject = {};
+		for (const name of Object.keys(value).sort()) {
+			result[name] = canonical((value as IDataObject)[name]) as IDataObject;
+		}
+		return result;
+	}
+	return value;
+}
 
 /**
- * What makes two notifications the same event: type, the object's ID (or IDs) and the status the
- * notification states. Transaction events carry no status of their own: their type is the status
- * change. Hashed, so the static data holds no IDs and each entry stays small.
+ * What makes two notifications the same event: everything they carry but the secret (type, IDs,
+ * error code, items, required documents, reason, status, accounts, and fields the spec does not
+ * list). A redelivery is identical; the same wire corrected twice (AC03, then AC14) is not.
+ * Hashed, so the static data holds no IDs and each entry stays small.
  */
-export function duplicateKey(fields: IDataObject): string {
-	const object = (name: string) =>
-		fields[name] && typeof fields[name] === 'object' ? (fields[name] as IDataObject) : {};
-	const ids = [
-		fields.transaction_id,
-		Array.isArray(fields.transaction_ids)
-			? [...fields.transaction_ids].map(String).sort().join(',')
-			: undefined,
-		fields.exchange_id,
-		fields.wire_id,
-		fields.checkout_id,
-		fields.subject_id,
-		fields.request_id,
-		object('subscription').id,
-		object('invoice').id,
-		object('bank_transaction').id,
-		object('data').id,
-	]
-		.map((id) => (id === undefined || id === null ? '' : String(id)))
-		.join('|');
-	const status = [fields.status, object('subscription').status, object('invoice').status]
-		.map((s) => (s === undefined || s === null ? '' : String(s)))
-		.join('|');
+export function duplicateKey(payload: IDataObject): string {
+	const rest = { ...payload };
+	delete rest.secret;
 	return createHash('sha256')
-		.update(JSON.stringify([String(fields.type ?? ''), ids, status]))
+		.update(JSON.stringify(canonical(rest)))
 		.digest('hex')
 		.slice(0, 24);
 }
 
+export type DuplicateState = 'new' | 'checking' | 'emitted';
+
+interface Memory {
+	/** Keys of events that started the workflow, and until when they are remembered. */
+	emitted: Record<string, number>;
+	/** Keys of notifications being checked right now, and until when the claim holds. */
+	checking: Map<string, number>;
+}
+
 /**
- * Emitted events seen by this n8n process, per trigger (see guessing.ts for why the static data
- * alone is not enough: parallel requests each read it before the others saved it).
+ * What this n8n process remembers, per trigger. The static data alone is not enough: n8n reads it
+ * from the database when a request starts and writes it back whole when it ends, so requests in
+ * parallel would not see each other. The static data carries the emitted events over a restart
+ * (and, as well as n8n's last-writer-wins saving allows, to other webhook processes).
  */
-const memory = new Map<string, Record<string, number>>();
+const memory = new Map<string, Memory>();
 
 /** For tests: forgets what this process remembered. */
 export function clearDuplicateMemory(): void {
 	memory.clear();
 }
 
+function memoryOf(owner: string): Memory {
+	let found = memory.get(owner);
+	if (!found) {
+		found = { emitted: {}, checking: new Map() };
+		memory.set(owner, found);
+	}
+	return found;
+}
+
 function remembered(staticData: IDataObject, now: number, owner: string): Record<string, number> {
 	const result: Record<string, number> = {};
-	for (const stored of [staticData.emittedEvents, memory.get(owner)]) {
+	for (const stored of [staticData.emittedEvents, memoryOf(owner).emitted]) {
 		if (!stored || typeof stored !== 'object' || Array.isArray(stored)) continue;
 		for (const [key, until] of Object.entries(stored as IDataObject)) {
 			if (typeof until === 'number' && until > now) {
@@ -64,9 +84,28 @@ function remembered(staticData: IDataObject, now: number, owner: string): Record
 	return result;
 }
 
-/** Whether an event with this key was emitted within the last 24 hours. */
-export function wasEmitted(staticData: IDataObject, key: string, now: number, owner = ''): boolean {
-	return remembered(staticData, now, owner)[key] !== undefined;
+/** Whether this event started the workflow within 24 h, is being checked right now, or is new. */
+export function duplicateState(
+	staticData: IDataObject,
+	key: string,
+	now: number,
+	owner: string,
+): DuplicateState {
+	const claim = memoryOf(owner).checking.get(key);
+	if (claim !== undefined && claim > now) return 'checking';
+	return remembered(staticData, now, owner)[key] !== undefined ? 'emitted' : 'new';
+}
+
+/** Claims a notification while it is checked: the same one arriving meanwhile starts nothing. */
+export function claim(key: string, now: number, owner: string): void {
+	const { checking } = memoryOf(owner);
+	for (const [other, until] of checking) if (until <= now) checking.delete(other);
+	checking.set(key, now + CLAIM_MS);
+}
+
+/** Gives the claim up (the notification did not start the workflow: a redelivery may). */
+export function release(key: string, owner: string): void {
+	memoryOf(owner).checking.delete(key);
 }
 
 /** Remembers an emitted event for 24 hours, keeping at most DUPLICATES_KEPT entries. */
@@ -80,6 +119,8 @@ export function rememberEmitted(
 	entries.push([key, now + DUPLICATE_WINDOW_MS]);
 	entries.sort((a, b) => a[1] - b[1]);
 	const kept = Object.fromEntries(entries.slice(-DUPLICATES_KEPT));
-	memory.set(owner, kept);
+	const own = memoryOf(owner);
+	own.emitted = kept;
+	own.checking.delete(key);
 	staticData.emittedEvents = { ...kept };
 }

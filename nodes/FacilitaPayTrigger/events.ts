@@ -135,6 +135,13 @@ export const EVENT_TYPES: readonly EventType[] = [
 		group: 'subject',
 		description: 'A bank account request finished (status complete)',
 	},
+	{
+		value: 'kyc_status',
+		name: 'KYC Status (Unsigned Payload)',
+		group: 'subject',
+		description:
+			"FacilitaPay's KYC status payload: a customer's registration data and status, sent without a secret. Starts the workflow only when FacilitaPay's API shows the same status.",
+	},
 ];
 
 const KNOWN = new Map(EVENT_TYPES.map((event) => [event.value, event]));

@@ -52,6 +52,21 @@ export function lockedUntil(staticData: IDataObject, key: string, now: number): 
 }
 
 /**
+ * Until when the lock would last if one more forgery were counted now, when that one would start
+ * it; undefined when it would not (already locked, or still below the limit).
+ */
+export function lockIfCounted(
+	staticData: IDataObject,
+	key: string,
+	now: number,
+): number | undefined {
+	if (lockedUntil(staticData, key, now) !== undefined) return undefined;
+	const times = [...merged(staticData, key, now), now].slice(-GUESS_LIMIT);
+	if (times.length < GUESS_LIMIT) return undefined;
+	return times[0] + GUESS_WINDOW_MS;
+}
+
+/**
  * Counts one wrong secret. Answers whether this one started a lock (to log it once, not on every
  * refused request).
  */

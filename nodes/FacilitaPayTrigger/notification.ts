@@ -122,51 +122,6 @@ export function classifyPayload(payload: IDataObject): Classified {
 	return { kind: 'unknown' };
 }
 
-/** The subject fields of the KYC status payload (spec, Resources) that reach the item. */
-const KYC_SUBJECT_FIELDS = [
-	'id',
-	'status',
-	'social_name',
-	'document_type',
-	'document_number',
-	'fiscal_country',
-	'email',
-	'phone_number',
-	'birth_date',
-	'net_monthly_average_income',
-	'clearance_level',
-	'required_clearance_level',
-	'updated_at',
-] as const;
-/** Longest text kept from an unsigned payload. */
-const KYC_TEXT_MAX = 256;
-
-function kycValue(value: unknown): string | number | boolean | null {
-	if (typeof value === 'string') return value.slice(0, KYC_TEXT_MAX);
-	if (typeof value === 'number' && Number.isFinite(value)) return value;
-	if (typeof value === 'boolean') return value;
-	return null;
-}
-
-/**
- * The item for an unsigned KYC status payload, flagged as not verified. Anyone who knows the URL
- * can send one, so it is not copied wholesale: only the documented subject fields with plain values
- * (text cut at 256 characters), never nested objects from the sender.
- */
-export function kycStatusFields(subject: IDataObject): IDataObject {
-	const copy: IDataObject = {};
-	for (const name of KYC_SUBJECT_FIELDS) {
-		if (name in subject) copy[name] = kycValue(subject[name]);
-	}
-	return {
-		type: KYC_STATUS_TYPE,
-		verified: false,
-		subject_id: copy.id ?? null,
-		status: copy.status ?? null,
-		subject: copy,
-	};
-}
-
 const SENSITIVE_HEADER = /authorization|cookie|token|secret|api[-_]?key|session|signature/i;
 
 /** Request headers safe to hand to the workflow: credentials, cookies and tokens are left out. */
@@ -180,48 +135,125 @@ export function safeHeaders(headers: unknown): IDataObject {
 	return result;
 }
 
-/** The fields each documented event carries besides type and secret (spec, Events). */
-const DOCUMENTED_FIELDS: Record<string, readonly string[]> = {
-	identified: ['transaction_id'],
-	exchange_created: ['exchange_id', 'transaction_ids'],
-	wire_created: ['wire_id', 'transaction_ids'],
-	payment_approved: ['transaction_id', 'checkout_id'],
-	payment_failed: ['transaction_id', 'checkout_id'],
-	wire_waiting_correction: [
-		'error_code',
-		'error_description',
-		'bank_account_owner_id',
-		'bank_account_id',
-		'transaction_ids',
-		'wire_id',
-	],
-	payment_expired: ['transaction_id'],
-	payment_refunded: ['transaction_id'],
-	non_identified_bank_transaction: ['bank_transaction'],
-	subscription_activated: ['subscription'],
-	subscription_canceled: ['subscription'],
-	subscription_completed: ['subscription'],
-	invoice_paid: ['invoice'],
-	subject_approved: ['subject_id'],
-	subject_reproved: ['subject_id', 'reason', 'items'],
-	document_required: ['subject_id', 'required_documents'],
-	subject_account_authorization: ['subject_id', 'status', 'reason'],
-	account_request_status: ['request_id', 'status'],
+/** A documented field: kept as sent (`true`), or an object whose own documented fields are listed. */
+type Schema = { [name: string]: true | Schema };
+
+const SUBSCRIPTION: Schema = {
+	id: true,
+	status: true,
+	subject_id: true,
+	canceled_by_payer: true,
+	canceled_reason: true,
+};
+const BANK_TRANSACTION: Schema = {
+	id: true,
+	value: true,
+	currency: true,
+	movement_date: true,
+	bank_account_id: true,
+	paid_at: true,
+	spei_concepto_de_pago: true,
+	subject: {
+		document_number: true,
+		document_type: true,
+		name: true,
+		bank_account: { bank: true, branch_number: true, account_number: true, account_type: true },
+	},
+};
+/** The subject representation of the KYC status payload (spec, Resources). */
+const KYC_SUBJECT: Schema = {
+	id: true,
+	status: true,
+	social_name: true,
+	document_type: true,
+	document_number: true,
+	fiscal_country: true,
+	email: true,
+	phone_number: true,
+	birth_date: true,
+	net_monthly_average_income: true,
+	clearance_level: true,
+	required_clearance_level: true,
+	references: true,
+	documents: true,
+	updated_at: true,
 };
 
-/**
- * The event's own fields, without the secret. For a documented type only its documented fields
- * (so a sender cannot slip, say, a "value" into the item); a type this node does not know yet keeps
- * all of them.
- */
-export function eventFields(notification: IDataObject): IDataObject {
-	const type = typeof notification.type === 'string' ? notification.type : undefined;
-	const documented = type === undefined ? undefined : DOCUMENTED_FIELDS[type];
-	const fields: IDataObject = {};
-	for (const [name, value] of Object.entries(notification)) {
-		if (name === 'secret') continue;
-		if (documented && name !== 'type' && !documented.includes(name)) continue;
-		fields[name] = value;
+/** The fields each documented event carries besides type and secret (spec, Events). */
+const DOCUMENTED: Record<string, Schema> = {
+	identified: { transaction_id: true },
+	exchange_created: { exchange_id: true, transaction_ids: true },
+	wire_created: { wire_id: true, transaction_ids: true },
+	payment_approved: { transaction_id: true, checkout_id: true },
+	payment_failed: { transaction_id: true, checkout_id: true },
+	wire_waiting_correction: {
+		error_code: true,
+		error_description: true,
+		bank_account_owner_id: true,
+		bank_account_id: true,
+		transaction_ids: true,
+		wire_id: true,
+	},
+	payment_expired: { transaction_id: true },
+	payment_refunded: { transaction_id: true },
+	non_identified_bank_transaction: { bank_transaction: BANK_TRANSACTION },
+	subscription_activated: { subscription: SUBSCRIPTION },
+	subscription_canceled: { subscription: SUBSCRIPTION },
+	subscription_completed: { subscription: SUBSCRIPTION },
+	invoice_paid: { invoice: { id: true, status: true, subject_id: true, subscription_id: true } },
+	subject_approved: { subject_id: true },
+	subject_reproved: { subject_id: true, reason: true, items: true },
+	document_required: { subject_id: true, required_documents: true },
+	subject_account_authorization: { subject_id: true, status: true, reason: true },
+	account_request_status: { request_id: true, status: true },
+	[KYC_STATUS_TYPE]: { subject_id: true, status: true, data: KYC_SUBJECT },
+};
+
+/** Splits `source` by `schema`: the documented part and the rest (undefined when empty). */
+function split(
+	source: IDataObject,
+	schema: Schema,
+): { listed: IDataObject; unlisted?: IDataObject } {
+	const listed: IDataObject = {};
+	const unlisted: IDataObject = {};
+	for (const [name, value] of Object.entries(source)) {
+		const entry = Object.prototype.hasOwnProperty.call(schema, name) ? schema[name] : undefined;
+		if (entry === undefined) unlisted[name] = value;
+		else if (entry === true || !isPlainObject(value)) listed[name] = value;
+		else {
+			const inner = split(value, entry);
+			listed[name] = inner.listed;
+			if (inner.unlisted) unlisted[name] = inner.unlisted;
+		}
 	}
-	return fields;
+	return { listed, unlisted: Object.keys(unlisted).length > 0 ? unlisted : undefined };
+}
+
+export interface EventData {
+	/** `type` and the fields the spec lists for it, as sent (never the secret). */
+	fields: IDataObject;
+	/** Everything else the sender added, kept apart: nothing vouches for it. */
+	unverified?: IDataObject;
+}
+
+/**
+ * The event's own data, without the secret: the fields the spec lists for its type, and the others
+ * apart. A type the spec does not document lists nothing but `type`.
+ */
+export function eventData(notification: IDataObject): EventData {
+	const { type, ...rest } = notification;
+	delete rest.secret;
+	const schema = typeof type === 'string' ? (DOCUMENTED[type] ?? {}) : {};
+	const { listed, unlisted } = split(rest, schema);
+	return { fields: { type, ...listed }, unverified: unlisted };
+}
+
+/** The unsigned KYC status payload `{"data": {…subject…}}` as an event of type kyc_status. */
+export function kycStatusEvent(subject: IDataObject): IDataObject {
+	return {
+		type: KYC_STATUS_TYPE,
+		subject_id: subject.id ?? null,
+		status: subject.status ?? null,
+		data: subject,
+	};
 }

@@ -1,8 +1,8 @@
-import type { IDataObject } from 'n8n-workflow';
+import type { IDataObject, IHookFunctions } from 'n8n-workflow';
 
 import type { FacilitaPayContext } from '../FacilitaPay/transport';
 import { apiRequest } from '../FacilitaPay/transport';
-import { verifyRetryOptions } from './verification';
+import { readRetryOptions, READS_WITHIN_MS } from './reads';
 
 /*
  * FacilitaPay keeps one webhook URL per account: whoever enabled webhooks last receives every
@@ -60,7 +60,7 @@ export async function checkOwnership(ctx: FacilitaPayContext, ours: string[]): P
 				qs: { order_by: 'desc', per_page: '10' },
 				retry: 'safe',
 			},
-			{ ...verifyRetryOptions, maxAttempts: 1 },
+			{ ...readRetryOptions(Date.now() + READS_WITHIN_MS), maxAttempts: 1 },
 		);
 		return ownershipFrom(records, ours);
 	} catch (error) {
@@ -69,4 +69,23 @@ export async function checkOwnership(ctx: FacilitaPayContext, ours: string[]): P
 			reason: `the notification records could not be read: ${(error as Error).message}`,
 		};
 	}
+}
+
+/**
+ * Before a test listening registers its URL: where the account's notifications go now when a test
+ * would take them from there (this workflow while active, another workflow or system), or
+ * undefined when nothing receives them yet. n8n starts a test listening from empty static data, so
+ * the node cannot know its own production URL then: whether the workflow is active and the newest
+ * notification record (`ownership`, checked against the test URL alone) are what tell.
+ */
+export function testWouldTakeUrl(ctx: IHookFunctions, ownership: Ownership): string | undefined {
+	const workflow = ctx.getWorkflow() as { active?: boolean } | undefined;
+	if (workflow?.active === true) return 'this workflow, which is active';
+	if (ownership.kind === 'foreign') {
+		return `${maskUrl(ownership.url)}, where the newest notification went (an active workflow or another system)`;
+	}
+	if (ownership.kind === 'unknown' && !/no notification yet/.test(ownership.reason)) {
+		return `wherever they go now (${ownership.reason})`;
+	}
+	return undefined;
 }

@@ -1,42 +1,21 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import type { ApiRequest, FacilitaPayContext, RetryOptions } from '../FacilitaPay/transport';
-import { apiRequest, defaultRetryOptions, failureFacts } from '../FacilitaPay/transport';
+import type { ApiRequest } from '../FacilitaPay/transport';
+import type { Doubt, EventRule } from './rules';
+import { ruleFor } from './rules';
 
 /*
- * Verify With API: before a notification starts the workflow, every object it names is read back
- * from FacilitaPay, and the event must agree with what the API says. "Verified" means: each object
- * the event names exists in this FacilitaPay account, its status does not contradict the event,
- * and the item carries the API's objects (money fields from the API, never from the notification).
+ * Verify With API, the pure part: which objects an event names (the plan), and what the API's
+ * answer for each means for the event (the assessment). The reads themselves are in reads.ts, the
+ * verdict over all of them in decision.ts.
  */
 
-/** The whole verification (every read, retries included) ends within this time. */
-export const VERIFY_BUDGET_MS = 25_000;
-/** One read waits at most this long. */
-export const READ_TIMEOUT_MS = 10_000;
-/** An event naming more objects than this is not read (a forgery could name thousands). */
-export const MAX_READS = 25;
+/** An event naming more objects than this is not read at all (a forgery could name thousands). */
+export const MAX_READS = 500;
 /** IDs FacilitaPay gives (UUIDs and similar): anything else is never sent into a path. */
 const ID_PATTERN = /^[A-Za-z0-9_-]{1,128}$/;
 
-/** Reads retried once at most, quickly: FacilitaPay waits for the answer to its notification. */
-export const verifyRetryOptions: RetryOptions = {
-	...defaultRetryOptions,
-	maxAttempts: 2,
-	baseDelayMs: 250,
-	maxDelayMs: 1_000,
-	// Looked up at each call, so the transport's waiting (n8n's sleep) stays the one place to fake.
-	wait: async (ms: number) => await defaultRetryOptions.wait(ms),
-};
-
-type Target = 'transaction' | 'subscription' | 'invoice' | 'subject' | 'bankAccountRequest';
-
-interface StatusRule {
-	/** The statuses that agree with the event (anything else contradicts it). */
-	allow?: readonly string[];
-	/** The statuses that contradict the event (anything else agrees). */
-	deny?: readonly string[];
-}
+export type Target = 'transaction' | 'subscription' | 'invoice' | 'subject' | 'bankAccountRequest';
 
 export interface Read {
 	target: Target;
@@ -45,50 +24,39 @@ export interface Read {
 	outputKey: string;
 	/** For transaction_ids: the position in the `transactions` array. */
 	index?: number;
-	status?: StatusRule;
-	/** Fields of the API's object that must equal the event's value when both have one. */
-	match?: IDataObject;
 	/** invoice: the subscription whose invoices are listed. */
 	subscriptionId?: string;
+	/** Money fields (value, currency, subject) the API's object must agree with: a mismatch is proof. */
+	money?: IDataObject;
+	/** Other fields the event states (a status, a checkout): a mismatch is a doubt, not a proof. */
+	expect?: IDataObject;
 }
 
 export type Plan =
 	| { kind: 'reads'; reads: Read[] }
 	/** Nothing the API can return (non_identified_bank_transaction, unknown types without IDs). */
-	| { kind: 'unverifiable' }
-	/** The event cannot be true as sent (an ID missing or malformed). */
+	| { kind: 'nothingToRead' }
+	/** The event cannot be true as sent (an ID missing or malformed): proven false without a read. */
 	| { kind: 'invalid'; reason: string };
 
-/** Money arrived: the only statuses a payment_approved or identified transaction can have. */
-const MONEY_IN = ['identified', 'exchanged', 'wired'] as const;
-const MOVING_ON = { deny: ['pending', 'canceled'] } as const;
+/** What a read brought back. */
+export type ReadResult =
+	| { kind: 'found'; answer: unknown }
+	/** FacilitaPay answered that the object does not exist (404, 410, 400, 422). */
+	| { kind: 'absent'; status: number }
+	/** The read failed (down, 5xx, 429 until the deadline, credentials refused). */
+	| { kind: 'failed'; reason: string }
+	/** Not read: the deadline came first, or an earlier read already proved the event false. */
+	| { kind: 'notRead' };
 
-const TRANSACTION_RULES: Record<string, StatusRule> = {
-	identified: { allow: MONEY_IN },
-	payment_approved: { allow: MONEY_IN },
-	// A failed, expired or refunded payment ends canceled (with canceled_reason).
-	payment_failed: { allow: ['canceled'] },
-	payment_expired: { allow: ['canceled'] },
-	payment_refunded: { allow: ['canceled'] },
-};
-const TRANSACTION_LIST_RULES: Record<string, StatusRule> = {
-	exchange_created: MOVING_ON,
-	wire_created: MOVING_ON,
-	wire_waiting_correction: MOVING_ON,
-};
-const SUBSCRIPTION_RULES: Record<string, StatusRule> = {
-	subscription_activated: { deny: ['pending'] },
-	subscription_canceled: { allow: ['canceled'] },
-	subscription_completed: { allow: ['completed'] },
-};
-const SUBJECT_RULES: Record<string, StatusRule> = {
-	subject_approved: { allow: ['approved'] },
-	subject_reproved: { allow: ['reproved'] },
-	document_required: {},
-	subject_account_authorization: {},
-};
-/** Types whose payload names nothing the API can return. */
-const UNVERIFIABLE = new Set(['non_identified_bank_transaction']);
+/** What one object's answer means for the event. */
+export type Finding =
+	| { kind: 'confirms'; object: IDataObject }
+	| { kind: 'moneyDiffers'; object: IDataObject; field: string; api: string; event: string }
+	| { kind: 'before'; object: IDataObject; status: string }
+	| { kind: 'other'; object: IDataObject; note: string }
+	| { kind: 'absent'; proof: boolean }
+	| { kind: 'unread'; reason: string };
 
 function objectField(fields: IDataObject, name: string): IDataObject | undefined {
 	const value = fields[name];
@@ -97,107 +65,151 @@ function objectField(fields: IDataObject, name: string): IDataObject | undefined
 		: undefined;
 }
 
-function idOf(value: unknown): string | undefined {
+export function idOf(value: unknown): string | undefined {
 	if (typeof value === 'number' && Number.isSafeInteger(value)) return String(value);
 	return typeof value === 'string' && value !== '' ? value : undefined;
 }
 
-/** Which reads verify this event, or why it cannot be verified. Pure. */
+function defined(object: IDataObject): IDataObject | undefined {
+	const result: IDataObject = {};
+	for (const [name, value] of Object.entries(object)) {
+		if (value !== undefined && value !== null && value !== '') result[name] = value;
+	}
+	return Object.keys(result).length > 0 ? result : undefined;
+}
+
+const TRANSACTION_EVENTS = new Set([
+	'identified',
+	'payment_approved',
+	'payment_failed',
+	'payment_expired',
+	'payment_refunded',
+]);
+const LIST_EVENTS = new Set(['exchange_created', 'wire_created', 'wire_waiting_correction']);
+const SUBSCRIPTION_EVENTS = new Set([
+	'subscription_activated',
+	'subscription_canceled',
+	'subscription_completed',
+]);
+const SUBJECT_EVENTS = new Set([
+	'subject_approved',
+	'subject_reproved',
+	'document_required',
+	'subject_account_authorization',
+]);
+const KNOWN = new Set([
+	...TRANSACTION_EVENTS,
+	...LIST_EVENTS,
+	...SUBSCRIPTION_EVENTS,
+	...SUBJECT_EVENTS,
+	'invoice_paid',
+	'account_request_status',
+	'non_identified_bank_transaction',
+	'kyc_status',
+]);
+
+/**
+ * Which reads verify this event (its own fields, `type` included), or why there is nothing to
+ * read, or why it cannot be true. Pure.
+ */
 export function planVerification(fields: IDataObject): Plan {
 	const type = String(fields.type);
-	const known =
-		type in TRANSACTION_RULES ||
-		type in TRANSACTION_LIST_RULES ||
-		type in SUBSCRIPTION_RULES ||
-		type in SUBJECT_RULES ||
-		type === 'invoice_paid' ||
-		type === 'account_request_status';
-	if (UNVERIFIABLE.has(type)) return { kind: 'unverifiable' };
-
+	if (type === 'non_identified_bank_transaction') return { kind: 'nothingToRead' };
+	const known = KNOWN.has(type);
 	const reads: Read[] = [];
-	const transactionId = idOf(fields.transaction_id);
-	const transactionIds = fields.transaction_ids;
-	const subscription = objectField(fields, 'subscription');
-	const invoice = objectField(fields, 'invoice');
-	const subjectId = idOf(fields.subject_id);
-	const requestId = idOf(fields.request_id);
-
 	const missing = (name: string): Plan => ({
 		kind: 'invalid',
 		reason: `a notification of type ${type} without ${name}`,
 	});
 
-	if (type in TRANSACTION_RULES || (!known && transactionId !== undefined)) {
+	if (type === 'kyc_status') {
+		const data = objectField(fields, 'data') ?? {};
+		const id = idOf(data.id);
+		if (id === undefined) return missing('data.id');
+		reads.push({
+			target: 'subject',
+			id,
+			outputKey: 'subject',
+			money: defined({
+				document_number: data.document_number,
+				document_type: data.document_type,
+			}),
+			expect: defined({ status: data.status }),
+		});
+		return checked(type, reads);
+	}
+
+	const transactionId = idOf(fields.transaction_id);
+	if (TRANSACTION_EVENTS.has(type) || (!known && transactionId !== undefined)) {
 		if (transactionId === undefined) return missing('transaction_id');
 		reads.push({
 			target: 'transaction',
 			id: transactionId,
 			outputKey: 'transaction',
-			status: TRANSACTION_RULES[type],
-			match: fields.checkout_id === undefined ? undefined : { checkout_id: fields.checkout_id },
+			expect: defined({ checkout_id: fields.checkout_id }),
 		});
 	}
-	if (type in TRANSACTION_LIST_RULES || (!known && transactionIds !== undefined)) {
+	const transactionIds = fields.transaction_ids;
+	if (LIST_EVENTS.has(type) || (!known && transactionIds !== undefined)) {
 		if (!Array.isArray(transactionIds) || transactionIds.length === 0) {
 			return missing('transaction_ids');
 		}
 		for (const [index, raw] of transactionIds.entries()) {
 			const id = idOf(raw);
 			if (id === undefined) return missing('a valid transaction ID in transaction_ids');
-			reads.push({
-				target: 'transaction',
-				id,
-				outputKey: 'transactions',
-				index,
-				status: TRANSACTION_LIST_RULES[type],
-			});
+			reads.push({ target: 'transaction', id, outputKey: 'transactions', index });
 		}
 	}
-	if (type in SUBSCRIPTION_RULES || (!known && subscription !== undefined)) {
+	const subscription = objectField(fields, 'subscription');
+	if (SUBSCRIPTION_EVENTS.has(type) || (!known && subscription !== undefined)) {
 		const id = idOf(subscription?.id);
 		if (id === undefined) return missing('subscription.id');
 		reads.push({
 			target: 'subscription',
 			id,
-			outputKey: 'subscription',
-			status: SUBSCRIPTION_RULES[type],
-			match:
-				subscription?.subject_id === undefined
-					? undefined
-					: { subject_id: subscription.subject_id },
+			outputKey: 'subscriptionFromApi',
+			money: defined({ subject_id: subscription?.subject_id }),
 		});
 	}
+	const invoice = objectField(fields, 'invoice');
 	if (type === 'invoice_paid' || (!known && invoice !== undefined)) {
 		const id = idOf(invoice?.id);
 		if (id === undefined) return missing('invoice.id');
 		reads.push({
 			target: 'invoice',
 			id,
-			outputKey: 'invoice',
-			status: type === 'invoice_paid' ? { allow: ['paid'] } : undefined,
+			outputKey: 'invoiceFromApi',
 			subscriptionId: idOf(invoice?.subscription_id),
+			money: defined({ subject_id: invoice?.subject_id }),
 		});
 	}
-	if (type in SUBJECT_RULES || (!known && subjectId !== undefined && reads.length === 0)) {
+	const subjectId = idOf(fields.subject_id);
+	if (SUBJECT_EVENTS.has(type) || (!known && subjectId !== undefined && reads.length === 0)) {
 		if (subjectId === undefined) return missing('subject_id');
-		reads.push({
-			target: 'subject',
-			id: subjectId,
-			outputKey: 'subject',
-			status: SUBJECT_RULES[type],
-		});
+		reads.push({ target: 'subject', id: subjectId, outputKey: 'subject' });
 	}
+	const requestId = idOf(fields.request_id);
 	if (type === 'account_request_status' || (!known && requestId !== undefined)) {
 		if (requestId === undefined) return missing('request_id');
 		reads.push({
 			target: 'bankAccountRequest',
 			id: requestId,
 			outputKey: 'bank_account_request',
-			match: fields.status === undefined ? undefined : { status: fields.status },
+			expect: defined({ status: fields.status }),
 		});
 	}
-	if (reads.length === 0) return { kind: 'unverifiable' };
-	for (const read of [...reads]) {
+	if (reads.length === 0) return { kind: 'nothingToRead' };
+	return checked(type, reads);
+}
+
+function checked(type: string, reads: Read[]): Plan {
+	if (reads.length > MAX_READS) {
+		return {
+			kind: 'invalid',
+			reason: `a notification of type ${type} naming ${reads.length} objects (more than ${MAX_READS})`,
+		};
+	}
+	for (const read of reads) {
 		if (!ID_PATTERN.test(read.id)) {
 			return {
 				kind: 'invalid',
@@ -212,7 +224,7 @@ export function planVerification(fields: IDataObject): Plan {
 }
 
 /** The request that reads one object. */
-export function requestFor(read: Read): ApiRequest & { timeout?: number } {
+export function requestFor(read: Read): ApiRequest {
 	const id = encodeURIComponent(read.id);
 	let path: string;
 	switch (read.target) {
@@ -234,113 +246,165 @@ export function requestFor(read: Read): ApiRequest & { timeout?: number } {
 			path = `/bank/accounts/request/${id}`;
 			break;
 	}
-	return { method: 'GET', path, retry: 'safe', timeout: READ_TIMEOUT_MS };
+	return { method: 'GET', path, retry: 'safe' };
 }
 
-/** Why the API's answer contradicts the event, or undefined when it agrees. Pure. */
-export function contradiction(read: Read, answer: unknown): string | undefined {
-	let object: unknown = answer;
-	if (read.target === 'invoice' && Array.isArray(answer)) {
-		object = answer.find((entry) => idOf((entry as IDataObject | null)?.id) === read.id);
-	}
-	if (!object || typeof object !== 'object' || Array.isArray(object)) {
-		return `FacilitaPay does not know ${read.target} ${read.id}`;
-	}
-	const found = object as IDataObject;
-	if (idOf(found.id) !== undefined && idOf(found.id) !== read.id) {
-		return `${read.target} ${read.id} was answered with another one (${String(found.id)})`;
-	}
-	const status = typeof found.status === 'string' ? found.status : undefined;
-	if (read.status?.allow && (status === undefined || !read.status.allow.includes(status))) {
-		return `${read.target} ${read.id} is ${status ?? 'without status'} at FacilitaPay`;
-	}
-	if (read.status?.deny && status !== undefined && read.status.deny.includes(status)) {
-		return `${read.target} ${read.id} is ${status} at FacilitaPay`;
-	}
-	for (const [name, expected] of Object.entries(read.match ?? {})) {
-		const actual = found[name];
-		if (actual === undefined || actual === null || expected === null) continue;
-		if (String(actual) !== String(expected)) {
-			return `${read.target} ${read.id} has ${name} ${String(actual)} at FacilitaPay, not ${String(expected)}`;
-		}
-	}
-	return undefined;
+function text(value: unknown): string {
+	return value === undefined || value === null ? '' : String(value);
 }
 
 /** The API's object for a read, out of its answer (an invoice out of its subscription's list). */
-function objectOf(read: Read, answer: unknown): IDataObject {
+function objectOf(read: Read, answer: unknown): IDataObject | undefined {
+	let object = answer;
 	if (read.target === 'invoice' && Array.isArray(answer)) {
-		return answer.find(
-			(entry) => idOf((entry as IDataObject | null)?.id) === read.id,
-		) as IDataObject;
+		object = answer.find((entry) => idOf((entry as IDataObject | null)?.id) === read.id);
 	}
-	return answer as IDataObject;
+	return object && typeof object === 'object' && !Array.isArray(object)
+		? (object as IDataObject)
+		: undefined;
 }
 
-export type Verification =
-	| { kind: 'verified'; objects: IDataObject }
-	/** The API contradicts the event or does not know an object it names. */
-	| { kind: 'contradicted'; reason: string }
-	/** FacilitaPay could not be asked (down, too slow, credentials refused): ask again later. */
-	| { kind: 'unreachable'; reason: string };
-
-/**
- * The timeout of one read attempt, given the time left: two attempts and the delay between them
- * must fit in it, so the whole check never outlasts VERIFY_BUDGET_MS.
- */
-export function readTimeout(remainingMs: number): number {
-	const perAttempt = Math.floor(
-		(remainingMs - verifyRetryOptions.maxDelayMs) / verifyRetryOptions.maxAttempts,
-	);
-	return Math.min(READ_TIMEOUT_MS, perAttempt);
+/** What one read means for the event, by the event's rule. Pure. */
+export function assess(read: Read, result: ReadResult, rule: EventRule): Finding {
+	if (result.kind === 'notRead') return { kind: 'unread', reason: 'not read in time' };
+	if (result.kind === 'failed') return { kind: 'unread', reason: result.reason };
+	if (result.kind === 'absent') {
+		// An invoice read by its own ID uses a path whose meaning the spec leaves open: no proof.
+		const proof =
+			rule.whenAbsent === 'provenFalse' && !(read.target === 'invoice' && !read.subscriptionId);
+		return { kind: 'absent', proof };
+	}
+	const object = objectOf(read, result.answer);
+	if (!object) {
+		if (read.target === 'invoice' && Array.isArray(result.answer)) {
+			return { kind: 'absent', proof: false };
+		}
+		return { kind: 'other', object: {}, note: 'FacilitaPay answered without an object' };
+	}
+	const foundId = idOf(object.id);
+	if (foundId !== undefined && foundId !== read.id) {
+		return { kind: 'other', object, note: `FacilitaPay answered with ${read.target} ${foundId}` };
+	}
+	for (const [field, expected] of Object.entries(read.money ?? {})) {
+		const actual = object[field];
+		if (actual === undefined || actual === null) continue;
+		if (text(actual) !== text(expected)) {
+			return { kind: 'moneyDiffers', object, field, api: text(actual), event: text(expected) };
+		}
+	}
+	for (const [field, expected] of Object.entries(read.expect ?? {})) {
+		const actual = object[field];
+		if (text(actual) !== text(expected)) {
+			return {
+				kind: 'other',
+				object,
+				note: `${field} is ${actual === undefined ? 'not given' : text(actual)} at FacilitaPay, ${text(expected)} in the event`,
+			};
+		}
+	}
+	const status = typeof object.status === 'string' ? object.status : undefined;
+	if (rule.confirms === undefined || (status !== undefined && rule.confirms.includes(status))) {
+		return { kind: 'confirms', object };
+	}
+	if (status !== undefined && rule.before?.includes(status)) {
+		return { kind: 'before', object, status };
+	}
+	return {
+		kind: 'other',
+		object,
+		note: `status is ${status ?? 'not given'} at FacilitaPay (${rule.confirms.join(', ')} would confirm the event)`,
+	};
 }
 
-/** Statuses of a read that mean "no such object here", not "could not ask". */
-const UNKNOWN_OBJECT = new Set([400, 404, 410, 422]);
+/** The verdict over every object of an event. */
+export type Verdict =
+	| { kind: 'verified' }
+	| { kind: 'provenFalse'; reason: string }
+	| { kind: Doubt; reason: string };
 
 /**
- * Reads every object of the plan, one after the other, within VERIFY_BUDGET_MS in all; stops at
- * the first contradiction. `now` is injected (tests move a fake clock).
+ * The verdict for the event from its findings, by the event's rule: proof beats every doubt; a doubt
+ * that redelivery may settle beats one that is delivered; verified only when every object confirms.
  */
-export async function verify(
-	ctx: FacilitaPayContext,
-	reads: Read[],
-	now: () => number = Date.now,
-): Promise<Verification> {
-	if (reads.length > MAX_READS) {
-		return {
-			kind: 'unreachable',
-			reason: `the event names ${reads.length} objects, more than ${MAX_READS}`,
-		};
-	}
-	const deadline = now() + VERIFY_BUDGET_MS;
-	const objects: IDataObject = {};
-	for (const read of reads) {
-		const timeout = readTimeout(deadline - now());
-		if (timeout < 1_000) return { kind: 'unreachable', reason: 'FacilitaPay answered too slowly' };
-		const request = { ...requestFor(read), timeout };
-		let answer: unknown;
-		try {
-			answer = await apiRequest.call(ctx, request, verifyRetryOptions);
-		} catch (error) {
-			const facts = failureFacts(error);
-			if (facts.status !== undefined && UNKNOWN_OBJECT.has(facts.status)) {
+export function verdict(reads: Read[], findings: Finding[], rule: EventRule): Verdict {
+	const named = (index: number) => `${reads[index].target} ${reads[index].id}`;
+	const doubts: Array<{ doubt: Doubt; reason: string }> = [];
+	let unread = 0;
+	let firstUnread = '';
+	for (const [index, finding] of findings.entries()) {
+		switch (finding.kind) {
+			case 'moneyDiffers':
 				return {
-					kind: 'contradicted',
-					reason: `FacilitaPay does not know ${read.target} ${read.id} (HTTP ${facts.status})`,
+					kind: 'provenFalse',
+					reason: `${named(index)} has ${finding.field} ${finding.api} at FacilitaPay, not ${finding.event}`,
 				};
-			}
-			return { kind: 'unreachable', reason: (error as Error).message };
-		}
-		const reason = contradiction(read, answer);
-		if (reason !== undefined) return { kind: 'contradicted', reason };
-		const object = objectOf(read, answer);
-		if (read.index === undefined) objects[read.outputKey] = object;
-		else {
-			const list = (objects[read.outputKey] as IDataObject[] | undefined) ?? [];
-			list[read.index] = object;
-			objects[read.outputKey] = list;
+			case 'absent':
+				if (finding.proof) {
+					return { kind: 'provenFalse', reason: `FacilitaPay does not know ${named(index)}` };
+				}
+				doubts.push({
+					doubt: rule.whenAbsent === 'provenFalse' ? 'deliver' : rule.whenAbsent,
+					reason: `FacilitaPay's API does not show ${named(index)}`,
+				});
+				break;
+			case 'before':
+				doubts.push({
+					doubt: rule.whenBefore,
+					reason: `${named(index)} is still ${finding.status} at FacilitaPay`,
+				});
+				break;
+			case 'other':
+				doubts.push({ doubt: rule.whenOther, reason: `${named(index)}: ${finding.note}` });
+				break;
+			case 'unread':
+				unread += 1;
+				if (firstUnread === '') firstUnread = `${named(index)}: ${finding.reason}`;
+				break;
+			case 'confirms':
+				break;
 		}
 	}
-	return { kind: 'verified', objects };
+	if (unread > 0) {
+		const partly = unread < findings.length;
+		doubts.push({
+			doubt: partly ? rule.whenPartlyRead : rule.whenUnread,
+			reason: partly
+				? `${unread} of ${findings.length} objects could not be read in time (${firstUnread})`
+				: `could not be read (${firstUnread})`,
+		});
+	}
+	const retry = doubts.find((entry) => entry.doubt === 'retry');
+	if (retry) return { kind: 'retry', reason: retry.reason };
+	if (doubts.length > 0) {
+		return { kind: 'deliver', reason: doubts.map((entry) => entry.reason).join('; ') };
+	}
+	return { kind: 'verified' };
 }
+
+/** One line per object of the `verification` output: what was read and what it showed. */
+export function findingSummary(read: Read, finding: Finding): IDataObject {
+	const line: IDataObject = { object: read.target, id: read.id };
+	switch (finding.kind) {
+		case 'confirms':
+			return { ...line, found: true, status: finding.object.status ?? null, confirms: true };
+		case 'before':
+			return { ...line, found: true, status: finding.status, confirms: false };
+		case 'other':
+			return {
+				...line,
+				found: true,
+				status: finding.object.status ?? null,
+				confirms: false,
+				note: finding.note,
+			};
+		case 'moneyDiffers':
+			return { ...line, found: true, confirms: false, note: `${finding.field} differs` };
+		case 'absent':
+			return { ...line, found: false, confirms: false };
+		case 'unread':
+			return { ...line, found: null, confirms: null, note: finding.reason };
+	}
+}
+
+/** Re-exported for callers that need the rule with the plan. */
+export { ruleFor };

@@ -26,6 +26,8 @@ const SPEC_EVENTS = [
 	'document_required',
 	'subject_account_authorization',
 	'account_request_status',
+	// The KYC status payload of the spec (a subject in "data", no secret), named by the trigger.
+	'kyc_status',
 ];
 
 describe('Events choice', () => {

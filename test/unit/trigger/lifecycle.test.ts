@@ -14,6 +14,8 @@ import {
 
 const NOW = new Date('2025-06-02T10:30:00.000Z');
 
+type HookOptionsLike = { active?: boolean; replies?: unknown[] };
+
 beforeEach(() => {
 	jest.useFakeTimers({
 		now: NOW,
@@ -78,7 +80,7 @@ describe('create: activating the workflow', () => {
 		expect(logger.warn).not.toHaveBeenCalledWith(expect.stringMatching(/hooks\/abc/));
 	});
 
-	it('"Listen for test event" registers the test URL and marks the registration as a test', async () => {
+	it('"Listen for test event" on an account that has sent nothing yet registers the test URL, marked as a test', async () => {
 		const { requests, staticData } = await runLifecycle('create', {
 			mode: 'manual',
 			replies: [{ data: [] }, { data: { secret: '0042' } }],
@@ -90,6 +92,36 @@ describe('create: activating the workflow', () => {
 			testRegistration: true,
 		});
 	});
+
+	it.each<[string, HookOptionsLike, RegExp]>([
+		[
+			'the workflow is active',
+			{ active: true, replies: [] },
+			/away from this workflow, which is active/,
+		],
+		[
+			'the newest notification went to the production URL (n8n gives a test empty static data)',
+			{ replies: [{ data: [{ url: PRODUCTION_URL, inserted_at: '2025-06-01T00:00:00Z' }] }] },
+			/away from https:\/\/n8n\.example\.com\/…/,
+		],
+		[
+			'the notification records cannot be read',
+			{ replies: [httpError(500, 'down')] },
+			/away from wherever they go now/,
+		],
+	])(
+		'"Listen for test event" is refused up front when %s: nothing registered, the message says what to do',
+		async (_name, options, message) => {
+			const { error, requests, staticData } = await runLifecycleExpectingError('create', {
+				mode: 'manual',
+				...options,
+			});
+			expect(error.message).toMatch(message);
+			expect(error.description).toMatch(/local sandbox.*second FacilitaPay account/);
+			expect(requests.filter((request) => /enable_webhooks/.test(String(request.url)))).toEqual([]);
+			expect(staticData).toEqual({});
+		},
+	);
 
 	it('replaces what an earlier registration stored (a new secret), keeping the old one as previous for 24 h', async () => {
 		const { staticData } = await runLifecycle('create', {

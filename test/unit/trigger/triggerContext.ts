@@ -61,18 +61,39 @@ export function registeredStaticData(overrides: IDataObject = {}): IDataObject {
 let workflowCounter = 0;
 
 type Reply = unknown;
+/** Answers every request by what it asks (a promise delays the answer; an Error is thrown). */
+export type Replier = (request: IHttpRequestOptions) => unknown;
 
-function recordingHttp(replies: Reply[]) {
-	const requests: IHttpRequestOptions[] = [];
-	const queue = [...replies];
+export interface RecordedHttp {
+	requests: IHttpRequestOptions[];
+	/** The most requests that were waiting for an answer at one moment. */
+	maxInFlight: number;
+}
+
+function recordingHttp(replies: Reply[] | Replier) {
+	const recorded: RecordedHttp = { requests: [], maxInFlight: 0 };
+	const queue = Array.isArray(replies) ? [...replies] : [];
+	let inFlight = 0;
 	const http = jest.fn(async (_type: string, request: IHttpRequestOptions) => {
-		requests.push(JSON.parse(JSON.stringify(request)) as IHttpRequestOptions);
-		if (queue.length === 0) throw new Error(`Unexpected request: ${request.method} ${request.url}`);
-		const reply = queue.shift();
-		if (reply instanceof Error) throw reply;
-		return reply;
+		recorded.requests.push(JSON.parse(JSON.stringify(request)) as IHttpRequestOptions);
+		inFlight += 1;
+		recorded.maxInFlight = Math.max(recorded.maxInFlight, inFlight);
+		try {
+			let reply: unknown;
+			if (typeof replies === 'function') reply = await replies(request);
+			else {
+				if (queue.length === 0) {
+					throw new Error(`Unexpected request: ${request.method} ${request.url}`);
+				}
+				reply = queue.shift();
+			}
+			if (reply instanceof Error) throw reply;
+			return reply;
+		} finally {
+			inFlight -= 1;
+		}
 	});
-	return { http, requests };
+	return { http, recorded, requests: recorded.requests };
 }
 
 function parameterGetter(parameters: IDataObject) {
@@ -87,6 +108,8 @@ function parameterGetter(parameters: IDataObject) {
 export interface RecordedResponse {
 	statusCode?: number;
 	body?: unknown;
+	/** Date.now() when the status was set (fake timers move it). */
+	answeredAt?: number;
 }
 
 function fakeResponse() {
@@ -94,6 +117,7 @@ function fakeResponse() {
 	const response = {
 		status(code: number) {
 			recorded.statusCode = code;
+			recorded.answeredAt = Date.now();
 			return response;
 		},
 		json(body: unknown) {
@@ -118,7 +142,7 @@ export interface WebhookOptions {
 	rawBody?: Buffer;
 	headers?: Record<string, string>;
 	staticData?: IDataObject;
-	replies?: Reply[];
+	replies?: Reply[] | Replier;
 	/** Requests of one trigger share what the process remembers (wrong secrets): same id, same trigger. */
 	workflowId?: string;
 	credentials?: IDataObject;
@@ -129,12 +153,13 @@ export interface WebhookResult {
 	/** What the node answered itself (only when it refused the request). */
 	response: RecordedResponse;
 	requests: IHttpRequestOptions[];
+	http: RecordedHttp;
 	logger: Logger;
 }
 
 /** Calls the trigger's webhook() as n8n would for one incoming POST. */
 export async function receive(options: WebhookOptions): Promise<WebhookResult> {
-	const { http, requests } = recordingHttp(options.replies ?? []);
+	const { http, requests, recorded: httpRecord } = recordingHttp(options.replies ?? []);
 	const { response, recorded } = fakeResponse();
 	const staticData = options.staticData ?? registeredStaticData();
 	const logger = mock<Logger>();
@@ -170,7 +195,7 @@ export async function receive(options: WebhookOptions): Promise<WebhookResult> {
 		} as unknown as IWebhookFunctions['helpers'],
 	});
 	const responseData = await new FacilitaPayTrigger().webhook.call(ctx);
-	return { responseData, response: recorded, requests, logger };
+	return { responseData, response: recorded, requests, http: httpRecord, logger };
 }
 
 export interface HookOptions {
@@ -181,6 +206,8 @@ export interface HookOptions {
 	mode?: 'manual' | 'trigger';
 	webhookUrl?: string;
 	credentials?: IDataObject;
+	/** Whether n8n says the workflow is active (it is during a test listening of an active one). */
+	active?: boolean;
 }
 
 export type LifecycleMethod = 'checkExists' | 'create' | 'delete';
@@ -195,6 +222,7 @@ function hookContext(options: HookOptions) {
 		logger,
 		getNode: () => node,
 		getMode: () => mode,
+		getWorkflow: () => ({ id: 'workflow-1', name: 'test', active: options.active === true }),
 		getActivationMode: () => (mode === 'manual' ? 'manual' : 'activate'),
 		getNodeWebhookUrl: () => webhookUrl,
 		getWorkflowStaticData: () => staticData,

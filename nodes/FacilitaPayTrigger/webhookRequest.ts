@@ -1,0 +1,163 @@
+import type { IDataObject, IWebhookFunctions, IWebhookResponseData } from 'n8n-workflow';
+
+import { CREDENTIAL_TYPE } from '../FacilitaPay/transport';
+import type { Decision, Effects, Facts, Received } from './decision';
+import { decide } from './decision';
+import { claim, duplicateKey, duplicateState, rememberEmitted, release } from './duplicates';
+import { lockedUntil, lockIfCounted, recordWrongSecret } from './guessing';
+import { classifyPayload, parseBody, safeHeaders } from './notification';
+import { readLegacyDigest, readPreviousHmac, readRegistration } from './registration';
+import { accountOf } from './reads';
+import { legacyDigest, matchesStoredHmac, secretHmac, secretKey, secretsEqual } from './secret';
+
+/*
+ * The n8n side of one webhook call, kept apart from the decision: gather the facts (request,
+ * options, static data, what this process remembers) and carry out what was decided. Neither
+ * throws.
+ */
+
+export interface TriggerOptions {
+	acceptUnsignedKycStatus?: boolean;
+	disableOnDeactivation?: boolean;
+	dropDuplicates?: boolean;
+	/** The old name of verifyWithApi (version 1), read for workflows saved with it. */
+	fetchTransaction?: boolean;
+	includeHeaders?: boolean;
+	verifyWithApi?: boolean;
+}
+
+/** Verify With API, on unless turned off (or turned off under its old name, Fetch Transaction). */
+export function verifyWithApiOption(options: TriggerOptions): boolean {
+	if (typeof options.verifyWithApi === 'boolean') return options.verifyWithApi;
+	if (typeof options.fetchTransaction === 'boolean') return options.fetchTransaction;
+	return true;
+}
+
+/** Everything one call needs besides the facts: where its state lives. */
+export interface Call {
+	facts: Facts;
+	staticData: IDataObject;
+	/** This trigger in this process's memory (guessing count, duplicates). */
+	owner: string;
+	/** The duplicate key of the event. */
+	key: string;
+	/** The FacilitaPay account the credentials reach ('' when they could not be read). */
+	account: string;
+}
+
+function receivedOf(ctx: IWebhookFunctions): Received {
+	const rawBody = (ctx.getRequestObject() as unknown as { rawBody?: unknown }).rawBody;
+	const parsed = parseBody(ctx.getBodyData(), rawBody);
+	if (!parsed.ok) return { kind: 'bad', status: parsed.status, message: parsed.reason };
+	const classified = classifyPayload(parsed.payload);
+	switch (classified.kind) {
+		case 'malformed':
+			return { kind: 'bad', status: 400, message: classified.reason };
+		case 'unknown':
+			return { kind: 'unknown' };
+		case 'kycStatus':
+			return { kind: 'kycStatus', subject: classified.subject };
+		case 'notification':
+			return { kind: 'notification', notification: classified.notification };
+	}
+}
+
+/** Compares the notification's secret with the stored keyed HMAC (or an earlier version's digest). */
+function compareSecret(
+	staticData: IDataObject,
+	secret: unknown,
+	key: Buffer,
+	now: number,
+): Facts['secret'] {
+	const registration = readRegistration(staticData);
+	const legacy = readLegacyDigest(staticData);
+	if (!registration && !legacy) return 'notStored';
+	const stored = [registration?.secretHmac, readPreviousHmac(staticData, now)];
+	if (matchesStoredHmac(secret, key, stored)) return 'right';
+	if (legacy && typeof secret === 'string' && secretsEqual(legacyDigest(secret), legacy)) {
+		// Kept by an earlier version as an unkeyed SHA-256: replaced by the keyed HMAC.
+		staticData.secretHmac = secretHmac(secret, key);
+		delete staticData.secretDigest;
+		return 'right';
+	}
+	return 'wrong';
+}
+
+/** Reads the request and the stored state into the facts of the decision. */
+export async function gather(ctx: IWebhookFunctions, now: number): Promise<Call> {
+	const options = ctx.getNodeParameter('options', {}) as TriggerOptions;
+	const staticData = ctx.getWorkflowStaticData('node');
+	const workflow = ctx.getWorkflow?.() as { id?: string } | undefined;
+	const owner = `${workflow?.id ?? ''}:${ctx.getNode().id}`;
+	const received = receivedOf(ctx);
+
+	let secret: Facts['secret'] = 'none';
+	let account = '';
+	if (received.kind === 'notification' || received.kind === 'kycStatus') {
+		try {
+			const credentials = await ctx.getCredentials(CREDENTIAL_TYPE);
+			account = accountOf(credentials);
+			if (received.kind === 'notification') {
+				secret = compareSecret(
+					staticData,
+					received.notification.secret,
+					secretKey(credentials),
+					now,
+				);
+			}
+		} catch {
+			secret = 'unavailable';
+		}
+	}
+	const key =
+		received.kind === 'notification'
+			? duplicateKey(received.notification)
+			: received.kind === 'kycStatus'
+				? duplicateKey({ kyc_status: received.subject })
+				: '';
+	const facts: Facts = {
+		now,
+		received,
+		options: {
+			verifyWithApi: verifyWithApiOption(options),
+			acceptUnsignedKycStatus: options.acceptUnsignedKycStatus === true,
+			dropDuplicates: options.dropDuplicates === true,
+		},
+		events: ctx.getNodeParameter('events', []),
+		locked: lockedUntil(staticData, owner, now) !== undefined,
+		lockIfCounted: lockIfCounted(staticData, owner, now),
+		secret,
+		duplicate: key === '' ? 'new' : duplicateState(staticData, key, now, owner),
+		headers: options.includeHeaders === true ? safeHeaders(ctx.getHeaderData()) : undefined,
+	};
+	return { facts, staticData, owner, key, account };
+}
+
+/** Does what the decision says besides answering: count, claim, remember, log. */
+export function carryOut(ctx: IWebhookFunctions, call: Call, effects: Effects): void {
+	const { staticData, owner, key, facts } = call;
+	if (effects.countForgery) recordWrongSecret(staticData, owner, facts.now);
+	if (effects.claim === 'take') claim(key, facts.now, owner);
+	if (effects.claim === 'release') release(key, owner);
+	if (effects.remember) rememberEmitted(staticData, key, facts.now, owner);
+	if (effects.log) ctx.logger[effects.log.level](effects.log.text);
+}
+
+/**
+ * Answers the request itself, before n8n prepares the execution: n8n saves what this request
+ * changed in the static data (Drop Duplicates, the guessing count) only when the answer comes
+ * first (seen in n8n 2.41.1).
+ */
+export function respond(
+	ctx: IWebhookFunctions,
+	call: Call,
+	decision: Decision,
+): IWebhookResponseData {
+	// A decision given the reads never asks for them again; should it, FacilitaPay sends it later.
+	const final = decision.kind === 'read' ? decide({ ...call.facts, locked: true }) : decision;
+	if (final.kind === 'read') return { noWebhookResponse: false };
+	carryOut(ctx, call, final.effects);
+	ctx.getResponseObject().status(final.answer.status).json({ message: final.answer.message });
+	if (!final.item) return { noWebhookResponse: true };
+	return { noWebhookResponse: true, workflowData: [[{ json: final.item }]] };
+}
