@@ -5,6 +5,7 @@
 // it when a tool node is executed on its own (n8n-core partial-execution-utils/rewire-graph.js):
 // main input from the trigger, the tool on its ai_tool input, `query` = {"<tool name>": {args}}.
 import { listNodeTypes } from '../../scripts/n8n-runtime.mjs';
+import { ACCOUNT_IDS } from '../../sandbox/accounts.mjs';
 import {
 	CLI_TIMEOUT,
 	CREDENTIAL_TYPE,
@@ -274,5 +275,90 @@ describeE2e('FacilitaPay as an AI agent tool in a real n8n 2.x', () => {
 			);
 		},
 		CLI_TIMEOUT,
+	);
+
+	test(
+		'an agent that asks for the same payout twice (two tool calls, two executions) pays once; the second call says it was already done; another amount is paid',
+		async () => {
+			const state = sharedState();
+			requirePieces(state, ['sandbox', 'node']);
+			const seed = (Date.now() % 100000) + 6300;
+			const created = await sandboxApi(
+				'POST',
+				'/subject/people',
+				{
+					person: {
+						document_type: 'cpf',
+						document_number: validCpf(seed),
+						social_name: `Agent Payee ${seed}`,
+						fiscal_country: 'BR',
+						email: `payee-${seed}@example.com`,
+					},
+				},
+				state,
+			);
+			const subjectId = created.json?.data?.id ?? created.json?.data?.subject_id;
+			const payoutTool = (/** @type {string} */ amount) =>
+				toolWorkflow({
+					toolName: 'Pay_out',
+					parameters: {
+						resource: 'transaction',
+						operation: 'createPayout',
+						subjectId: {
+							__rl: true,
+							mode: 'id',
+							value: "={{ $fromAI('customerId', 'ID (UUID) of the customer to pay', 'string') }}",
+						},
+						value: "={{ $fromAI('amount', 'Amount in USD with two decimals', 'string') }}",
+						currency: 'USD',
+						exchangeCurrency: 'BRL',
+						// Where money goes is fixed by the user, out of the model's reach.
+						fromBankAccountId: ACCOUNT_IDS.usdCashOut,
+						toBankAccountId: ACCOUNT_IDS.brlCustomer,
+					},
+					args: { customerId: subjectId, amount: '64.10' },
+				});
+			const workflow = payoutTool('64.10');
+			const mark = await sandboxMark(state);
+			const first = await runWorkflow(workflow, { state, nodeName: EXECUTOR });
+			const second = await runWorkflow(workflow, { state, nodeName: EXECUTOR, imported: true });
+			for (const run of [first, second]) {
+				if (run.runData?.status !== 'success') process.stderr.write(`${explain(run)}\n`);
+				expect(run.runData?.status).toBe('success');
+			}
+			const payouts = await sandboxRequests(
+				{ after: mark, method: 'POST', pathPrefix: '/transactions' },
+				state,
+			);
+			expect(payouts.map((r) => r.body.transaction.value)).toEqual(['64.10']);
+			expect(toolAnswer(first.items)).not.toContain('alreadyDone');
+			expect(toolAnswer(second.items)).toContain('"alreadyDone":true');
+
+			// A different amount is a different payment: sent.
+			const other = payoutTool('64.20');
+			other.id = workflow.id;
+			other.nodes = workflow.nodes.map((node) =>
+				node.name === EXECUTOR
+					? {
+							...node,
+							parameters: {
+								...node.parameters,
+								query: JSON.stringify({ Pay_out: { customerId: subjectId, amount: '64.20' } }),
+							},
+						}
+					: node,
+			);
+			const third = await runWorkflow(other, { state, nodeName: EXECUTOR });
+			expect(third.runData?.status).toBe('success');
+			const after = await sandboxRequests(
+				{ after: mark, method: 'POST', pathPrefix: '/transactions' },
+				state,
+			);
+			expect(after.map((r) => r.body.transaction.value)).toEqual(['64.10', '64.20']);
+			process.stderr.write(
+				`agent payout twice: ${after.length} payouts for 3 tool calls (64.10, 64.10, 64.20); second answer: ${toolAnswer(second.items).slice(0, 200)}\n`,
+			);
+		},
+		CLI_TIMEOUT * 3,
 	);
 });

@@ -95,6 +95,12 @@ async function perform(
 		);
 	let answer: unknown;
 	let replayed = false;
+	try {
+		// Rules that depend on the moment of sending (a PIX expiry at least a minute ahead).
+		work.beforeSend?.call(ctx);
+	} catch (error) {
+		throw failure(error);
+	}
 	if (money && item) {
 		try {
 			const decision = await money.before(item, runIndex);

@@ -42,6 +42,35 @@ export interface ApiRequest {
 	timeout?: number;
 }
 
+interface FullResponse {
+	body: unknown;
+	headers?: Record<string, unknown>;
+	statusCode: number;
+}
+
+function isFullResponse(response: unknown): response is FullResponse {
+	return (
+		typeof response === 'object' &&
+		response !== null &&
+		typeof (response as FullResponse).statusCode === 'number' &&
+		'body' in response
+	);
+}
+
+/** The facts of an error answer (4xx, 5xx) given back as a response, or undefined for a success. */
+function refusal(response: unknown): FailureFacts | undefined {
+	if (!isFullResponse(response) || response.statusCode < 400) return undefined;
+	const headers: Record<string, unknown> = {};
+	for (const [name, value] of Object.entries(response.headers ?? {}))
+		headers[name.toLowerCase()] = value;
+	return {
+		status: response.statusCode,
+		body: response.body,
+		headers,
+		message: `Request failed with status code ${response.statusCode}`,
+	};
+}
+
 /** How many times a request refused with 401 is sent again with a renewed session token. */
 const TOKEN_RENEWALS = 2;
 
@@ -148,7 +177,12 @@ export async function send(
 	const run = runOf(ctx);
 	const wait = async (ms: number) => await waitInRun(run, ms, retryOptions.wait);
 	const credentials = await credentialsOf(ctx, run);
+	const wantsFullResponse = extra.returnFullResponse === true;
 	const options = requestOptions(run, credentials, request, extra);
+	// The status, headers and body of an error answer come back as data, not as an n8n error: n8n
+	// 1.x drops the headers (Retry-After) of the errors it builds.
+	options.returnFullResponse = true;
+	options.ignoreHttpStatusErrors = true;
 	const baseTimeout = options.timeout ?? run.settings.timeoutMs;
 	const node = ctx.getNode();
 	const credentialIdentity = {
@@ -160,6 +194,7 @@ export async function send(
 
 	let otherAttempts = 0;
 	let renewals = 0;
+	let renewing = false;
 	let last: FailureFacts | undefined;
 	for (let attempt = 1; ; attempt++) {
 		if (run.stopped)
@@ -181,26 +216,32 @@ export async function send(
 			throw notSentError(ctx, request, 'There was no time left to send it');
 		}
 		options.timeout = Math.max(1, Math.min(baseTimeout, left));
+		options.ignoreHttpStatusErrors = !renewing;
+		renewing = false;
 		// Each try carries its own copy of the run's credentials, so that a refusal reaches the
 		// credential's sign-in with the very token this request was sent with; a token renewed on
 		// the copy is handed back to the run for the requests that follow.
 		const data = { ...credentials };
 		let failure: FailureFacts;
 		try {
-			const answer = await ctx.helpers.httpRequestWithAuthentication.call(
+			const response = await ctx.helpers.httpRequestWithAuthentication.call(
 				ctx,
 				CREDENTIAL_TYPE,
 				options,
 				{ credentialsDecrypted: { ...credentialIdentity, data } },
 			);
 			adoptRenewedToken(credentials, data);
-			run.limiter.release('ok', ticket);
-			return answer;
+			const refused = refusal(response);
+			if (refused === undefined) {
+				run.limiter.release('ok', ticket);
+				return wantsFullResponse || !isFullResponse(response) ? response : response.body;
+			}
+			failure = refused;
 		} catch (error) {
 			adoptRenewedToken(credentials, data);
 			failure = failureFacts(error);
-			run.limiter.release(failure.status === 429 ? 'limited' : 'failed', ticket);
 		}
+		run.limiter.release(failure.status === 429 ? 'limited' : 'failed', ticket);
 		last = failure;
 		if (failure.status === 429) {
 			const retryAfter = retryAfterMs(failure.headers, retryOptions.now);
@@ -214,11 +255,12 @@ export async function send(
 			continue;
 		}
 		if (failure.status === 401 && sessionAuth && renewals < TOKEN_RENEWALS) {
-			// Refused, so not processed. n8n renewed the token once already; when the run holds a
-			// newer one, or none was renewed, send it again with an empty token so that the
-			// credential signs in (one sign-in per process, shared by everything refused with it).
+			// Refused, so not processed. Sent again with the run's newest token, and this time a
+			// refusal is left to n8n: it hands the refused token to the credential, which renews it
+			// (one check and one sign-in per process, shared by every request refused with it) and
+			// sends the request once more.
 			renewals++;
-			if (credentials.sessionToken === data.sessionToken) credentials.sessionToken = '';
+			renewing = true;
 			continue;
 		}
 		otherAttempts++;

@@ -56,7 +56,10 @@ async function httpRequest(options) {
 			...options.headers,
 		},
 		responseType: options.encoding === 'arraybuffer' ? 'arraybuffer' : 'json',
-		validateStatus: (status) => status >= 200 && status < 300,
+		// n8n's ignoreHttpStatusErrors: an error answer comes back as a response, not thrown.
+		validateStatus: options.ignoreHttpStatusErrors
+			? () => true
+			: (status) => status >= 200 && status < 300,
 		maxBodyLength: Infinity,
 		maxContentLength: Infinity,
 		timeout: options.timeout ?? 20_000,

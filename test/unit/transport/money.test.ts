@@ -485,7 +485,7 @@ describe('after the first failure, nothing more leaves', () => {
 });
 
 describe('a session token that expired is renewed, whatever the interleaving', () => {
-	it('a request refused with 401 is sent again with an empty token, so that the credential signs in', async () => {
+	it("a request refused with 401 is sent again with n8n's renewal on (the refused token goes to the credential)", async () => {
 		const tokens: unknown[] = [];
 		const fake = createContext({
 			parameters: [payout('20.00')],
@@ -504,14 +504,20 @@ describe('a session token that expired is renewed, whatever the interleaving', (
 		const original = http.getMockImplementation()!;
 		http.mockImplementation(
 			async (type: string, options: IHttpRequestOptions, extra: IDataObject) => {
-				tokens.push(((extra.credentialsDecrypted as IDataObject).data as IDataObject).sessionToken);
+				tokens.push([
+					((extra.credentialsDecrypted as IDataObject).data as IDataObject).sessionToken,
+					options.ignoreHttpStatusErrors,
+				]);
 				return await original(type, options, extra);
 			},
 		);
 		const { FacilitaPay } = await import('../../../nodes/FacilitaPay/FacilitaPay.node');
 		const [output] = await new FacilitaPay().execute.call(fake.ctx);
 		expect(output[0].json.id).toBe('p-20');
-		expect(tokens).toEqual(['old', '']);
+		expect(tokens).toEqual([
+			['old', true],
+			['old', false],
+		]);
 	});
 });
 
@@ -532,5 +538,39 @@ describe('Ledger', () => {
 		await ledger.record(['a']);
 		expect([...(await ledger.peek(['a', 'b']))]).toEqual(['a']);
 		expect(store.keys()).toEqual(['a']);
+	});
+});
+
+describe('error answers come back as data (n8n 1.x drops the headers of the errors it builds)', () => {
+	it('a 429 given back as a response is waited out by its Retry-After, then sent once more', async () => {
+		const waits: number[] = [];
+		jest.spyOn(defaultRetryOptions, 'wait').mockImplementation(async (ms: number) => {
+			waits.push(ms);
+		});
+		const { output, requests } = await runNode({
+			parameters: [payout('21.00')],
+			executionId: newExecutionId(),
+			replies: [
+				{ statusCode: 429, headers: { 'Retry-After': '7' }, body: { error: 'too_many_requests' } },
+				{ statusCode: 201, headers: {}, body: { data: { id: 'p-21' } } },
+			],
+		});
+		expect(requests).toHaveLength(2);
+		expect(requests[0].returnFullResponse).toBe(true);
+		expect(requests[0].ignoreHttpStatusErrors).toBe(true);
+		expect(waits[0]).toBeGreaterThanOrEqual(7000);
+		expect(output[0].json.id).toBe('p-21');
+	});
+
+	it('a 422 given back as a response fails the item with the service’s words', async () => {
+		const { error } = await runNodeExpectingError({
+			parameters: [payout('22.00')],
+			executionId: newExecutionId(),
+			replies: [
+				{ statusCode: 422, headers: {}, body: { errors: { value: ['must be positive'] } } },
+			],
+		});
+		expect(error.message).toBe('FacilitaPay rejected the data (item 0): value: must be positive');
+		expect(error.context.outcome).toBe('failed');
 	});
 });
