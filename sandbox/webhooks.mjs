@@ -1,11 +1,21 @@
 /**
  * Event emission and webhook delivery, like the service: ONE url per account, a short secret
  * chosen by the service, body `{"notification": {type, secret, ...fields}}`, 5 further attempts
- * after a failure at increasing intervals of the VIRTUAL clock, then the record stays failed.
+ * after a failure at increasing intervals, then the record stays failed.
+ *
+ * What the spec leaves open is played on demand (`configure`, `POST /_sandbox/webhooks/delivery`):
+ * - `concurrent`: first deliveries go out at once instead of one after the other (default false);
+ * - `timeout_ms`: how long a delivery waits for the receiver's answer (default 10 000);
+ * - `retry_seconds`: redelivery after these REAL seconds (e.g. [1, 2, 4, 8, 16]) instead of
+ *   1, 5, 15, 60 and 360 minutes of the virtual clock;
+ * - `extra_fields`: fields the spec does not list, added to every event of a type
+ *   (`{"payment_failed": {"failure_reason": "insufficient_funds"}}`).
  */
 import { randomUUID, randomInt } from 'node:crypto';
 import axios from 'axios';
 import { isoSeconds } from './clock.mjs';
+import { Errors } from './validation.mjs';
+import { check } from './errors.mjs';
 
 /** Minutes between a failed attempt and the next one (5 further attempts). */
 export const RETRY_MINUTES = [1, 5, 15, 60, 360];
@@ -16,8 +26,27 @@ export const RETRY_MINUTES = [1, 5, 15, 60, 360];
 export function createWebhooks({ state, clock, timeoutMs = 10000 }) {
 	/** @type {Set<Promise<void>>} */
 	const inFlight = new Set();
+	/** Redeliveries waiting on real time. @type {Set<NodeJS.Timeout>} */
+	const realTimers = new Set();
 	let queue = Promise.resolve();
-	const http = axios.create({ timeout: timeoutMs, validateStatus: () => true, maxRedirects: 0 });
+	const settings = {
+		concurrent: false,
+		timeout_ms: timeoutMs,
+		/** @type {number[] | null} */
+		retry_seconds: null,
+		/** @type {Record<string, Record<string, unknown>>} */
+		extra_fields: {},
+	};
+	let http = client();
+	const stats = { attempts: 0, by_status: /** @type {Record<string, number>} */ ({}) };
+
+	function client() {
+		return axios.create({
+			timeout: settings.timeout_ms,
+			validateStatus: () => true,
+			maxRedirects: 0,
+		});
+	}
 
 	function newSecret() {
 		let secret;
@@ -33,11 +62,68 @@ export function createWebhooks({ state, clock, timeoutMs = 10000 }) {
 
 	function disable() {
 		state.webhook.enabled = false;
-		for (const rec of state.notifications.values()) {
-			clock.cancel(rec._retryTask);
-			rec._retryTask = null;
-			rec.next_attempt_at = null;
+		for (const rec of state.notifications.values()) cancelRetry(rec);
+	}
+
+	function cancelRetry(rec) {
+		clock.cancel(rec._retryTask);
+		if (rec._retryTimer) {
+			clearTimeout(rec._retryTimer);
+			realTimers.delete(rec._retryTimer);
 		}
+		rec._retryTask = null;
+		rec._retryTimer = null;
+		rec.next_attempt_at = null;
+	}
+
+	/** Changes how deliveries are made (see the top of this file); answers the settings. */
+	function configure(body = {}) {
+		const errors = new Errors();
+		if (body.concurrent !== undefined && typeof body.concurrent !== 'boolean')
+			errors.add('concurrent', 'must be true or false');
+		if (
+			body.timeout_ms !== undefined &&
+			!(Number.isInteger(body.timeout_ms) && body.timeout_ms > 0)
+		)
+			errors.add('timeout_ms', 'must be a positive number of milliseconds');
+		if (
+			body.retry_seconds !== undefined &&
+			body.retry_seconds !== null &&
+			!(
+				Array.isArray(body.retry_seconds) &&
+				body.retry_seconds.every((s) => typeof s === 'number' && s >= 0)
+			)
+		)
+			errors.add('retry_seconds', 'must be a list of seconds, or null for the virtual clock');
+		if (
+			body.extra_fields !== undefined &&
+			(typeof body.extra_fields !== 'object' ||
+				body.extra_fields === null ||
+				Object.values(body.extra_fields).some((v) => typeof v !== 'object' || v === null))
+		)
+			errors.add('extra_fields', 'must map event types to objects of fields');
+		check(errors);
+		for (const name of ['concurrent', 'timeout_ms', 'retry_seconds', 'extra_fields'])
+			if (body[name] !== undefined) settings[name] = body[name];
+		http = client();
+		return view();
+	}
+
+	/** The settings and what deliveries did so far. */
+	function view() {
+		const records = [...state.notifications.values()];
+		return {
+			...settings,
+			stats: {
+				records: records.length,
+				delivered: records.filter((rec) => rec.sent_at && rec.failed_at === null).length,
+				failing: records.filter((rec) => rec.failed_at !== null).length,
+				attempts: stats.attempts,
+				by_status: { ...stats.by_status },
+				in_flight: inFlight.size,
+				waiting_redelivery: realTimers.size,
+			},
+		};
 	}
 
 	/**
@@ -45,7 +131,7 @@ export function createWebhooks({ state, clock, timeoutMs = 10000 }) {
 	 * @param {string} type @param {Record<string, unknown>} fields
 	 */
 	function emit(type, fields = {}) {
-		const event = { type, ...fields };
+		const event = { type, ...fields, ...(settings.extra_fields[type] ?? {}) };
 		state.events.push({ ...event, emitted_at: clock.iso() });
 		if (!state.webhook.enabled || !state.webhook.url) return null;
 		const rec = {
@@ -61,8 +147,13 @@ export function createWebhooks({ state, clock, timeoutMs = 10000 }) {
 			last_error: null,
 			_secret: state.webhook.secret,
 			_retryTask: null,
+			_retryTimer: null,
 		};
 		state.notifications.set(rec.id, rec);
+		if (settings.concurrent) {
+			track(attempt(rec));
+			return rec;
+		}
 		// first attempts go out one after the other, in the order the events happened
 		const delivery = queue.then(() => attempt(rec));
 		queue = delivery.catch(() => {});
@@ -78,6 +169,7 @@ export function createWebhooks({ state, clock, timeoutMs = 10000 }) {
 	async function attempt(rec) {
 		rec.attempts += 1;
 		rec.next_attempt_at = null;
+		stats.attempts += 1;
 		let ok = false;
 		try {
 			const res = await http.post(
@@ -96,52 +188,97 @@ export function createWebhooks({ state, clock, timeoutMs = 10000 }) {
 			if (!ok) rec.last_error = `HTTP ${res.status}`;
 		} catch (err) {
 			rec.last_response_status = null;
-			rec.last_error = /** @type {any} */ (err).code || /** @type {any} */ (err).message;
+			const error = /** @type {any} */ (err);
+			rec.last_error = error.code === 'ECONNABORTED' ? 'timeout' : error.code || error.message;
 		}
+		const outcome = rec.last_response_status ?? rec.last_error;
+		stats.by_status[outcome] = (stats.by_status[outcome] ?? 0) + 1;
 		rec.sent_at = clock.iso();
 		if (ok) {
 			rec.failed_at = null;
 			return;
 		}
 		rec.failed_at = clock.iso();
-		const retryIndex = rec.attempts - 1;
-		if (retryIndex < RETRY_MINUTES.length && state.webhook.enabled) {
-			const at = clock.now() + RETRY_MINUTES[retryIndex] * 60000;
-			rec.next_attempt_at = isoSeconds(at);
-			rec._retryTask = clock.schedule(
-				at,
-				() => {
-					rec._retryTask = null;
-					if (!state.webhook.enabled || rec.failed_at === null) return;
-					const delivery = attempt(rec);
-					track(delivery);
-					return delivery;
-				},
-				`webhook redelivery ${rec.id} (attempt ${rec.attempts + 1})`,
-			);
-		}
+		scheduleRetry(rec);
 	}
 
-	/** Resolves when no delivery is in flight. */
-	async function idle() {
-		while (inFlight.size) await Promise.allSettled([...inFlight]);
+	function scheduleRetry(rec) {
+		const retryIndex = rec.attempts - 1;
+		if (!state.webhook.enabled) return;
+		const again = () => {
+			if (!state.webhook.enabled || rec.failed_at === null) return;
+			const delivery = attempt(rec);
+			track(delivery);
+			return delivery;
+		};
+		if (settings.retry_seconds) {
+			if (retryIndex >= settings.retry_seconds.length) return;
+			const ms = settings.retry_seconds[retryIndex] * 1000;
+			rec.next_attempt_at = new Date(Date.now() + ms).toISOString();
+			const timer = setTimeout(() => {
+				realTimers.delete(timer);
+				rec._retryTimer = null;
+				again();
+			}, ms);
+			timer.unref?.();
+			realTimers.add(timer);
+			rec._retryTimer = timer;
+			return;
+		}
+		if (retryIndex >= RETRY_MINUTES.length) return;
+		const at = clock.now() + RETRY_MINUTES[retryIndex] * 60000;
+		rec.next_attempt_at = isoSeconds(at);
+		rec._retryTask = clock.schedule(
+			at,
+			() => {
+				rec._retryTask = null;
+				return again();
+			},
+			`webhook redelivery ${rec.id} (attempt ${rec.attempts + 1})`,
+		);
+	}
+
+	/**
+	 * Resolves when no delivery is in flight; with `redeliveries`, also when no redelivery waits on
+	 * real time (the last one given up or delivered).
+	 */
+	async function idle({ redeliveries = false } = {}) {
+		for (;;) {
+			while (inFlight.size) await Promise.allSettled([...inFlight]);
+			if (!redeliveries || realTimers.size === 0) return;
+			await new Promise((resolve) => setTimeout(resolve, 50));
+		}
 	}
 
 	/** Marks a notification successful (failed_at null) and stops its redelivery. */
 	function markSuccessful(rec) {
-		clock.cancel(rec._retryTask);
-		rec._retryTask = null;
-		rec.next_attempt_at = null;
+		cancelRetry(rec);
 		rec.failed_at = null;
 		return rec;
 	}
 
-	return { enable, disable, emit, idle, markSuccessful, inFlight: () => inFlight.size };
+	/** Stops every redelivery waiting on real time (reset, close). */
+	function stop() {
+		for (const timer of realTimers) clearTimeout(timer);
+		realTimers.clear();
+	}
+
+	return {
+		enable,
+		disable,
+		emit,
+		idle,
+		markSuccessful,
+		configure,
+		view,
+		stop,
+		inFlight: () => inFlight.size,
+	};
 }
 
 /** Public view of a notification record. */
 export function notificationView(rec) {
-	const { _secret, _retryTask, ...pub } = rec;
+	const { _secret, _retryTask, _retryTimer, ...pub } = rec;
 	// As the service's records do, the payload keeps the secret it was delivered with.
 	return { ...pub, notification: { ...rec.notification, secret: _secret } };
 }

@@ -14,7 +14,7 @@ import {
 	toBool,
 } from '../validation.mjs';
 import { ApiError, check, invalid, notFound } from '../errors.mjs';
-import { convert, formatCents, toCents } from '../money.mjs';
+import { convertCents, formatCents, toCents } from '../money.mjs';
 import { buildDynamicBrCode } from '../brcode.mjs';
 import { buildBarcode, barcodeToDigitalLine, freeFieldFrom } from '../boleto.mjs';
 import { isoSeconds } from '../clock.mjs';
@@ -32,6 +32,44 @@ export const WIRE_ERRORS = {
 	AG03: 'Transaction type not supported or authorised on the account',
 };
 export const CARD_SUBJECT_FIELDS = ['email', 'phone_number', ...ADDRESS_FIELDS];
+/** How a card payment becomes identified: with its approval (default), or later, on demand. */
+export const CARD_IDENTIFICATION = ['at_approval', 'later'];
+
+/**
+ * Amounts are strings with two decimals, except Chilean pesos, which have none (live docs:
+ * `"15000"`, not `"15000.00"`). Computed in integer cents either way.
+ * @param {string} value
+ */
+export function amountCents(value) {
+	return value.includes('.') ? toCents(value) : BigInt(value) * 100n;
+}
+
+/** @param {bigint} cents @param {string} currency */
+export function writeAmount(cents, currency) {
+	return currency === 'CLP' ? (cents / 100n).toString() : formatCents(cents);
+}
+
+/** `value` in `from`, converted and written in `to`. @param {string} value */
+function converted(value, from, to) {
+	return writeAmount(convertCents(amountCents(value), from, to), to);
+}
+
+/**
+ * `requireMoney`, but a CLP amount is a whole number ("15000"; "15000.00" is accepted and written
+ * "15000"). @param {any} obj
+ */
+export function requireAmount(errors, obj, field, currency) {
+	if (currency !== 'CLP') return requireMoney(errors, obj, field);
+	const value = obj[field];
+	if (isBlank(value)) return errors.add(field, "can't be blank");
+	if (typeof value !== 'string' || !/^\d+(\.00)?$/.test(value))
+		return errors.add(
+			field,
+			'must be a whole number of Chilean pesos as a string, e.g. "15000" (CLP has no decimals)',
+		);
+	if (/^0+(\.00)?$/.test(value)) return errors.add(field, 'must be greater than 0');
+	obj[field] = value.replace(/\.00$/, '');
+}
 
 export function createTransactions(ctx) {
 	const { state, clock } = ctx;
@@ -61,7 +99,7 @@ export function createTransactions(ctx) {
 		const cleared = ctx.subjects.clearanceForNewPayment(subject);
 		const forExchange = fields.currency !== fields.exchange_currency;
 		const estimate = forExchange
-			? convert(fields.value, fields.currency, fields.exchange_currency)
+			? converted(fields.value, fields.currency, fields.exchange_currency)
 			: fields.value;
 		return {
 			id: randomUUID(),
@@ -264,7 +302,7 @@ export function createTransactions(ctx) {
 		}
 		requireCurrency(errors, tx, 'currency');
 		requireCurrency(errors, tx, 'exchange_currency');
-		requireMoney(errors, tx, 'value');
+		requireAmount(errors, tx, 'value', tx.currency);
 		if (from && tx.currency && from.currency !== tx.currency)
 			errors.add('currency', `must equal the currency of from_bank_account_id (${from.currency})`);
 		destinationMatches(errors, to, tx.exchange_currency);
@@ -285,8 +323,8 @@ export function createTransactions(ctx) {
 		const input = body && typeof body === 'object' ? body : {};
 		const subject = subjectRef(errors, input.subject_id);
 		const to = accountRef(errors, 'to_bank_account_id', input.to_bank_account_id);
-		requireMoney(errors, input, 'value');
 		requireCurrency(errors, input, 'currency', CARD_CURRENCIES);
+		requireAmount(errors, input, 'value', input.currency);
 		requireCurrency(errors, input, 'exchange_currency', EXCHANGE_CURRENCIES);
 		destinationMatches(errors, to, input.exchange_currency);
 		subjectHas(errors, subject, CARD_SUBJECT_FIELDS, 'card payments');
@@ -334,7 +372,9 @@ export function createTransactions(ctx) {
 			checkout.paid_at = clock.iso();
 			checkout.paid_transaction_id = transaction.id;
 			ctx.emit('payment_approved', { transaction_id: transaction.id, checkout_id: checkout.id });
-			identify(transaction);
+			// The spec does not say when an approved card payment becomes identified: by default with
+			// its approval; played `later`, it stays pending until POST /_sandbox/transactions/:id/identify.
+			if (play().card_identification !== 'later') identify(transaction);
 		} else {
 			markCanceled(transaction, 'card_declined');
 			ctx.emit('payment_failed', { transaction_id: transaction.id, checkout_id: checkout.id });
@@ -400,7 +440,8 @@ export function createTransactions(ctx) {
 
 	/**
 	 * GET /transactions/:id/refund: cancels a payment that has not been processed (the node's
-	 * Transaction → Cancel). Named after what it does; the service's path says "refund".
+	 * Transaction → Cancel). Named after what it does; the service's path says "refund". Answers
+	 * the void record, as the service does (live docs: "Cancel answer"), not the transaction.
 	 */
 	function cancel(id) {
 		const transaction = get(id);
@@ -411,7 +452,82 @@ export function createTransactions(ctx) {
 			);
 		}
 		markCanceled(transaction, 'canceled_by_partner');
+		return {
+			id: randomUUID(),
+			reason: transaction.canceled_reason,
+			inserted_at: clock.iso(),
+			status: 'canceled',
+			transaction_kind: 'payment',
+			bank_transaction: {
+				id: transaction.bank_transaction?.id ?? randomUUID(),
+				value: transaction.value,
+				iof_value: writeAmount(0n, transaction.currency),
+				fx_value: writeAmount(0n, transaction.currency),
+				exchange_rate: null,
+				exchanged_value: transaction.exchanged_value,
+				wire_id: transaction.wire_id,
+				exchange_id: transaction.exchange_id,
+			},
+		};
+	}
+
+	/** A card payment played `later` becomes identified now (POST /_sandbox/transactions/:id/identify). */
+	function identifyNow(id) {
+		const transaction = get(id);
+		if (transaction.status !== 'pending')
+			throw invalid('status', `the transaction is ${transaction.status}, not pending`);
+		identify(transaction);
 		return transaction;
+	}
+
+	/** What the sandbox plays where the spec is silent (reset with the state). */
+	function play(changes) {
+		state.play ??= { card_identification: 'at_approval' };
+		if (changes) {
+			const errors = new Errors();
+			if (
+				changes.card_identification !== undefined &&
+				!CARD_IDENTIFICATION.includes(changes.card_identification)
+			)
+				errors.add('card_identification', `must be one of: ${CARD_IDENTIFICATION.join(', ')}`);
+			check(errors);
+			if (changes.card_identification !== undefined)
+				state.play.card_identification = changes.card_identification;
+		}
+		return { ...state.play };
+	}
+
+	/**
+	 * A wire grouping many transactions: `count` pay-ins of one subject, identified, to the partner's
+	 * USD destination account, then the exchange / wire step: one exchange_created and one
+	 * wire_created (or wire_waiting_correction) naming all of them. No `identified` event per pay-in.
+	 */
+	function groupedWire(body = {}) {
+		const errors = new Errors();
+		const subject = subjectRef(errors, body.subject_id);
+		const count = body.count ?? 40;
+		if (!(Number.isInteger(count) && count > 0 && count <= 1000))
+			errors.add('count', 'must be a whole number from 1 to 1000');
+		const value = body.value ?? '10.00';
+		if (typeof value !== 'string' || !/^\d+\.\d{2}$/.test(value))
+			errors.add('value', 'must be a string with two decimals');
+		check(errors);
+		const ids = [];
+		for (let n = 0; n < count; n++) {
+			const transaction = base('static_pix', subject, {
+				value,
+				currency: 'BRL',
+				exchange_currency: 'USD',
+				to_bank_account_id: ACCOUNT_IDS.usdDestination,
+			});
+			transaction.cleared = true;
+			transaction.status = 'identified';
+			transaction.paid_at = clock.iso();
+			state.transactions.set(transaction.id, transaction);
+			ids.push(transaction.id);
+		}
+		const settled = settle({ wire_error_code: body.wire_error_code, only: new Set(ids) });
+		return { transaction_ids: ids, ...settled };
 	}
 
 	/** GET /transactions/:id/refund_received_transaction: full refund of a received pay-in (the node's Transaction → Refund). */
@@ -512,7 +628,7 @@ export function createTransactions(ctx) {
 
 	/**
 	 * The exchange / wire step: groups cleared transactions by subject and destination account.
-	 * @param {{ wire_error_code?: string }} options
+	 * @param {{ wire_error_code?: string, only?: Set<string> }} options
 	 */
 	function settle(options = {}) {
 		const code = options.wire_error_code;
@@ -527,7 +643,9 @@ export function createTransactions(ctx) {
 			}
 			return [...byDestination.values()];
 		};
-		const all = [...state.transactions.values()].filter((transaction) => transaction.cleared);
+		const all = [...state.transactions.values()].filter(
+			(transaction) => transaction.cleared && (!options.only || options.only.has(transaction.id)),
+		);
 		const exchanges = [];
 		for (const group of groups(
 			all.filter((transaction) => transaction.status === 'identified' && transaction.for_exchange),
@@ -538,8 +656,9 @@ export function createTransactions(ctx) {
 				to_bank_account_id: group[0].to_bank_account?.id ?? null,
 				currency: group[0].currency,
 				exchange_currency: group[0].exchange_currency,
-				value: formatCents(
-					group.reduce((sum, transaction) => sum + toCents(transaction.value), 0n),
+				value: writeAmount(
+					group.reduce((sum, transaction) => sum + amountCents(transaction.value), 0n),
+					group[0].currency,
 				),
 				exchanged_value: null,
 				transaction_ids: group.map((transaction) => transaction.id),
@@ -548,15 +667,15 @@ export function createTransactions(ctx) {
 			let total = 0n;
 			for (const transaction of group) {
 				transaction.status = 'exchanged';
-				transaction.exchanged_value = convert(
+				transaction.exchanged_value = converted(
 					transaction.value,
 					transaction.currency,
 					transaction.exchange_currency,
 				);
 				transaction.exchange_id = ex.id;
-				total += toCents(transaction.exchanged_value);
+				total += amountCents(transaction.exchanged_value);
 			}
-			ex.exchanged_value = formatCents(total);
+			ex.exchanged_value = writeAmount(total, group[0].exchange_currency);
 			state.exchanges.set(ex.id, ex);
 			exchanges.push(ex);
 			ctx.emit('exchange_created', { exchange_id: ex.id, transaction_ids: ex.transaction_ids });
@@ -574,11 +693,13 @@ export function createTransactions(ctx) {
 			const wire = {
 				id: randomUUID(),
 				currency: to.currency,
-				value: formatCents(
+				value: writeAmount(
 					group.reduce(
-						(sum, transaction) => sum + toCents(transaction.exchanged_value ?? transaction.value),
+						(sum, transaction) =>
+							sum + amountCents(transaction.exchanged_value ?? transaction.value),
 						0n,
 					),
+					to.currency,
 				),
 				status: 'sent',
 				method: group[0].payout_method ?? (to.currency === 'BRL' ? 'ted' : 'swift'),
@@ -692,6 +813,9 @@ export function createTransactions(ctx) {
 		createCheckout,
 		pay,
 		cancel,
+		identifyNow,
+		play,
+		groupedWire,
 		refund,
 		receive,
 		settle,

@@ -22,6 +22,7 @@ export function registerControlRoutes(app, ctx) {
 	}));
 
 	app.post('/reset', async () => {
+		ctx.webhooks.stop();
 		await ctx.reset();
 		return { data: { reset: true, now: ctx.clock.iso() } };
 	});
@@ -52,6 +53,19 @@ export function registerControlRoutes(app, ctx) {
 		return { data: ctx.transactions.view(transaction) };
 	});
 	app.post('/pix/receive', async (request) => receive('pix', request));
+	// A burst: `count` static PIX receipts of one registered payer at once (one identified each).
+	app.post('/pix/receive_many', async (request) => {
+		const { count = 1, ...receipt } = body(request);
+		if (!(Number.isInteger(count) && count > 0 && count <= 5000))
+			throw invalid('count', 'must be a whole number from 1 to 5000');
+		const transaction_ids = [];
+		for (let n = 0; n < count; n++) {
+			const received = ctx.transactions.receive('pix', receipt);
+			if (!received.identified) throw invalid('document_number', 'is not a registered subject');
+			transaction_ids.push(received.transaction.id);
+		}
+		return { data: { transaction_ids } };
+	});
 	app.post('/ted/receive', async (request) => receive('ted', request));
 	async function receive(method, request) {
 		const received = ctx.transactions.receive(method, body(request));
@@ -63,6 +77,14 @@ export function registerControlRoutes(app, ctx) {
 		const { _refundTask, ...bankTransaction } = received.bank_transaction;
 		return { data: { identified: false, bank_transaction: bankTransaction } };
 	}
+	// What the spec leaves open, played on demand: when a card payment becomes identified.
+	app.get('/play', async () => ({ data: ctx.transactions.play() }));
+	app.post('/play', async (request) => ({ data: ctx.transactions.play(body(request)) }));
+	app.post('/transactions/:id/identify', async (request) => {
+		const transaction = ctx.transactions.identifyNow(id(request));
+		await ctx.webhooks.idle();
+		return { data: ctx.transactions.view(transaction) };
+	});
 	app.get('/pix/:ref', async (request) => {
 		const ref = /** @type {any} */ (request.params).ref;
 		const transaction = [...ctx.state.transactions.values()].find(
@@ -118,6 +140,11 @@ export function registerControlRoutes(app, ctx) {
 		await ctx.webhooks.idle();
 		return { data: settled };
 	});
+	app.post('/wires/grouped', async (request) => {
+		const grouped = ctx.transactions.groupedWire(body(request));
+		await ctx.webhooks.idle();
+		return { data: grouped };
+	});
 	app.get('/wires', async () => ({ data: [...ctx.state.wires.values()] }));
 	app.get('/exchanges', async () => ({ data: [...ctx.state.exchanges.values()] }));
 
@@ -142,10 +169,14 @@ export function registerControlRoutes(app, ctx) {
 	});
 
 	// ---- webhooks ----
-	app.post('/deliveries/wait', async () => {
-		await ctx.webhooks.idle();
+	app.post('/deliveries/wait', async (request) => {
+		await ctx.webhooks.idle({ redeliveries: body(request).redeliveries === true });
 		return { data: { in_flight: 0 } };
 	});
+	app.get('/webhooks/delivery', async () => ({ data: ctx.webhooks.view() }));
+	app.post('/webhooks/delivery', async (request) => ({
+		data: ctx.webhooks.configure(body(request)),
+	}));
 	app.post('/events', async (request) => {
 		const event = body(request);
 		if (isBlank(event.type) || typeof event.type !== 'string')

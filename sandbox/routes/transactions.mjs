@@ -15,8 +15,9 @@ export function registerTransactionRoutes(api, ctx) {
 		data: ctx.transactions.view(ctx.transactions.get(/** @type {any} */ (request.params).id)),
 	}));
 
+	// Answers the void record (live docs, "Cancel answer"), not the transaction.
 	api.get('/transactions/:id/refund', async (request) => ({
-		data: ctx.transactions.view(ctx.transactions.cancel(/** @type {any} */ (request.params).id)),
+		data: ctx.transactions.cancel(/** @type {any} */ (request.params).id),
 	}));
 
 	api.get('/transactions/:id/refund_received_transaction', async (request) => ({

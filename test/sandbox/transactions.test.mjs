@@ -482,6 +482,138 @@ describe('checkout', () => {
 	});
 });
 
+describe('what the spec leaves open, played on demand', () => {
+	const checkout = async (o = {}) =>
+		(
+			await t.api('POST', '/transactions/checkout', {
+				subject_id: subject.id,
+				value: '99.90',
+				currency: 'BRL',
+				exchange_currency: 'BRL',
+				to_bank_account_id: ACCOUNT_IDS.brlPixExclusive,
+				...o,
+			})
+		).json.data;
+
+	test('approval before identification: payment_approved while the API still shows the card payment pending; identified later, on demand', async () => {
+		expect((await t.control('GET', '/play')).json.data).toEqual({
+			card_identification: 'at_approval',
+		});
+		expect((await t.control('POST', '/play', { card_identification: 'later' })).json.data).toEqual({
+			card_identification: 'later',
+		});
+		const c = await checkout();
+		const paid = (await t.control('POST', `/transactions/${c.id}/pay`, { success: true })).json
+			.data;
+		expect(paid.status).toBe('pending');
+		expect((await t.api('GET', `/transactions/${paid.id}`)).json.data.status).toBe('pending');
+		expect(await eventTypes()).toEqual(['payment_approved']);
+		const identified = await t.control('POST', `/transactions/${paid.id}/identify`);
+		expect(identified.json.data.status).toBe('identified');
+		expect(await eventTypes()).toEqual(['payment_approved', 'identified']);
+		expect((await t.control('POST', `/transactions/${paid.id}/identify`)).status).toBe(422);
+		expect((await t.control('POST', '/play', { card_identification: 'never' })).status).toBe(422);
+		await t.control('POST', '/reset');
+		expect((await t.control('GET', '/play')).json.data.card_identification).toBe('at_approval');
+	});
+
+	test.each([40, 200])(
+		'a wire grouping %i transactions: one exchange_created and one wire_created naming all of them',
+		async (count) => {
+			const r = await t.control('POST', '/wires/grouped', { subject_id: subject.id, count });
+			expect(r.status).toBe(200);
+			const { transaction_ids: ids } = r.json.data;
+			expect(ids).toHaveLength(count);
+			const events = await t.events();
+			expect(events.map((e) => e.type)).toEqual(['exchange_created', 'wire_created']);
+			expect(events[0].transaction_ids).toEqual(ids);
+			expect(events[1].transaction_ids).toEqual(ids);
+			const [wire] = (await t.control('GET', '/wires')).json.data;
+			expect(wire).toMatchObject({ status: 'sent', currency: 'USD', value: `${count * 2}.00` });
+			for (const id of [ids[0], ids.at(-1)])
+				expect((await t.api('GET', `/transactions/${id}`)).json.data).toMatchObject({
+					status: 'wired',
+					wire_id: wire.id,
+					subject_id: subject.id,
+				});
+		},
+	);
+
+	test('a grouped wire waiting correction names every transaction too', async () => {
+		await t.control('POST', '/wires/grouped', {
+			subject_id: subject.id,
+			count: 3,
+			wire_error_code: 'AC03',
+		});
+		const [, correction] = await t.events();
+		expect(correction).toMatchObject({
+			type: 'wire_waiting_correction',
+			error_code: 'AC03',
+			transaction_ids: expect.any(Array),
+		});
+		expect(correction.transaction_ids).toHaveLength(3);
+	});
+
+	test('a burst of static PIX receipts: one identified per payment, all at once', async () => {
+		const r = await t.control('POST', '/pix/receive_many', {
+			document_number: subject.document_number,
+			value: '5.00',
+			count: 300,
+		});
+		expect(r.json.data.transaction_ids).toHaveLength(300);
+		expect(new Set(r.json.data.transaction_ids).size).toBe(300);
+		const types = await eventTypes();
+		expect(types).toHaveLength(300);
+		expect(new Set(types)).toEqual(new Set(['identified']));
+		expect(
+			(
+				await t.control('POST', '/pix/receive_many', {
+					document_number: '70590071050',
+					value: '5.00',
+				})
+			).status,
+		).toBe(422);
+	});
+});
+
+describe('Chilean pesos have no decimals', () => {
+	test('a CLP card payment is written "15000" and accepted as such ("15000.00" too, written "15000")', async () => {
+		const make = (value) =>
+			t.api('POST', '/transactions/checkout', {
+				subject_id: subject.id,
+				value,
+				currency: 'CLP',
+				exchange_currency: 'USD',
+				to_bank_account_id: ACCOUNT_IDS.usdDestination,
+			});
+		const whole = await make('15000');
+		expect(whole.status).toBe(200);
+		expect(whole.json.data.value).toBe('15000');
+		expect((await make('15000.00')).json.data.value).toBe('15000');
+		for (const bad of ['15000.50', '15.000', '0', 15000]) {
+			const refused = await make(bad);
+			expect(refused.status).toBe(422);
+			expect(refused.json.errors.value).toBeDefined();
+		}
+		const paid = (
+			await t.control('POST', `/transactions/${whole.json.data.id}/pay`, { success: true })
+		).json.data;
+		// 15 000 CLP at 0.0055 BRL, 1 USD = 5.00 BRL: 16.50 USD.
+		expect(paid).toMatchObject({ value: '15000', estimated_value_until_exchange: '16.50' });
+	});
+
+	test('BRL still needs two decimals', async () => {
+		const r = await t.api('POST', '/transactions/checkout', {
+			subject_id: subject.id,
+			value: '15000',
+			currency: 'BRL',
+			exchange_currency: 'BRL',
+			to_bank_account_id: ACCOUNT_IDS.brlPixExclusive,
+		});
+		expect(r.status).toBe(422);
+	});
+});
+
 describe('static PIX and TED receipts', () => {
 	test('a registered payer: a transaction is created and identified', async () => {
 		const r = await t.control('POST', '/pix/receive', {
@@ -544,7 +676,22 @@ describe('refunds', () => {
 	test('GET /refund cancels a pending payment; a received one is refused', async () => {
 		const tx = (await t.api('POST', '/transactions', dynamicPix(subject.id))).json.data;
 		const r = await t.api('GET', `/transactions/${tx.id}/refund`);
-		expect(r.json.data).toMatchObject({
+		// The void record, as the service answers it (live docs, "Cancel answer"), not the transaction.
+		expect(r.json.data).toEqual({
+			id: expect.stringMatching(/^[0-9a-f-]{36}$/),
+			reason: 'canceled_by_partner',
+			inserted_at: '2025-03-10T12:00:00Z',
+			status: 'canceled',
+			transaction_kind: 'payment',
+			bank_transaction: expect.objectContaining({
+				value: '150.00',
+				iof_value: '0.00',
+				wire_id: null,
+				exchange_id: null,
+			}),
+		});
+		expect(r.json.data.id).not.toBe(tx.id);
+		expect((await t.api('GET', `/transactions/${tx.id}`)).json.data).toMatchObject({
 			status: 'canceled',
 			canceled_reason: 'canceled_by_partner',
 		});

@@ -217,3 +217,147 @@ test('events reach the receiver in the order they happened', async () => {
 	]);
 	expect(rx.received.every((r) => r.notification.secret === secret)).toBe(true);
 });
+
+describe('delivery as the spec leaves it open, played on demand', () => {
+	afterEach(async () => {
+		await t.control('POST', '/webhooks/delivery', {
+			concurrent: false,
+			timeout_ms: 10000,
+			retry_seconds: null,
+			extra_fields: {},
+		});
+	});
+
+	test('the settings: one at a time, 10 s timeout, redelivery on the virtual clock, no extra fields', async () => {
+		expect((await t.control('GET', '/webhooks/delivery')).json.data).toMatchObject({
+			concurrent: false,
+			timeout_ms: 10000,
+			retry_seconds: null,
+			extra_fields: {},
+			stats: { records: 0, attempts: 0 },
+		});
+		const refused = await t.control('POST', '/webhooks/delivery', {
+			concurrent: 'yes',
+			timeout_ms: -1,
+			retry_seconds: 'soon',
+		});
+		expect(refused.status).toBe(422);
+		expect(Object.keys(refused.json.errors).sort()).toEqual([
+			'concurrent',
+			'retry_seconds',
+			'timeout_ms',
+		]);
+	});
+
+	test('concurrent first deliveries: a slow receiver gets them all at once, not one after the other', async () => {
+		await enable();
+		await t.control('POST', '/webhooks/delivery', { concurrent: true });
+		let open = 0;
+		let peak = 0;
+		const slow = await startSlowReceiver(async () => {
+			open += 1;
+			peak = Math.max(peak, open);
+			await new Promise((resolve) => setTimeout(resolve, 100));
+			open -= 1;
+			return 200;
+		});
+		try {
+			await enable(slow.url);
+			const r = await t.control('POST', '/pix/receive_many', {
+				document_number: (await createPerson(t)).document_number,
+				value: '1.00',
+				count: 10,
+			});
+			expect(r.status).toBe(200);
+			await wait();
+			expect(peak).toBeGreaterThanOrEqual(10);
+		} finally {
+			await slow.close();
+		}
+	});
+
+	test('a receiver slower than the timeout counts as failed (timeout) and is sent again after the real seconds given', async () => {
+		await t.control('POST', '/webhooks/delivery', {
+			timeout_ms: 200,
+			retry_seconds: [0.05, 0.1, 0.2, 0.4, 0.8],
+		});
+		let calls = 0;
+		const slow = await startSlowReceiver(async () => {
+			calls += 1;
+			if (calls <= 2) await new Promise((resolve) => setTimeout(resolve, 400));
+			return 200;
+		});
+		try {
+			await enable(slow.url);
+			await t.control('POST', '/events', { type: 'identified', transaction_id: 't1' });
+			await t.control('POST', '/deliveries/wait', { redeliveries: true });
+			const [rec] = await list();
+			expect(rec).toMatchObject({ attempts: 3, failed_at: null, last_response_status: 200 });
+			expect((await t.control('GET', '/webhooks/delivery')).json.data.stats).toMatchObject({
+				records: 1,
+				delivered: 1,
+				failing: 0,
+				attempts: 3,
+				by_status: { timeout: 2, 200: 1 },
+				waiting_redelivery: 0,
+			});
+		} finally {
+			await slow.close();
+		}
+	});
+
+	test('after the 5 real-time redeliveries the record stays failed', async () => {
+		await enable();
+		rx.respondWith(503);
+		await t.control('POST', '/webhooks/delivery', {
+			retry_seconds: [0.01, 0.02, 0.04, 0.08, 0.16],
+		});
+		await t.control('POST', '/events', { type: 'identified', transaction_id: 't1' });
+		await t.control('POST', '/deliveries/wait', { redeliveries: true });
+		expect(rx.received).toHaveLength(6);
+		expect((await list('?failed=true'))[0]).toMatchObject({ attempts: 6, next_attempt_at: null });
+	});
+
+	test('fields the spec does not list are added to every event of a type', async () => {
+		const secret = await enable();
+		await t.control('POST', '/webhooks/delivery', {
+			extra_fields: { payment_failed: { failure_reason: 'insufficient_funds' } },
+		});
+		await t.control('POST', '/events', { type: 'payment_failed', transaction_id: 't1' });
+		await t.control('POST', '/events', { type: 'identified', transaction_id: 't2' });
+		expect(rx.received).toEqual([
+			{
+				notification: {
+					type: 'payment_failed',
+					secret,
+					transaction_id: 't1',
+					failure_reason: 'insufficient_funds',
+				},
+			},
+			{ notification: { type: 'identified', secret, transaction_id: 't2' } },
+		]);
+	});
+});
+
+/** A receiver whose answer (a status) comes from `handle`, awaited per request. */
+async function startSlowReceiver(handle) {
+	const http = await import('node:http');
+	const server = http.createServer((req, res) => {
+		req.resume();
+		req.on('end', async () => {
+			const status = await handle();
+			if (res.destroyed) return;
+			res.writeHead(status, { 'content-type': 'application/json' });
+			res.end('{}');
+		});
+	});
+	await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
+	const { port } = server.address();
+	return {
+		url: `http://127.0.0.1:${port}/hook`,
+		close: () => {
+			server.closeAllConnections?.();
+			return new Promise((resolve) => server.close(resolve));
+		},
+	};
+}
