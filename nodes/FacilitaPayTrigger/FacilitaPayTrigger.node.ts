@@ -12,8 +12,14 @@ import { credentialBaseUrl } from '../../credentials/FacilitaPayApi.credentials'
 import { apiRequest, CREDENTIAL_TYPE } from '../FacilitaPay/transport';
 import { decide } from './decision';
 import { ALL_EVENTS, eventOptions } from './events';
-import { checkOwnership, maskUrl, testWouldTakeUrl } from './ownership';
-import { readAll, READS_WITHIN_MS } from './reads';
+import {
+	checkOwnership,
+	forgetProduction,
+	maskUrl,
+	rememberProduction,
+	testWouldTakeUrl,
+} from './ownership';
+import { accountOf, readAll, READS_WITHIN_MS } from './reads';
 import {
 	forgetRegistration,
 	isUnreachableFromInternet,
@@ -28,6 +34,10 @@ import type { TriggerOptions } from './webhookRequest';
 import { carryOut, gather, respond } from './webhookRequest';
 
 export { verifyWithApiOption } from './webhookRequest';
+
+function workflowIdOf(ctx: IHookFunctions): string {
+	return String((ctx.getWorkflow() as { id?: string } | undefined)?.id ?? '');
+}
 
 export class FacilitaPayTrigger implements INodeType {
 	description: INodeTypeDescription = {
@@ -166,6 +176,10 @@ export class FacilitaPayTrigger implements INodeType {
 				} else {
 					delete staticData.urlTakenBy;
 				}
+				if (this.getMode() !== 'manual' && webhookUrl) {
+					const account = accountOf(await this.getCredentials(CREDENTIAL_TYPE));
+					rememberProduction(account, workflowIdOf(this), webhookUrl);
+				}
 				return true;
 			},
 
@@ -195,7 +209,8 @@ export class FacilitaPayTrigger implements INodeType {
 				);
 				// n8n starts a test listening without what the production registration stored, and never
 				// gives the URL back: refused whenever the account's notifications go somewhere already.
-				const holder = test ? testWouldTakeUrl(this, ownership) : undefined;
+				const account = accountOf(credentials);
+				const holder = test ? testWouldTakeUrl(this, ownership, account) : undefined;
 				if (holder !== undefined) {
 					const { message, description } = ERRORS.testWouldTakeUrl(holder);
 					throw new NodeOperationError(this.getNode(), message, { description });
@@ -223,12 +238,13 @@ export class FacilitaPayTrigger implements INodeType {
 					{
 						secretHmac: hmac,
 						webhookUrl,
-						test: this.getMode() === 'manual',
+						test,
 						registeredAt: new Date(now).toISOString(),
 					},
 					now,
 				);
 				delete staticData.urlTakenBy;
+				if (!test) rememberProduction(account, workflowIdOf(this), webhookUrl);
 				return true;
 			},
 
@@ -246,8 +262,12 @@ export class FacilitaPayTrigger implements INodeType {
 				if (typeof staticData.webhookUrl === 'string' && !ours.includes(staticData.webhookUrl)) {
 					ours.push(staticData.webhookUrl);
 				}
-				const test = staticData.testRegistration === true;
+				const test = staticData.testRegistration === true || this.getMode() === 'manual';
 				forgetRegistration(staticData, Date.now());
+				if (!test) {
+					const credentials = await this.getCredentials(CREDENTIAL_TYPE).catch(() => undefined);
+					if (credentials) forgetProduction(accountOf(credentials), workflowIdOf(this));
+				}
 				const options = this.getNodeParameter('options', {}) as TriggerOptions;
 				if (!registration || test || options.disableOnDeactivation !== true) return true;
 				const ownership = await checkOwnership(this, ours);

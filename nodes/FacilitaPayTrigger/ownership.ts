@@ -72,15 +72,45 @@ export async function checkOwnership(ctx: FacilitaPayContext, ours: string[]): P
 }
 
 /**
- * Before a test listening registers its URL: where the account's notifications go now when a test
- * would take them from there (this workflow while active, another workflow or system), or
- * undefined when nothing receives them yet. n8n starts a test listening from empty static data, so
- * the node cannot know its own production URL then: whether the workflow is active and the newest
- * notification record (`ownership`, checked against the test URL alone) are what tell.
+ * Production registrations this n8n process made or found in place, per FacilitaPay account
+ * (workflow ID → URL). n8n starts a test listening from empty static data and tells the node the
+ * workflow is not active, so this is how a test listening learns that an active workflow of this
+ * process receives the account's notifications.
  */
-export function testWouldTakeUrl(ctx: IHookFunctions, ownership: Ownership): string | undefined {
-	const workflow = ctx.getWorkflow() as { active?: boolean } | undefined;
-	if (workflow?.active === true) return 'this workflow, which is active';
+const production = new Map<string, Map<string, string>>();
+
+/** For tests: forgets what this process remembered. */
+export function clearProductionRegistrations(): void {
+	production.clear();
+}
+
+export function rememberProduction(account: string, workflowId: string, url: string): void {
+	const byWorkflow = production.get(account) ?? new Map<string, string>();
+	byWorkflow.set(workflowId, url);
+	production.set(account, byWorkflow);
+}
+
+export function forgetProduction(account: string, workflowId: string): void {
+	production.get(account)?.delete(workflowId);
+}
+
+/**
+ * Before a test listening registers its URL: where the account's notifications go now when a test
+ * would take them from there (an active workflow of this process, a URL the newest notification
+ * went to, or somewhere unknown because the records cannot be read), or undefined when nothing
+ * receives them that the trigger can see. `ownership` is checked against the test URL alone.
+ */
+export function testWouldTakeUrl(
+	ctx: IHookFunctions,
+	ownership: Ownership,
+	account: string,
+): string | undefined {
+	const workflowId = String((ctx.getWorkflow() as { id?: string } | undefined)?.id ?? '');
+	const active = production.get(account);
+	if (active?.has(workflowId)) return 'this workflow, which is active';
+	if (active && active.size > 0) {
+		return `the active workflow ${[...active.keys()][0]}, which uses the same FacilitaPay account`;
+	}
 	if (ownership.kind === 'foreign') {
 		return `${maskUrl(ownership.url)}, where the newest notification went (an active workflow or another system)`;
 	}

@@ -1,3 +1,4 @@
+import { clearProductionRegistrations } from '../../../nodes/FacilitaPayTrigger/ownership';
 import { legacyDigest } from '../../../nodes/FacilitaPayTrigger/secret';
 import { httpError } from '../helpers/executeContext';
 import {
@@ -17,6 +18,7 @@ const NOW = new Date('2025-06-02T10:30:00.000Z');
 type HookOptionsLike = { active?: boolean; replies?: unknown[] };
 
 beforeEach(() => {
+	clearProductionRegistrations();
 	jest.useFakeTimers({
 		now: NOW,
 		doNotFake: ['nextTick', 'queueMicrotask', 'setImmediate'],
@@ -95,11 +97,6 @@ describe('create: activating the workflow', () => {
 
 	it.each<[string, HookOptionsLike, RegExp]>([
 		[
-			'the workflow is active',
-			{ active: true, replies: [] },
-			/away from this workflow, which is active/,
-		],
-		[
 			'the newest notification went to the production URL (n8n gives a test empty static data)',
 			{ replies: [{ data: [{ url: PRODUCTION_URL, inserted_at: '2025-06-01T00:00:00Z' }] }] },
 			/away from https:\/\/n8n\.example\.com\/…/,
@@ -122,6 +119,35 @@ describe('create: activating the workflow', () => {
 			expect(staticData).toEqual({});
 		},
 	);
+
+	it('"Listen for test event" while this process activated the workflow (n8n gives the test empty static data and says the workflow is inactive): refused; after deactivation: registered', async () => {
+		await runLifecycle('create', { replies: [{ data: [] }, { data: { secret: SECRET } }] });
+		const refused = await runLifecycleExpectingError('create', {
+			mode: 'manual',
+			replies: [{ data: [] }],
+		});
+		expect(refused.error.message).toMatch(/away from this workflow, which is active/);
+		expect(refused.requests.map((request) => request.url)).toEqual([`${BASE_URL}/notifications`]);
+
+		await runLifecycle('delete', { staticData: registeredStaticData() });
+		const { requests } = await runLifecycle('create', {
+			mode: 'manual',
+			replies: [{ data: [] }, { data: { secret: '0042' } }],
+		});
+		expect(requests[1].body).toEqual({ url: TEST_URL });
+	});
+
+	it('an activation found in place at n8n start (checkExists) counts too', async () => {
+		await runLifecycle('checkExists', {
+			staticData: registeredStaticData(),
+			replies: [{ data: [{ url: PRODUCTION_URL, inserted_at: '2025-06-01T00:00:00Z' }] }],
+		});
+		const refused = await runLifecycleExpectingError('create', {
+			mode: 'manual',
+			replies: [{ data: [] }],
+		});
+		expect(refused.error.message).toMatch(/this workflow, which is active/);
+	});
 
 	it('replaces what an earlier registration stored (a new secret), keeping the old one as previous for 24 h', async () => {
 		const { staticData } = await runLifecycle('create', {
