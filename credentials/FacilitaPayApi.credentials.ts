@@ -193,6 +193,26 @@ export function forgetSignIns(): void {
 	signIns.clear();
 }
 
+/**
+ * Tells the shared sign-in that the service refused `token` (the node saw the 401 itself), so that
+ * no request is handed that token again and the next one to ask signs in (once for everyone).
+ */
+export function noteRefusedToken(
+	credentials: ICredentialDataDecryptedObject,
+	token: unknown,
+): void {
+	if (typeof token !== 'string' || token === '') return;
+	const key = `${credentialBaseUrl(credentials)}\u0000${sessionFingerprint(credentials)}`;
+	let state = signIns.get(key);
+	if (!state) {
+		state = { checks: new Map(), refused: [] };
+		signIns.set(key, state);
+	}
+	if (state.refused.includes(token)) return;
+	state.refused.push(token);
+	if (state.refused.length > REMEMBERED_REFUSALS) state.refused.shift();
+}
+
 /** The session token a request with these credentials carried, when the service could take it. */
 function carriedToken(credentials: ICredentialDataDecryptedObject): string | undefined {
 	const token = credentials.sessionToken;

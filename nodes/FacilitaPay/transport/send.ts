@@ -5,7 +5,10 @@ import type {
 	IHttpRequestOptions,
 } from 'n8n-workflow';
 
-import { credentialBaseUrl } from '../../../credentials/FacilitaPayApi.credentials';
+import {
+	credentialBaseUrl,
+	noteRefusedToken,
+} from '../../../credentials/FacilitaPayApi.credentials';
 import type { ErrorFacts, FacilitaPayError, FailureFacts } from './errors';
 import {
 	connectionProblem,
@@ -194,7 +197,6 @@ export async function send(
 
 	let otherAttempts = 0;
 	let renewals = 0;
-	let renewing = false;
 	let last: FailureFacts | undefined;
 	for (let attempt = 1; ; attempt++) {
 		if (run.stopped)
@@ -216,8 +218,6 @@ export async function send(
 			throw notSentError(ctx, request, 'There was no time left to send it');
 		}
 		options.timeout = Math.max(1, Math.min(baseTimeout, left));
-		options.ignoreHttpStatusErrors = !renewing;
-		renewing = false;
 		// Each try carries its own copy of the run's credentials, so that a refusal reaches the
 		// credential's sign-in with the very token this request was sent with; a token renewed on
 		// the copy is handed back to the run for the requests that follow.
@@ -255,12 +255,12 @@ export async function send(
 			continue;
 		}
 		if (failure.status === 401 && sessionAuth && renewals < TOKEN_RENEWALS) {
-			// Refused, so not processed. Sent again with the run's newest token, and this time a
-			// refusal is left to n8n: it hands the refused token to the credential, which renews it
-			// (one check and one sign-in per process, shared by every request refused with it) and
-			// sends the request once more.
+			// Refused, so not processed: sent again. The refused token is noted and taken off the run,
+			// so n8n asks the credential for a token: the sign-in under way or a new one (one per
+			// process, shared by every request refused with that token), or a newer token of the run.
 			renewals++;
-			renewing = true;
+			noteRefusedToken(credentials, data.sessionToken);
+			if (credentials.sessionToken === data.sessionToken) credentials.sessionToken = '';
 			continue;
 		}
 		otherAttempts++;

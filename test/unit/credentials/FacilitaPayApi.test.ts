@@ -13,6 +13,7 @@ import {
 	credentialBaseUrl,
 	FacilitaPayApi,
 	forgetSignIns,
+	noteRefusedToken,
 	PRODUCTION_BASE_URL,
 	requestTargets,
 	sessionFingerprint,
@@ -674,6 +675,25 @@ describe('FacilitaPay API credentials', () => {
 			expect(await sharedSignIn(noToken, calls, now)).toBe('jwt-1');
 			clock += 1;
 			expect(await sharedSignIn(noToken, calls, now)).toBe('jwt-2');
+			expect(calls.signIn).toHaveBeenCalledTimes(2);
+			expect(calls.refuses).not.toHaveBeenCalled();
+		});
+
+		it('a token the node saw refused (401) is not handed to the next request without a token, even within TOKEN_REUSE_MS: one sign-in follows', async () => {
+			const clock = 1_000_000;
+			let issued = 0;
+			const calls = {
+				signIn: jest.fn(async () => `jwt-${++issued}`),
+				refuses: jest.fn(async () => true),
+			};
+			const noToken = { ...account, sessionToken: '' };
+			expect(await sharedSignIn(noToken, calls, () => clock)).toBe('jwt-1');
+			noteRefusedToken(account, 'jwt-1');
+			const [a, b] = await Promise.all([
+				sharedSignIn(noToken, calls, () => clock),
+				sharedSignIn(noToken, calls, () => clock),
+			]);
+			expect([a, b]).toEqual(['jwt-2', 'jwt-2']);
 			expect(calls.signIn).toHaveBeenCalledTimes(2);
 			expect(calls.refuses).not.toHaveBeenCalled();
 		});

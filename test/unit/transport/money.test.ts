@@ -485,7 +485,7 @@ describe('after the first failure, nothing more leaves', () => {
 });
 
 describe('a session token that expired is renewed, whatever the interleaving', () => {
-	it("a request refused with 401 is sent again with n8n's renewal on (the refused token goes to the credential)", async () => {
+	it('a request refused with 401 is sent again without the refused token, so that n8n asks the credential for one', async () => {
 		const tokens: unknown[] = [];
 		const fake = createContext({
 			parameters: [payout('20.00')],
@@ -516,7 +516,7 @@ describe('a session token that expired is renewed, whatever the interleaving', (
 		expect(output[0].json.id).toBe('p-20');
 		expect(tokens).toEqual([
 			['old', true],
-			['old', false],
+			['', true],
 		]);
 	});
 });
