@@ -34,11 +34,11 @@ const toolNode = (resource: string, operation: string): INode => ({
 });
 
 describe('the node as an AI agent tool', () => {
-	it('has 30 operations, each with its own action text', () => {
+	it('has 35 operations, each with its own action text', () => {
 		const all = operations();
-		expect(all).toHaveLength(30);
+		expect(all).toHaveLength(35);
 		const actions = all.map(({ option }) => option.action);
-		expect(new Set(actions).size).toBe(30);
+		expect(new Set(actions).size).toBe(35);
 	});
 
 	it.each(

@@ -1,5 +1,6 @@
 import type { INodePropertyOptions } from 'n8n-workflow';
 
+import * as bankAccount from './bankAccount/BankAccount.resource';
 import * as invoice from './invoice/Invoice.resource';
 import * as marketplaceAccount from './marketplaceAccount/MarketplaceAccount.resource';
 import type { ResourceModule } from './node.type';
@@ -12,6 +13,7 @@ import * as wire from './wire/Wire.resource';
 
 /** Every resource of the node, by its `resource` parameter value. */
 export const resources: Record<string, ResourceModule> = {
+	bankAccount,
 	invoice,
 	marketplaceAccount,
 	notification,
@@ -24,6 +26,11 @@ export const resources: Record<string, ResourceModule> = {
 
 /** The Resource dropdown, sorted by name. */
 export const resourceOptions: INodePropertyOptions[] = [
+	{
+		name: 'Bank Account',
+		value: 'bankAccount',
+		description: 'Your own accounts at FacilitaPay: their balance',
+	},
 	{ name: 'Invoice', value: 'invoice', description: 'Invoices of subscriptions' },
 	{
 		name: 'Marketplace Account',
@@ -35,7 +42,11 @@ export const resourceOptions: INodePropertyOptions[] = [
 		value: 'notification',
 		description: 'Webhook notifications sent, failed or delivered',
 	},
-	{ name: 'Subject', value: 'subject', description: 'Customers (people) and their KYC documents' },
+	{
+		name: 'Subject',
+		value: 'subject',
+		description: 'Customers (people and companies), their KYC documents and bank accounts',
+	},
 	{
 		name: 'Subscription',
 		value: 'subscription',
@@ -44,7 +55,7 @@ export const resourceOptions: INodePropertyOptions[] = [
 	{
 		name: 'Transaction',
 		value: 'transaction',
-		description: 'PIX, boleto, card checkout, payouts, refunds',
+		description: 'PIX, boleto, card checkout, local pay-ins, payouts, refunds',
 	},
 	{
 		name: 'Webhook',

@@ -208,7 +208,7 @@ const personFieldsFor = (options: PersonSchemaOptions) => ({
 /**
  * Whether the data of the request says the address is in Brazil (the spec: "In Brazil exactly two
  * letters from: AC, AL…"). The address country decides when it is given; without it, a Brazilian
- * fiscal country or a CPF (a Brazilian document) says so. A passport holder with fiscal country
+ * fiscal country or a CPF or CNPJ (Brazilian documents) says so. A passport holder with fiscal country
  * BR and no address country is therefore held to the Brazilian rules too.
  */
 export function isBrazilianAddress(
@@ -217,11 +217,11 @@ export function isBrazilianAddress(
 ): boolean {
 	const addressCountry = String(person.address_country ?? '').trim();
 	if (addressCountry !== '') return isBrazil(addressCountry);
-	return isBrazil(person.fiscal_country) || documentType === 'cpf';
+	return isBrazil(person.fiscal_country) || documentType === 'cpf' || documentType === 'cnpj';
 }
 
 /** Brazilian addresses: state among the 27 codes and an 8-digit CEP. */
-function refineAddress(
+export function refineAddress(
 	person: {
 		address_state?: string;
 		address_postal_code?: string;

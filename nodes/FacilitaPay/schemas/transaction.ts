@@ -25,6 +25,15 @@ export const SETTLEMENT_CURRENCIES = ['BRL', 'EUR', 'USD'] as const;
  */
 export const BOLETO_CURRENCIES = ['BRL'] as const;
 
+/**
+ * Currencies of a local pay-in (public documentation): Chile, Colombia, Mexico and the
+ * stablecoins. Brazil's pay-ins have operations of their own (PIX, boleto, checkout).
+ */
+export const PAY_IN_CURRENCIES = ['CLP', 'COP', 'MXN', ...STABLECOINS].sort();
+
+/** What a local pay-in may be converted to: any currency of the service or a stablecoin. */
+export const PAY_IN_EXCHANGE_CURRENCIES = [...CURRENCIES, ...STABLECOINS].sort();
+
 /** Source currencies of a payout: the service's currencies and the stablecoins (sorted). */
 export const PAYOUT_CURRENCIES = [...CURRENCIES, ...STABLECOINS].sort();
 
@@ -143,6 +152,23 @@ export const checkoutSchema = z
 		to_bank_account_id: uuid,
 		currency: currency(CARD_CURRENCIES),
 		exchange_currency: currency(SETTLEMENT_CURRENCIES),
+		value: rawValue,
+	})
+	.superRefine(valueInCurrency)
+	.transform(valueAsText);
+
+/**
+ * `POST /transactions`, a local pay-in (public documentation: Mexico's dynamic CLABE, Chile,
+ * Colombia, stablecoins): the customer pays `value` in `currency` (decimals as that currency has
+ * them) into the partner's account.
+ */
+export const payInSchema = z
+	.object({
+		subject_id: uuid,
+		from_bank_account_id: uuid,
+		to_bank_account_id: uuid,
+		currency: currency(PAY_IN_CURRENCIES),
+		exchange_currency: currency(PAY_IN_EXCHANGE_CURRENCIES),
 		value: rawValue,
 	})
 	.superRefine(valueInCurrency)

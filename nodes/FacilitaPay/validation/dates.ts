@@ -210,6 +210,23 @@ export function checkBirthDate(raw: string, now: Date, options: TimeZoneOption =
 }
 
 /**
+ * A company's `creation_date`: `YYYY-MM-DD`, a real date, today or earlier (in `options.timeZone`,
+ * UTC when not given). A date-time text is accepted and its date part, as written, is kept.
+ */
+export function checkCreationDate(raw: string, now: Date, options: TimeZoneOption = {}): Check {
+	const text = String(raw ?? '').trim();
+	if (text === '') return invalid('is empty; enter a date in the form YYYY-MM-DD, e.g. 2015-03-01');
+	const zone = zoneOf(options);
+	if ('reason' in zone) return invalid(zone.reason);
+	const parsed = parseDateTime(text, zone.zone);
+	if (!parsed) return invalid('is not a valid date; use the form YYYY-MM-DD, e.g. 2015-03-01');
+	if (parsed.date > localDate(now, zone.zone)) {
+		return invalid(`is ${parsed.date}, in the future; a company is created today or earlier`);
+	}
+	return valid(parsed.date);
+}
+
+/**
  * Card expiry: `MM/YYYY`. `MM/YY` (→ 20YY) and a one-digit month (`1/2027` → `01/2027`) are
  * normalised, spaces around the slash are ignored. The card must not have expired: its month must
  * be the current month (in `options.timeZone`, UTC when not given) or later.

@@ -12,7 +12,9 @@
  *   equal the request's, and it was created (`inserted_at`) at or after the first attempt, less
  *   2 minutes of clock skew. Records that show another kind are left out (a `dynamic_pix_code`, a
  *   boleto's `bar_code` / `digital_line` / `url_pdf` / `from_boleto`, a card's `checkout_id` /
- *   `from_credit_card`, `subject_is_receiver` true for payouts only). The PIX expiry and the
+ *   `from_credit_card`). A payout and a local pay-in (Create Local Pay-In) send the same fields,
+ *   so `subject_is_receiver` rules neither out: a pay-in record may be the payout sent, and the
+ *   reverse. The PIX expiry and the
  *   boleto due date are not compared: an expression such as `$now.plus(…)` gives a new one on
  *   every execution.
  * - POST /transactions/checkout, in addition: a checkout page shows up in that list only through
@@ -41,6 +43,9 @@
  * - POST /subject/:id/documents: the person, `GET /subject/people/:id`, its `documents`. Matched:
  *   `labels` (as a set), `file_type`, and `file_name` or `file_url` as sent, created at or after
  *   the first attempt less the skew. A company subject is not readable there → cannotTell.
+ * - POST /subject/:id/bank_accounts (Register Bank Account), and POST /subject/people or
+ *   /subject/companies sent once because they carry documents: no list shows a customer's bank
+ *   accounts, and a subject's documents do not show which send added them → always cannotTell.
  * - POST /subject/:id/account_request, POST /bank/accounts/request, PUT
  *   /wires/:id/update_bank_account: nothing lists authorisation requests or bank account requests,
  *   or reads a wire → always cannotTell.
@@ -457,7 +462,8 @@ async function findTransaction(
 	list.records.forEach((record, position) => {
 		const shown = kindsShown(record);
 		if ([...shown].some((other) => other !== kind)) return;
-		if (kind === 'payout' && record.subject_is_receiver === false) return;
+		// A local pay-in (Transaction > Create Local Pay-In) sends the payout's very fields, so a
+		// record with subject_is_receiver false (a pay-in) may be what was sent: not ruled out.
 		const subject = compareText(fields.subject_id, subjectOf(record));
 		const checks: Array<[string, Comparison]> = [
 			// The list is the subject's: a record that names no subject is the subject's.
@@ -780,6 +786,18 @@ export async function findSent(
 	}
 	if (method === 'POST' && (match = /^\/subject\/([^/]+)\/documents$/.exec(path))) {
 		return await findDocument(match[1], bodyPart(request, 'document'), sinceMs, taken, read);
+	}
+	if (method === 'POST' && /^\/subject\/[^/]+\/bank_accounts$/.test(path)) {
+		return {
+			cannotTell:
+				'FacilitaPay publishes no list of a customer’s bank accounts, so whether this one was registered cannot be looked up. Check the FacilitaPay dashboard before registering it again.',
+		};
+	}
+	if (method === 'POST' && (path === '/subject/people' || path === '/subject/companies')) {
+		return {
+			cannotTell:
+				'The subject was sent with documents, which every send adds again, and nothing shows whether this send was processed. Read the subject (Subject > Get, for a person) and look at its documents before sending it again.',
+		};
 	}
 	if (method === 'POST' && /^\/subject\/[^/]+\/account_request$/.test(path)) {
 		return {

@@ -42,13 +42,14 @@ export const requestOptionsField: INodeProperties = {
  */
 export const MONEY_OPERATIONS: Record<string, string[]> = {
 	marketplaceAccount: ['requestAuthorization', 'requestBankAccount'],
-	subject: ['uploadDocument'],
+	subject: ['registerBankAccount', 'uploadDocument'],
 	subscription: ['cancel', 'create', 'submitThreedsChallenge'],
 	transaction: [
 		'cancel',
 		'createBoleto',
 		'createCheckout',
 		'createDynamicPix',
+		'createPayIn',
 		'createPayout',
 		'refund',
 	],

@@ -1,14 +1,26 @@
 import type { INodeProperties } from 'n8n-workflow';
 
 import * as create from './create.operation';
+import * as createCompany from './createCompany.operation';
 import * as get from './get.operation';
 import * as getMany from './getMany.operation';
 import * as getTransactions from './getTransactions.operation';
 import * as getTransactionValues from './getTransactionValues.operation';
+import * as registerBankAccount from './registerBankAccount.operation';
 import * as update from './update.operation';
 import * as uploadDocument from './uploadDocument.operation';
 
-export { create, get, getMany, getTransactions, getTransactionValues, update, uploadDocument };
+export {
+	create,
+	createCompany,
+	get,
+	getMany,
+	getTransactions,
+	getTransactionValues,
+	registerBankAccount,
+	update,
+	uploadDocument,
+};
 
 export const description: INodeProperties[] = [
 	{
@@ -23,6 +35,13 @@ export const description: INodeProperties[] = [
 				value: 'create',
 				description: 'Register a person; an existing document number updates that person',
 				action: 'Create or update a customer subject by document number',
+			},
+			{
+				name: 'Create or Update Company',
+				value: 'createCompany',
+				description:
+					'Register a company (KYB) with its partners; an existing document number updates that company',
+				action: 'Create or update a company subject by document number',
 			},
 			{
 				name: 'Get',
@@ -49,6 +68,12 @@ export const description: INodeProperties[] = [
 				action: 'Get the transactions of a subject by subject ID',
 			},
 			{
+				name: 'Register Bank Account',
+				value: 'registerBankAccount',
+				description: 'Register a customer’s bank account or PIX key, where payouts go',
+				action: 'Register a bank account of a customer for payouts',
+			},
+			{
 				name: 'Update',
 				value: 'update',
 				description: 'Change a person’s details (not the document)',
@@ -64,10 +89,12 @@ export const description: INodeProperties[] = [
 		default: 'create',
 	},
 	...create.description,
+	...createCompany.description,
 	...get.description,
 	...getMany.description,
 	...update.description,
 	...getTransactions.description,
 	...getTransactionValues.description,
 	...uploadDocument.description,
+	...registerBankAccount.description,
 ];

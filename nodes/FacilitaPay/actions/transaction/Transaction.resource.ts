@@ -4,9 +4,11 @@ import * as cancel from './cancel.operation';
 import * as createBoleto from './createBoleto.operation';
 import * as createCheckout from './createCheckout.operation';
 import * as createDynamicPix from './createDynamicPix.operation';
+import * as createPayIn from './createPayIn.operation';
 import * as createPayout from './createPayout.operation';
 import * as get from './get.operation';
 import * as getBoletoPdf from './getBoletoPdf.operation';
+import * as getRefund from './getRefund.operation';
 import * as refund from './refund.operation';
 
 export {
@@ -14,9 +16,11 @@ export {
 	createBoleto,
 	createCheckout,
 	createDynamicPix,
+	createPayIn,
 	createPayout,
 	get,
 	getBoletoPdf,
+	getRefund,
 	refund,
 };
 
@@ -55,6 +59,13 @@ export const description: INodeProperties[] = [
 				action: 'Create a PIX payment request with a QR code for a customer',
 			},
 			{
+				name: 'Create Local Pay-In',
+				value: 'createPayIn',
+				description:
+					'Collect in MXN (dynamic CLABE), CLP, COP (PSE) or a stablecoin; amounts in the currency’s own decimals',
+				action: 'Collect a payment in a local currency from a customer',
+			},
+			{
 				name: 'Create Payout',
 				value: 'createPayout',
 				description: 'Pay out to a customer’s registered bank account',
@@ -73,6 +84,12 @@ export const description: INodeProperties[] = [
 				action: 'Download the PDF file of a boleto by transaction ID',
 			},
 			{
+				name: 'Get Refund',
+				value: 'getRefund',
+				description: 'Get the status of a refund of a received payment',
+				action: 'Get the status of a refund by transaction ID and refund ID',
+			},
+			{
 				name: 'Refund',
 				value: 'refund',
 				description: 'Refund a received payment in full',
@@ -83,10 +100,12 @@ export const description: INodeProperties[] = [
 	},
 	...createDynamicPix.description,
 	...createBoleto.description,
+	...createPayIn.description,
 	...createPayout.description,
 	...createCheckout.description,
 	...get.description,
 	...getBoletoPdf.description,
 	...cancel.description,
 	...refund.description,
+	...getRefund.description,
 ];

@@ -316,7 +316,11 @@ describe('Payout: the subject’s transactions with the same value, accounts and
 				{ bar_code: '34195819600000000621090063571277307144464000' },
 				'notFound',
 			],
-			['a pay-in (subject_is_receiver false)', { subject_is_receiver: false }, 'notFound'],
+			[
+				'a pay-in (subject_is_receiver false): Create Local Pay-In sends the payout’s very fields',
+				{ subject_is_receiver: false },
+				'found',
+			],
 			['no subject_is_receiver', { subject_is_receiver: undefined }, 'found'],
 			['a card payment (checkout_id)', { checkout_id: 'checkout-1' }, 'notFound'],
 			['a canceled payout (still the record it created)', { status: 'canceled' }, 'found'],

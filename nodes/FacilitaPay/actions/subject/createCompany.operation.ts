@@ -1,0 +1,282 @@
+import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
+
+import { ACTIVITY_TYPES_SEEN, COMPANY_LABELS, companySchemaFor } from '../../schemas/company';
+import { compact, jsonParameter, validateBody } from '../common/input';
+import { answerAsJson } from '../common/output';
+import type { ItemWork } from '../node.type';
+import { personFieldsToApi, personOptionalFields } from './person.fields';
+
+/** The person fields a company has too (no birth date, RFC or documents: those differ below). */
+const SHARED_FIELDS = new Set([
+	'addressCity',
+	'addressComplement',
+	'addressCountry',
+	'addressNeighborhood',
+	'addressNumber',
+	'addressPostalCode',
+	'addressState',
+	'addressStreet',
+	'email',
+	'netMonthlyAverageIncome',
+	'phoneAreaCode',
+	'phoneCountryCode',
+	'phoneNumber',
+	'website',
+]);
+
+const companyOptionalFields: INodeProperties[] = (
+	[
+		...personOptionalFields.filter((field) => SHARED_FIELDS.has(field.name)),
+		{
+			displayName: 'Activity Type',
+			name: 'activityType',
+			type: 'string',
+			default: '',
+			placeholder: 'e.g. other',
+			description: `Kind of activity. Values seen in FacilitaPay's documentation: ${ACTIVITY_TYPES_SEEN.join(', ')}; its full list is not published, so the value is sent as typed.`,
+		},
+		{
+			displayName: 'Company Type',
+			name: 'companyType',
+			type: 'string',
+			default: '',
+			placeholder: 'e.g. ltda',
+			description: 'Legal form of the company, as FacilitaPay writes it (e.g. ltda)',
+		},
+		{
+			displayName: 'Creation Date',
+			name: 'creationDate',
+			type: 'string',
+			default: '',
+			placeholder: 'e.g. 2015-03-01',
+			description: 'Date the company was founded, YYYY-MM-DD, today or earlier',
+		},
+		{
+			displayName: 'Documents (JSON)',
+			name: 'documents',
+			type: 'json',
+			default: '[]',
+			description:
+				'Documents of the company (e.g. the social contract): an array of objects with either file_data (Base64) + file_name, or file_url + file_type, and labels such as social-contract. Checked as Upload Document checks a file. Marketplace collection needs at least 3 (4 without a website) plus one per partner holding 25% or more.',
+			hint: 'With documents the request is sent once and never repeated automatically: each send adds the documents again',
+		},
+		{
+			displayName: 'Main Activity',
+			name: 'mainActivity',
+			type: 'string',
+			default: '',
+			placeholder: 'e.g. 6201-5/01 Desenvolvimento de programas de computador sob encomenda',
+			description:
+				'The CNAE code and label of the main activity. The documentation shows it but not its exact form: it is sent as typed.',
+		},
+		{
+			displayName: 'Net Value',
+			name: 'netValue',
+			type: 'string',
+			default: '',
+			placeholder: 'e.g. 10000',
+			description: 'Net worth of the company, e.g. 10000 or 10000.00 (sent with two decimals)',
+		},
+	] as INodeProperties[]
+).sort((a, b) => a.displayName.localeCompare(b.displayName));
+
+const properties: INodeProperties[] = [
+	{
+		displayName:
+			'Companies come from FacilitaPay’s public documentation, not the interface spec: its table of required company fields could not be read, so only the document and the legal name are required here and FacilitaPay names anything else it needs.',
+		name: 'companyNotice',
+		type: 'notice',
+		default: '',
+	},
+	{
+		displayName: 'Document Type',
+		name: 'documentType',
+		type: 'options',
+		required: true,
+		options: [
+			{ name: 'CNPJ (Brazil)', value: 'cnpj' },
+			{ name: 'Tax ID (Foreign Company)', value: 'tax_id' },
+		],
+		default: 'cnpj',
+		description: 'Type of the company’s document. It cannot be changed later.',
+	},
+	{
+		displayName: 'Document Number',
+		name: 'documentNumber',
+		type: 'string',
+		required: true,
+		default: '',
+		placeholder: 'e.g. 16727230000197',
+		description:
+			'The document number; dots, dashes, slashes and spaces are removed. A CNPJ has 14 characters (the alphanumeric form of 2026 included) and its check digits are verified. If a company with this number exists, its details are updated.',
+	},
+	{
+		displayName: 'Social Name',
+		name: 'socialName',
+		type: 'string',
+		required: true,
+		default: '',
+		placeholder: 'e.g. Exemplo Comércio Ltda',
+		description: 'Legal name of the company (razão social)',
+	},
+	{
+		displayName: 'Company Name',
+		name: 'companyName',
+		type: 'string',
+		default: '',
+		placeholder: 'e.g. Exemplo',
+		description: 'Trade name of the company (nome fantasia). Marketplace collection needs it.',
+	},
+	{
+		displayName: 'Fiscal Country',
+		name: 'fiscalCountry',
+		type: 'string',
+		default: 'BR',
+		placeholder: 'e.g. BR',
+		description: 'Country where the company pays taxes',
+	},
+	{
+		displayName: 'Partners',
+		name: 'partners',
+		type: 'fixedCollection',
+		typeOptions: { multipleValues: true },
+		placeholder: 'Add Partner',
+		default: {},
+		description:
+			'The company’s partners. Marketplace collection needs one more document for each partner holding 25% or more.',
+		options: [
+			{
+				displayName: 'Partner',
+				name: 'partner',
+				values: [
+					{
+						displayName: 'Address Country',
+						name: 'addressCountry',
+						type: 'string',
+						default: '',
+						placeholder: 'e.g. BR',
+						description: 'Country of the partner’s address (optional)',
+					},
+					{
+						displayName: 'Document Number',
+						name: 'documentNumber',
+						type: 'string',
+						default: '',
+						placeholder: 'e.g. 39053344705',
+						description: 'Checked by its type; punctuation is removed',
+					},
+					{
+						displayName: 'Document Type',
+						name: 'documentType',
+						type: 'options',
+						options: [
+							{ name: 'CC (Colombia)', value: 'cc' },
+							{ name: 'CE (Colombia)', value: 'ce' },
+							{ name: 'CNPJ (Brazilian Company)', value: 'cnpj' },
+							{ name: 'CPF (Brazil)', value: 'cpf' },
+							{ name: 'CURP (Mexico)', value: 'curp' },
+							{ name: 'Passport', value: 'passport' },
+							{ name: 'RUT (Chile)', value: 'rut' },
+							{ name: 'Tax ID (Foreign Company)', value: 'tax_id' },
+						],
+						default: 'cpf',
+					},
+					{
+						displayName: 'Kind',
+						name: 'kind',
+						type: 'string',
+						default: 'person',
+						description:
+							'What the partner is. The documentation shows "person" only; for a company partner enter the value FacilitaPay gives you.',
+					},
+					{
+						displayName: 'Name',
+						name: 'name',
+						type: 'string',
+						default: '',
+						placeholder: 'e.g. Maria da Silva',
+						description: 'Full name of the partner',
+					},
+					{
+						displayName: 'Percentage Share',
+						name: 'percentageShare',
+						type: 'string',
+						default: '',
+						placeholder: 'e.g. 50',
+						description:
+							'The partner’s share in percent, more than 0 and at most 100 (sent as text, e.g. "50"); all partners together hold at most 100%',
+					},
+				],
+			},
+		],
+	},
+	{
+		displayName: 'Additional Fields',
+		name: 'additionalFields',
+		type: 'collection',
+		placeholder: 'Add Field',
+		default: {},
+		options: companyOptionalFields,
+	},
+];
+
+export const description = updateDisplayOptions(
+	{ show: { resource: ['subject'], operation: ['createCompany'] } },
+	properties,
+);
+
+/** The partners of the fixed collection, under the API's names. */
+function partnersOf(raw: unknown): IDataObject[] {
+	const list = ((raw as IDataObject | undefined)?.partner ?? []) as IDataObject[];
+	return list.map((partner) =>
+		compact({
+			document_type: partner.documentType,
+			document_number: partner.documentNumber,
+			name: partner.name,
+			percentage_share: partner.percentageShare,
+			kind: partner.kind,
+			address_country: partner.addressCountry,
+		}),
+	);
+}
+
+/**
+ * `POST /subject/companies` with `{"company": {…}}` (public documentation). Idempotent by document
+ * number (an existing company is updated), so retried like Subject > Create or Update; with
+ * documents it is sent once, as they would be appended again.
+ */
+export async function prepare(this: IExecuteFunctions, i: number): Promise<ItemWork> {
+	const additional = compact(this.getNodeParameter('additionalFields', i, {}) as IDataObject);
+	const raw: IDataObject = compact({
+		document_type: this.getNodeParameter('documentType', i) as string,
+		document_number: this.getNodeParameter('documentNumber', i) as string,
+		social_name: this.getNodeParameter('socialName', i) as string,
+		company_name: this.getNodeParameter('companyName', i, '') as string,
+		fiscal_country: this.getNodeParameter('fiscalCountry', i, '') as string,
+		...personFieldsToApi(additional),
+	});
+	const partners = partnersOf(this.getNodeParameter('partners', i, {}));
+	if (partners.length > 0) raw.partners = partners;
+	if (raw.documents !== undefined) {
+		raw.documents = jsonParameter(this, i, 'Documents (JSON)', raw.documents) as IDataObject[];
+		if (Array.isArray(raw.documents) && raw.documents.length === 0) delete raw.documents;
+	}
+	const company = validateBody(
+		this,
+		i,
+		companySchemaFor({ timeZone: this.getTimezone() }),
+		raw,
+		COMPANY_LABELS,
+	);
+	return {
+		request: {
+			method: 'POST',
+			path: '/subject/companies',
+			body: { company: compact(company as IDataObject) },
+			retry: company.documents?.length ? 'sendOnce' : 'safe',
+			itemIndex: i,
+		},
+		output: (data) => [{ json: answerAsJson(data) }],
+	};
+}

@@ -1,0 +1,176 @@
+import { z } from 'zod';
+
+import {
+	checkPhoneCountryCode,
+	checkPhoneNumber,
+	checkTextOrWholeNumber,
+} from '../validation/address';
+import { checkCreationDate, type TimeZoneOption } from '../validation/dates';
+import { checkDocumentNumber } from '../validation/documents';
+import { checkIncome } from '../validation/money';
+import { checkEmail } from '../validation/misc';
+import { invalid, valid, type Check } from '../validation/result';
+import { checked, oneOf, optionalText, text } from './checked';
+import { optionalChecked, personDocumentSchema, refineAddress } from './subject';
+
+/**
+ * Companies (KYB), `POST /subject/companies`: not in the spec (it names the company fields used for
+ * marketplace authorisation but shows no endpoint); the endpoint and the example's fields come from
+ * FacilitaPay's public documentation (company page), whose table of required fields could not be
+ * read. So only what is certain is required: the document (registering a number that exists updates
+ * that company) and the legal name. Every other field of the documented example is optional.
+ */
+
+/** Document types of a company: a Brazilian CNPJ, or the tax ID of a foreign company. */
+export const COMPANY_DOCUMENT_TYPES = ['cnpj', 'tax_id'] as const;
+
+/** Document types of a partner: people (CPF, passport…) and companies (CNPJ, tax ID). */
+export const PARTNER_DOCUMENT_TYPES = [
+	'cc',
+	'ce',
+	'cnpj',
+	'cpf',
+	'curp',
+	'passport',
+	'rut',
+	'tax_id',
+] as const;
+
+/** `activity_type` values seen in the documentation (others may exist). */
+export const ACTIVITY_TYPES_SEEN = ['non-profit', 'open-capital', 'other'] as const;
+
+export const COMPANY_LABELS: Record<string, string> = {
+	document_type: 'Document Type',
+	document_number: 'Document Number',
+	social_name: 'Social Name',
+	company_name: 'Company Name',
+	fiscal_country: 'Fiscal Country',
+	creation_date: 'Creation Date',
+	net_monthly_average_income: 'Net Monthly Average Income',
+	net_value: 'Net Value',
+	address_postal_code: 'Address Postal Code',
+	address_state: 'Address State',
+	address_number: 'Address Number',
+	phone_number: 'Phone Number',
+};
+
+/**
+ * A partner's share of the company, as the documentation writes it: a percentage as text (`"50"`),
+ * more than 0 and at most 100, with at most two decimals. A number from an expression is taken.
+ */
+export function checkPercentageShare(raw: string | number): Check {
+	const text = typeof raw === 'number' ? String(raw) : String(raw ?? '').trim();
+	if (text === '') return invalid('is empty; enter the partner’s share in percent, e.g. 50');
+	const match = /^(\d{1,3})(?:\.(\d{1,2}))?$/.exec(text.replace(/%$/, '').trim());
+	if (!match) {
+		return invalid(
+			`is "${text}"; enter the share in percent with a dot for decimals, e.g. 50 or 33.33`,
+		);
+	}
+	const hundredths = Number(match[1]) * 100 + Number((match[2] ?? '').padEnd(2, '0'));
+	if (hundredths === 0 || hundredths > 10000) {
+		return invalid(`is ${text}%; a share is more than 0 and at most 100`);
+	}
+	return valid(
+		match[2] === undefined ? match[1].replace(/^0+(?=\d)/, '') : `${Number(match[1])}.${match[2]}`,
+	);
+}
+
+/** One partner (`company.partners[]`). */
+export const partnerSchema = z
+	.object({
+		document_type: oneOf(PARTNER_DOCUMENT_TYPES, 'the partner’s document type'),
+		document_number: text('the partner’s document number'),
+		name: text('the partner’s full name'),
+		percentage_share: checked(checkPercentageShare),
+		kind: optionalText(),
+		address_country: optionalText(),
+	})
+	.superRefine((partner, ctx) => {
+		const document = checkDocumentNumber(partner.document_type, partner.document_number);
+		if (!document.ok) {
+			ctx.addIssue({
+				code: z.ZodIssueCode.custom,
+				path: ['document_number'],
+				message: document.reason,
+			});
+			return;
+		}
+		partner.document_number = document.value;
+	});
+
+/** Hundredths of a percent, to add shares without floating-point error. */
+const hundredthsOf = (share: unknown) => {
+	if (typeof share !== 'string') return 0; // refused already
+	const [whole, fraction = ''] = share.split('.');
+	return Number(whole) * 100 + Number(fraction.padEnd(2, '0'));
+};
+
+/**
+ * `company` of `POST /subject/companies`. `options` say where "today" is for the creation date
+ * (the workflow's time zone; UTC when not given).
+ */
+export const companySchemaFor = (options: TimeZoneOption & { now?: Date } = {}) =>
+	z
+		.object({
+			document_type: oneOf(
+				COMPANY_DOCUMENT_TYPES,
+				'cnpj for a Brazilian company, tax_id for a foreign one',
+			),
+			document_number: text('the company’s document number'),
+			social_name: text('the company’s legal name'),
+			company_name: optionalText(),
+			fiscal_country: optionalText(),
+			email: optionalChecked(checkEmail),
+			website: optionalText(),
+			phone_country_code: optionalChecked(checkPhoneCountryCode),
+			phone_area_code: optionalChecked((raw) =>
+				/^\d{1,4}$/.test(raw.trim())
+					? { ok: true, value: raw.trim() }
+					: { ok: false, reason: 'must be 1 to 4 digits, e.g. 11' },
+			),
+			phone_number: optionalChecked(checkPhoneNumber, { keepNumbers: true }),
+			creation_date: optionalChecked((raw) =>
+				checkCreationDate(raw, options.now ?? new Date(), options),
+			),
+			address_street: optionalText(),
+			address_number: optionalChecked(checkTextOrWholeNumber, { keepNumbers: true }),
+			address_complement: optionalText(),
+			address_neighborhood: optionalText(),
+			address_postal_code: optionalText(),
+			address_city: optionalText(),
+			address_state: optionalText(),
+			address_country: optionalText(),
+			net_monthly_average_income: optionalChecked(checkIncome, { keepNumbers: true }),
+			net_value: optionalChecked(checkIncome, { keepNumbers: true }),
+			main_activity: optionalText(),
+			activity_type: optionalText(),
+			company_type: optionalText(),
+			documents: z.array(personDocumentSchema).optional(),
+			partners: z.array(partnerSchema).optional(),
+		})
+		.superRefine((company, ctx) => {
+			const document = checkDocumentNumber(company.document_type, company.document_number);
+			if (!document.ok) {
+				ctx.addIssue({
+					code: z.ZodIssueCode.custom,
+					path: ['document_number'],
+					message: document.reason,
+				});
+			} else {
+				company.document_number = document.value;
+			}
+			refineAddress(company, ctx, company.document_type);
+			const partners = company.partners ?? [];
+			const total = partners.reduce(
+				(sum, partner) => sum + hundredthsOf(partner.percentage_share),
+				0,
+			);
+			if (total > 10000) {
+				ctx.addIssue({
+					code: z.ZodIssueCode.custom,
+					path: ['partners'],
+					message: `have shares adding up to ${total / 100}%; together they hold at most 100%`,
+				});
+			}
+		});

@@ -1,0 +1,186 @@
+import type { IDataObject } from 'n8n-workflow';
+
+import { defaultRetryOptions } from '../../../../nodes/FacilitaPay/transport';
+import { httpError, runNode, runNodeExpectingError } from '../../helpers/executeContext';
+
+const SUBJECT_ID = '4b6f3c2a-9d1e-4f7a-8c5b-2e1d0a9f8b7c';
+const MXN_REAL = '0b5e7c2a-1f3d-4a8e-9c61-000000000010';
+const MXN_CASH_IN = '0b5e7c2a-1f3d-4a8e-9c61-000000000011';
+
+beforeEach(() => jest.spyOn(defaultRetryOptions, 'wait').mockResolvedValue(undefined));
+afterEach(() => jest.restoreAllMocks());
+
+const payIn = (overrides: IDataObject = {}) => ({
+	resource: 'transaction',
+	operation: 'createPayIn',
+	subjectId: SUBJECT_ID,
+	currency: 'MXN',
+	exchangeCurrency: 'MXN',
+	value: '1500.00',
+	fromBankAccountId: MXN_REAL,
+	toBankAccountId: MXN_CASH_IN,
+	additionalFields: {},
+	...overrides,
+});
+
+const sent = (request: { body?: unknown }) =>
+	(request.body as { transaction: IDataObject }).transaction;
+
+describe('Transaction > Create Local Pay-In', () => {
+	it('Mexico: sends POST /transactions and outputs the dynamic CLABE of payment_info', async () => {
+		const { output, requests } = await runNode({
+			parameters: payIn(),
+			replies: [
+				{
+					data: {
+						id: 'tx-1',
+						status: 'pending',
+						value: '1500.00',
+						payment_info: { dynamic_clabe: '646180110400000007' },
+					},
+				},
+			],
+		});
+		expect(requests).toHaveLength(1);
+		expect(requests[0].url).toBe('https://sandbox.test/api/v1/transactions');
+		expect(requests[0].body).toEqual({
+			transaction: {
+				subject_id: SUBJECT_ID,
+				from_bank_account_id: MXN_REAL,
+				to_bank_account_id: MXN_CASH_IN,
+				currency: 'MXN',
+				exchange_currency: 'MXN',
+				value: '1500.00',
+			},
+		});
+		expect(output[0].json).toMatchObject({
+			id: 'tx-1',
+			dynamic_clabe: '646180110400000007',
+			payment_info: { dynamic_clabe: '646180110400000007' },
+		});
+	});
+
+	it('Chile: a CLP value is sent without decimals, exchanged to USD', async () => {
+		const { requests } = await runNode({
+			parameters: payIn({ currency: 'CLP', exchangeCurrency: 'USD', value: '15000.00' }),
+			replies: [{ data: { id: 'tx-2' } }],
+		});
+		expect(sent(requests[0])).toMatchObject({
+			currency: 'CLP',
+			exchange_currency: 'USD',
+			value: '15000',
+		});
+	});
+
+	it('Colombia (PSE): the extra fields whose names are not published are sent as given', async () => {
+		const { requests } = await runNode({
+			parameters: payIn({
+				currency: 'COP',
+				exchangeCurrency: 'USD',
+				value: 50000,
+				additionalFields: {
+					extraFields: '{"pse_bank_code": "1007", "redirect_url": "https://shop.example/back"}',
+				},
+			}),
+			replies: [{ data: { id: 'tx-3' } }],
+		});
+		expect(sent(requests[0])).toEqual({
+			pse_bank_code: '1007',
+			redirect_url: 'https://shop.example/back',
+			subject_id: SUBJECT_ID,
+			from_bank_account_id: MXN_REAL,
+			to_bank_account_id: MXN_CASH_IN,
+			currency: 'COP',
+			exchange_currency: 'USD',
+			value: '50000.00',
+		});
+	});
+
+	it('stablecoins: USDT paid in, exchanged to USDC', async () => {
+		// Two decimals, as for USD: "250.5" shows the fix instead of being guessed.
+		const refused = await runNodeExpectingError({
+			parameters: payIn({ currency: 'USDT', exchangeCurrency: 'USDC', value: '250.5' }),
+		});
+		expect(refused.requests).toHaveLength(0);
+		expect(refused.error.message).toMatch(/write 250.50/);
+		const ok = await runNode({
+			parameters: payIn({ currency: 'USDT', exchangeCurrency: 'USDC', value: '250.50' }),
+			replies: [{ data: { id: 'tx-4' } }],
+		});
+		expect(sent(ok.requests[0])).toMatchObject({
+			currency: 'USDT',
+			exchange_currency: 'USDC',
+			value: '250.50',
+		});
+	});
+
+	it.each([
+		['BRL (Brazil has PIX and boleto)', { currency: 'BRL' }, /Invalid Currency \(item 0\): is BRL/],
+		[
+			'a CLP value with cents',
+			{ currency: 'CLP', value: '15000.50' },
+			/Invalid Value.*no decimals/,
+		],
+		[
+			'extra fields that replace the checked ones',
+			{ additionalFields: { extraFields: '{"value": "1.00"}' } },
+			/Extra Transaction Fields.*contains value/,
+		],
+		[
+			'extra fields that are not an object',
+			{ additionalFields: { extraFields: '[1]' } },
+			/must be a JSON object/,
+		],
+		[
+			'a source account that is not a UUID',
+			{ fromBankAccountId: 'mxn-real' },
+			/From Bank Account ID/,
+		],
+	])('refuses %s and sends nothing', async (_name, overrides, message) => {
+		const { error, requests } = await runNodeExpectingError({ parameters: payIn(overrides) });
+		expect(requests).toHaveLength(0);
+		expect(error.message).toMatch(message);
+	});
+
+	it('is sent once: a 500 is an unknown outcome, never a second pay-in', async () => {
+		const { error, requests } = await runNodeExpectingError({
+			parameters: payIn(),
+			replies: [httpError(500, 'Internal Server Error'), { data: { id: 'tx-1' } }],
+		});
+		expect(requests).toHaveLength(1);
+		expect(error.message).toMatch(/Outcome unknown/);
+	});
+});
+
+describe('Transaction > Get Refund', () => {
+	it('sends GET /transactions/:id/refund_received_transaction/:refund_id and outputs the refund with transaction_id', async () => {
+		const { output, requests } = await runNode({
+			parameters: {
+				resource: 'transaction',
+				operation: 'getRefund',
+				transactionId: 'tx-7',
+				refundId: ' refund-1 ',
+			},
+			replies: [{ data: { id: 'refund-1', status: 'canceled' } }],
+		});
+		expect(requests).toHaveLength(1);
+		expect(requests[0].method).toBe('GET');
+		expect(requests[0].url).toBe(
+			'https://sandbox.test/api/v1/transactions/tx-7/refund_received_transaction/refund-1',
+		);
+		expect(output[0].json).toEqual({ id: 'refund-1', status: 'canceled', transaction_id: 'tx-7' });
+	});
+
+	it('refuses a Refund ID that would change the path', async () => {
+		const { error, requests } = await runNodeExpectingError({
+			parameters: {
+				resource: 'transaction',
+				operation: 'getRefund',
+				transactionId: 'tx-7',
+				refundId: '../../x',
+			},
+		});
+		expect(requests).toHaveLength(0);
+		expect(error.message).toMatch(/Invalid Refund ID \(item 0\)/);
+	});
+});
