@@ -7,7 +7,11 @@ import type {
 import { NodeConnectionTypes } from 'n8n-workflow';
 
 import { resourceOptions, resources } from './actions/resources';
-import { idempotencyKeyFields, requestOptionsField } from './actions/common/requestOptions';
+import {
+	idempotencyKeyFields,
+	previewFields,
+	requestOptionsField,
+} from './actions/common/requestOptions';
 import { router } from './actions/router';
 import {
 	searchInvoices,
@@ -45,6 +49,7 @@ export class FacilitaPay implements INodeType {
 			},
 			...Object.values(resources).flatMap((resource) => resource.description),
 			...idempotencyKeyFields,
+			...previewFields,
 			requestOptionsField,
 		],
 	};

@@ -1,7 +1,7 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import type { ErrorFacts, FacilitaPayError } from '../transport';
+import type { ApiRequest, ErrorFacts, FacilitaPayError } from '../transport';
 import {
 	apiDownload,
 	apiRequest,
@@ -15,9 +15,10 @@ import { errorFromFacts, setFacts } from '../transport/errors';
 import type { MoneyItem } from '../transport/money';
 import { MoneyRun, requestDigest } from '../transport/money';
 import { estimateBytes, recordIdOf } from '../transport/sentMemory';
-import { redactCardError } from '../security/cardData';
+import { maskCardData, redactCardError } from '../security/cardData';
 import { findSent } from './common/findSent';
-import { readIdempotencyKey, readRunSettings } from './common/requestOptions';
+import { countText, totalsText } from './common/moneySummary';
+import { readIdempotencyKey, readPreviewOnly, readRunSettings } from './common/requestOptions';
 import type { ItemWork, OperationModule } from './node.type';
 import { resources } from './resources';
 
@@ -65,6 +66,39 @@ function forItem(
 	);
 }
 
+/** What a money-moving run did, for the hint above its output. */
+interface Tally {
+	sent: ApiRequest[];
+	alreadyDone: number;
+}
+
+/** A request as the preview shows it: card data masked, long texts (a file's Base64) summarised. */
+function previewOf(work: ItemWork, idempotencyKey?: string): IDataObject {
+	const shorten = (value: unknown): unknown => {
+		if (typeof value === 'string')
+			return value.length > 500 ? `[${value.length} characters, not shown]` : value;
+		if (Array.isArray(value)) return value.map(shorten);
+		if (value && typeof value === 'object')
+			return Object.fromEntries(Object.entries(value).map(([key, inner]) => [key, shorten(inner)]));
+		return value;
+	};
+	const preview: IDataObject = {
+		preview: true,
+		method: work.request.method,
+		path: work.request.path,
+	};
+	if (work.request.body !== undefined)
+		preview.body = shorten(maskCardData(work.request.body, work.cardSecrets ?? {})) as IDataObject;
+	if (idempotencyKey !== undefined) preview.idempotencyKey = idempotencyKey;
+	return preview;
+}
+
+/** Adds a hint above the output, where this n8n offers them (2.x). */
+function hint(ctx: IExecuteFunctions, message: string, type: 'info' | 'warning' = 'info'): void {
+	const add = (ctx as Partial<IExecuteFunctions>).addExecutionHints;
+	if (typeof add === 'function') add.call(ctx, { message, type, location: 'outputPane' });
+}
+
 /** Work bigger than this (documents in Base64) is checked first, then prepared again when sent. */
 const KEEP_PREPARED_BYTES = 256 * 1024;
 
@@ -83,6 +117,7 @@ async function perform(
 	money: MoneyRun | undefined,
 	item: MoneyItem | undefined,
 	runIndex: number | undefined,
+	tally: Tally,
 ): Promise<INodeExecutionData[]> {
 	const index = work.request.itemIndex ?? item?.itemIndex ?? 0;
 	/** The item's error, its card data hidden, in this package's shape. */
@@ -104,7 +139,10 @@ async function perform(
 	if (money && item) {
 		try {
 			const decision = await money.before(item, runIndex);
-			if (decision.kind === 'alreadyDone') return [{ json: decision.json }];
+			if (decision.kind === 'alreadyDone') {
+				tally.alreadyDone++;
+				return [{ json: decision.json }];
+			}
 			if (decision.kind === 'replay') {
 				answer = decision.answer;
 				replayed = true;
@@ -123,7 +161,10 @@ async function perform(
 			if (money && item) money.failed(item, error, runIndex);
 			throw failure(error);
 		}
-		if (money && item) money.sent(item, answer, runIndex);
+		if (money && item) {
+			money.sent(item, answer, runIndex);
+			tally.sent.push(item.request);
+		}
 	}
 	try {
 		return await work.output.call(ctx, answer);
@@ -343,8 +384,30 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 	}
 	if (invalid.length > 0 && !continueOnFail) throw invalidItemsError(this, invalid, items.length);
 
+	if (movesMoney && readPreviewOnly(this)) {
+		const previews: INodeExecutionData[] = [];
+		const requests: ApiRequest[] = [];
+		for (let i = 0; i < items.length; i++) {
+			const slot = slots[i];
+			if (!slot) {
+				previews.push(errorItem(results[i] as FacilitaPayError, i));
+				continue;
+			}
+			const work = slot.work ?? (await operation.prepare.call(this, i));
+			requests.push(work.request);
+			previews.push({ json: previewOf(work, slot.money?.idempotencyKey), pairedItem: { item: i } });
+		}
+		const total = totalsText(requests);
+		hint(
+			this,
+			`Preview: ${countText(requests.length)} checked${total ? `, ${total} in all` : ''}. Nothing was sent to FacilitaPay: turn Preview Only off to send them.`,
+		);
+		return [previews];
+	}
+
 	beginRun(this, settings);
 	const runIndex = runIndexOf(this);
+	const tally: Tally = { sent: [], alreadyDone: 0 };
 	const moneyItems = slots.filter((slot) => slot?.money).map((slot) => slot.money!);
 	const money =
 		moneyItems.length > 0
@@ -372,7 +435,7 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 				try {
 					const work = slot.work ?? (await operation.prepare.call(this, i));
 					const item = slot.money && { ...slot.money, request: work.request };
-					results[i] = await perform(this, work, money, item, runIndex);
+					results[i] = await perform(this, work, money, item, runIndex, tally);
 				} catch (error) {
 					results[i] = forItem(this, error, i, 'send');
 					if (!continueOnFail && (firstFailure === undefined || i < firstFailure)) {
@@ -391,6 +454,18 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 		const failure = results[firstFailure] as FacilitaPayError;
 		if (items.length > 1) setFacts(failure, factsOf(failure)!, batchSummary(results, movesMoney));
 		throw failure;
+	}
+
+	if (movesMoney) {
+		const total = totalsText(tally.sent);
+		const skipped =
+			tally.alreadyDone > 0
+				? ` ${countText(tally.alreadyDone, 'item')} not sent: already done (see alreadyDoneNote).`
+				: '';
+		hint(
+			this,
+			`Sent ${countText(tally.sent.length)}${total ? `, ${total} in all` : ''}.${skipped}`,
+		);
 	}
 
 	const output: INodeExecutionData[] = [];

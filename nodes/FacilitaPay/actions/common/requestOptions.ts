@@ -71,6 +71,25 @@ export const idempotencyKeyFields: INodeProperties[] = Object.entries(MONEY_OPER
 	}),
 );
 
+/** "Preview Only", one per resource with money-moving operations (shown only for those). */
+export const previewFields: INodeProperties[] = Object.entries(MONEY_OPERATIONS).map(
+	([resource, operations]) => ({
+		displayName: 'Preview Only (Send Nothing)',
+		name: 'previewOnly',
+		type: 'boolean',
+		noDataExpression: true,
+		default: false,
+		description:
+			'Whether to check every item and output exactly the request each would send (card data masked), sending nothing. The output pane shows how many and the total per currency.',
+		displayOptions: { show: { resource: [resource], operation: operations } },
+	}),
+);
+
+/** Whether the run only previews its money-moving requests. */
+export function readPreviewOnly(ctx: IExecuteFunctions): boolean {
+	return ctx.getNodeParameter('previewOnly', 0, false) === true;
+}
+
 /** The item's Idempotency Key, or undefined when the operation has none or it is empty. */
 export function readIdempotencyKey(ctx: IExecuteFunctions, itemIndex: number): string | undefined {
 	const value = ctx.getNodeParameter('idempotencyKey', itemIndex, '') as unknown;

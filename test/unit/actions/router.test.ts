@@ -1,17 +1,19 @@
 import type { IDataObject, IHttpRequestOptions } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
-import { FacilitaPay } from '../../nodes/FacilitaPay/FacilitaPay.node';
-import { defaultRetryOptions } from '../../nodes/FacilitaPay/transport';
-import { AdaptiveLimiter } from '../../nodes/FacilitaPay/transport/limiter';
-import { SentMemory } from '../../nodes/FacilitaPay/transport/sentMemory';
+import { FacilitaPay } from '../../../nodes/FacilitaPay/FacilitaPay.node';
+import { addDecimal } from '../../../nodes/FacilitaPay/actions/common/moneySummary';
+import { CARD_NUMBER, cardSubscription, SECURITY_CODE } from './subscription/fixtures';
+import { defaultRetryOptions } from '../../../nodes/FacilitaPay/transport';
+import { AdaptiveLimiter } from '../../../nodes/FacilitaPay/transport/limiter';
+import { SentMemory } from '../../../nodes/FacilitaPay/transport/sentMemory';
 import {
 	connectionError,
 	createContext,
 	httpError,
 	runNode,
 	runNodeExpectingError,
-} from './helpers/executeContext';
+} from '../helpers/executeContext';
 
 const waits: number[] = [];
 beforeEach(() => {
@@ -528,4 +530,79 @@ it('errors thrown by operations are n8n errors with the item index', async () =>
 	});
 	expect(error).toBeInstanceOf(NodeOperationError);
 	expect(error.context.itemIndex).toBe(1);
+});
+
+describe('Preview Only: every item checked, exactly what would be sent, nothing sent', () => {
+	it('outputs each request with card data masked, sends nothing, and hints the count and total', async () => {
+		const hints: IDataObject[] = [];
+		const fake = createContext({
+			parameters: [
+				payout('100.00', { previewOnly: true, idempotencyKey: 'order-1' }),
+				payout('23.45', { previewOnly: true }),
+			],
+			executionId: newExecutionId(),
+		});
+		(fake.ctx as unknown as IDataObject).addExecutionHints = (...added: IDataObject[]) =>
+			hints.push(...added);
+		const [output] = await new FacilitaPay().execute.call(fake.ctx);
+		expect(fake.requests).toHaveLength(0);
+		expect(output.map((item) => item.pairedItem)).toEqual([{ item: 0 }, { item: 1 }]);
+		expect(output[0].json).toMatchObject({
+			preview: true,
+			method: 'POST',
+			path: '/transactions',
+			idempotencyKey: 'order-1',
+			body: { transaction: { value: '100.00', currency: 'USD', subject_id: SUBJECT_ID } },
+		});
+		expect(hints).toEqual([
+			expect.objectContaining({
+				message: expect.stringMatching(
+					/^Preview: 2 requests checked, 123\.45 USD in all\. Nothing was sent/,
+				),
+			}),
+		]);
+	});
+
+	it('an invalid item still stops the preview with the readable error', async () => {
+		const { error, requests } = await runNodeExpectingError({
+			parameters: [payout('1.00', { previewOnly: true }), payout('1.001', { previewOnly: true })],
+		});
+		expect(requests).toHaveLength(0);
+		expect(error.message).toMatch(/\(item 1\)/);
+	});
+
+	it('hides the card number and security code of a card subscription', async () => {
+		const { output } = await runNode({
+			parameters: { ...cardSubscription(), previewOnly: true },
+		});
+		const text = JSON.stringify(output[0].json);
+		expect(text).not.toContain(CARD_NUMBER);
+		expect(text).not.toMatch(new RegExp(`"${SECURITY_CODE}"`));
+	});
+});
+
+describe('the hint after a money-moving run', () => {
+	it('says how many were sent and the total, and how many were skipped as already done', async () => {
+		const hints: IDataObject[] = [];
+		const fake = createContext({
+			parameters: [payout('10.00'), payout('0.05')],
+			executionId: newExecutionId(),
+			replies: [{ data: { id: 'a' } }, { data: { id: 'b' } }],
+		});
+		(fake.ctx as unknown as IDataObject).addExecutionHints = (...added: IDataObject[]) =>
+			hints.push(...added);
+		await new FacilitaPay().execute.call(fake.ctx);
+		expect(hints.map((h) => h.message)).toEqual(['Sent 2 requests, 10.05 USD in all.']);
+	});
+});
+
+describe('money totals are added as decimal strings, never floats', () => {
+	it.each([
+		['0.10', '0.20', '0.30'],
+		['15000', '1', '15001'],
+		['999999999999.99', '0.01', '1000000000000.00'],
+		['1.5', '0.25', '1.75'],
+	])('%s + %s = %s', (a, b, sum) => {
+		expect(addDecimal(a, b)).toBe(sum);
+	});
 });
