@@ -193,4 +193,12 @@ export function seededAccounts() {
 	];
 }
 
+/**
+ * Money already in the partner's accounts when the sandbox starts, as the opening credit of
+ * `GET /bank_accounts/:id/balance`: the cash-out account holds enough for payouts.
+ */
+export const OPENING_BALANCES = {
+	[ACCOUNT_IDS.usdCashOut]: '100000.00',
+};
+
 export { BANKS, PARTNER_COMPANY };

@@ -20,12 +20,15 @@ import { createSubjects } from './domain/subjects.mjs';
 import { createTransactions } from './domain/transactions.mjs';
 import { createSubscriptions } from './domain/subscriptions.mjs';
 import { createMarketplace } from './domain/marketplace.mjs';
+import { createBankAccounts } from './domain/bankAccounts.mjs';
+import { createRefunds } from './domain/refunds.mjs';
 import { registerAuthRoutes } from './routes/auth.mjs';
 import { registerSubjectRoutes } from './routes/subjects.mjs';
 import { registerTransactionRoutes } from './routes/transactions.mjs';
 import { registerSubscriptionRoutes } from './routes/subscriptions.mjs';
 import { registerWebhookRoutes } from './routes/webhooks.mjs';
 import { registerMarketplaceRoutes } from './routes/marketplace.mjs';
+import { registerBankAccountRoutes } from './routes/bankAccounts.mjs';
 import { registerControlRoutes } from './routes/control.mjs';
 import { DEFAULT_HOST, refuseRemoteControl } from './network.mjs';
 
@@ -78,6 +81,8 @@ export async function createSandbox(options = {}) {
 	ctx.transactions = createTransactions(ctx);
 	ctx.subscriptions = createSubscriptions(ctx);
 	ctx.marketplace = createMarketplace(ctx);
+	ctx.bankAccounts = createBankAccounts(ctx);
+	ctx.refunds = createRefunds(ctx);
 	ctx.reset = async () => {
 		await ctx.webhooks.idle();
 		clock.reset();
@@ -94,6 +99,8 @@ export async function createSandbox(options = {}) {
 		ctx.transactions = createTransactions(ctx);
 		ctx.subscriptions = createSubscriptions(ctx);
 		ctx.marketplace = createMarketplace(ctx);
+		ctx.bankAccounts = createBankAccounts(ctx);
+		ctx.refunds = createRefunds(ctx);
 	}
 
 	const app = Fastify({
@@ -221,6 +228,7 @@ export async function createSandbox(options = {}) {
 			registerSubscriptionRoutes(api, ctx);
 			registerWebhookRoutes(api, ctx);
 			registerMarketplaceRoutes(api, ctx);
+			registerBankAccountRoutes(api, ctx);
 		},
 		{ prefix: API_PREFIX },
 	);

@@ -215,3 +215,28 @@ export function toBool(value) {
 	if (value === false || value === 'false') return false;
 	return undefined;
 }
+
+/**
+ * `phone_number`: 4 to 15 digits, nothing else. The node removes the spaces, dashes, dots and
+ * brackets people write and then holds the number to this same rule.
+ */
+export const PHONE_NUMBER_PATTERN = /^\d{4,15}$/;
+
+/**
+ * An income (`net_monthly_average_income`, a company's `net_value`): a string of digits with at
+ * most two decimals. The service's own examples send whole amounts ("4000"; live docs).
+ */
+export function isIncome(value) {
+	return typeof value === 'string' && /^\d+(\.\d{1,2})?$/.test(value);
+}
+
+/** A percentage share of a partner: "50", "33.33"; more than 0 and at most 100. */
+export function percentageError(value) {
+	if (isBlank(value)) return "can't be blank";
+	if (typeof value !== 'string' || !/^\d{1,3}(\.\d{1,2})?$/.test(value))
+		return 'must be a percentage as a string, e.g. "50"';
+	const [whole, fraction = ''] = value.split('.');
+	const hundredths = Number(whole) * 100 + Number(fraction.padEnd(2, '0'));
+	if (hundredths === 0 || hundredths > 10000) return 'must be more than 0 and at most 100';
+	return null;
+}

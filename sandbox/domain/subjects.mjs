@@ -1,6 +1,8 @@
 /**
  * Subjects (people and companies): registration rules, KYC approval state machine, documents,
- * and the 20k USD annual rule.
+ * and the 20k USD annual rule. People are registered at /subject/people, companies at
+ * /subject/companies (live docs); a company is a subject of its own, not read or listed at
+ * /subject/people, and both kinds pay, are paid and receive subject events alike.
  */
 import { randomUUID } from 'node:crypto';
 import {
@@ -11,9 +13,11 @@ import {
 	documentNumberError,
 	isBlank,
 	isDate,
-	isMoney,
+	isIncome,
 	isValidRfc,
 	isBrazil,
+	percentageError,
+	PHONE_NUMBER_PATTERN,
 } from '../validation.mjs';
 import { check, notFound } from '../errors.mjs';
 import { convertCents, toCents } from '../money.mjs';
@@ -55,6 +59,25 @@ const STRING_FIELDS = [
 	'address_country',
 	'rfc_pf',
 	'company_name',
+	'creation_date',
+	'net_value',
+	'main_activity',
+	'activity_type',
+	'company_type',
+];
+
+/** Document types of a company (live docs: cnpj, and tax_id for foreign companies). */
+export const COMPANY_DOCUMENT_TYPES = ['cnpj', 'tax_id'];
+/** Document types of a company's partner. */
+export const PARTNER_DOCUMENT_TYPES = [
+	'cc',
+	'ce',
+	'cnpj',
+	'cpf',
+	'curp',
+	'passport',
+	'rut',
+	'tax_id',
 ];
 
 export const ADDRESS_FIELDS = [
@@ -176,9 +199,25 @@ export function createSubjects(ctx) {
 		return subject;
 	}
 
-	function findByDocument(number) {
-		for (const subject of state.subjects.values())
-			if (subject.document_number === number) return subject;
+	/** A person (a company is not found at /subject/people/:id, as at the service). */
+	function getPerson(id) {
+		const subject = get(id);
+		if (subject._kind === 'company') throw notFound();
+		return subject;
+	}
+
+	const isCompany = (subject) => subject._kind === 'company';
+
+	/**
+	 * The subject with this document number, of the kind asked for (`person` or `company`), or of
+	 * either kind (a payer is recognised by document number whatever it is).
+	 * @param {string} number @param {'person'|'company'} [kind]
+	 */
+	function findByDocument(number, kind) {
+		for (const subject of state.subjects.values()) {
+			if (subject.document_number !== number) continue;
+			if (kind === undefined || (kind === 'company') === isCompany(subject)) return subject;
+		}
 		return null;
 	}
 
@@ -187,10 +226,6 @@ export function createSubjects(ctx) {
 	 * @param {{allTypes?: boolean}} [options]
 	 */
 	function validatePersonFields(errors, person, input, options = {}) {
-		for (const field of STRING_FIELDS) {
-			if (input[field] !== undefined && input[field] !== null && typeof input[field] !== 'string')
-				errors.add(field, 'must be a string');
-		}
 		const types = options.allTypes ? ALL_DOCUMENT_TYPES : PERSON_DOCUMENT_TYPES;
 		if (isBlank(person.document_type)) errors.add('document_type', "can't be blank");
 		else if (!types.includes(person.document_type))
@@ -207,7 +242,7 @@ export function createSubjects(ctx) {
 			errors.add('phone_country_code', 'must be 2 digits (spec), e.g. "55"');
 		if (!isBlank(person.phone_area_code) && !/^\d{1,4}$/.test(String(person.phone_area_code)))
 			errors.add('phone_area_code', 'must be digits only');
-		if (!isBlank(person.phone_number) && !/^\d{4,15}$/.test(String(person.phone_number)))
+		if (!isBlank(person.phone_number) && !PHONE_NUMBER_PATTERN.test(String(person.phone_number)))
 			errors.add('phone_number', 'must be 4 to 15 digits, without spaces or dashes');
 		if (!isBlank(person.birth_date)) {
 			if (!isDate(person.birth_date))
@@ -215,16 +250,20 @@ export function createSubjects(ctx) {
 			else if (Date.parse(`${person.birth_date}T00:00:00Z`) > clock.now())
 				errors.add('birth_date', 'cannot be in the future');
 		}
-		if (
-			!isBlank(person.net_monthly_average_income) &&
-			!isMoney(person.net_monthly_average_income)
-		) {
-			errors.add(
-				'net_monthly_average_income',
-				'must be a string with exactly two decimals, e.g. "5000.00"',
-			);
+		for (const field of ['net_monthly_average_income', 'net_value']) {
+			if (!isBlank(person[field]) && !isIncome(person[field]))
+				errors.add(
+					field,
+					'must be an amount as a string with at most two decimals, e.g. "5000" or "5000.00"',
+				);
 		}
 		const brazilian = isBrazil(person.address_country ?? person.fiscal_country);
+		if (!isBlank(person.creation_date)) {
+			if (!isDate(person.creation_date))
+				errors.add('creation_date', 'must be a date in the form YYYY-MM-DD');
+			else if (Date.parse(`${person.creation_date}T00:00:00Z`) > clock.now())
+				errors.add('creation_date', 'cannot be in the future');
+		}
 		if (
 			!isBlank(person.address_state) &&
 			brazilian &&
@@ -306,7 +345,7 @@ export function createSubjects(ctx) {
 		}
 		validatePersonFields(errors, input, input, options);
 		check(errors);
-		const existing = findByDocument(input.document_number);
+		const existing = findByDocument(input.document_number, 'person');
 		if (existing) {
 			if (existing.document_type !== input.document_type) {
 				errors.add(
@@ -358,7 +397,7 @@ export function createSubjects(ctx) {
 
 	/** PUT /subject/people/:id */
 	function update(id, input) {
-		const subject = get(id);
+		const subject = getPerson(id);
 		const errors = new Errors();
 		if (!input || typeof input !== 'object' || Array.isArray(input)) {
 			errors.add('person', "can't be blank");
@@ -482,13 +521,143 @@ export function createSubjects(ctx) {
 	}
 
 	function view(subject) {
-		return { ...subject };
+		const out = {};
+		for (const [key, value] of Object.entries(subject)) if (!key.startsWith('_')) out[key] = value;
+		return out;
+	}
+
+	/** @param {Errors} errors @param {any} partners */
+	function validatePartners(errors, partners) {
+		if (partners === undefined || partners === null) return;
+		if (!Array.isArray(partners)) {
+			errors.add('partners', 'must be a list');
+			return;
+		}
+		let total = 0;
+		partners.forEach((partner, index) => {
+			const prefix = `partners[${index}].`;
+			if (!partner || typeof partner !== 'object' || Array.isArray(partner)) {
+				errors.add(`partners[${index}]`, 'must be an object');
+				return;
+			}
+			if (isBlank(partner.name)) errors.add(`${prefix}name`, "can't be blank");
+			if (!PARTNER_DOCUMENT_TYPES.includes(partner.document_type))
+				errors.add(
+					`${prefix}document_type`,
+					`must be one of: ${PARTNER_DOCUMENT_TYPES.join(', ')}`,
+				);
+			else {
+				const message = documentNumberError(partner.document_type, partner.document_number);
+				if (message) errors.add(`${prefix}document_number`, message);
+			}
+			const share = percentageError(partner.percentage_share);
+			if (share) errors.add(`${prefix}percentage_share`, share);
+			else {
+				const [whole, fraction = ''] = partner.percentage_share.split('.');
+				total += Number(whole) * 100 + Number(fraction.padEnd(2, '0'));
+			}
+		});
+		if (total > 10000) errors.add('partners', 'percentage shares add up to more than 100');
+	}
+
+	/**
+	 * POST /subject/companies (live docs): creates, or updates the company with the same document
+	 * number. Only the document and the legal name are required here: the documentation's table of
+	 * required fields could not be read.
+	 * @returns {{subject: any, created: boolean}}
+	 */
+	function registerCompany(input) {
+		const errors = new Errors();
+		if (!input || typeof input !== 'object' || Array.isArray(input)) {
+			errors.add('company', "can't be blank");
+			check(errors);
+		}
+		for (const field of STRING_FIELDS) {
+			if (input[field] !== undefined && input[field] !== null && typeof input[field] !== 'string')
+				errors.add(field, 'must be a string');
+		}
+		if (isBlank(input.document_type)) errors.add('document_type', "can't be blank");
+		else if (!COMPANY_DOCUMENT_TYPES.includes(input.document_type))
+			errors.add('document_type', `must be one of: ${COMPANY_DOCUMENT_TYPES.join(', ')}`);
+		else {
+			const message = documentNumberError(input.document_type, input.document_number);
+			if (message) errors.add('document_number', message);
+		}
+		if (isBlank(input.social_name)) errors.add('social_name', "can't be blank");
+		// The person rules for the fields a company shares (e-mail, phone, address, incomes…), with
+		// a CNPJ counting as Brazilian when no country says otherwise.
+		const shared = new Errors();
+		validatePersonFields(
+			shared,
+			{
+				...input,
+				document_type: 'passport',
+				document_number: 'X',
+				social_name: input.social_name || 'X',
+				fiscal_country: input.fiscal_country || (input.document_type === 'cnpj' ? 'BR' : 'XX'),
+			},
+			{ ...input, document_type: undefined, document_number: undefined },
+		);
+		for (const [field, messages] of Object.entries(shared.map))
+			if (!['document_type', 'document_number', 'social_name', 'fiscal_country'].includes(field))
+				for (const message of messages) errors.add(field, message);
+		validatePartners(errors, input.partners);
+		check(errors);
+		const existing = findByDocument(input.document_number, 'company');
+		if (existing) {
+			applyFields(existing, input);
+			return { subject: existing, created: false };
+		}
+		const now = clock.iso();
+		const subject = {
+			id: randomUUID(),
+			status: 'approved',
+			document_type: input.document_type,
+			document_number: input.document_number,
+			social_name: null,
+			company_name: null,
+			fiscal_country: null,
+			email: null,
+			website: null,
+			phone_country_code: null,
+			phone_area_code: null,
+			phone_number: null,
+			creation_date: null,
+			net_monthly_average_income: null,
+			net_value: null,
+			main_activity: null,
+			activity_type: null,
+			company_type: null,
+			address_street: null,
+			address_number: null,
+			address_complement: null,
+			address_neighborhood: null,
+			address_postal_code: null,
+			address_city: null,
+			address_state: null,
+			address_country: null,
+			partners: [],
+			clearance_level: 1,
+			required_clearance_level: 1,
+			references: [],
+			documents: [],
+			inserted_at: now,
+			updated_at: now,
+			_kind: 'company',
+		};
+		applyFields(subject, input);
+		state.subjects.set(subject.id, subject);
+		ctx.transactions.identifyPendingBankTransactions(subject);
+		return { subject, created: true };
 	}
 
 	return {
 		get,
+		getPerson,
+		isCompany,
 		findByDocument,
 		register,
+		registerCompany,
 		update,
 		addDocument,
 		approve,

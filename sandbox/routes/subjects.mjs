@@ -1,4 +1,7 @@
-/** Subject endpoints: people, their transactions, transaction values and documents. */
+/**
+ * Subject endpoints: people, companies (live docs), their transactions, transaction values and
+ * documents. A company is not listed or read at /subject/people.
+ */
 import { page } from '../state.mjs';
 import { formatCents, toCents, convertCents } from '../money.mjs';
 import { MONEY_MOVED } from '../domain/subjects.mjs';
@@ -11,14 +14,22 @@ export function registerSubjectRoutes(api, ctx) {
 		return { data: ctx.subjects.view(subject) };
 	});
 
+	api.post('/subject/companies', async (request) => {
+		const { subject } = ctx.subjects.registerCompany(request.body?.company);
+		return { data: ctx.subjects.view(subject) };
+	});
+
 	api.get('/subject/people', async (request) => {
 		const query = /** @type {any} */ (request.query);
-		const list = page([...ctx.state.subjects.values()], query.last_id, PAGE_SIZE);
+		const people = [...ctx.state.subjects.values()].filter(
+			(subject) => !ctx.subjects.isCompany(subject),
+		);
+		const list = page(people, query.last_id, PAGE_SIZE);
 		return { data: list.map((subject) => ctx.subjects.view(subject)) };
 	});
 
 	api.get('/subject/people/:id', async (request) => ({
-		data: ctx.subjects.view(ctx.subjects.get(/** @type {any} */ (request.params).id)),
+		data: ctx.subjects.view(ctx.subjects.getPerson(/** @type {any} */ (request.params).id)),
 	}));
 
 	api.put('/subject/people/:id', async (request) => {

@@ -128,14 +128,22 @@ describe('registration', () => {
 			person({
 				email: 'not-an-email',
 				birth_date: '1990-02-30',
-				net_monthly_average_income: '5000',
+				net_monthly_average_income: '5000,00',
 			}),
 		);
 		expect(r.json.errors).toEqual({
 			email: ['is not a valid e-mail address'],
 			birth_date: ['must be a date in the form YYYY-MM-DD'],
-			net_monthly_average_income: ['must be a string with exactly two decimals, e.g. "5000.00"'],
+			net_monthly_average_income: [
+				'must be an amount as a string with at most two decimals, e.g. "5000" or "5000.00"',
+			],
 		});
+	});
+
+	test('an income without decimals is accepted, as the service’s own examples write it (live docs)', async () => {
+		const r = await post(person({ net_monthly_average_income: '4000' }));
+		expect(r.status).toBe(200);
+		expect(r.json.data.net_monthly_average_income).toBe('4000');
 	});
 
 	test('registering an existing document number updates that person (same id)', async () => {
