@@ -209,6 +209,9 @@ export async function send(
 		// After a 429 with Retry-After, requests not yet tried wait for it too (a retry already did).
 		const pause = attempt === 1 ? run.limiter.pauseLeft() : 0;
 		if (pause > 0) await wait(pause);
+		// Once the service's rate is known, starts are spaced to it.
+		const paced = run.limiter.paceDelay();
+		if (paced > 0) await wait(paced);
 		const left = timeLeft(retryOptions);
 		if (run.stopped || left <= 0) {
 			run.limiter.release('failed', ticket);

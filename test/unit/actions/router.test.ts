@@ -606,3 +606,36 @@ describe('money totals are added as decimal strings, never floats', () => {
 		expect(addDecimal(a, b)).toBe(sum);
 	});
 });
+
+describe('AdaptiveLimiter pacing: once the service refused with 429, starts are spaced to its rate', () => {
+	it('learns a little under the rate it was answered at, spaces starts to it, and raises it slowly', async () => {
+		let now = 0;
+		const limiter = new AdaptiveLimiter(20, () => now);
+		expect(limiter.paceDelay()).toBe(0);
+		// 20 answers in the last second, then a 429.
+		for (let k = 0; k < 20; k++) {
+			const ticket = await limiter.acquire();
+			now += 40;
+			limiter.release('ok', ticket);
+		}
+		const refused = await limiter.acquire();
+		limiter.release('limited', refused);
+		expect(limiter.requestsPerSecond).toBe(18);
+		expect([limiter.paceDelay(), limiter.paceDelay(), limiter.paceDelay()].map(Math.round)).toEqual(
+			[0, 56, 111],
+		);
+		// A second without a 429: a little faster.
+		now += 1500;
+		const ok = await limiter.acquire();
+		limiter.release('ok', ok);
+		expect(limiter.requestsPerSecond).toBeGreaterThan(18);
+	});
+
+	it('learns nothing from a 429 that comes with almost no answers before it (the limit was used up elsewhere)', async () => {
+		const limiter = new AdaptiveLimiter(20, () => 0);
+		const ticket = await limiter.acquire();
+		limiter.release('limited', ticket);
+		expect(limiter.requestsPerSecond).toBeUndefined();
+		expect(limiter.paceDelay()).toBe(0);
+	});
+});
