@@ -13,8 +13,8 @@ const MIN_ANSWERS_TO_PACE = 5;
  * Pacing: once the service has refused a request with 429, the limiter knows roughly how many
  * requests a second it takes (the answers it gave in the last second) and spaces the starts of the
  * run's requests to a little under that rate, instead of finding the limit again by hitting it.
- * The pace is lowered once a second at most while 429s still come, and raised by 3 % (at least
- * half a request a second) each second without one, so a limit that was raised is found again.
+ * The pace is lowered once a second at most while 429s still come, and raised by 1 % (at least
+ * a fifth of a request a second) each second without one, so a limit that was raised is found again.
  * Fewer than MIN_ANSWERS_TO_PACE answers in the second before a 429 tell nothing: no pace then.
  */
 export class AdaptiveLimiter {
@@ -122,7 +122,7 @@ export class AdaptiveLimiter {
 		if (outcome === 'ok') {
 			this.answeredAt.push(now);
 			if (this.pace !== undefined && now - this.paceChangedAt >= 1000) {
-				this.pace += Math.max(0.5, this.pace * 0.03);
+				this.pace += Math.max(0.2, this.pace * 0.01);
 				this.paceChangedAt = now;
 			}
 		} else if (outcome === 'limited') {
