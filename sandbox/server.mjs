@@ -22,6 +22,7 @@ import { createSubscriptions } from './domain/subscriptions.mjs';
 import { createMarketplace } from './domain/marketplace.mjs';
 import { createBankAccounts } from './domain/bankAccounts.mjs';
 import { createRefunds } from './domain/refunds.mjs';
+import { createLocalPayIns } from './domain/localPayIns.mjs';
 import { registerAuthRoutes } from './routes/auth.mjs';
 import { registerSubjectRoutes } from './routes/subjects.mjs';
 import { registerTransactionRoutes } from './routes/transactions.mjs';
@@ -83,6 +84,7 @@ export async function createSandbox(options = {}) {
 	ctx.marketplace = createMarketplace(ctx);
 	ctx.bankAccounts = createBankAccounts(ctx);
 	ctx.refunds = createRefunds(ctx);
+	ctx.localPayIns = createLocalPayIns(ctx);
 	ctx.reset = async () => {
 		await ctx.webhooks.idle();
 		clock.reset();
@@ -101,6 +103,7 @@ export async function createSandbox(options = {}) {
 		ctx.marketplace = createMarketplace(ctx);
 		ctx.bankAccounts = createBankAccounts(ctx);
 		ctx.refunds = createRefunds(ctx);
+		ctx.localPayIns = createLocalPayIns(ctx);
 	}
 
 	const app = Fastify({

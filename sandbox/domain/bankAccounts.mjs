@@ -9,6 +9,9 @@ import { check, notFound } from '../errors.mjs';
 import { CURRENCIES, formatCents } from '../money.mjs';
 import { OPENING_BALANCES } from '../accounts.mjs';
 import { amountCents, writeAmount } from './transactions.mjs';
+import { PAY_IN_ACCOUNT_IDS } from './localPayIns.mjs';
+
+const PAY_IN_IDS = new Set(Object.values(PAY_IN_ACCOUNT_IDS));
 
 /** Statuses of a transaction whose funds reached its destination account. */
 const CREDITED = ['identified', 'exchanged', 'wired'];
@@ -126,7 +129,7 @@ export function createBankAccounts(ctx) {
 	 */
 	function balance(id) {
 		const account = state.bankAccounts.get(id);
-		if (!account || !state.accountPurposes[id]?.partner) throw notFound();
+		if (!account || !(state.accountPurposes[id]?.partner || PAY_IN_IDS.has(id))) throw notFound();
 		let credit = 0n;
 		let debit = 0n;
 		let credits = 0;

@@ -1,0 +1,257 @@
+/**
+ * Local pay-ins as the live docs describe them (Mexico's dynamic CLABE, Chile, Colombia's PSE,
+ * stablecoins): `POST /transactions` with `currency`, `exchange_currency`, `value`,
+ * `from_bank_account_id` (the partner's real account in the currency paid), `to_bank_account_id`
+ * (an internal cash-in account whose currency is `exchange_currency`) and `subject_id`, and no
+ * `use_dynamic_pix` or `from_boleto`.
+ *
+ * Wiring (transactions.mjs belongs to the transactions' owner): `create()` there sends such a body
+ * here with `if (isLocalPayIn(tx, state)) return ctx.localPayIns.create(tx);` before its
+ * `return createPayout(tx, errors);`, and its `pay()` lets `_kind === 'local_pay_in'` be paid like
+ * a dynamic PIX. Until then this module is reachable as `ctx.localPayIns` (tests, control code).
+ */
+import { randomUUID } from 'node:crypto';
+import { Errors, isBlank, requireMoney } from '../validation.mjs';
+import { check, notFound } from '../errors.mjs';
+import { CURRENCIES, RATES_TO_BRL, convertCents } from '../money.mjs';
+import { BANKS, PARTNER_COMPANY } from '../accounts.mjs';
+import { ADDRESS_FIELDS } from './subjects.mjs';
+
+export const LOCAL_CURRENCIES = ['CLP', 'COP', 'MXN'];
+export const STABLECOINS = ['RLUSD', 'USDC', 'USDG', 'USDT'];
+/** What a pay-in may be converted to. */
+export const PAY_IN_EXCHANGE_CURRENCIES = [...CURRENCIES, ...STABLECOINS];
+/** A dynamic CLABE stays payable this long (the docs do not say how long; the sandbox's choice). */
+export const CLABE_EXPIRY_SECONDS = 24 * 3600;
+/** A PSE bank payment URL is valid once for 21 minutes (live docs). */
+export const PSE_EXPIRY_SECONDS = 21 * 60;
+/** Subject fields a PSE payment needs (spec: e-mail, phone with country and area code, address). */
+export const PSE_SUBJECT_FIELDS = [
+	'email',
+	'phone_country_code',
+	'phone_area_code',
+	'phone_number',
+	...ADDRESS_FIELDS,
+];
+
+/** The partner's pay-in accounts (fixed ids), kept apart from the six seeded accounts. */
+export const PAY_IN_ACCOUNT_IDS = {
+	mxnReal: '0b5e7c2a-1f3d-4a8e-9c61-000000000101',
+	mxnCashIn: '0b5e7c2a-1f3d-4a8e-9c61-000000000102',
+	clpReal: '0b5e7c2a-1f3d-4a8e-9c61-000000000103',
+	copReal: '0b5e7c2a-1f3d-4a8e-9c61-000000000104',
+	usdCashIn: '0b5e7c2a-1f3d-4a8e-9c61-000000000105',
+	usdtReal: '0b5e7c2a-1f3d-4a8e-9c61-000000000106',
+	usdcCashIn: '0b5e7c2a-1f3d-4a8e-9c61-000000000107',
+};
+
+function payInAccount(id, currency, internal, nickname) {
+	return {
+		id,
+		currency,
+		bank: BANKS.bs2,
+		branch_number: null,
+		branch_country: 'BR',
+		account_number: `${currency}-${id.slice(-4)}`,
+		account_type: null,
+		aba: null,
+		iban: null,
+		routing_number: null,
+		nickname,
+		owner_name: PARTNER_COMPANY.social_name,
+		owner_document_number: PARTNER_COMPANY.document_number,
+		owner_document_type: 'cnpj',
+		pix_info: null,
+		intermediary_bank_account: null,
+		company: PARTNER_COMPANY,
+		internal,
+		flow_type: 'cash_in',
+	};
+}
+
+export function payInAccounts() {
+	const ids = PAY_IN_ACCOUNT_IDS;
+	return [
+		payInAccount(ids.mxnReal, 'MXN', false, 'Partner MXN (real, SPEI)'),
+		payInAccount(ids.mxnCashIn, 'MXN', true, 'Partner MXN cash-in'),
+		payInAccount(ids.clpReal, 'CLP', false, 'Partner CLP (real)'),
+		payInAccount(ids.copReal, 'COP', false, 'Partner COP (real, PSE)'),
+		payInAccount(ids.usdCashIn, 'USD', true, 'Partner USD cash-in'),
+		payInAccount(ids.usdtReal, 'USDT', false, 'Partner USDT wallet'),
+		payInAccount(ids.usdcCashIn, 'USDC', true, 'Partner USDC cash-in'),
+	];
+}
+
+const PAY_IN_IDS = new Set(Object.values(PAY_IN_ACCOUNT_IDS));
+
+/**
+ * Whether a `POST /transactions` body is a local pay-in: neither a dynamic PIX nor a boleto, a
+ * local currency or a stablecoin, and not paid from a cash-out account (that is a payout).
+ * @param {any} tx @param {any} state
+ */
+export function isLocalPayIn(tx, state) {
+	if (!tx || typeof tx !== 'object') return false;
+	if (
+		(tx.use_dynamic_pix !== undefined && tx.use_dynamic_pix !== null) ||
+		tx.from_boleto !== undefined
+	)
+		return false;
+	if (![...LOCAL_CURRENCIES, ...STABLECOINS].includes(tx.currency)) return false;
+	const from = state.bankAccounts.get(tx.from_bank_account_id);
+	return !(from && from.flow_type === 'cash_out');
+}
+
+/** A CLABE: 18 digits, its last a check digit (weights 3, 7, 1; 10 − Σ mod 10). */
+export function clabeFor(seed) {
+	const digits = `646180${String(seed).replace(/\D/g, '').padEnd(11, '0').slice(0, 11)}`;
+	const weights = [3, 7, 1];
+	let sum = 0;
+	for (let index = 0; index < 17; index++) sum += (Number(digits[index]) * weights[index % 3]) % 10;
+	return `${digits}${(10 - (sum % 10)) % 10}`;
+}
+
+/** An amount in cents (CLP is written without decimals) @param {string} value */
+function cents(value) {
+	return value.includes('.') ? BigInt(value.replace('.', '')) : BigInt(value) * 100n;
+}
+
+/** @param {bigint} amount @param {string} currency */
+function write(amount, currency) {
+	if (currency === 'CLP') return (amount / 100n).toString();
+	const digits = amount.toString().padStart(3, '0');
+	return `${digits.slice(0, -2)}.${digits.slice(-2)}`;
+}
+
+/** Stablecoins follow the USD rate (live docs: "rates follow the USD spot rate"). */
+function converted(value, from, to) {
+	const rate = (code) => (STABLECOINS.includes(code) ? 'USD' : code);
+	const fromRate = rate(from);
+	const toRate = rate(to);
+	if (!RATES_TO_BRL[fromRate] || !RATES_TO_BRL[toRate]) return null;
+	return write(convertCents(cents(value), fromRate, toRate), to);
+}
+
+export function createLocalPayIns(ctx) {
+	const { state, clock } = ctx;
+	for (const account of payInAccounts())
+		if (!state.bankAccounts.has(account.id)) state.bankAccounts.set(account.id, account);
+
+	function expire(transaction) {
+		if (transaction.status !== 'pending') return;
+		transaction.status = 'canceled';
+		transaction.canceled_reason = 'expired';
+		transaction.canceled_at = clock.iso();
+		ctx.emit('payment_expired', { transaction_id: transaction.id });
+	}
+
+	/** Creates the pay-in (status `pending`, waiting for the customer's money). @param {any} tx */
+	function create(tx) {
+		const errors = new Errors();
+		const subject = isBlank(tx.subject_id) ? null : state.subjects.get(tx.subject_id);
+		if (isBlank(tx.subject_id)) errors.add('subject_id', "can't be blank");
+		else if (!subject) errors.add('subject_id', 'was not found');
+		const from = state.bankAccounts.get(tx.from_bank_account_id);
+		const to = state.bankAccounts.get(tx.to_bank_account_id);
+		const currencies = [...LOCAL_CURRENCIES, ...STABLECOINS];
+		if (!currencies.includes(tx.currency))
+			errors.add('currency', `must be one of: ${currencies.join(', ')}`);
+		if (!PAY_IN_EXCHANGE_CURRENCIES.includes(tx.exchange_currency))
+			errors.add('exchange_currency', `must be one of: ${PAY_IN_EXCHANGE_CURRENCIES.join(', ')}`);
+		if (isBlank(tx.from_bank_account_id)) errors.add('from_bank_account_id', "can't be blank");
+		else if (!from || !PAY_IN_IDS.has(from.id) || from.internal)
+			errors.add('from_bank_account_id', "must be the partner's real account in the currency paid");
+		else if (from.currency !== tx.currency)
+			errors.add(
+				'from_bank_account_id',
+				`currency (${from.currency}) must equal currency (${tx.currency})`,
+			);
+		if (isBlank(tx.to_bank_account_id)) errors.add('to_bank_account_id', "can't be blank");
+		else if (!to || !to.internal || to.flow_type !== 'cash_in')
+			errors.add('to_bank_account_id', "must be one of the partner's internal cash-in accounts");
+		else if (to.currency !== tx.exchange_currency)
+			errors.add(
+				'to_bank_account_id',
+				`currency (${to.currency}) must equal exchange_currency (${tx.exchange_currency})`,
+			);
+		if (tx.currency === 'CLP') {
+			if (
+				typeof tx.value !== 'string' ||
+				!/^\d+(\.00)?$/.test(tx.value) ||
+				/^0+(\.00)?$/.test(tx.value)
+			)
+				errors.add('value', 'must be a whole number of Chilean pesos as a string, e.g. "15000"');
+		} else requireMoney(errors, tx, 'value');
+		if (subject && tx.currency === 'COP') {
+			const missing = PSE_SUBJECT_FIELDS.filter((field) => isBlank(subject[field]));
+			if (missing.length)
+				errors.add('subject_id', `the subject must have ${missing.join(', ')} registered for PSE`);
+		}
+		check(errors);
+		const value = tx.currency === 'CLP' ? tx.value.replace(/\.00$/, '') : tx.value;
+		const id = randomUUID();
+		const forExchange = tx.currency !== tx.exchange_currency;
+		const transaction = {
+			id,
+			value,
+			status: 'pending',
+			currency: tx.currency,
+			exchange_currency: tx.exchange_currency,
+			to_bank_account: to,
+			from_bank_account: from,
+			from_credit_card: null,
+			subject_id: subject.id,
+			subject_is_receiver: false,
+			source_name: subject.social_name,
+			source_document_type: subject.document_type,
+			source_document_number: subject.document_number,
+			inserted_at: clock.iso(),
+			for_exchange: forExchange,
+			exchange_under_request: false,
+			estimated_value_until_exchange: forExchange
+				? converted(value, tx.currency, tx.exchange_currency)
+				: value,
+			cleared: ctx.subjects.clearanceForNewPayment(subject),
+			dynamic_pix_code: null,
+			exchanged_value: null,
+			exchange_id: null,
+			wire_id: null,
+			canceled_reason: null,
+			canceled_at: null,
+			paid_at: null,
+			bank_transaction: null,
+			payment_info: null,
+			meta: {},
+			_kind: 'local_pay_in',
+		};
+		let expiresAt = null;
+		if (tx.currency === 'MXN') {
+			expiresAt = clock.now() + CLABE_EXPIRY_SECONDS * 1000;
+			transaction.payment_info = {
+				dynamic_clabe: clabeFor(BigInt(`0x${id.replace(/-/g, '').slice(0, 12)}`)),
+			};
+		} else if (tx.currency === 'COP') {
+			expiresAt = clock.now() + PSE_EXPIRY_SECONDS * 1000;
+			transaction.payment_info = {
+				pse_url: `${ctx.baseUrl()}/_sandbox/pse/${id}`,
+				expires_at: new Date(expiresAt).toISOString().replace(/\.\d{3}Z$/, 'Z'),
+			};
+		}
+		if (expiresAt !== null)
+			transaction._expiryTask = clock.schedule(
+				expiresAt,
+				() => expire(transaction),
+				`local pay-in expiry ${id}`,
+			);
+		state.transactions.set(id, transaction);
+		return transaction;
+	}
+
+	/** The pay-in by id (404 when it is not one). */
+	function get(id) {
+		const transaction = state.transactions.get(id);
+		if (!transaction || transaction._kind !== 'local_pay_in') throw notFound();
+		return transaction;
+	}
+
+	return { create, get, expire };
+}
