@@ -128,6 +128,7 @@ export function createBankAccounts(ctx) {
 	 * canceled. balance = credit − debit, as in the documented example.
 	 */
 	function balance(id) {
+		if (PAY_IN_IDS.has(id)) ctx.localPayIns?.ensureAccounts();
 		const account = state.bankAccounts.get(id);
 		if (!account || !(state.accountPurposes[id]?.partner || PAY_IN_IDS.has(id))) throw notFound();
 		let credit = 0n;

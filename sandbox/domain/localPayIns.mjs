@@ -9,6 +9,7 @@
  * here with `if (isLocalPayIn(tx, state)) return ctx.localPayIns.create(tx);` before its
  * `return createPayout(tx, errors);`, and its `pay()` lets `_kind === 'local_pay_in'` be paid like
  * a dynamic PIX. Until then this module is reachable as `ctx.localPayIns` (tests, control code).
+ * Its accounts (PAY_IN_ACCOUNT_IDS) enter the state on the first pay-in or balance read.
  */
 import { randomUUID } from 'node:crypto';
 import { Errors, isBlank, requireMoney } from '../validation.mjs';
@@ -133,8 +134,15 @@ function converted(value, from, to) {
 
 export function createLocalPayIns(ctx) {
 	const { state, clock } = ctx;
-	for (const account of payInAccounts())
-		if (!state.bankAccounts.has(account.id)) state.bankAccounts.set(account.id, account);
+
+	/**
+	 * Puts the pay-in accounts in the state when first needed (a pay-in, a balance), not at start:
+	 * the seeded accounts that the CLI, `npm start` and GET /_sandbox/accounts list stay the six.
+	 */
+	function ensureAccounts() {
+		for (const account of payInAccounts())
+			if (!state.bankAccounts.has(account.id)) state.bankAccounts.set(account.id, account);
+	}
 
 	function expire(transaction) {
 		if (transaction.status !== 'pending') return;
@@ -146,6 +154,7 @@ export function createLocalPayIns(ctx) {
 
 	/** Creates the pay-in (status `pending`, waiting for the customer's money). @param {any} tx */
 	function create(tx) {
+		ensureAccounts();
 		const errors = new Errors();
 		const subject = isBlank(tx.subject_id) ? null : state.subjects.get(tx.subject_id);
 		if (isBlank(tx.subject_id)) errors.add('subject_id', "can't be blank");
@@ -253,5 +262,5 @@ export function createLocalPayIns(ctx) {
 		return transaction;
 	}
 
-	return { create, get, expire };
+	return { create, get, expire, ensureAccounts };
 }
