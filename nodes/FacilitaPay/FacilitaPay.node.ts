@@ -35,6 +35,25 @@ export class FacilitaPay implements INodeType {
 			'Collect and pay out money in Brazil with FacilitaPay (Attrus): PIX, boleto, card checkout, payouts, KYC, subscriptions',
 		defaults: { name: 'FacilitaPay' },
 		usableAsTool: true,
+		// Redacted by n8n 2.x wherever execution data is shown or kept: the webhook secret that
+		// Webhook > Enable returns, and card data should the service echo it unmasked.
+		sensitiveOutputFields: [
+			'secret',
+			'from_card.number',
+			'from_card.card_security_code',
+			'from_card.security_code',
+		],
+		builderHint: {
+			searchHint:
+				'FacilitaPay (Attrus), Brazil: register customers (KYC), collect by PIX, boleto or card checkout, pay out, subscriptions. Start payment-event workflows with the FacilitaPay Trigger node. For money-moving operations set an Idempotency Key (e.g. the order number); used as an AI tool, fix the bank account and currency fields and require human review of the tool call.',
+			relatedNodes: [
+				{
+					nodeType: 'n8n-nodes-facilitapay.facilitaPayTrigger',
+					relationHint:
+						'Starts a workflow when a payment, payout, subscription or KYC event of this FacilitaPay account arrives',
+				},
+			],
+		},
 		inputs: [NodeConnectionTypes.Main],
 		outputs: [NodeConnectionTypes.Main],
 		credentials: [{ name: 'facilitaPayApi', required: true }],
