@@ -151,8 +151,10 @@ export async function withLock(name, work) {
 			break;
 		} catch (error) {
 			if (/** @type {NodeJS.ErrnoException} */ (error).code !== 'EEXIST') throw error;
-			const owner = Number(fs.readFileSync(path.join(lockDir, 'pid'), 'utf8') || 0);
-			if (owner && !isAlive(owner)) {
+			const owner = lockOwner(lockDir);
+			// No pid yet: its owner is between mkdir and write, or was killed there (an old lock).
+			const stale = owner === 0 ? Date.now() - lockMadeAt(lockDir) > 10_000 : !isAlive(owner);
+			if (stale) {
 				fs.rmSync(lockDir, { recursive: true, force: true });
 				continue;
 			}
@@ -165,6 +167,24 @@ export async function withLock(name, work) {
 		return await work();
 	} finally {
 		fs.rmSync(lockDir, { recursive: true, force: true });
+	}
+}
+
+/** The pid written in a lock folder, 0 when there is none (yet). @param {string} lockDir */
+function lockOwner(lockDir) {
+	try {
+		return Number(fs.readFileSync(path.join(lockDir, 'pid'), 'utf8') || 0);
+	} catch {
+		return 0;
+	}
+}
+
+/** When the lock folder was made (ms since 1970); now when it is gone. @param {string} lockDir */
+function lockMadeAt(lockDir) {
+	try {
+		return fs.statSync(lockDir).mtimeMs;
+	} catch {
+		return Date.now();
 	}
 }
 

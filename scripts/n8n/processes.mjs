@@ -1,19 +1,11 @@
-// Runs n8n: its environment, ports, starting and stopping the server, and its CLI (import, execute, activate).
+// Runs n8n: its environment, ports, starting and stopping its processes (main, worker, webhook
+// processor; scripts/n8n/group.mjs), and its CLI (import, execute, publish).
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
-import {
-	CREDENTIAL_TYPE,
-	ENCRYPTION_KEY,
-	cleanEnv,
-	delay,
-	isAlive,
-	log,
-	run,
-	seconds,
-	tailOf,
-} from './common.mjs';
+import { CREDENTIAL_TYPE, ENCRYPTION_KEY, cleanEnv, delay, isAlive, log } from './common.mjs';
+import { commandLineOf, httpOk, spawnGroup, waitReady } from './group.mjs';
 import { ensureN8n } from './install.mjs';
 
 // ---------------------------------------------------------------------------------------------
@@ -98,90 +90,51 @@ export async function freePort() {
 }
 
 /**
- * Starts `n8n start` headless and waits for /healthz/readiness.
- * @param {{version?: 'v2'|'v1', userFolder: string, port?: number, brokerPort?: number, env?: Record<string,string>, readyTimeoutMs?: number, portVariables?: {port: string, brokerPort: string}}} options
- * @returns {Promise<{url: string, pid: number, logFile: string, install: Awaited<ReturnType<typeof ensureN8n>>, stop: () => Promise<void>}>}
+ * Starts n8n headless (`n8n start`, or `worker`/`webhook` with `command`) in its own process group
+ * and waits until `readyUrl` (default: its /healthz/readiness) answers. The log is
+ * `<userFolder>/<logName>.log`, the pid in `<userFolder>/n8n.pid` (for stopStaleN8n); `onSpawn`
+ * gets the process as soon as it exists (before it is ready), e.g. to stop it on an interrupt.
+ * @param {{version?: 'v2'|'v1', command?: 'start'|'worker'|'webhook', args?: string[], name?: string, userFolder: string, port?: number, brokerPort?: number, env?: Record<string,string>, readyUrl?: string, readyTimeoutMs?: number, logName?: string, portVariables?: {port: string, brokerPort: string}, onSpawn?: (proc: import('./group.mjs').GroupProcess) => void}} options
+ * @returns {Promise<{url: string, pid: number, logFile: string, install: Awaited<ReturnType<typeof ensureN8n>>, proc: import('./group.mjs').GroupProcess, stop: () => Promise<void>}>}
  */
 export async function startN8n({
 	version = 'v2',
+	command = 'start',
+	args = [],
+	name = 'n8n',
 	userFolder,
 	port = 5678,
 	brokerPort = port + 1,
 	env = {},
+	readyUrl,
 	readyTimeoutMs = 180_000,
+	logName = 'n8n',
 	portVariables = { port: 'N8N_PORT', brokerPort: 'N8N_RUNNERS_BROKER_PORT' },
+	onSpawn,
 }) {
 	const install = await ensureN8n(version);
 	await assertPortFree(port, `n8n (${portVariables.port})`);
 	await assertPortFree(brokerPort, `n8n's task broker (${portVariables.brokerPort})`);
 	fs.mkdirSync(userFolder, { recursive: true });
-	const logFile = path.join(userFolder, 'n8n.log');
-	const fd = fs.openSync(logFile, 'a');
-	fs.writeSync(fd, `\n=== n8n start ${new Date().toISOString()} port ${port} ===\n`);
-	const startedAt = Date.now();
-	const child = spawn(install.nodeBin, [install.n8nBin, 'start'], {
+	const url = `http://127.0.0.1:${port}`;
+	const proc = spawnGroup(name, install.nodeBin, [install.n8nBin, command, ...args], {
 		cwd: userFolder,
 		env: n8nEnv({ version, userFolder, port, brokerPort, env }),
-		stdio: ['ignore', fd, fd],
-		// Own process group, so stop() also ends the task runner n8n spawns.
-		detached: true,
+		logFile: path.join(userFolder, `${logName}.log`),
 	});
-	fs.closeSync(fd);
-	const pid = /** @type {number} */ (child.pid);
-	fs.writeFileSync(path.join(userFolder, 'n8n.pid'), String(pid));
-	let exited = null;
-	const exitPromise = new Promise((resolve) => {
-		child.on('exit', (code, signal) => {
-			exited = { code, signal };
-			resolve(exited);
-		});
-	});
-	const url = `http://127.0.0.1:${port}`;
+	onSpawn?.(proc);
+	const pidFile = path.join(userFolder, 'n8n.pid');
+	fs.writeFileSync(pidFile, String(proc.pid));
 	const stop = async () => {
-		if (exited) return;
-		try {
-			process.kill(-pid, 'SIGTERM');
-		} catch {
-			return;
-		}
-		let timer;
-		const timeout = new Promise((resolve) => {
-			timer = setTimeout(() => resolve('timeout'), 20_000);
-		});
-		const outcome = await Promise.race([exitPromise, timeout]);
-		clearTimeout(timer);
-		if (outcome === 'timeout') {
-			try {
-				process.kill(-pid, 'SIGKILL');
-			} catch {
-				/* already gone */
-			}
-			await exitPromise;
-		}
-		fs.rmSync(path.join(userFolder, 'n8n.pid'), { force: true });
+		await proc.stop();
+		fs.rmSync(pidFile, { force: true });
 	};
-	for (;;) {
-		if (exited) {
-			throw new Error(
-				`n8n exited during start-up (${JSON.stringify(exited)}).\n--- ${logFile} ---\n${tailOf(logFile, 40)}`,
-			);
-		}
-		if (Date.now() - startedAt > readyTimeoutMs) {
-			await stop();
-			throw new Error(
-				`n8n was not ready after ${readyTimeoutMs / 1000} s.\n--- ${logFile} ---\n${tailOf(logFile, 40)}`,
-			);
-		}
-		try {
-			const response = await fetch(`${url}/healthz/readiness`);
-			if (response.ok) break;
-		} catch {
-			/* not listening yet */
-		}
-		await delay(250);
-	}
-	log(`n8n ${install.n8nVersion} ready at ${url} (${seconds(startedAt)}); log: ${logFile}`);
-	return { url, pid, logFile, install, stop };
+	const readyAt = readyUrl ?? `${url}/healthz/readiness`;
+	const took = await waitReady(proc, () => httpOk(readyAt), readyTimeoutMs);
+	log(
+		`${name === 'n8n' ? `n8n ${install.n8nVersion}` : name} ready at ${new URL(readyAt).origin} (${took.toFixed(1)} s, pid ${proc.pid}); log: ${proc.logFile}`,
+	);
+	return { url, pid: proc.pid, logFile: proc.logFile, install, proc, stop };
 }
 
 /**
@@ -195,13 +148,7 @@ export async function stopStaleN8n(userFolder) {
 	const pid = Number(fs.readFileSync(pidFile, 'utf8'));
 	fs.rmSync(pidFile, { force: true });
 	if (!pid || !isAlive(pid)) return false;
-	let cmdline = '';
-	try {
-		cmdline = fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8');
-	} catch {
-		return false;
-	}
-	if (!cmdline.includes('n8n')) return false;
+	if (!commandLineOf(pid).includes('n8n')) return false;
 	log(`stopping the n8n (pid ${pid}) left running by an earlier run`);
 	try {
 		process.kill(-pid, 'SIGTERM');
