@@ -11,6 +11,9 @@ import type {
 } from 'n8n-workflow';
 import { sleep } from 'n8n-workflow';
 
+import { failureFacts, SIGN_IN_FAILED } from '../nodes/FacilitaPay/transport/errors';
+import { retryAfterMs } from '../nodes/FacilitaPay/transport/retry';
+
 export const PRODUCTION_BASE_URL = 'https://api.facilitapay.com/api/v1';
 export const SANDBOX_BASE_URL = 'https://sandbox-api.facilitapay.com/api/v1';
 
@@ -336,28 +339,16 @@ async function tokenStillWorks(
 		});
 		return true;
 	} catch (error) {
-		const status = statusOf(error);
+		const status = failureFacts(error).status;
 		return status !== 401 && status !== 403;
 	}
 }
 
-function statusOf(error: unknown): number | undefined {
-	const e = (error ?? {}) as IDataObject;
-	const response = (e.response ??
-		(e.cause as IDataObject | undefined)?.response ??
-		{}) as IDataObject;
-	const status = Number(response.status ?? e.httpCode ?? e.statusCode);
-	return Number.isFinite(status) && status > 0 ? status : undefined;
-}
-
-function retryAfterSeconds(error: unknown): number | undefined {
-	const e = (error ?? {}) as IDataObject;
-	const response = (e.response ??
-		(e.cause as IDataObject | undefined)?.response ??
-		{}) as IDataObject;
-	const headers = (response.headers ?? {}) as IDataObject;
-	const seconds = Number(headers['retry-after']);
-	return Number.isFinite(seconds) && seconds >= 0 ? seconds : undefined;
+/** Marks an error of the sign-in, so that a request it was for is known never to have left. */
+function signInFailure(error: unknown): unknown {
+	if (error instanceof Error && !error.message.startsWith(SIGN_IN_FAILED))
+		error.message = `${SIGN_IN_FAILED} ${error.message}`;
+	return error;
 }
 
 /** POST /sign_in, tried again when the service limits sign-ins (429). */
@@ -382,9 +373,10 @@ async function signIn(
 			}
 			return jwt;
 		} catch (error) {
-			if (statusOf(error) !== 429 || attempt >= SIGN_IN_ATTEMPTS) throw error;
-			const seconds = Math.min(retryAfterSeconds(error) ?? 10, 30);
-			await signInRetry.wait(seconds * 1000 + Math.round(Math.random() * 1000));
+			const facts = failureFacts(error);
+			if (facts.status !== 429 || attempt >= SIGN_IN_ATTEMPTS) throw signInFailure(error);
+			const ms = Math.min(retryAfterMs(facts.headers) ?? 10_000, 30_000);
+			await signInRetry.wait(ms + Math.round(Math.random() * 1000));
 		}
 	}
 }

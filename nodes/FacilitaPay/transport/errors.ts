@@ -133,6 +133,9 @@ export function setFacts(error: FacilitaPayError, facts: ErrorFacts, extra?: str
 // ---------------------------------------------------------------------------------------------
 // Reading what n8n's request helpers threw
 
+/** How the credential's sign-in errors start: the request they were for never left. */
+export const SIGN_IN_FAILED = 'FacilitaPay sign-in failed:';
+
 export interface FailureFacts {
 	status?: number;
 	code?: string;
@@ -141,6 +144,8 @@ export interface FailureFacts {
 	message: string;
 	/** The URL of the request that failed, when the error tells it (e.g. the sign-in). */
 	url?: string;
+	/** The failure was the credential's sign-in: the request itself never left. */
+	signIn?: boolean;
 }
 
 /** Reads status, body, headers and connection code out of whatever n8n's request helpers threw. */
@@ -157,6 +162,11 @@ export function failureFacts(error: unknown): FailureFacts {
 	}
 	const config = (cause.config ?? e.config ?? {}) as IDataObject;
 	const url = config.url ?? (cause.options as IDataObject | undefined)?.url;
+	// n8n 1.x keeps neither the cause nor the URL of the errors it builds; the words survive.
+	const texts = [e.message, e.description, cause.message, ...((e.messages as unknown[]) ?? [])];
+	const signIn =
+		texts.some((text) => typeof text === 'string' && text.includes(SIGN_IN_FAILED)) ||
+		(typeof url === 'string' && /\/sign_in(\?|$)/.test(url));
 	return {
 		status: Number.isFinite(status) && status !== 0 ? status : undefined,
 		code: typeof code === 'string' ? code : undefined,
@@ -164,6 +174,7 @@ export function failureFacts(error: unknown): FailureFacts {
 		headers: (response.headers ?? {}) as Record<string, unknown>,
 		message: String(e.message ?? 'Unknown error'),
 		url: typeof url === 'string' ? url : undefined,
+		signIn,
 	};
 }
 

@@ -59,7 +59,7 @@ const NOT_SENT_ERRORS = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN']);
 
 /** Whether the failure proves the request never reached the service. */
 export function provesNotSent(facts: FailureFacts): boolean {
-	if (facts.url !== undefined && /\/sign_in(\?|$)/.test(facts.url)) return true;
+	if (facts.signIn) return true;
 	return facts.status === undefined && facts.code !== undefined && NOT_SENT_ERRORS.has(facts.code);
 }
 

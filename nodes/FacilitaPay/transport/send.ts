@@ -86,7 +86,7 @@ function facts(
 ): ErrorFacts {
 	const ambiguous = isAmbiguous(request.retry, failure);
 	const notSent = provesNotSent(failure);
-	const signIn = failure.url !== undefined && /\/sign_in(\?|$)/.test(failure.url);
+	const signIn = failure.signIn === true;
 	let head: string;
 	let detail: string | undefined;
 	if (failure.status) {

@@ -393,6 +393,22 @@ describe('every path keeps its truth', () => {
 		expect(error.description).toMatch(/Nothing was sent to FacilitaPay for this item/);
 	});
 
+	it('a sign-in failure is "not sent" also when n8n 1.x kept only its words (no cause, no URL)', async () => {
+		const words = Object.assign(
+			new Error('FacilitaPay sign-in failed: timeout of 30000ms exceeded'),
+			{
+				code: 'ECONNABORTED',
+			},
+		);
+		const { error } = await runNodeExpectingError({
+			parameters: [payout('16.50')],
+			executionId: newExecutionId(),
+			replies: Array(4).fill(words),
+		});
+		expect(error.context.outcome).toBe('notSent');
+		expect(error.message).toMatch(/^Could not sign in to FacilitaPay \(item 0\)/);
+	});
+
 	it('a payout whose output could not be built is "Done (ID …)", not failed', async () => {
 		const fake = createContext({
 			parameters: [
