@@ -1,7 +1,7 @@
-// Every operation of the FacilitaPay action node in a real n8n 2.x (30/30), against a sandbox of
+// Every operation of the FacilitaPay action node in a real n8n 2.x (35/35), against a sandbox of
 // its own (so the clock can move days and webhooks can be switched without disturbing other
 // files). The workflows and their checks are in lib/operation-phases.mjs, shared with the n8n 1.x
-// run in v1-smoke.test.mjs: three workflows, so three `n8n execute` calls in all.
+// run in v1-smoke.test.mjs: four workflows, so four `n8n execute` calls in all.
 import {
 	CLI_TIMEOUT,
 	allOperations,
@@ -17,6 +17,7 @@ import {
 	startPrivateSandbox,
 } from './lib/n8n-e2e.mjs';
 import {
+	publicDocsOperations,
 	subjectsAndTransactions,
 	subscriptionsAndInvoices,
 	wiresMarketplaceWebhooks,
@@ -58,8 +59,14 @@ describeE2e('Every FacilitaPay operation in a real n8n 2.x', () => {
 	}
 
 	test(
-		'Subjects, documents and transactions: create, update, get, upload (binary and URL), dynamic PIX, get, refund, boleto + PDF, cancel, payout, checkout, transactions, values, get many',
+		'Subjects, documents and transactions: create, update, get, upload (binary and URL), dynamic PIX, get, refund, refund status, boleto + PDF, cancel (void record), payout, checkout, transactions, values, get many',
 		() => subjectsAndTransactions({ sb, runPhase, ctx, covered }),
+		CLI_TIMEOUT,
+	);
+
+	test(
+		'From the public docs: company, customer bank account, payout to it, balance before and after, local pay-in',
+		() => publicDocsOperations({ sb, runPhase, ctx, covered }),
 		CLI_TIMEOUT,
 	);
 

@@ -14,6 +14,7 @@ import {
 	validCpf,
 } from './n8n-e2e.mjs';
 import { ACCOUNT_IDS } from '../../../sandbox/accounts.mjs';
+import { PAY_IN_ACCOUNT_IDS } from '../../../sandbox/domain/localPayIns.mjs';
 
 /* global expect */
 
@@ -207,6 +208,12 @@ export async function subjectsAndTransactions({ sb, runPhase, ctx, covered }) {
 			operation: 'refund',
 			transactionId: ref('Create PIX'),
 		}),
+		actionStep('Get Refund', {
+			resource: 'transaction',
+			operation: 'getRefund',
+			transactionId: ref('Create PIX'),
+			refundId: ref('Refund PIX'),
+		}),
 		actionStep('Create PIX for Wire', {
 			resource: 'transaction',
 			operation: 'createDynamicPix',
@@ -301,6 +308,7 @@ export async function subjectsAndTransactions({ sb, runPhase, ctx, covered }) {
 	});
 	const subjectId = created.id;
 	ctx.subjectId = subjectId;
+	ctx.subjectCpf = cpf;
 	const createReq = one(log, 'POST', /\/api\/v1\/subject\/people$/);
 	expect(createReq.body.person).toMatchObject({
 		document_type: 'cpf',
@@ -388,6 +396,16 @@ export async function subjectsAndTransactions({ sb, runPhase, ctx, covered }) {
 	]);
 	one(log, 'GET', new RegExp(`/api/v1/transactions/${pix.id}/refund_received_transaction$`));
 	covered.add('transaction.refund');
+	const [refunded] = out('Refund PIX');
+	expect(out('Get Refund')).toEqual([
+		expect.objectContaining({ id: refunded.id, status: 'canceled', transaction_id: pix.id }),
+	]);
+	one(
+		log,
+		'GET',
+		new RegExp(`/api/v1/transactions/${pix.id}/refund_received_transaction/${refunded.id}$`),
+	);
+	covered.add('transaction.getRefund');
 	ctx.wirePixId = out('Create PIX for Wire')[0].id;
 
 	// Boleto: created, its PDF is a real binary in n8n, then cancelled while pending.
@@ -417,13 +435,18 @@ export async function subjectsAndTransactions({ sb, runPhase, ctx, covered }) {
 	);
 	one(log, 'GET', new RegExp(`/api/v1/transactions/${boleto.id}/boleto_pdf$`));
 	covered.add('transaction.getBoletoPdf');
+	// Cancel outputs the void record the service answers (live docs), with the transaction's ID.
 	expect(out('Cancel Boleto')).toEqual([
 		expect.objectContaining({
-			id: boleto.id,
+			id: expect.any(String),
+			transaction_id: boleto.id,
 			status: 'canceled',
-			canceled_reason: 'canceled_by_partner',
+			reason: 'canceled_by_partner',
+			transaction_kind: 'payment',
+			bank_transaction: expect.objectContaining({ value: '80.00' }),
 		}),
 	]);
+	expect(out('Cancel Boleto')[0].id).not.toBe(boleto.id);
 	one(log, 'GET', new RegExp(`/api/v1/transactions/${boleto.id}/refund$`));
 	covered.add('transaction.cancel');
 
@@ -821,4 +844,190 @@ export async function subscriptionsAndInvoices({ sb, runPhase, ctx, covered }) {
 		reason: 'Customer asked to stop',
 	});
 	covered.add('subscription.cancel');
+}
+
+/**
+ * The operations from FacilitaPay's public documentation and connector (5): a company, a
+ * customer's bank account that a payout then uses, the cash-out balance before and after, and a
+ * local pay-in (Mexico's dynamic CLABE). Needs `ctx.subjectId` from subjectsAndTransactions.
+ * @param {PhaseOptions} options
+ */
+export async function publicDocsOperations({ sb, runPhase, ctx, covered }) {
+	expect(ctx.subjectId).toBeDefined();
+	const { run, log, out } = await runPhase([
+		actionStep('Create Company', {
+			resource: 'subject',
+			operation: 'createCompany',
+			documentType: 'cnpj',
+			documentNumber: '16.727.230/0001-97',
+			socialName: 'Exemplo Comércio Ltda',
+			companyName: 'Exemplo',
+			fiscalCountry: 'BR',
+			partners: {
+				partner: [
+					{
+						name: 'Maria da Silva',
+						documentType: 'cpf',
+						documentNumber: '390.533.447-05',
+						percentageShare: '60',
+						kind: 'person',
+					},
+					{
+						name: 'João Souza',
+						documentType: 'cpf',
+						documentNumber: '70590071050',
+						percentageShare: '40',
+						kind: 'person',
+					},
+				],
+			},
+			additionalFields: { netMonthlyAverageIncome: '4000', netValue: '10000', companyType: 'ltda' },
+		}),
+		actionStep('Register Bank Account', {
+			resource: 'subject',
+			operation: 'registerBankAccount',
+			subjectId: ctx.subjectId,
+			currency: 'BRL',
+			ownerName: 'Maria E2E',
+			ownerDocumentType: 'cpf',
+			ownerDocumentNumber: ctx.subjectCpf,
+			branchCountry: 'BRA',
+			bankDetails: {
+				bankCode: '031',
+				bankName: 'Banco Beg S.A.',
+				branchNumber: '0001',
+				accountNumber: '12345-6',
+				accountType: 'conta-corrente',
+			},
+			pixKey: ctx.subjectCpf,
+		}),
+		actionStep('Balance Before', {
+			resource: 'bankAccount',
+			operation: 'getBalance',
+			bankAccountId: ACCOUNTS.usdCashOut,
+		}),
+		actionStep('Payout to Registered Account', {
+			resource: 'transaction',
+			operation: 'createPayout',
+			subjectId: ctx.subjectId,
+			value: '25.00',
+			currency: 'USD',
+			exchangeCurrency: 'BRL',
+			fromBankAccountId: ACCOUNTS.usdCashOut,
+			toBankAccountId: ref('Register Bank Account'),
+		}),
+		actionStep('Balance After', {
+			resource: 'bankAccount',
+			operation: 'getBalance',
+			bankAccountId: ACCOUNTS.usdCashOut,
+		}),
+		actionStep(
+			'Create Local Pay-In',
+			{
+				resource: 'transaction',
+				operation: 'createPayIn',
+				subjectId: ctx.subjectId,
+				currency: 'MXN',
+				exchangeCurrency: 'MXN',
+				value: '1500.00',
+				fromBankAccountId: PAY_IN_ACCOUNT_IDS.mxnReal,
+				toBankAccountId: PAY_IN_ACCOUNT_IDS.mxnCashIn,
+			},
+			{ onError: 'continueRegularOutput' },
+		),
+	]);
+	expectRunOk(run);
+
+	// Company: its own subject, at /subject/companies, the CNPJ and the partners' CPFs bare.
+	const [company] = out('Create Company');
+	expect(company).toMatchObject({ id: expect.any(String), document_number: '16727230000197' });
+	expect(one(log, 'POST', /\/api\/v1\/subject\/companies$/).body.company).toMatchObject({
+		document_type: 'cnpj',
+		document_number: '16727230000197',
+		social_name: 'Exemplo Comércio Ltda',
+		net_monthly_average_income: '4000.00',
+		net_value: '10000.00',
+		partners: [
+			expect.objectContaining({ document_number: '39053344705', percentage_share: '60' }),
+			expect.objectContaining({ document_number: '70590071050', percentage_share: '40' }),
+		],
+	});
+	expect(
+		(await sandboxApi('GET', `/subject/people/${company.id}`, undefined, sb.state)).status,
+	).toBe(404);
+	covered.add('subject.createCompany');
+
+	// The customer's bank account, then a payout to it: the balance drops by the payout.
+	const [account] = out('Register Bank Account');
+	expect(account).toMatchObject({
+		id: expect.any(String),
+		owner_company: expect.objectContaining({ id: ctx.subjectId }),
+	});
+	expect(
+		one(log, 'POST', new RegExp(`/api/v1/subject/${ctx.subjectId}/bank_accounts$`)).body,
+	).toEqual({
+		bank_account: {
+			currency: 'BRL',
+			account_type: 'conta-corrente',
+			account_number: '12345-6',
+			branch_number: '0001',
+			owner_name: 'Maria E2E',
+			owner_document_type: 'cpf',
+			owner_document_number: ctx.subjectCpf,
+			branch_country: 'BRA',
+			bank: { code: '031', name: 'Banco Beg S.A.' },
+			pix_info: { type: 'CPF', key: ctx.subjectCpf },
+		},
+	});
+	covered.add('subject.registerBankAccount');
+	const [payout] = out('Payout to Registered Account');
+	expect(payout).toMatchObject({ status: 'identified', payout_method: 'ted' });
+	expect(payout.to_bank_account.id).toBe(account.id);
+	const [before] = out('Balance Before');
+	const [after] = out('Balance After');
+	expect(before).toMatchObject({ bank_account_id: ACCOUNTS.usdCashOut, currency: 'USD' });
+	expect(after.debit_transactions).toBe(before.debit_transactions + 1);
+	expect(Number(before.balance.replace('.', '')) - Number(after.balance.replace('.', ''))).toBe(
+		2500,
+	);
+	expect(
+		log.filter(
+			(r) => r.method === 'GET' && r.url === `/api/v1/bank_accounts/${ACCOUNTS.usdCashOut}/balance`,
+		),
+	).toHaveLength(2);
+	covered.add('bankAccount.getBalance');
+
+	// Local pay-in (MXN): what the node sends is the documented body. The sandbox answers with the
+	// dynamic CLABE once its POST /transactions routes pay-ins (sandbox/domain/localPayIns.mjs);
+	// until then it refuses the body as a payout's, and the node shows that refusal readably.
+	const payIns = log.filter(
+		(r) =>
+			r.method === 'POST' &&
+			/\/api\/v1\/transactions$/.test(r.url) &&
+			r.body?.transaction?.currency === 'MXN',
+	);
+	expect(payIns).toHaveLength(1);
+	expect(payIns[0].body).toEqual({
+		transaction: {
+			subject_id: ctx.subjectId,
+			from_bank_account_id: PAY_IN_ACCOUNT_IDS.mxnReal,
+			to_bank_account_id: PAY_IN_ACCOUNT_IDS.mxnCashIn,
+			currency: 'MXN',
+			exchange_currency: 'MXN',
+			value: '1500.00',
+		},
+	});
+	const [payIn] = out('Create Local Pay-In');
+	if (payIns[0].status === 200) {
+		expect(payIn).toMatchObject({
+			status: 'pending',
+			currency: 'MXN',
+			dynamic_clabe: expect.stringMatching(/^\d{18}$/),
+		});
+	} else {
+		expect(payIns[0].status).toBe(422);
+		expect(payIn.error).toMatch(/FacilitaPay rejected the data \(item 0\)/);
+		expect(JSON.stringify(payIn)).toMatch(/from_bank_account_id|From Bank Account/);
+	}
+	covered.add('transaction.createPayIn');
 }
