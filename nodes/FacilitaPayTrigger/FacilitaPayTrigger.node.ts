@@ -31,7 +31,7 @@ import {
 import { recoverLegacySecret, secretHmac, secretKey } from './secret';
 import { ERRORS, LOG } from './texts';
 import type { TriggerOptions } from './webhookRequest';
-import { carryOut, gather, respond } from './webhookRequest';
+import { carryOut, gather, respond, senderGone } from './webhookRequest';
 
 export { verifyWithApiOption } from './webhookRequest';
 
@@ -307,9 +307,10 @@ export class FacilitaPayTrigger implements INodeType {
 			const reads = await readAll(this, decision.reads, {
 				deadline: now + READS_WITHIN_MS,
 				account: call.account,
+				credentials: call.credentials,
 				stopAt: (result) => stopAtAbsent && result.kind === 'absent',
 			});
-			decision = decide({ ...call.facts, reads });
+			decision = decide({ ...call.facts, reads, senderGone: senderGone(this) });
 		}
 		return respond(this, call, decision);
 	}

@@ -52,6 +52,12 @@ export interface Facts {
 	headers?: IDataObject;
 	/** What the reads brought back, in the order of the plan's reads (second call only). */
 	reads?: ReadResult[];
+	/**
+	 * The sender has closed the connection (it gave up waiting, after 10 s for FacilitaPay): no
+	 * answer reaches it, so it sends the notification again, and starting the workflow now would
+	 * start it twice.
+	 */
+	senderGone?: boolean;
 }
 
 export interface Effects {
@@ -135,6 +141,13 @@ export function decide(facts: Facts): Decision {
 
 	// The lock, before the secret is even compared: every request gets the same answer.
 	if (facts.locked) return answer(ANSWERS.sendLater);
+	// Too late to answer: the redelivery will be handled instead (nothing read, nothing started).
+	if (facts.senderGone) {
+		return answer(
+			ANSWERS.sendLater,
+			facts.reads ? { claim: 'release', log: LOGS.senderGone() } : {},
+		);
+	}
 
 	if (facts.secret === 'unavailable') {
 		return answer(ANSWERS.sendLater, { log: LOGS.noCredentials() });

@@ -91,6 +91,8 @@ export interface ReadOptions {
 	/** No read starts after this moment (ms since epoch), and the answer is back by then. */
 	deadline: number;
 	account: string;
+	/** The credentials the call already read: the reads use them instead of reading them again. */
+	credentials?: ICredentialDataDecryptedObject;
 	/** Stop starting reads once one result settles the event (a missing object proves it false). */
 	stopAt?: (result: ReadResult) => boolean;
 	now?: () => number;
@@ -109,6 +111,7 @@ export async function readAll(
 	const now = options.now ?? Date.now;
 	const run = beginRun(ctx, { concurrency: READS_PER_PROCESS, timeoutMs: READS_WITHIN_MS });
 	run.limiter = processLimiter(options.account);
+	if (options.credentials) run.credentials = Promise.resolve({ ...options.credentials });
 	const results: ReadResult[] = reads.map(() => ({ kind: 'notRead' }));
 	let next = 0;
 	let done = false;

@@ -38,6 +38,10 @@ export const LOGS = {
 		level: 'error',
 		text: `${LOG}: a notification arrived but the trigger's FacilitaPay credentials could not be read, so its secret could not be checked; answered 503 (FacilitaPay sends it again later). Check the credentials of the trigger.`,
 	}),
+	senderGone: (): LogLine => ({
+		level: 'warn',
+		text: `${LOG}: a notification was checked after its sender had stopped waiting for the answer (n8n was busy), so nothing was started: FacilitaPay sends it again and the redelivery starts the workflow once.`,
+	}),
 	lockStarted: (until: number): LogLine => ({
 		level: 'warn',
 		text: `${LOG}: too many notifications with a wrong secret or a false content (20 within 10 minutes). Until ${new Date(until).toISOString()}, every notification is answered 503 (FacilitaPay sends it again later, or lists it as failed); none is lost. If you changed the FacilitaPay credentials, deactivate and activate the workflow.`,

@@ -1,4 +1,9 @@
-import type { IDataObject, IWebhookFunctions, IWebhookResponseData } from 'n8n-workflow';
+import type {
+	ICredentialDataDecryptedObject,
+	IDataObject,
+	IWebhookFunctions,
+	IWebhookResponseData,
+} from 'n8n-workflow';
 
 import { CREDENTIAL_TYPE } from '../FacilitaPay/transport';
 import type { Decision, Effects, Facts, Received } from './decision';
@@ -43,6 +48,8 @@ export interface Call {
 	key: string;
 	/** The FacilitaPay account the credentials reach ('' when they could not be read). */
 	account: string;
+	/** The credentials, read once for the whole call (n8n reads them from its database each time). */
+	credentials?: ICredentialDataDecryptedObject;
 }
 
 function receivedOf(ctx: IWebhookFunctions): Received {
@@ -83,6 +90,18 @@ function compareSecret(
 	return 'wrong';
 }
 
+/** Whether the sender closed the connection: no answer can reach it any more. */
+export function senderGone(ctx: IWebhookFunctions): boolean {
+	const request = ctx.getRequestObject() as unknown as {
+		destroyed?: boolean;
+		socket?: { destroyed?: boolean } | null;
+	};
+	const response = ctx.getResponseObject() as unknown as { destroyed?: boolean };
+	return (
+		request.destroyed === true || request.socket?.destroyed === true || response.destroyed === true
+	);
+}
+
 /** Reads the request and the stored state into the facts of the decision. */
 export async function gather(ctx: IWebhookFunctions, now: number): Promise<Call> {
 	const options = ctx.getNodeParameter('options', {}) as TriggerOptions;
@@ -93,17 +112,14 @@ export async function gather(ctx: IWebhookFunctions, now: number): Promise<Call>
 
 	let secret: Facts['secret'] = 'none';
 	let account = '';
+	let credentials: ICredentialDataDecryptedObject | undefined;
 	if (received.kind === 'notification' || received.kind === 'kycStatus') {
 		try {
-			const credentials = await ctx.getCredentials(CREDENTIAL_TYPE);
-			account = accountOf(credentials);
+			const read = await ctx.getCredentials<ICredentialDataDecryptedObject>(CREDENTIAL_TYPE);
+			credentials = read;
+			account = accountOf(read);
 			if (received.kind === 'notification') {
-				secret = compareSecret(
-					staticData,
-					received.notification.secret,
-					secretKey(credentials),
-					now,
-				);
+				secret = compareSecret(staticData, received.notification.secret, secretKey(read), now);
 			}
 		} catch {
 			secret = 'unavailable';
@@ -129,8 +145,9 @@ export async function gather(ctx: IWebhookFunctions, now: number): Promise<Call>
 		secret,
 		duplicate: key === '' ? 'new' : duplicateState(staticData, key, now, owner),
 		headers: options.includeHeaders === true ? safeHeaders(ctx.getHeaderData()) : undefined,
+		senderGone: senderGone(ctx),
 	};
-	return { facts, staticData, owner, key, account };
+	return { facts, staticData, owner, key, account, credentials };
 }
 
 /** Does what the decision says besides answering: count, claim, remember, log. */

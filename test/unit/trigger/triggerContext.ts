@@ -146,6 +146,8 @@ export interface WebhookOptions {
 	/** Requests of one trigger share what the process remembers (wrong secrets): same id, same trigger. */
 	workflowId?: string;
 	credentials?: IDataObject;
+	/** The request object n8n hands over (its socket says whether the sender is still there). */
+	request?: { socket: { destroyed: boolean } };
 }
 
 export interface WebhookResult {
@@ -163,6 +165,8 @@ export async function receive(options: WebhookOptions): Promise<WebhookResult> {
 	const { response, recorded } = fakeResponse();
 	const staticData = options.staticData ?? registeredStaticData();
 	const logger = mock<Logger>();
+	const request = options.request ?? { socket: { destroyed: false } };
+	Object.assign(request, { rawBody: options.rawBody, headers: options.headers ?? {} });
 	workflowCounter += 1;
 	const workflowId = options.workflowId ?? `workflow-${workflowCounter}`;
 	const ctx = mock<IWebhookFunctions>({
@@ -175,11 +179,7 @@ export async function receive(options: WebhookOptions): Promise<WebhookResult> {
 			(options.headers ?? { 'content-type': 'application/json' }) as ReturnType<
 				IWebhookFunctions['getHeaderData']
 			>,
-		getRequestObject: () =>
-			({
-				rawBody: options.rawBody,
-				headers: options.headers ?? {},
-			}) as unknown as ReturnType<IWebhookFunctions['getRequestObject']>,
+		getRequestObject: () => request as unknown as ReturnType<IWebhookFunctions['getRequestObject']>,
 		getResponseObject: () =>
 			response as unknown as ReturnType<IWebhookFunctions['getResponseObject']>,
 		getWorkflowStaticData: () => staticData,

@@ -338,6 +338,38 @@ describe('webhook: a hard time bound', () => {
 	});
 });
 
+describe('webhook: a sender that stopped waiting', () => {
+	it('when the sender gave up while the API was read (n8n was busy), nothing starts: its redelivery will, once', async () => {
+		const request = { socket: { destroyed: false } };
+		const late = await receive({
+			bodyData: paymentApproved,
+			request,
+			workflowId: 'wf-late',
+			replies: () => {
+				request.socket.destroyed = true;
+				return { data: approvedTransaction };
+			},
+		});
+		expect(late.responseData.workflowData).toBeUndefined();
+		expect(late.logger.warn).toHaveBeenCalledWith(expect.stringMatching(/stopped waiting/));
+		const redelivered = await receive({
+			bodyData: paymentApproved,
+			workflowId: 'wf-late',
+			replies: [{ data: approvedTransaction }],
+		});
+		expect(item(redelivered.responseData).verified).toBe(true);
+	});
+
+	it('a request whose sender is already gone reads nothing', async () => {
+		const { requests, responseData } = await receive({
+			bodyData: paymentApproved,
+			request: { socket: { destroyed: true } },
+		});
+		expect(requests).toHaveLength(0);
+		expect(responseData.workflowData).toBeUndefined();
+	});
+});
+
 describe('webhook: one 429-aware limiter for the whole process', () => {
 	it("a 429 met by one notification's read pauses the reads of the next notification too", async () => {
 		jest.restoreAllMocks();
