@@ -38,7 +38,12 @@ export function createWebhooks({ state, clock, timeoutMs = 10000 }) {
 		extra_fields: {},
 	};
 	let http = client();
-	const stats = { attempts: 0, by_status: /** @type {Record<string, number>} */ ({}) };
+	const stats = {
+		attempts: 0,
+		by_status: /** @type {Record<string, number>} */ ({}),
+		/** How long each attempt waited for its answer, in ms (the latest 10 000). @type {number[]} */
+		durations: [],
+	};
 
 	function client() {
 		return axios.create({
@@ -122,6 +127,7 @@ export function createWebhooks({ state, clock, timeoutMs = 10000 }) {
 				by_status: { ...stats.by_status },
 				in_flight: inFlight.size,
 				waiting_redelivery: realTimers.size,
+				answer_ms: percentiles(stats.durations),
 			},
 		};
 	}
@@ -170,6 +176,7 @@ export function createWebhooks({ state, clock, timeoutMs = 10000 }) {
 		rec.attempts += 1;
 		rec.next_attempt_at = null;
 		stats.attempts += 1;
+		const started = Date.now();
 		let ok = false;
 		try {
 			const res = await http.post(
@@ -191,6 +198,8 @@ export function createWebhooks({ state, clock, timeoutMs = 10000 }) {
 			const error = /** @type {any} */ (err);
 			rec.last_error = error.code === 'ECONNABORTED' ? 'timeout' : error.code || error.message;
 		}
+		stats.durations.push(Date.now() - started);
+		if (stats.durations.length > 10000) stats.durations.shift();
 		const outcome = rec.last_response_status ?? rec.last_error;
 		stats.by_status[outcome] = (stats.by_status[outcome] ?? 0) + 1;
 		rec.sent_at = clock.iso();
@@ -274,6 +283,14 @@ export function createWebhooks({ state, clock, timeoutMs = 10000 }) {
 		stop,
 		inFlight: () => inFlight.size,
 	};
+}
+
+/** p50, p95 and max of a list of durations (null when empty). @param {number[]} list */
+function percentiles(list) {
+	if (list.length === 0) return null;
+	const sorted = [...list].sort((a, b) => a - b);
+	const at = (q) => sorted[Math.min(sorted.length - 1, Math.ceil(q * sorted.length) - 1)];
+	return { p50: at(0.5), p95: at(0.95), max: sorted.at(-1) };
 }
 
 /** Public view of a notification record. */

@@ -90,16 +90,13 @@ function compareSecret(
 	return 'wrong';
 }
 
-/** Whether the sender closed the connection: no answer can reach it any more. */
+/**
+ * Whether the sender closed the connection: no answer can reach it any more. The socket tells (the
+ * request stream itself counts as destroyed as soon as its body was read).
+ */
 export function senderGone(ctx: IWebhookFunctions): boolean {
-	const request = ctx.getRequestObject() as unknown as {
-		destroyed?: boolean;
-		socket?: { destroyed?: boolean } | null;
-	};
-	const response = ctx.getResponseObject() as unknown as { destroyed?: boolean };
-	return (
-		request.destroyed === true || request.socket?.destroyed === true || response.destroyed === true
-	);
+	const request = ctx.getRequestObject() as unknown as { socket?: { destroyed?: boolean } | null };
+	return request.socket?.destroyed === true;
 }
 
 /** Reads the request and the stored state into the facts of the decision. */

@@ -1,0 +1,419 @@
+// Benchmark in a REAL n8n 2.41.1 (regular mode, `n8n start`): the FacilitaPay Trigger beside n8n's
+// own Webhook node, on the same notifications (`{"notification": {type: "identified", secret,
+// transaction_id}}`) posted by a client at a fixed concurrency: events per second and the answer
+// time (p50, p95, max), with Verify With API off and on; then the burst of issue 18 (all
+// payments at once, delivered together by the sandbox with a 10 s timeout and redelivery after 1,
+// 2, 4, 8 and 16 s, the API at 20 reads/s) for the trigger and, as n8n's own baseline, for the
+// Webhook node. Prints numbers and writes them as JSON; asserts nothing.
+//
+//   npm run build && node bench/trigger.mjs
+//
+// Environment:
+//   BENCH_EVENTS=300         notifications per steady run
+//   BENCH_CONCURRENCY=10     requests in flight during a steady run
+//   BENCH_BURST=300          payments of the burst (0: no burst)
+//   BENCH_RATE=20            the API's reads per second during the burst
+//   BENCH_ONLY=steady,burst  a subset
+//   BENCH_OUT=.cache/bench   where trigger-<time>.json goes
+//   BENCH_KEEP=1             keep the n8n user folder
+//   FACILITAPAY_TARBALL, FACILITAPAY_CACHE_DIR, FACILITAPAY_E2E_DIR: as for the e2e tests
+import fs from 'node:fs';
+import path from 'node:path';
+import { performance } from 'node:perf_hooks';
+
+import {
+	CACHE_DIR,
+	E2E_RUNS_DIR,
+	buildAndPackPackage,
+	createApiKey,
+	freePort,
+	importIntoN8n,
+	installPackageInto,
+	publicApi,
+	removeUserFolder,
+	sandboxCredentials,
+	setupOwner,
+	startN8n,
+} from '../scripts/n8n-runtime.mjs';
+import { createSandbox } from '../sandbox/server.mjs';
+import { activateWorkflow, createWorkflowViaApi, validCpf } from '../test/e2e/lib/n8n-e2e.mjs';
+
+const EVENTS = Number(process.env.BENCH_EVENTS ?? 300);
+const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 10);
+const BURST = Number(process.env.BENCH_BURST ?? 300);
+const RATE = Number(process.env.BENCH_RATE ?? 20);
+const ONLY = new Set((process.env.BENCH_ONLY ?? 'steady,burst').split(',').map((s) => s.trim()));
+const TOKEN = 'sandbox-token';
+const say = (line = '') => process.stdout.write(`${line}\n`);
+const progress = (line) => process.stderr.write(`[bench:trigger] ${line}\n`);
+const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+
+function person(seed) {
+	return {
+		document_type: 'cpf',
+		document_number: validCpf(seed),
+		social_name: `Bench Payer ${seed}`,
+		fiscal_country: 'BR',
+		email: `bench.${seed}@example.com`,
+		phone_country_code: '55',
+		phone_area_code: '11',
+		phone_number: '912345678',
+		address_street: 'Rua Augusta',
+		address_number: '500',
+		address_neighborhood: 'Consolação',
+		address_city: 'São Paulo',
+		address_state: 'SP',
+		address_postal_code: '01304000',
+		address_country: 'BR',
+	};
+}
+
+function percentiles(list) {
+	if (list.length === 0) return null;
+	const sorted = [...list].sort((a, b) => a - b);
+	const at = (q) => sorted[Math.min(sorted.length - 1, Math.ceil(q * sorted.length) - 1)];
+	return { p50: Math.round(at(0.5)), p95: Math.round(at(0.95)), max: Math.round(sorted.at(-1)) };
+}
+
+/** A sandbox of its own (one FacilitaPay account), with credentials in n8n. */
+async function account(n8n, name) {
+	const sandbox = await createSandbox({ port: 0, host: '127.0.0.1', token: TOKEN });
+	await sandbox.listen();
+	const url = String(sandbox.url).replace(/\/$/, '');
+	const creds = sandboxCredentials({
+		baseUrl: `${url}/api/v1`,
+		token: TOKEN,
+		id: `bench-${name}`,
+		name: `Bench ${name}`,
+	});
+	await importIntoN8n('credentials', [creds], { version: 'v2', userFolder: n8n.userFolder });
+	const call = async (method, route, body, api = false) => {
+		const response = await fetch(`${url}${api ? '/api/v1' : '/_sandbox'}${route}`, {
+			method,
+			headers: {
+				'content-type': 'application/json',
+				...(api ? { authorization: `Bearer ${TOKEN}` } : {}),
+			},
+			body: body === undefined ? undefined : JSON.stringify(body),
+		});
+		return (await response.json()).data;
+	};
+	return { sandbox, url, credentials: { id: creds.id, name: creds.name }, call };
+}
+
+function triggerWorkflow(name, credentials, options) {
+	const id = `bench-${name}-${Date.now()}`;
+	return {
+		name: `bench ${name}`,
+		settings: { executionOrder: 'v1' },
+		nodes: [
+			{
+				id: 'trigger',
+				name: 'FacilitaPay Trigger',
+				type: 'n8n-nodes-facilitapay.facilitaPayTrigger',
+				typeVersion: 1.1,
+				position: [0, 0],
+				parameters: { events: ['identified'], options },
+				webhookId: `wh-${id}`,
+				credentials: { facilitaPayApi: credentials },
+			},
+		],
+		connections: {},
+	};
+}
+
+function webhookNodeWorkflow(pathName) {
+	return {
+		name: `bench webhook node ${pathName}`,
+		settings: { executionOrder: 'v1' },
+		nodes: [
+			{
+				id: 'webhook',
+				name: 'Webhook',
+				type: 'n8n-nodes-base.webhook',
+				typeVersion: 2,
+				position: [0, 0],
+				parameters: { httpMethod: 'POST', path: pathName, responseMode: 'onReceived', options: {} },
+				webhookId: pathName,
+			},
+		],
+		connections: {},
+	};
+}
+
+async function waitUntil(check, timeoutMs, what) {
+	const started = Date.now();
+	for (;;) {
+		const value = await check();
+		if (value) return value;
+		if (Date.now() - started > timeoutMs) throw new Error(`timed out waiting for ${what}`);
+		await sleep(250);
+	}
+}
+
+async function countExecutions(n8n, workflowId) {
+	let count = 0;
+	let last = 0;
+	let cursor = '';
+	for (;;) {
+		const query = new URLSearchParams({ workflowId, includeData: 'false', limit: '250' });
+		if (cursor) query.set('cursor', cursor);
+		const page = await publicApi(n8n.url, n8n.apiKey, `/executions?${query}`);
+		for (const execution of page.data ?? []) {
+			count += 1;
+			last = Math.max(last, Date.parse(execution.stoppedAt ?? execution.startedAt ?? 0));
+		}
+		if (!page.nextCursor) return { count, last };
+		cursor = page.nextCursor;
+	}
+}
+
+/** Posts `bodies` to `url`, CONCURRENCY at a time; answer times and statuses. */
+async function post(url, bodies) {
+	const times = [];
+	const statuses = {};
+	let next = 0;
+	const started = performance.now();
+	await Promise.all(
+		Array.from({ length: CONCURRENCY }, async () => {
+			while (next < bodies.length) {
+				const body = bodies[next++];
+				const at = performance.now();
+				let status;
+				try {
+					const response = await fetch(url, {
+						method: 'POST',
+						headers: { 'content-type': 'application/json' },
+						body: JSON.stringify(body),
+					});
+					await response.text();
+					status = response.status;
+				} catch (error) {
+					status = error.code ?? 'error';
+				}
+				times.push(performance.now() - at);
+				statuses[status] = (statuses[status] ?? 0) + 1;
+			}
+		}),
+	);
+	const seconds = (performance.now() - started) / 1000;
+	return {
+		seconds,
+		eventsPerSecond: Math.round((bodies.length / seconds) * 10) / 10,
+		answerMs: percentiles(times),
+		statuses,
+	};
+}
+
+/**
+ * One steady run: the workflow activated, then `target()` (once it is registered) gives the URL and
+ * the bodies, which are posted; then the executions are counted.
+ */
+async function steady(n8n, name, workflow, target) {
+	const created = await createWorkflowViaApi(workflow, n8n);
+	await activateWorkflow(created.id, n8n);
+	const { url, bodies } = await target();
+	const sentAt = Date.now();
+	const result = await post(url, bodies);
+	const executions = await waitUntil(
+		async () => {
+			const counted = await countExecutions(n8n, created.id);
+			return counted.count >= bodies.length ? counted : null;
+		},
+		180_000,
+		`${bodies.length} executions of ${name}`,
+	).catch(async () => await countExecutions(n8n, created.id));
+	const row = {
+		name,
+		...result,
+		executions: executions.count,
+		secondsUntilLastExecution: Math.round((executions.last - sentAt) / 100) / 10,
+	};
+	say(
+		`${name.padEnd(34)} ${String(row.eventsPerSecond).padStart(7)} events/s   answer p50 ${row.answerMs.p50} ms, p95 ${row.answerMs.p95} ms, max ${row.answerMs.max} ms   statuses ${JSON.stringify(row.statuses)}   executions ${row.executions} (last ${row.secondsUntilLastExecution} s after the first)`,
+	);
+	return row;
+}
+
+async function main() {
+	const startedAt = performance.now();
+	const userFolder = path.join(
+		E2E_RUNS_DIR,
+		`bench-trigger-${new Date().toISOString().replace(/[:.]/g, '-')}-${process.pid}`,
+	);
+	fs.mkdirSync(userFolder, { recursive: true });
+	const tarball = process.env.FACILITAPAY_TARBALL
+		? path.resolve(process.env.FACILITAPAY_TARBALL)
+		: await buildAndPackPackage({ reuse: true });
+	installPackageInto(userFolder, tarball);
+	const port = await freePort();
+	const server = await startN8n({ version: 'v2', userFolder, port, brokerPort: await freePort() });
+	const { client } = await setupOwner(server.url);
+	const n8n = {
+		n8nUrl: server.url,
+		url: server.url,
+		apiKey: await createApiKey(server.url, { client, label: 'bench' }),
+		userFolder,
+	};
+	const results = {
+		n8n: server.install.n8nVersion,
+		events: EVENTS,
+		concurrency: CONCURRENCY,
+		steady: [],
+		burst: [],
+	};
+	const accounts = [];
+	try {
+		if (ONLY.has('steady')) {
+			say(
+				`\nSteady: ${EVENTS} notifications, ${CONCURRENCY} in flight (n8n ${server.install.n8nVersion}, regular mode, SQLite)`,
+			);
+			// n8n's Webhook node, the same bodies.
+			const hookBodies = Array.from({ length: EVENTS }, (_, n) => ({
+				notification: { type: 'identified', secret: '1234', transaction_id: `t-${n}` },
+			}));
+			results.steady.push(
+				await steady(n8n, "n8n's Webhook node", webhookNodeWorkflow('bench-hook'), async () => {
+					await sleep(1_000);
+					return { url: `${server.url}/webhook/bench-hook`, bodies: hookBodies };
+				}),
+			);
+			for (const verify of [false, true]) {
+				const acct = await account(n8n, verify ? 'verify-on' : 'verify-off');
+				accounts.push(acct);
+				// Real transactions, made before the trigger enables notifications (so nothing is sent).
+				const subject = await acct.call(
+					'POST',
+					'/subject/people',
+					{ person: person(41000 + (verify ? 1 : 0)) },
+					true,
+				);
+				const { transaction_ids: ids } = await acct.call('POST', '/pix/receive_many', {
+					document_number: subject.document_number,
+					value: '5.00',
+					count: EVENTS,
+				});
+				const workflow = triggerWorkflow(verify ? 'on' : 'off', acct.credentials, {
+					verifyWithApi: verify,
+				});
+				results.steady.push(
+					await steady(
+						n8n,
+						`FacilitaPay Trigger, verify ${verify ? 'on' : 'off'}`,
+						workflow,
+						async () => {
+							const hook = await waitUntil(
+								async () => {
+									const current = await acct.call('GET', '/webhook');
+									return current.enabled ? current : null;
+								},
+								30_000,
+								'the trigger to register',
+							);
+							return {
+								url: hook.url,
+								bodies: ids.map((id) => ({
+									notification: { type: 'identified', secret: hook.secret, transaction_id: id },
+								})),
+							};
+						},
+					),
+				);
+			}
+		}
+		if (ONLY.has('burst') && BURST > 0) {
+			say(
+				`\nBurst: ${BURST} payments at once, delivered together (10 s timeout, redelivery after 1, 2, 4, 8, 16 s), the API at ${RATE} reads/s`,
+			);
+			for (const target of ['webhook node', 'trigger']) {
+				const acct = await account(n8n, `burst-${target.replace(' ', '-')}`);
+				accounts.push(acct);
+				const subject = await acct.call(
+					'POST',
+					'/subject/people',
+					{ person: person(42000 + accounts.length) },
+					true,
+				);
+				let workflowId;
+				if (target === 'trigger') {
+					const created = await createWorkflowViaApi(
+						triggerWorkflow('burst', acct.credentials, {}),
+						n8n,
+					);
+					workflowId = created.id;
+					await activateWorkflow(created.id, n8n);
+					await waitUntil(
+						async () => (await acct.call('GET', '/webhook')).enabled,
+						30_000,
+						'registration',
+					);
+				} else {
+					const created = await createWorkflowViaApi(webhookNodeWorkflow('bench-burst'), n8n);
+					workflowId = created.id;
+					await activateWorkflow(created.id, n8n);
+					await sleep(1_000);
+					await acct.call(
+						'POST',
+						'/enable_webhooks',
+						{ url: `${server.url}/webhook/bench-burst` },
+						true,
+					);
+				}
+				await acct.call('POST', '/webhooks/delivery', {
+					concurrent: true,
+					timeout_ms: 10_000,
+					retry_seconds: [1, 2, 4, 8, 16],
+				});
+				await acct.call('POST', '/rate_limit', { per_second: RATE, burst: RATE });
+				const started = Date.now();
+				const { transaction_ids: ids } = await acct.call('POST', '/pix/receive_many', {
+					document_number: subject.document_number,
+					value: '5.00',
+					count: BURST,
+				});
+				await acct.call('POST', '/deliveries/wait', { redeliveries: true });
+				const deliveredAfter = (Date.now() - started) / 1000;
+				await sleep(3_000);
+				const executions = await waitUntil(
+					async () => {
+						const counted = await countExecutions(n8n, workflowId);
+						return counted.count >= ids.length ? counted : null;
+					},
+					60_000,
+					'executions',
+				).catch(async () => await countExecutions(n8n, workflowId));
+				const delivery = await acct.call('GET', '/webhooks/delivery');
+				const rate = await acct.call('GET', '/rate_limit');
+				const row = {
+					target,
+					payments: ids.length,
+					executions: executions.count,
+					deliveredOk: delivery.stats.delivered,
+					failedAfterRedeliveries: delivery.stats.failing,
+					deliveries: delivery.stats.attempts,
+					answers: delivery.stats.by_status,
+					answerMs: delivery.stats.answer_ms,
+					reads429: rate.limited,
+					readsAllowed: rate.allowed,
+					secondsUntilAllDelivered: Math.round(deliveredAfter * 10) / 10,
+					secondsUntilLastExecution: Math.round(((executions.last - started) / 1000) * 10) / 10,
+				};
+				results.burst.push(row);
+				say(`${target.padEnd(14)} ${JSON.stringify(row)}`);
+			}
+		}
+	} finally {
+		for (const acct of accounts) await acct.sandbox.close().catch(() => undefined);
+		await server.stop();
+		if (process.env.BENCH_KEEP === '1') say(`n8n user folder kept: ${userFolder}`);
+		else removeUserFolder(userFolder);
+	}
+	const out = process.env.BENCH_OUT ?? path.join(CACHE_DIR, 'bench');
+	fs.mkdirSync(out, { recursive: true });
+	const file = path.join(out, `trigger-${new Date().toISOString().replace(/[:.]/g, '-')}.json`);
+	fs.writeFileSync(file, `${JSON.stringify(results, null, 2)}\n`);
+	say(`\n(${((performance.now() - startedAt) / 1000).toFixed(0)} s; ${file})`);
+	progress('done');
+}
+
+await main();
