@@ -32,7 +32,6 @@ export const BRAZILIAN_STATES = [
 	'SP',
 	'TO',
 ] as const;
-export type BrazilianState = (typeof BRAZILIAN_STATES)[number];
 
 /**
  * A Brazilian state: one of the 27 two-letter codes, trimmed, ASCII letters upper-cased (any other

@@ -11,7 +11,6 @@ import { asciiUpperCase } from './text';
 
 /** `account_type` values: checking (`conta-corrente`) and savings (`poupanca`). */
 export const ACCOUNT_TYPES = ['conta-corrente', 'poupanca'] as const;
-export type AccountType = (typeof ACCOUNT_TYPES)[number];
 
 /** A Brazilian bank code (COMPE): exactly 3 digits, e.g. 001 (Banco do Brasil), 341 (Itaú). */
 export function checkBrazilianBankCode(raw: string): Check {

@@ -78,11 +78,9 @@ export const CHALLENGE_WINDOW_SIZES = [
 	'600x400',
 	'fullPage',
 ] as const;
-export type ChallengeWindowSize = (typeof CHALLENGE_WINDOW_SIZES)[number];
 
 /** `from_card.meta.mcc` values (dynamic merchant category codes), sorted. */
 export const MCC_CODES = ['4722', '5045', '5065', '5947', '7372', '8299', '8999'] as const;
-export type MccCode = (typeof MCC_CODES)[number];
 
 /** The service uses only the first 13 characters of the soft descriptor. */
 export const SOFT_DESCRIPTOR_LENGTH = 13;

@@ -300,7 +300,6 @@ export function checkTaxId(raw: string): Check {
 
 /** Document types a person (POST /subject/people) may have. */
 export const PERSON_DOCUMENT_TYPES = ['cc', 'ce', 'cpf', 'curp', 'passport', 'rut'] as const;
-export type PersonDocumentType = (typeof PERSON_DOCUMENT_TYPES)[number];
 
 /** Document types accepted across the API (subjects, bank account owners, partners). */
 export const DOCUMENT_TYPES = [

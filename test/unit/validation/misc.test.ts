@@ -1,10 +1,4 @@
-import {
-	checkEmail,
-	checkIntegerInRange,
-	checkNonEmpty,
-	checkOneOf,
-	checkUuid,
-} from '../../../nodes/FacilitaPay/validation/misc';
+import { checkEmail, checkUuid } from '../../../nodes/FacilitaPay/validation/misc';
 
 describe('checkUuid', () => {
 	it.each([
@@ -46,63 +40,5 @@ describe('checkEmail', () => {
 		`${'a'.repeat(250)}@example.com`,
 	])('rejects %j', (raw) => {
 		expect(checkEmail(raw).ok).toBe(false);
-	});
-});
-
-describe('checkNonEmpty', () => {
-	it.each([
-		[' hello ', 'hello'],
-		['0', '0'],
-	])('accepts %j as %j', (raw, value) => {
-		expect(checkNonEmpty(raw)).toEqual({ ok: true, value });
-	});
-
-	it.each(['', '   ', '\n\t'])('rejects %j', (raw) => {
-		expect(checkNonEmpty(raw)).toEqual({ ok: false, reason: 'is empty; enter a value' });
-	});
-});
-
-describe('checkIntegerInRange', () => {
-	it.each([
-		[0, 0, 3, '0'],
-		[3, 0, 3, '3'],
-		[2, 0, 3, '2'],
-	])('accepts %j in [%j, %j]', (raw, min, max, value) => {
-		expect(checkIntegerInRange(raw, min, max)).toEqual({ ok: true, value });
-	});
-
-	it.each([
-		[4, 'is 4; enter a whole number from 0 to 3'],
-		[-1, 'is -1; enter a whole number from 0 to 3'],
-		[1.5, 'is 1.5; enter a whole number from 0 to 3'],
-		[NaN, 'is not a number; enter a whole number from 0 to 3'],
-		['2' as unknown as number, 'is not a number; enter a whole number from 0 to 3'],
-	])('rejects %j', (raw, reason) => {
-		expect(checkIntegerInRange(raw, 0, 3)).toEqual({ ok: false, reason });
-	});
-});
-
-describe('checkOneOf', () => {
-	const sizes = ['250x400', 'fullPage'];
-
-	it.each([
-		['fullPage', 'fullPage'],
-		[' FULLPAGE ', 'fullPage'],
-	])('accepts %j as %j', (raw, value) => {
-		expect(checkOneOf(raw, sizes)).toEqual({ ok: true, value });
-	});
-
-	it('is case-sensitive on request', () => {
-		expect(checkOneOf('FULLPAGE', sizes, { caseSensitive: true })).toEqual({
-			ok: false,
-			reason: 'is "FULLPAGE"; use one of 250x400, fullPage',
-		});
-	});
-
-	it('lists the options when empty', () => {
-		expect(checkOneOf('', sizes)).toEqual({
-			ok: false,
-			reason: 'is empty; use one of 250x400, fullPage',
-		});
 	});
 });

@@ -1,4 +1,4 @@
-import { checkPathId } from '../../../nodes/FacilitaPay/validation';
+import { checkPathId } from '../../../nodes/FacilitaPay/validation/pathId';
 
 describe('checkPathId (an ID placed into a URL path)', () => {
 	it.each([
