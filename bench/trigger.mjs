@@ -152,6 +152,18 @@ async function waitUntil(check, timeoutMs, what) {
 }
 
 async function countExecutions(n8n, workflowId) {
+	for (let attempt = 1; ; attempt++) {
+		try {
+			return await countExecutionsOnce(n8n, workflowId);
+		} catch (error) {
+			// n8n answers 503 "Database is not ready" while its database is saturated.
+			if (attempt >= 20) throw error;
+			await sleep(1_000);
+		}
+	}
+}
+
+async function countExecutionsOnce(n8n, workflowId) {
 	let count = 0;
 	let last = 0;
 	let cursor = '';
