@@ -120,6 +120,20 @@ export function tailOf(file, lines = 40) {
 	}
 }
 
+/**
+ * Keeps the `keep` newest `run-*` folders under `root` (their names sort by time) and removes the
+ * older ones: the logs kept of the e2e and queue-mode runs.
+ * @param {string} root @param {number} [keep]
+ */
+export function pruneRuns(root, keep = 3) {
+	const runs = fs
+		.readdirSync(root)
+		.filter((d) => d.startsWith('run-'))
+		.sort();
+	for (const old of runs.slice(0, Math.max(0, runs.length - keep)))
+		fs.rmSync(path.join(root, old), { recursive: true, force: true });
+}
+
 /** @param {string} file */
 export function sha256File(file) {
 	return createHash('sha256').update(fs.readFileSync(file)).digest('hex');

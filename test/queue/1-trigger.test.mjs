@@ -1,21 +1,21 @@
-// Queue mode, case 1: an active FacilitaPay Trigger workflow. The main registers the webhook
+// Queue mode, case 1: a published FacilitaPay Trigger workflow. The main registers the webhook
 // processor's URL with FacilitaPay (the sandbox); the sandbox delivers 200 notifications to the
 // webhook processor, which checks each one's secret and queues it; the two workers run them.
 // Exactly 200 successful executions, each event once, on both workers; 50 forged notifications
 // are refused by the webhook processor and start nothing.
 import {
 	CASE_TIMEOUT,
-	NODE_TYPES,
 	allExecutions,
+	caseCredentials,
+	caseSandbox,
 	countBy,
 	createActiveWorkflow,
-	createCredentials,
 	describeQueue,
 	executionsByWorker,
 	nodeOutput,
 	queueState,
 	report,
-	startAttributedSandbox,
+	triggerNode,
 	waitFor,
 	waitForExecutions,
 	registerSubjects,
@@ -28,46 +28,21 @@ let forgedAnswers = {};
 const TRIGGER = 'FacilitaPay Trigger';
 
 describeQueue('queue mode: FacilitaPay Trigger on a webhook processor and two workers', () => {
-	/** @type {Awaited<ReturnType<typeof startAttributedSandbox>>} */
-	let sandbox;
+	const sandbox = caseSandbox();
 	/** @type {any} */
 	let workflow;
 	let webhookUrl = '';
 	let secret = '';
 
-	beforeAll(async () => {
-		sandbox = await startAttributedSandbox();
-	});
-
-	afterAll(async () => {
-		await sandbox?.close();
-	});
-
 	test(
-		'activation on the main registers the webhook processor’s production URL with FacilitaPay',
+		'publishing on the main registers the webhook processor’s production URL with FacilitaPay',
 		async () => {
 			const state = queueState();
-			const credentials = await createCredentials('FacilitaPay Queue Trigger', {
-				environment: 'custom',
-				baseUrl: sandbox.apiBase,
-				authentication: 'accessToken',
-				accessToken: 'sandbox-token',
-			});
+			const credentials = await caseCredentials(sandbox, 'FacilitaPay Queue Trigger');
 			const webhookId = `queue-trigger-${Date.now().toString(36)}`;
 			workflow = await createActiveWorkflow({
 				name: 'queue: FacilitaPay Trigger',
-				nodes: [
-					{
-						id: 'trigger',
-						name: TRIGGER,
-						type: NODE_TYPES.trigger,
-						typeVersion: 1,
-						position: [0, 0],
-						parameters: { events: ['*'] },
-						webhookId,
-						credentials: { facilitaPayApi: credentials },
-					},
-				],
+				nodes: [triggerNode({ webhookId, credentials, name: TRIGGER })],
 			});
 
 			const registration = await waitFor(

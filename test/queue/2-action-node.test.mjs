@@ -4,18 +4,19 @@
 // shown to come from the worker that ran the execution (the owner of the client socket).
 import {
 	CASE_TIMEOUT,
-	NODE_TYPES,
+	SUBJECT_FROM_ITEM,
+	actionNode,
 	allExecutions,
+	caseCredentials,
+	caseSandbox,
 	countBy,
-	createActiveWorkflow,
-	createCredentials,
+	createWebhookWorkflow,
 	describeQueue,
 	executionsByWorker,
+	itemsFromBody,
 	nodeOutput,
-	queueState,
+	postWhenRegistered,
 	report,
-	startAttributedSandbox,
-	waitFor,
 	waitForExecutions,
 } from './lib/queue.mjs';
 import { validCpf } from '../e2e/lib/n8n-e2e.mjs';
@@ -23,71 +24,18 @@ import { validCpf } from '../e2e/lib/n8n-e2e.mjs';
 const ITEMS = 100;
 
 describeQueue('queue mode: the FacilitaPay action node on a worker', () => {
-	/** @type {Awaited<ReturnType<typeof startAttributedSandbox>>} */
-	let sandbox;
-
-	beforeAll(async () => {
-		sandbox = await startAttributedSandbox();
-	});
-
-	afterAll(async () => {
-		await sandbox?.close();
-	});
+	const sandbox = caseSandbox();
 
 	test(
 		`Subject → Create or Update on ${ITEMS} items: ${ITEMS} people registered, each output item is the person the sandbox created, all sent by one worker`,
 		async () => {
-			const state = queueState();
-			const credentials = await createCredentials('FacilitaPay Queue Action', {
-				environment: 'custom',
-				baseUrl: sandbox.apiBase,
-				authentication: 'accessToken',
-				accessToken: 'sandbox-token',
-			});
+			const credentials = await caseCredentials(sandbox, 'FacilitaPay Queue Action');
 			const path = `queue-people-${Date.now().toString(36)}`;
-			const workflow = await createActiveWorkflow({
+			const workflow = await createWebhookWorkflow({
 				name: 'queue: FacilitaPay action node on 100 items',
-				nodes: [
-					{
-						id: 'webhook',
-						name: 'Webhook',
-						type: 'n8n-nodes-base.webhook',
-						typeVersion: 2,
-						position: [0, 0],
-						webhookId: path,
-						parameters: { httpMethod: 'POST', path, responseMode: 'onReceived', options: {} },
-					},
-					{
-						id: 'people',
-						name: 'People',
-						type: 'n8n-nodes-base.code',
-						typeVersion: 2,
-						position: [220, 0],
-						parameters: {
-							jsCode: 'return $input.first().json.body.people.map((person) => ({ json: person }));',
-						},
-					},
-					{
-						id: 'facilitapay',
-						name: 'FacilitaPay',
-						type: NODE_TYPES.action,
-						typeVersion: 1,
-						position: [440, 0],
-						parameters: {
-							resource: 'subject',
-							operation: 'create',
-							documentType: 'cpf',
-							documentNumber: '={{ $json.cpf }}',
-							socialName: '={{ $json.name }}',
-							fiscalCountry: 'BR',
-						},
-						credentials: { facilitaPayApi: credentials },
-					},
-				],
-				connections: {
-					Webhook: { main: [[{ node: 'People', type: 'main', index: 0 }]] },
-					People: { main: [[{ node: 'FacilitaPay', type: 'main', index: 0 }]] },
-				},
+				path,
+				items: itemsFromBody('People', 'people'),
+				action: actionNode({ credentials, parameters: SUBJECT_FROM_ITEM }),
 			});
 			const seed = (Date.now() % 100000) + 70000;
 			const people = Array.from({ length: ITEMS }, (_, i) => {
@@ -100,20 +48,10 @@ describeQueue('queue mode: the FacilitaPay action node on a worker', () => {
 				};
 			});
 
-			// Activation is asynchronous: the webhook answers 404 until it is registered (a 404 starts nothing).
 			const startedAt = Date.now();
-			const answer = await waitFor(
-				async () => {
-					const response = await fetch(`${state.webhook.url}/webhook/${path}`, {
-						method: 'POST',
-						headers: { 'content-type': 'application/json' },
-						body: JSON.stringify({ people: people.map(({ cpf, name }) => ({ cpf, name })) }),
-					});
-					const text = await response.text();
-					return response.status === 404 ? null : { status: response.status, text };
-				},
-				{ what: `the webhook processor to know POST /webhook/${path}` },
-			);
+			const answer = await postWhenRegistered(path, {
+				people: people.map(({ cpf, name }) => ({ cpf, name })),
+			});
 			expect(answer.status).toBe(200);
 
 			const [finished] = await waitForExecutions(workflow.id, 1);

@@ -8,18 +8,22 @@
 // Which process sent each sign-in is read from the client socket's owner (see lib/queue.mjs).
 import {
 	CASE_TIMEOUT,
-	NODE_TYPES,
+	SUBJECT_FROM_ITEM,
+	actionNode,
 	allExecutions,
+	caseCredentials,
+	caseSandbox,
 	countBy,
-	createActiveWorkflow,
-	createCredentials,
+	createWebhookWorkflow,
 	describeQueue,
 	executionsByWorker,
+	itemsFromBody,
 	nodeOutput,
+	postWebhook,
+	postWhenRegistered,
 	queueState,
+	registerSubjects,
 	report,
-	startAttributedSandbox,
-	waitFor,
 	waitForExecutions,
 } from './lib/queue.mjs';
 import { validCpf } from '../e2e/lib/n8n-e2e.mjs';
@@ -30,95 +34,49 @@ const STORMS = 10;
 const STORM_ITEMS = 50;
 
 describeQueue('queue mode: sign-in storm across processes', () => {
-	/** @type {Awaited<ReturnType<typeof startAttributedSandbox>>} */
-	let sandbox;
-
-	beforeAll(async () => {
-		sandbox = await startAttributedSandbox();
-	});
-
-	afterAll(async () => {
-		await sandbox?.close();
-	});
+	const sandbox = caseSandbox();
 
 	test(
 		`token expired: ${CONCURRENT} concurrent executions over both workers make at most one sign-in per process (≤ 3), none refused, 0 failed items`,
 		async () => {
 			const state = queueState();
 			// Subjects to read back (created as fixtures with the static token).
-			const seed = (Date.now() % 100000) + 51000;
-			/** @type {string[]} */
-			const subjectIds = [];
-			for (let i = 0; i < CONCURRENT * ITEMS_PER_EXECUTION; i++) {
-				const person = {
-					document_type: 'cpf',
-					document_number: validCpf(seed + i),
-					social_name: `Storm Person ${i}`,
-					fiscal_country: 'Brazil',
-				};
-				subjectIds.push((await sandbox.call('POST', '/api/v1/subject/people', { person })).data.id);
-			}
-			const credentials = await createCredentials('FacilitaPay Queue Username and Password', {
-				environment: 'custom',
-				baseUrl: sandbox.apiBase,
-				authentication: 'usernamePassword',
-				username: 'sandbox',
-				password: 'sandbox',
-			});
+			const subjectIds = await registerSubjects(
+				sandbox,
+				CONCURRENT * ITEMS_PER_EXECUTION,
+				'Storm Person',
+			);
+			const credentials = await caseCredentials(
+				sandbox,
+				'FacilitaPay Queue Username and Password',
+				{ signIn: true },
+			);
 			const path = `queue-storm-${Date.now().toString(36)}`;
-			const workflow = await createActiveWorkflow({
+			const workflow = await createWebhookWorkflow({
 				name: 'queue: sign-in storm',
-				nodes: [
-					{
-						id: 'webhook',
-						name: 'Webhook',
-						type: 'n8n-nodes-base.webhook',
-						typeVersion: 2,
-						position: [0, 0],
-						webhookId: path,
-						parameters: { httpMethod: 'POST', path, responseMode: 'onReceived', options: {} },
+				path,
+				items: {
+					id: 'split',
+					name: 'Subjects',
+					type: 'n8n-nodes-base.splitOut',
+					typeVersion: 1,
+					position: [220, 0],
+					parameters: {
+						fieldToSplitOut: 'body.subjectIds',
+						options: { destinationFieldName: 'subjectId' },
 					},
-					{
-						id: 'split',
-						name: 'Subjects',
-						type: 'n8n-nodes-base.splitOut',
-						typeVersion: 1,
-						position: [220, 0],
-						parameters: {
-							fieldToSplitOut: 'body.subjectIds',
-							options: { destinationFieldName: 'subjectId' },
-						},
-					},
-					{
-						id: 'facilitapay',
-						name: 'FacilitaPay',
-						type: NODE_TYPES.action,
-						typeVersion: 1,
-						position: [440, 0],
-						parameters: {
-							resource: 'subject',
-							operation: 'get',
-							subjectId: '={{ $json.subjectId }}',
-							simplify: false,
-						},
-						credentials: { facilitaPayApi: credentials },
-					},
-				],
-				connections: {
-					Webhook: { main: [[{ node: 'Subjects', type: 'main', index: 0 }]] },
-					Subjects: { main: [[{ node: 'FacilitaPay', type: 'main', index: 0 }]] },
 				},
+				action: actionNode({
+					credentials,
+					parameters: {
+						resource: 'subject',
+						operation: 'get',
+						subjectId: '={{ $json.subjectId }}',
+						simplify: false,
+					},
+				}),
 			});
-			const url = `${state.webhook.url}/webhook/${path}`;
-			const start = (/** @type {string[]} */ ids) =>
-				fetch(url, {
-					method: 'POST',
-					headers: { 'content-type': 'application/json' },
-					body: JSON.stringify({ subjectIds: ids }),
-				}).then(async (r) => ({
-					status: r.status,
-					text: await r.text(),
-				}));
+			const start = (/** @type {string[]} */ ids) => postWebhook(path, { subjectIds: ids });
 			const signIns = (/** @type {number} */ after) =>
 				sandbox
 					.requests()
@@ -126,12 +84,7 @@ describeQueue('queue mode: sign-in storm across processes', () => {
 					.filter((r) => r.method === 'POST' && r.path.endsWith('/sign_in'));
 
 			// 1. One execution signs in and leaves the token in the credentials (the shared database).
-			await waitFor(
-				async () => ((await start(subjectIds.slice(0, 1))).status === 404 ? null : true),
-				{
-					what: `the webhook processor to know POST /webhook/${path}`,
-				},
-			);
+			await postWhenRegistered(path, { subjectIds: subjectIds.slice(0, 1) });
 			await waitForExecutions(workflow.id, 1);
 			expect(signIns(0).map((r) => r.status)).toEqual([200]);
 
@@ -205,66 +158,18 @@ describeQueue('queue mode: sign-in storm across processes', () => {
 	test(
 		`10 storms in a row: the token expires before each, ${CONCURRENT} executions × ${STORM_ITEMS} creates over both workers, 0 failed items, at most one sign-in per process per expiry`,
 		async () => {
-			const state = queueState();
-			const credentials = await createCredentials('FacilitaPay Queue Storms', {
-				environment: 'custom',
-				baseUrl: sandbox.apiBase,
-				authentication: 'usernamePassword',
-				username: 'sandbox',
-				password: 'sandbox',
+			const credentials = await caseCredentials(sandbox, 'FacilitaPay Queue Storms', {
+				signIn: true,
 			});
 			const path = `queue-storms-${Date.now().toString(36)}`;
-			const workflow = await createActiveWorkflow({
+			const workflow = await createWebhookWorkflow({
 				name: 'queue: ten sign-in storms',
-				nodes: [
-					{
-						id: 'webhook',
-						name: 'Webhook',
-						type: 'n8n-nodes-base.webhook',
-						typeVersion: 2,
-						position: [0, 0],
-						webhookId: path,
-						parameters: { httpMethod: 'POST', path, responseMode: 'onReceived', options: {} },
-					},
-					{
-						id: 'people',
-						name: 'People',
-						type: 'n8n-nodes-base.code',
-						typeVersion: 2,
-						position: [220, 0],
-						parameters: {
-							jsCode: 'return $input.first().json.body.people.map((person) => ({ json: person }));',
-						},
-					},
-					{
-						id: 'facilitapay',
-						name: 'FacilitaPay',
-						type: NODE_TYPES.action,
-						typeVersion: 1,
-						position: [440, 0],
-						parameters: {
-							resource: 'subject',
-							operation: 'create',
-							documentType: 'cpf',
-							documentNumber: '={{ $json.cpf }}',
-							socialName: '={{ $json.name }}',
-							fiscalCountry: 'BR',
-						},
-						credentials: { facilitaPayApi: credentials },
-					},
-				],
-				connections: {
-					Webhook: { main: [[{ node: 'People', type: 'main', index: 0 }]] },
-					People: { main: [[{ node: 'FacilitaPay', type: 'main', index: 0 }]] },
-				},
+				path,
+				items: itemsFromBody('People', 'people'),
+				action: actionNode({ credentials, parameters: SUBJECT_FROM_ITEM }),
 			});
-			const url = `${state.webhook.url}/webhook/${path}`;
-			const post = (/** @type {object[]} */ people) =>
-				fetch(url, {
-					method: 'POST',
-					headers: { 'content-type': 'application/json' },
-					body: JSON.stringify({ people }),
-				}).then((r) => r.status);
+			const post = async (/** @type {object[]} */ people) =>
+				(await postWebhook(path, { people })).status;
 			let seed = (Date.now() % 100000) + 200000;
 			const people = (/** @type {number} */ count) =>
 				Array.from({ length: count }, () => ({
@@ -272,9 +177,7 @@ describeQueue('queue mode: sign-in storm across processes', () => {
 					name: `Storm Creator ${seed}`,
 				}));
 			// The first execution signs in and stores the token.
-			await waitFor(async () => ((await post(people(1))) === 404 ? null : true), {
-				what: `the webhook processor to know POST /webhook/${path}`,
-			});
+			await postWhenRegistered(path, { people: people(1) });
 			let finished = 1;
 			await waitForExecutions(workflow.id, finished);
 			/** @type {string[]} */

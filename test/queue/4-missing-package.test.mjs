@@ -8,44 +8,33 @@
 // The deployment checklist is in docs/queue-mode.md. This file runs last: it stops the two workers.
 import fs from 'node:fs';
 import path from 'node:path';
-import { freePort, installPackageInto, isAlive } from '../../scripts/n8n-runtime.mjs';
-import {
-	adoptRun,
-	clusterEnv,
-	killGroup,
-	startWorker,
-	stopCluster,
-} from '../../scripts/queue-cluster.mjs';
+import { stopCluster } from '../../scripts/queue-cluster.mjs';
 import {
 	CASE_TIMEOUT,
 	NODE_TYPES,
 	allExecutions,
+	caseCredentials,
+	caseSandbox,
 	createActiveWorkflow,
-	createCredentials,
 	describeQueue,
 	executionsByWorker,
-	extraWorkers,
 	nodeOutput,
 	queueState,
+	registerSubjects,
 	report,
-	startAttributedSandbox,
+	startExtraWorker,
+	stopAndWait,
+	triggerNode,
 	waitFor,
 	waitForExecutions,
-	registerSubjects,
 } from './lib/queue.mjs';
 
 const TRIGGER = 'FacilitaPay Trigger';
 
 describeQueue('queue mode: a worker without the FacilitaPay package', () => {
-	/** @type {Awaited<ReturnType<typeof startAttributedSandbox>>} */
-	let sandbox;
-
-	beforeAll(async () => {
-		sandbox = await startAttributedSandbox();
-	});
+	const sandbox = caseSandbox();
 
 	afterAll(async () => {
-		await sandbox?.close();
 		// The workers this file started (the cluster's own are stopped by the global teardown).
 		await stopCluster();
 	});
@@ -54,28 +43,11 @@ describeQueue('queue mode: a worker without the FacilitaPay package', () => {
 		'the webhook processor answers FacilitaPay 200, the execution fails visibly naming the package (the event stays in FacilitaPay’s notification log), and with the package installed the next event runs',
 		async () => {
 			const state = queueState();
-			adoptRun(state.runDir);
-			const credentials = await createCredentials('FacilitaPay Queue Missing Package', {
-				environment: 'custom',
-				baseUrl: sandbox.apiBase,
-				authentication: 'accessToken',
-				accessToken: 'sandbox-token',
-			});
+			const credentials = await caseCredentials(sandbox, 'FacilitaPay Queue Missing Package');
 			const webhookId = `queue-missing-${Date.now().toString(36)}`;
 			const workflow = await createActiveWorkflow({
 				name: 'queue: trigger with a worker lacking the package',
-				nodes: [
-					{
-						id: 'trigger',
-						name: TRIGGER,
-						type: NODE_TYPES.trigger,
-						typeVersion: 1,
-						position: [0, 0],
-						parameters: { events: ['*'] },
-						webhookId,
-						credentials: { facilitaPayApi: credentials },
-					},
-				],
+				nodes: [triggerNode({ webhookId, credentials, name: TRIGGER })],
 			});
 			await waitFor(
 				async () =>
@@ -86,23 +58,14 @@ describeQueue('queue mode: a worker without the FacilitaPay package', () => {
 			);
 
 			// Only a worker without the package is left.
-			for (const worker of state.workers) killGroup(worker.pid, 'SIGTERM');
-			await waitFor(async () => state.workers.every((w) => !isAlive(w.pid)), {
-				what: 'the two workers to stop',
-				timeoutMs: 30_000,
-			});
-			const bareFolder = path.join(state.runDir, 'worker-bare');
-			const bare = await startWorker({
-				name: 'worker-bare',
-				folder: bareFolder,
-				healthPort: await freePort(),
-				env: clusterEnv(state),
-				webhookUrl: `${state.webhook.url}/`,
-			});
-			extraWorkers.push({ name: 'worker-bare', logFile: bare.logFile, pid: bare.proc.pid });
+			await stopAndWait(
+				state.workers.map((w) => w.pid),
+				'the two workers to stop',
+			);
+			const bare = await startExtraWorker('worker-bare', { withPackage: false });
 			expect(
 				fs.existsSync(
-					path.join(bareFolder, '.n8n', 'nodes', 'node_modules', 'n8n-nodes-facilitapay'),
+					path.join(bare.folder, '.n8n', 'nodes', 'node_modules', 'n8n-nodes-facilitapay'),
 				),
 			).toBe(false);
 
@@ -143,21 +106,8 @@ describeQueue('queue mode: a worker without the FacilitaPay package', () => {
 			});
 
 			// The fix: a worker WITH the package replaces it; the next event runs.
-			const fixedFolder = path.join(state.runDir, 'worker-3');
-			installPackageInto(fixedFolder, state.tarball);
-			const fixed = await startWorker({
-				name: 'worker-3',
-				folder: fixedFolder,
-				healthPort: await freePort(),
-				env: clusterEnv(state),
-				webhookUrl: `${state.webhook.url}/`,
-			});
-			extraWorkers.push({ name: 'worker-3', logFile: fixed.logFile, pid: fixed.proc.pid });
-			killGroup(bare.proc.pid, 'SIGTERM');
-			await waitFor(async () => !isAlive(bare.proc.pid), {
-				what: 'the worker without the package to stop',
-				timeoutMs: 30_000,
-			});
+			await startExtraWorker('worker-3');
+			await stopAndWait([bare.proc.pid], 'the worker without the package to stop');
 
 			await sandbox.call('POST', '/_sandbox/events', {
 				type: 'subject_approved',

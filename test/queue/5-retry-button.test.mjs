@@ -10,20 +10,23 @@
 // starts two of its own when needed.
 import {
 	CASE_TIMEOUT,
-	NODE_TYPES,
+	actionNode,
 	api,
-	createActiveWorkflow,
-	createCredentials,
+	caseCredentials,
+	caseSandbox,
+	createWebhookWorkflow,
 	describeQueue,
 	ensureWorkers,
 	executionsByWorker,
+	itemsFromBody,
 	nodeOutput,
+	postWhenRegistered,
 	queueState,
+	registerSubjects,
 	report,
 	retryOnMain,
-	startAttributedSandbox,
+	triggerNode,
 	waitFor,
-	registerSubjects,
 } from './lib/queue.mjs';
 import { getExecution, waitForNewExecution } from '../e2e/lib/n8n-e2e.mjs';
 import { ACCOUNT_IDS } from '../../sandbox/accounts.mjs';
@@ -33,8 +36,7 @@ const TRIGGER = 'FacilitaPay Trigger';
 const PAYOUT_ROUTE = 'POST /api/v1/transactions';
 
 describeQueue("queue mode: n8n's Retry button sends no payout twice", () => {
-	/** @type {Awaited<ReturnType<typeof startAttributedSandbox>>} */
-	let sandbox;
+	const sandbox = caseSandbox();
 	/** @type {Awaited<ReturnType<typeof ensureWorkers>>} */
 	let workers;
 	/** @type {{id: string}} */
@@ -42,77 +44,43 @@ describeQueue("queue mode: n8n's Retry button sends no payout twice", () => {
 	let path = '';
 
 	beforeAll(async () => {
-		sandbox = await startAttributedSandbox();
 		workers = await ensureWorkers(2, { prefix: 'retry' });
-		const credentials = await createCredentials('FacilitaPay Queue Retry', {
-			environment: 'custom',
-			baseUrl: sandbox.apiBase,
-			authentication: 'accessToken',
-			accessToken: 'sandbox-token',
-		});
+		const credentials = await caseCredentials(sandbox, 'FacilitaPay Queue Retry');
 		path = `queue-retry-${Date.now().toString(36)}`;
-		workflow = await createActiveWorkflow({
+		workflow = await createWebhookWorkflow({
 			name: 'queue: Retry button on payouts',
+			path,
 			settings: {
 				executionOrder: 'v1',
 				saveDataErrorExecution: 'all',
 				saveDataSuccessExecution: 'all',
 			},
-			nodes: [
-				{
-					id: 'webhook',
-					name: 'Webhook',
-					type: 'n8n-nodes-base.webhook',
-					typeVersion: 2,
-					position: [0, 0],
-					webhookId: path,
-					parameters: { httpMethod: 'POST', path, responseMode: 'onReceived', options: {} },
+			items: itemsFromBody('Payouts', 'payouts'),
+			action: actionNode({
+				name: PAYOUTS,
+				credentials,
+				parameters: {
+					resource: 'transaction',
+					operation: 'createPayout',
+					subjectId: '={{ $json.subjectId }}',
+					value: '={{ $json.value }}',
+					currency: 'USD',
+					exchangeCurrency: 'BRL',
+					fromBankAccountId: ACCOUNT_IDS.usdCashOut,
+					toBankAccountId: ACCOUNT_IDS.brlCustomer,
+					requestOptions: { concurrency: 1 },
 				},
-				{
-					id: 'payouts',
-					name: 'Payouts',
-					type: 'n8n-nodes-base.code',
-					typeVersion: 2,
-					position: [220, 0],
-					parameters: {
-						jsCode: 'return $input.first().json.body.payouts.map((payout) => ({ json: payout }));',
-					},
-				},
-				{
-					id: 'facilitapay',
-					name: PAYOUTS,
-					type: NODE_TYPES.action,
-					typeVersion: 1,
-					position: [440, 0],
-					parameters: {
-						resource: 'transaction',
-						operation: 'createPayout',
-						subjectId: '={{ $json.subjectId }}',
-						value: '={{ $json.value }}',
-						currency: 'USD',
-						exchangeCurrency: 'BRL',
-						fromBankAccountId: ACCOUNT_IDS.usdCashOut,
-						toBankAccountId: ACCOUNT_IDS.brlCustomer,
-						requestOptions: { concurrency: 1 },
-					},
-					credentials: { facilitaPayApi: credentials },
-				},
-				{
-					id: 'trigger',
-					name: TRIGGER,
-					type: NODE_TYPES.trigger,
-					typeVersion: 1,
-					position: [0, 300],
-					// An event the payouts never cause: the trigger only has to stay registered.
-					parameters: { events: ['subject_reproved'] },
+			}),
+			// An event the payouts never cause: the trigger only has to stay registered.
+			extraNodes: [
+				triggerNode({
 					webhookId: `wh-${path}`,
-					credentials: { facilitaPayApi: credentials },
-				},
+					credentials,
+					events: ['subject_reproved'],
+					name: TRIGGER,
+					position: [0, 300],
+				}),
 			],
-			connections: {
-				Webhook: { main: [[{ node: 'Payouts', type: 'main', index: 0 }]] },
-				Payouts: { main: [[{ node: PAYOUTS, type: 'main', index: 0 }]] },
-			},
 		});
 		await waitFor(
 			async () =>
@@ -123,7 +91,6 @@ describeQueue("queue mode: n8n's Retry button sends no payout twice", () => {
 
 	afterAll(async () => {
 		await workers?.stop();
-		await sandbox?.close();
 	});
 
 	/** The sandbox's request log (with bodies), from entry `after` on. @param {number} after */
@@ -166,18 +133,7 @@ describeQueue("queue mode: n8n's Retry button sends no payout twice", () => {
 				await api('GET', `/executions?workflowId=${workflow.id}&limit=250&includeData=false`)
 			).data.map((/** @type {any} */ e) => e.id);
 			const startedAt = Date.now();
-			await waitFor(
-				async () => {
-					const response = await fetch(`${state.webhook.url}/webhook/${path}`, {
-						method: 'POST',
-						headers: { 'content-type': 'application/json' },
-						body: JSON.stringify({ payouts }),
-					});
-					await response.text();
-					return response.status === 404 ? null : response.status;
-				},
-				{ what: `the webhook processor to know POST /webhook/${path}` },
-			);
+			await postWhenRegistered(path, { payouts });
 			const failed = await waitForNewExecution(server, workflow.id, {
 				known,
 				timeoutMs: 120_000,

@@ -3,7 +3,7 @@
 // three runs) and removes the run's folder (FACILITAPAY_QUEUE_KEEP=1 keeps it).
 import fs from 'node:fs';
 import path from 'node:path';
-import { CACHE_DIR, log } from '../../scripts/n8n-runtime.mjs';
+import { CACHE_DIR, log, pruneRuns } from '../../scripts/n8n-runtime.mjs';
 
 export default async function globalTeardown() {
 	const shared = /** @type {any} */ (globalThis).__facilitapayQueue;
@@ -31,12 +31,7 @@ export default async function globalTeardown() {
 				}
 			}
 		}
-		const runs = fs
-			.readdirSync(logsRoot)
-			.filter((d) => d.startsWith('run-'))
-			.sort();
-		for (const old of runs.slice(0, Math.max(0, runs.length - 3)))
-			fs.rmSync(path.join(logsRoot, old), { recursive: true, force: true });
+		pruneRuns(logsRoot, 3);
 		log(`queue-mode logs kept in ${target}`);
 	} catch (error) {
 		log(`keeping the queue-mode logs: ${/** @type {Error} */ (error).message}`);
