@@ -5,10 +5,8 @@ import type {
 	INodeListSearchResult,
 } from 'n8n-workflow';
 
-import { apiRequest } from '../transport';
+import { apiRequest, SERVICE_PAGE_SIZE } from '../transport';
 
-/** The service's page size for people (and the size asked of the other lists). */
-const PAGE_SIZE = 100;
 /** How many matching customers' transactions one page of the transaction list reads. */
 const CUSTOMERS_PER_TRANSACTION_PAGE = 5;
 
@@ -55,7 +53,7 @@ async function page(
 
 /** The token for the next page: the last id of a full page. */
 function nextToken(records: IDataObject[]): string | undefined {
-	if (records.length < PAGE_SIZE) return undefined;
+	if (records.length < SERVICE_PAGE_SIZE) return undefined;
 	const last = records[records.length - 1]?.id;
 	return last === undefined || last === null ? undefined : String(last);
 }

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 
-import { checkUuid } from '../validation/misc';
+import { checkUuid } from '../validation/uuid';
 import { checked } from './checked';
 
 export const MARKETPLACE_LABELS: Record<string, string> = {

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 
-import { checkUuid } from '../validation/misc';
+import { checkUuid } from '../validation/uuid';
 import { checked, oneOf } from './checked';
 
 /** What the Failed option offers, and the `failed` query value each one sends. */

@@ -10,7 +10,7 @@ import {
 } from '../validation/card';
 import { checkCardExpiration, type TimeZoneOption } from '../validation/dates';
 import { checkCurrency, checkMoney } from '../validation/money';
-import { checkUuid } from '../validation/misc';
+import { checkUuid } from '../validation/uuid';
 import { invalid, valid, type Check } from '../validation/result';
 import { asciiLowerCase } from '../validation/text';
 import { checked, oneOf, optionalText, text } from './checked';

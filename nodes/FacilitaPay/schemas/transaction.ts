@@ -13,7 +13,7 @@ import {
 	CURRENCIES,
 	STABLECOINS,
 } from '../validation/money';
-import { checkUuid } from '../validation/misc';
+import { checkUuid } from '../validation/uuid';
 import { checked } from './checked';
 
 /** Destination currencies of dynamic PIX, boleto and checkout. */

@@ -17,4 +17,4 @@ export type { ApiRequest } from './send';
 export type { BinaryResponse } from './request';
 export { apiDownload, apiRequest } from './request';
 export type { PageOptions } from './paging';
-export { apiRequestAllItems } from './paging';
+export { apiRequestAllItems, SERVICE_PAGE_SIZE } from './paging';

@@ -6,6 +6,12 @@ import type { FacilitaPayContext } from './run';
 import type { ApiRequest } from './send';
 import { apiRequest } from './request';
 
+/**
+ * The most records the service returns in one page of a list (its people list: 100); the other
+ * lists are asked for as many, and a shorter page is read as the last one where that is known.
+ */
+export const SERVICE_PAGE_SIZE = 100;
+
 export interface PageOptions {
 	/** Stop after this many items; undefined returns all. */
 	limit?: number;

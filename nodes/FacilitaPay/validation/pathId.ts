@@ -1,11 +1,22 @@
-import { checkUuid } from './misc';
 import { invalid, valid, type Check } from './result';
 import { describeCharacter } from './text';
+import { checkUuid } from './uuid';
 
 /** The most an ID placed into a URL path may have. */
 export const MAX_PATH_ID_LENGTH = 128;
 
-const PATH_ID_PATTERN = /^[A-Za-z0-9_-]+$/;
+/** The only characters an ID placed into a URL path may have. */
+const PATH_ID_CHARACTER = /[A-Za-z0-9_-]/;
+const PATH_ID_SHAPE = `${PATH_ID_CHARACTER.source}{1,${MAX_PATH_ID_LENGTH}}`;
+const PATH_ID_PATTERN = new RegExp(`^${PATH_ID_SHAPE}$`);
+
+/** The editor's regex for such an ID typed into a field: spaces around it pass, the node trims them. */
+export const PATH_ID_FIELD_REGEX = `^\\s*${PATH_ID_SHAPE}\\s*$`;
+
+/** Whether `text` (already trimmed) may be placed into a URL path as it is. */
+export function isPathId(text: string): boolean {
+	return PATH_ID_PATTERN.test(text);
+}
 
 const ALLOWED = 'an ID uses only letters, digits, "-" and "_"';
 
@@ -30,7 +41,7 @@ export function checkPathId(raw: string, options: { uuid?: boolean } = {}): Chec
 			`contains percent-encoded characters ("${/%[0-9A-Fa-f]{2}/.exec(text)?.[0]}"), which could call another address; enter the ID itself: ${ALLOWED}`,
 		);
 	}
-	const other = [...text].find((character) => !/[A-Za-z0-9_-]/.test(character));
+	const other = [...text].find((character) => !PATH_ID_CHARACTER.test(character));
 	if (other !== undefined) {
 		return invalid(`contains ${describeCharacter(other)}; ${ALLOWED}`);
 	}
@@ -39,6 +50,6 @@ export function checkPathId(raw: string, options: { uuid?: boolean } = {}): Chec
 			`has ${text.length} characters; an ID has at most ${MAX_PATH_ID_LENGTH} (letters, digits, "-" and "_"); check that only the ID was pasted`,
 		);
 	}
-	if (!PATH_ID_PATTERN.test(text)) return invalid(ALLOWED);
+	if (!isPathId(text)) return invalid(ALLOWED);
 	return options.uuid ? checkUuid(text) : valid(text);
 }

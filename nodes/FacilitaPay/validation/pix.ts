@@ -1,5 +1,6 @@
 import { checkCnpj, checkCpf, stripDocumentPunctuation } from './documents';
 import { asciiLowerCase } from './text';
+import { isUuid } from './uuid';
 
 /**
  * CRC-16/CCITT-FALSE (poly 0x1021, init 0xFFFF, no reflection, no final xor) over the UTF-8 bytes
@@ -142,7 +143,6 @@ export type PixKeyCheck =
 	| { ok: true; value: string; kind: PixKeyKind }
 	| { ok: false; reason: string };
 
-const EVP_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 const KINDS_TEXT =
 	'a CPF (11 digits), a CNPJ (14 characters), an e-mail, a phone number written +55 with area code (e.g. +5511987654321) or a random key (UUID)';
 
@@ -182,8 +182,7 @@ export function checkPixKey(raw: string): PixKeyCheck {
 		};
 	}
 
-	if (EVP_PATTERN.test(asciiLowerCase(text)))
-		return { ok: true, value: asciiLowerCase(text), kind: 'evp' };
+	if (isUuid(text)) return { ok: true, value: asciiLowerCase(text), kind: 'evp' };
 
 	const { value } = stripDocumentPunctuation(text);
 	if (/^\d{11}$/.test(value)) {

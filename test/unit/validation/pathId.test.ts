@@ -1,4 +1,8 @@
-import { checkPathId } from '../../../nodes/FacilitaPay/validation/pathId';
+import {
+	checkPathId,
+	isPathId,
+	PATH_ID_FIELD_REGEX,
+} from '../../../nodes/FacilitaPay/validation/pathId';
 
 describe('checkPathId (an ID placed into a URL path)', () => {
 	it.each([
@@ -66,5 +70,21 @@ describe('checkPathId (an ID placed into a URL path)', () => {
 				reason: expect.stringContaining('groups 8-4-4-4-12'),
 			});
 		});
+	});
+});
+
+describe('isPathId and the editor regex hold the same path-ID rule', () => {
+	it.each([
+		['wire_123-ABC', true],
+		['a'.repeat(128), true],
+		['a'.repeat(129), false],
+		['..', false],
+		['abc/def', false],
+		['%2e', false],
+		['', false],
+	])('%j may go into a path: %j, in the editor and in the run', (text, expected) => {
+		expect(isPathId(text)).toBe(expected);
+		expect(new RegExp(PATH_ID_FIELD_REGEX).test(` ${text} `)).toBe(expected);
+		expect(checkPathId(text).ok).toBe(expected);
 	});
 });

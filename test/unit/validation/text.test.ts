@@ -1,5 +1,5 @@
 import { checkCurrency } from '../../../nodes/FacilitaPay/validation/money';
-import { checkUuid } from '../../../nodes/FacilitaPay/validation/misc';
+import { checkUuid } from '../../../nodes/FacilitaPay/validation/uuid';
 import { checkPixKey } from '../../../nodes/FacilitaPay/validation/pix';
 import { checkLabels } from '../../../nodes/FacilitaPay/validation/files';
 import { asciiLowerCase, asciiUpperCase } from '../../../nodes/FacilitaPay/validation/text';

@@ -1,7 +1,7 @@
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { checkUuid } from '../../validation/misc';
+import { checkUuid } from '../../validation/uuid';
 import { requireValid } from '../common/input';
 import { locatorField, locatorValue } from '../common/locator';
 import { answerAsJson } from '../common/output';

@@ -70,8 +70,8 @@
  * - A person's `documents` entries carry `labels`, `file_type`, `file_name` / `file_url`,
  *   `inserted_at` (the spec shows a Document's request fields only).
  * - A list ends with an empty page. A page that brings nothing new means the service ignored
- *   `last_id` and sent the whole list, unless it holds 100 records or more (the people list's
- *   page size): then the rest could not be read → cannotTell.
+ *   `last_id` and sent the whole list, unless it holds a full page or more (SERVICE_PAGE_SIZE,
+ *   100): then the rest could not be read → cannotTell.
  * - Times: `inserted_at` (else `created_at`), ISO 8601. One written without a zone is read as UTC
  *   (the documented times, such as the PIX expiry, end in `Z`), but it counts as sure only when it
  *   is inside the window read that way; up to 14 hours before, it may be it (→ cannotTell);
@@ -82,6 +82,7 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
 import type { ApiRequest } from '../../transport';
+import { SERVICE_PAGE_SIZE } from '../../transport/paging';
 
 /** What a lookup found: the record, nothing (send it), or why it cannot tell (do not send). */
 export type FindSentResult = { found: IDataObject } | { notFound: true } | { cannotTell: string };
@@ -94,8 +95,6 @@ export const CLOCK_SKEW_MS = 2 * 60_000;
 const UNZONED_SPREAD_MS = 14 * 3_600_000;
 /** The most pages read from one list; a longer list cannot be settled. */
 export const MAX_PAGES = 100;
-/** A repeated page this long may be a full page of a list the service does not page by `last_id`. */
-const GUESSED_PAGE_SIZE = 100;
 /** How many records a `cannotTell` names. */
 const NAMED_RECORDS = 3;
 
@@ -355,7 +354,7 @@ async function readAll(
 		if (fresh === 0) {
 			// The same page again: the service ignores last_id and sent the whole list, unless the
 			// page may be a full one of a longer list.
-			if (answer.length < GUESSED_PAGE_SIZE) return { records };
+			if (answer.length < SERVICE_PAGE_SIZE) return { records };
 			return {
 				problem: `${what} did not go past its first ${answer.length} records when asked for the next page, so the rest could not be read.`,
 			};

@@ -1,10 +1,7 @@
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
-/** A UUID, as the service's subject, subscription, transaction and invoice IDs are. */
-export const UUID_PATTERN =
-	'^\\s*[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}\\s*$';
-/** Any other ID placed in a URL path: letters, digits, `_` and `-` only. */
-export const PATH_ID_PATTERN = '^\\s*[A-Za-z0-9_-]{1,128}\\s*$';
+import { PATH_ID_FIELD_REGEX } from '../../validation/pathId';
+import { UUID_FIELD_REGEX } from '../../validation/uuid';
 
 interface LocatorOptions {
 	name: string;
@@ -36,7 +33,7 @@ export function locatorField(options: LocatorOptions): INodeProperties {
 			{
 				type: 'regex' as const,
 				properties: {
-					regex: options.uuid ? UUID_PATTERN : PATH_ID_PATTERN,
+					regex: options.uuid ? UUID_FIELD_REGEX : PATH_ID_FIELD_REGEX,
 					errorMessage: options.uuid
 						? `Not a valid ${options.kind} ID: it is a UUID, e.g. ${options.placeholder.replace(/^e\.g\. /, '')}`
 						: `Not a valid ${options.kind} ID: letters, digits, _ and - only`,

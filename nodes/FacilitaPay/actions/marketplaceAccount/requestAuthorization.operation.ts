@@ -2,7 +2,7 @@ import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { accountRequestSchema, MARKETPLACE_LABELS } from '../../schemas/marketplaceAccount';
-import { checkUuid } from '../../validation/misc';
+import { checkUuid } from '../../validation/uuid';
 import { subjectIdField } from '../common/fields';
 import { requireValid, validateBody } from '../common/input';
 import { accountOwnerOptions } from './owner.fields';

@@ -4,14 +4,8 @@ import { updateDisplayOptions } from 'n8n-workflow';
 import { NOTIFICATION_LABELS, notificationQuerySchema } from '../../schemas/notification';
 import { returnAllOrLimit } from '../common/fields';
 import { compact, validateBody } from '../common/input';
+import { SERVICE_PAGE_SIZE } from '../../transport/paging';
 import type { ItemWork } from '../node.type';
-
-/**
- * Page size asked for (`per_page`) when the user does not set one. The service states no maximum;
- * 100 is the page size of its other lists. Because it might still return fewer than asked, a
- * short page does not end the list: only an empty page (or the limit) does.
- */
-export const NOTIFICATIONS_PAGE_SIZE = 100;
 
 const properties: INodeProperties[] = [
 	...returnAllOrLimit,
@@ -67,9 +61,8 @@ const properties: INodeProperties[] = [
 				name: 'perPage',
 				type: 'number',
 				typeOptions: { minValue: 1 },
-				default: NOTIFICATIONS_PAGE_SIZE,
-				description:
-					'How many notifications to ask for per request (FacilitaPay states no maximum). Without it, 100 per request.',
+				default: SERVICE_PAGE_SIZE,
+				description: `How many notifications to ask for per request (FacilitaPay states no maximum). Without it, ${SERVICE_PAGE_SIZE} per request.`,
 			},
 		],
 	},
@@ -107,9 +100,12 @@ export async function prepare(this: IExecuteFunctions, i: number): Promise<ItemW
 			itemIndex: i,
 		},
 		send: 'allPages',
+		// Without Per Page, the page size of the service's other lists is asked for. The service states
+		// no maximum and might return fewer than asked, so a short page does not end the list: only
+		// an empty page (or the limit) does.
 		page: {
 			limit,
-			pageSize: perPage === undefined ? NOTIFICATIONS_PAGE_SIZE : Number(perPage),
+			pageSize: perPage === undefined ? SERVICE_PAGE_SIZE : Number(perPage),
 			pageSizeParam: 'per_page',
 			shortPageEnds: false,
 		},

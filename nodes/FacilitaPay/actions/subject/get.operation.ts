@@ -1,7 +1,7 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { checkUuid } from '../../validation/misc';
+import { checkUuid } from '../../validation/uuid';
 import { simplifyField, subjectIdField } from '../common/fields';
 import { requireValid } from '../common/input';
 import { simplifySubject } from '../common/simplify';

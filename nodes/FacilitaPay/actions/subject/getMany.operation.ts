@@ -3,10 +3,8 @@ import { updateDisplayOptions } from 'n8n-workflow';
 
 import { returnAllOrLimit, simplifyField } from '../common/fields';
 import { simplifySubject } from '../common/simplify';
+import { SERVICE_PAGE_SIZE } from '../../transport/paging';
 import type { ItemWork } from '../node.type';
-
-/** The service returns at most 100 people per request. */
-export const PEOPLE_PAGE_SIZE = 100;
 
 const properties: INodeProperties[] = [...returnAllOrLimit, simplifyField];
 
@@ -22,7 +20,7 @@ export async function prepare(this: IExecuteFunctions, i: number): Promise<ItemW
 	return {
 		request: { method: 'GET', path: '/subject/people', retry: 'safe', itemIndex: i },
 		send: 'allPages',
-		page: { limit, pageSize: PEOPLE_PAGE_SIZE },
+		page: { limit, pageSize: SERVICE_PAGE_SIZE },
 		output: (people) =>
 			(people as IDataObject[]).map((person) => ({
 				json: simplify ? simplifySubject(person) : person,

@@ -1,7 +1,7 @@
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { checkUuid } from '../../validation/misc';
+import { checkUuid } from '../../validation/uuid';
 import { subjectIdField } from '../common/fields';
 import { requireValid } from '../common/input';
 import { answerAsJson } from '../common/output';

@@ -6,7 +6,7 @@ import {
 	REGISTER_BANK_ACCOUNT_LABELS,
 	registerBankAccountSchema,
 } from '../../schemas/bankAccount';
-import { checkUuid } from '../../validation/misc';
+import { checkUuid } from '../../validation/uuid';
 import { currencyField, subjectIdField } from '../common/fields';
 import { compact, requireValid, validateBody } from '../common/input';
 import { locatorValue } from '../common/locator';

@@ -2,7 +2,7 @@ import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { PERSON_LABELS, personUpdateSchemaFor } from '../../schemas/subject';
-import { checkUuid } from '../../validation/misc';
+import { checkUuid } from '../../validation/uuid';
 import { subjectIdField } from '../common/fields';
 import { compact, jsonParameter, requireValid, validateBody } from '../common/input';
 import { personFieldsToApi, personOptionalFields } from './person.fields';

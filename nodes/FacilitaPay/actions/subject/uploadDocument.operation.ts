@@ -2,7 +2,7 @@ import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { documentSchema } from '../../schemas/subject';
-import { checkUuid } from '../../validation/misc';
+import { checkUuid } from '../../validation/uuid';
 import { subjectIdField } from '../common/fields';
 import { invalidInput, requireValid, validateBody } from '../common/input';
 import { answerAsJson } from '../common/output';
