@@ -260,16 +260,23 @@ export class MoneyRun {
 			);
 
 		if (item.idempotencyKey !== undefined && this.ledger) {
-			const used = await this.claimKey(item);
-			if (used) {
+			const earlier = await this.claimKey(item);
+			if (earlier === 'done') {
 				return {
 					kind: 'alreadyDone',
 					json: alreadyDone(
-						`Not sent: the idempotency key "${item.idempotencyKey}" was already used by this node within the last ${KEY_WINDOW_MS / 3_600_000} hours.`,
+						`Not sent: a request with the idempotency key "${item.idempotencyKey}" was done by this node within the last ${KEY_WINDOW_MS / 3_600_000} hours.`,
 						{ idempotencyKey: item.idempotencyKey },
 					),
 				};
 			}
+			// Used, with no known outcome: a retry looks it up below; anything else stops here.
+			if (earlier === 'unknown' && !(this.retrying && this.primed.has(this.autoKey(item))))
+				throw this.repeatedUnknown(
+					item,
+					undefined,
+					`a request with the idempotency key "${item.idempotencyKey}" was sent by this node within the last ${KEY_WINDOW_MS / 3_600_000} hours and its outcome is not known (it is being sent, or it failed without an answer), so it was not sent again`,
+				);
 		}
 		if (this.tool && this.ledger) {
 			const decision = await this.toolCheck(item);
@@ -290,17 +297,26 @@ export class MoneyRun {
 		return { kind: 'send' };
 	}
 
-	/** The item's idempotency key, claimed for this send: true when it was used before. */
-	private async claimKey(item: MoneyItem): Promise<boolean> {
+	/**
+	 * The item's idempotency key, claimed for this send: undefined when it is new, otherwise
+	 * whether the request sent with it earlier is known to be done.
+	 */
+	private async claimKey(item: MoneyItem): Promise<'done' | 'unknown' | undefined> {
 		const key = digest(['key', item.idempotencyKey]);
 		const current = `K:${this.dayBucket}:${key}`;
 		const [claimed, earlier] = await Promise.all([
 			this.ledger!.checkAndRecord([current]),
 			this.ledger!.peek([`K:${this.dayBucket - 1}:${key}`]),
 		]);
-		if (claimed.size > 0 || earlier.size > 0) return true;
-		this.removeOnFailure(item, current);
-		return false;
+		if (claimed.size === 0 && earlier.size === 0) {
+			this.removeOnFailure(item, current);
+			return undefined;
+		}
+		const done = await this.ledger!.peek([
+			`KD:${this.dayBucket}:${key}`,
+			`KD:${this.dayBucket - 1}:${key}`,
+		]);
+		return done.size > 0 ? 'done' : 'unknown';
 	}
 
 	private readonly failureKeys = new Map<number, string[]>();
@@ -324,6 +340,20 @@ export class MoneyRun {
 			return undefined;
 		}
 		const since = (this.hourBucket - 1) * TOOL_WINDOW_MS;
+		const auto = this.autoKey(item);
+		const done = await this.ledger!.peek([
+			`D:${this.dayBucket}:${auto}`,
+			`D:${this.dayBucket - 1}:${auto}`,
+		]);
+		if (done.size > 0) {
+			return {
+				kind: 'alreadyDone',
+				json: alreadyDone(
+					'Not sent again: the same request was made by this tool less than an hour ago and FacilitaPay processed it.',
+					await this.findQuietly(item, since),
+				),
+			};
+		}
 		return await this.lookUp(
 			item,
 			since,
@@ -399,10 +429,12 @@ export class MoneyRun {
 		const memoryKey = this.memoryKey(item, runIndex);
 		if (memoryKey !== undefined)
 			this.memory.set(memoryKey, { state: 'done', answer, recordId: recordIdOf(answer) });
-		if (this.ledger)
-			this.writes.push(
-				this.guard(this.ledger.record([`D:${this.dayBucket}:${this.autoKey(item)}`])),
-			);
+		if (this.ledger) {
+			const keys = [`D:${this.dayBucket}:${this.autoKey(item)}`];
+			if (item.idempotencyKey !== undefined)
+				keys.push(`KD:${this.dayBucket}:${digest(['key', item.idempotencyKey])}`);
+			this.writes.push(this.guard(this.ledger.record(keys)));
+		}
 	}
 
 	/** The request failed: an unknown outcome is kept; a clear failure frees the item to be sent. */

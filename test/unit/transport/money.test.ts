@@ -306,6 +306,28 @@ describe('Idempotency Key', () => {
 		expect(second.output[0].json.id).toBe('ok');
 	});
 
+	it('a key whose earlier request has no known outcome is not sent again, and the item says the outcome is unknown', async () => {
+		const store = new ProcessedStore();
+		const facilitaPay = service(() => connectionError('ECONNRESET'));
+		const parameters = [payout('7.50', { idempotencyKey: 'order-1003' })];
+		await runNodeExpectingError({
+			parameters,
+			executionId: newExecutionId(),
+			processedStore: store,
+			replies: facilitaPay.replies,
+		});
+		const second = await runNodeExpectingError({
+			parameters,
+			executionId: newExecutionId(),
+			processedStore: store,
+			replies: facilitaPay.replies,
+		});
+		expect(facilitaPay.sent).toEqual(['7.50']);
+		expect(second.error.message).toMatch(
+			/^Outcome unknown \(item 0\): a request with the idempotency key "order-1003"/,
+		);
+	});
+
 	it('two items of one run with the same key: the second is not sent', async () => {
 		const store = new ProcessedStore();
 		const facilitaPay = service();
@@ -360,6 +382,46 @@ describe('the node as an AI tool', () => {
 			expect(error.message).toMatch(/^Outcome unknown \(item 0\)/);
 		}
 		expect(facilitaPay.sent).toEqual(['13.00']);
+	});
+
+	it('the same call in another process (no shared memory) is not sent again either: the ledger says it was done', async () => {
+		const store = new ProcessedStore();
+		const facilitaPay = service();
+		const call = async (memory: SentMemory) => {
+			const fake = createContext({
+				parameters: [payout('12.50')],
+				executionId: newExecutionId(),
+				nodeType: tool,
+				processedStore: store,
+				replies: facilitaPay.replies,
+			});
+			const items = [
+				{
+					itemIndex: 0,
+					request: {
+						method: 'POST' as const,
+						path: '/transactions',
+						body: { transaction: { value: '12.50' } },
+						retry: 'sendOnce' as const,
+						itemIndex: 0,
+					},
+				},
+			];
+			const run = await MoneyRun.begin(fake.ctx as IExecuteFunctions, items, {
+				memory,
+				findSent: async () => ({ found: { id: 'p-12.50' } }),
+			});
+			const decision = await run.before(items[0]);
+			if (decision.kind === 'send') run.sent(items[0], { data: { id: 'p-12.50' } });
+			await run.finish();
+			return decision;
+		};
+		expect((await call(new SentMemory())).kind).toBe('send');
+		const second = await call(new SentMemory());
+		expect(second).toMatchObject({
+			kind: 'alreadyDone',
+			json: { id: 'p-12.50', alreadyDone: true },
+		});
 	});
 
 	it('a different payout from the same tool is sent', async () => {
