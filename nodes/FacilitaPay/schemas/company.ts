@@ -8,7 +8,7 @@ import {
 import { checkCreationDate, type TimeZoneOption } from '../validation/dates';
 import { checkDocumentNumber } from '../validation/documents';
 import { checkIncome } from '../validation/money';
-import { checkEmail } from '../validation/misc';
+import { checkEmail } from '../validation/email';
 import { invalid, valid, type Check } from '../validation/result';
 import { checked, oneOf, optionalText, text } from './checked';
 import { optionalChecked, personDocumentSchema, refineAddress } from './subject';

@@ -17,7 +17,7 @@ import {
 } from '../validation/documents';
 import { checkBase64, checkDocumentFile, checkHttpUrl, checkLabels } from '../validation/files';
 import { checkIncome } from '../validation/money';
-import { checkEmail } from '../validation/misc';
+import { checkEmail } from '../validation/email';
 import type { Check } from '../validation/result';
 import { asciiUpperCase } from '../validation/text';
 import { checked, oneOf, optionalText, text } from './checked';

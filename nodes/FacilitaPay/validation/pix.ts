@@ -1,4 +1,5 @@
 import { checkCnpj, checkCpf, stripDocumentPunctuation } from './documents';
+import { isEmailAddress } from './email';
 import { asciiLowerCase } from './text';
 import { isUuid } from './uuid';
 
@@ -160,7 +161,7 @@ export function checkPixKey(raw: string): PixKeyCheck {
 
 	if (text.includes('@')) {
 		const email = asciiLowerCase(text);
-		if (!/^[^\s@]+@[^\s@]+\.[^\s@.]+$/.test(email)) {
+		if (!isEmailAddress(email)) {
 			return { ok: false, reason: 'is not a valid e-mail key; use the form name@example.com' };
 		}
 		if (email.length > 77) {

@@ -152,6 +152,7 @@ describe('checkPixKey', () => {
 		],
 		['16727230000198', 'check digits do not match: this is not a valid CNPJ'],
 		['maria@', 'is not a valid e-mail key; use the form name@example.com'],
+		['maria@example..com', 'is not a valid e-mail key; use the form name@example.com'],
 		[`${'a'.repeat(70)}@example.com`, 'has 82 characters; an e-mail PIX key has at most 77'],
 		[
 			'+1 415 555 0100',

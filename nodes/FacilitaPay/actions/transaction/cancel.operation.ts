@@ -1,4 +1,4 @@
-import { transactionAction } from './transaction.fields';
+import { transactionAction } from './transaction.requests';
 
 export const { description, prepare } = transactionAction(
 	'cancel',

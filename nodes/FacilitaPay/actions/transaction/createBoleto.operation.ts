@@ -10,7 +10,7 @@ import {
 import { bankAccountIdField, currencyField, subjectIdField, valueField } from '../common/fields';
 import { validateBody } from '../common/input';
 import type { ItemWork } from '../node.type';
-import { createTransaction, transactionInput } from './transaction.fields';
+import { createTransaction, transactionInput } from './transaction.requests';
 
 const properties: INodeProperties[] = [
 	subjectIdField(

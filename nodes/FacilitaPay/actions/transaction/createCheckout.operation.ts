@@ -9,7 +9,7 @@ import {
 import { bankAccountIdField, currencyField, subjectIdField, valueField } from '../common/fields';
 import { validateBody } from '../common/input';
 import type { ItemWork } from '../node.type';
-import { createTransaction, transactionInput } from './transaction.fields';
+import { createTransaction, transactionInput } from './transaction.requests';
 import { CARD_CURRENCIES } from '../../validation/money';
 
 const properties: INodeProperties[] = [

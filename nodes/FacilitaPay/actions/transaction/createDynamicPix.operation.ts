@@ -11,7 +11,7 @@ import { invalidInput, validateBody } from '../common/input';
 import { checkDynamicPixExpiry } from '../../validation/dates';
 import { pixOutputItem, qrCodeImageFields, qrCodeTarget } from './pix.output';
 import type { ItemWork } from '../node.type';
-import { createTransaction, transactionInput } from './transaction.fields';
+import { createTransaction, transactionInput } from './transaction.requests';
 import { answerAsJson } from '../common/output';
 
 const properties: INodeProperties[] = [

@@ -11,7 +11,7 @@ import { bankAccountIdField, currencyField, subjectIdField, valueField } from '.
 import { invalidInput, jsonParameter, validateBody } from '../common/input';
 import { answerAsJson } from '../common/output';
 import type { ItemWork } from '../node.type';
-import { createTransaction, transactionInput } from './transaction.fields';
+import { createTransaction, transactionInput } from './transaction.requests';
 
 const properties: INodeProperties[] = [
 	{

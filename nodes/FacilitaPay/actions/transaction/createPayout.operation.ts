@@ -5,7 +5,7 @@ import { PAYOUT_CURRENCIES, payoutSchema, TRANSACTION_LABELS } from '../../schem
 import { bankAccountIdField, currencyField, subjectIdField, valueField } from '../common/fields';
 import { validateBody } from '../common/input';
 import type { ItemWork } from '../node.type';
-import { createTransaction, transactionInput } from './transaction.fields';
+import { createTransaction, transactionInput } from './transaction.requests';
 
 const properties: INodeProperties[] = [
 	subjectIdField('ID of the customer who receives the money'),

@@ -4,7 +4,7 @@ import { updateDisplayOptions } from 'n8n-workflow';
 import { transactionIdField } from '../common/fields';
 import { idParameter } from '../common/input';
 import type { ItemWork } from '../node.type';
-import { withTransactionId } from './transaction.fields';
+import { withTransactionId } from './transaction.requests';
 
 const properties: INodeProperties[] = [
 	{

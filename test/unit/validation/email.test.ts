@@ -1,4 +1,4 @@
-import { checkEmail } from '../../../nodes/FacilitaPay/validation/misc';
+import { checkEmail } from '../../../nodes/FacilitaPay/validation/email';
 
 describe('checkEmail', () => {
 	it.each([

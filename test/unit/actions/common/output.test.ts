@@ -1,4 +1,4 @@
-import { answerAsJson } from '../../../nodes/FacilitaPay/actions/common/output';
+import { answerAsJson } from '../../../../nodes/FacilitaPay/actions/common/output';
 
 describe('answerAsJson: the service answer as an output item', () => {
 	it('passes an object answer on as it is', () => {

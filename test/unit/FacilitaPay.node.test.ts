@@ -2,7 +2,7 @@ import type { INode, INodePropertyOptions, INodeType } from 'n8n-workflow';
 import { NodeHelpers, nodeNameToToolName } from 'n8n-workflow';
 
 import { FacilitaPay } from '../../nodes/FacilitaPay/FacilitaPay.node';
-import { binaryItem, runNode } from './helpers/executeContext';
+import { runNode } from './helpers/executeContext';
 
 const nodeType = new FacilitaPay() as unknown as INodeType;
 const { properties } = nodeType.description;
@@ -100,73 +100,5 @@ describe('the node as an AI agent tool', () => {
 		expect(output.map((item) => item.json.id)).toEqual(['p-0', 'p-1', 'p-2']);
 		// Simplify is on when the parameter is left at its default: nested references are left out.
 		expect(output[0].json).not.toHaveProperty('references');
-	});
-});
-
-describe('default outputs stay small', () => {
-	const pdf = Buffer.concat([
-		Buffer.from('%PDF-1.4\n'),
-		Buffer.alloc(4000, 32),
-		Buffer.from('%%EOF'),
-	]);
-	const upload = {
-		resource: 'subject',
-		operation: 'uploadDocument',
-		subjectId: '4b6f3c2a-9d1e-4f7a-8c5b-2e1d0a9f8b7c',
-		labels: ['address-proof'],
-		source: 'binary',
-		binaryPropertyName: 'data',
-		options: {},
-	};
-
-	it.each([
-		[
-			'at the top level',
-			{
-				id: 'doc-1',
-				status: 'pending_analysis',
-				file_name: 'proof.pdf',
-				file_data: pdf.toString('base64'),
-			},
-		],
-		[
-			'inside document',
-			{
-				document: {
-					id: 'doc-1',
-					status: 'pending_analysis',
-					file_name: 'proof.pdf',
-					file_data: pdf.toString('base64'),
-				},
-			},
-		],
-	])(
-		'Upload Document leaves out a Base64 copy of the file the service echoes %s',
-		async (_where, answer) => {
-			const { output } = await runNode({
-				parameters: upload,
-				items: [binaryItem(pdf, 'proof.pdf', 'application/pdf')],
-				replies: [{ data: answer }],
-			});
-			const text = JSON.stringify(output[0].json);
-			expect(text).not.toContain(pdf.toString('base64').slice(0, 40));
-			expect(text).toContain('doc-1');
-			expect(text).toContain('proof.pdf');
-		},
-	);
-
-	it('Upload Document passes an answer without file data on unchanged', async () => {
-		const answer = {
-			id: 'doc-2',
-			labels: ['address-proof'],
-			file_type: 'application/pdf',
-			status: 'pending_analysis',
-		};
-		const { output } = await runNode({
-			parameters: upload,
-			items: [binaryItem(pdf, 'proof.pdf', 'application/pdf')],
-			replies: [{ data: answer }],
-		});
-		expect(output[0].json).toEqual(answer);
 	});
 });
