@@ -1,5 +1,6 @@
 import { z } from 'zod';
 
+import { clock } from '../clock';
 import {
 	checkPhoneCountryCode,
 	checkPhoneNumber,
@@ -131,7 +132,7 @@ export const companySchemaFor = (options: TimeZoneOption & { now?: Date } = {}) 
 			),
 			phone_number: optionalChecked(checkPhoneNumber, { keepNumbers: true }),
 			creation_date: optionalChecked((raw) =>
-				checkCreationDate(raw, options.now ?? new Date(), options),
+				checkCreationDate(raw, options.now ?? clock.now(), options),
 			),
 			address_street: optionalText(),
 			address_number: optionalChecked(checkTextOrWholeNumber, { keepNumbers: true }),

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 
+import { clock } from '../clock';
 import {
 	checkBrazilianState,
 	checkCep,
@@ -191,7 +192,7 @@ const personFieldsFor = (options: PersonSchemaOptions) => ({
 			: { ok: false, reason: 'must be 1 to 4 digits, e.g. 11' },
 	),
 	phone_number: optionalChecked(checkPhoneNumber, { keepNumbers: true }),
-	birth_date: optionalChecked((raw) => checkBirthDate(raw, options.now ?? new Date(), options)),
+	birth_date: optionalChecked((raw) => checkBirthDate(raw, options.now ?? clock.now(), options)),
 	net_monthly_average_income: optionalChecked(checkIncome, { keepNumbers: true }),
 	address_street: optionalText(),
 	address_number: optionalChecked(checkTextOrWholeNumber, { keepNumbers: true }),

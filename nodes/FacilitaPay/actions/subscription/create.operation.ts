@@ -1,6 +1,7 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
+import { clock } from '../../clock';
 import {
 	automaticPixSubscriptionSchema,
 	cardSubscriptionSchema,
@@ -349,7 +350,7 @@ export async function prepare(this: IExecuteFunctions, i: number): Promise<ItemW
 		const subscription = validateBody(
 			this,
 			i,
-			cardSubscriptionSchema(new Date(), { timeZone: this.getTimezone() }),
+			cardSubscriptionSchema(clock.now(), { timeZone: this.getTimezone() }),
 			{
 				...common,
 				from_card: {

@@ -1,6 +1,7 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
+import { clock } from '../../clock';
 import { SUBSCRIPTION_LABELS, threedsChallengeSchema } from '../../schemas/subscription';
 import { maskedJson, withCardDataHidden } from '../../security/cardData';
 import { idParameter, validateBody } from '../common/input';
@@ -29,7 +30,7 @@ export async function prepare(this: IExecuteFunctions, i: number): Promise<ItemW
 		const body = validateBody(
 			this,
 			i,
-			threedsChallengeSchema(new Date(), { timeZone: this.getTimezone() }),
+			threedsChallengeSchema(clock.now(), { timeZone: this.getTimezone() }),
 			{ credit_card: card },
 			SUBSCRIPTION_LABELS,
 		);

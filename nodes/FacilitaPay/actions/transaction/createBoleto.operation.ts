@@ -1,6 +1,7 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
+import { clock } from '../../clock';
 import {
 	BOLETO_CURRENCIES,
 	boletoSchema,
@@ -49,7 +50,7 @@ export async function prepare(this: IExecuteFunctions, i: number): Promise<ItemW
 	const transaction = validateBody(
 		this,
 		i,
-		boletoSchema(new Date(), { timeZone: this.getTimezone() }),
+		boletoSchema(clock.now(), { timeZone: this.getTimezone() }),
 		{
 			...transactionInput(this, i, { fromAccount: false }),
 			from_boleto: { expire_at: this.getNodeParameter('expireAt', i) },

@@ -1,6 +1,7 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
+import { clock } from '../../clock';
 import {
 	dynamicPixSchema,
 	SETTLEMENT_CURRENCIES,
@@ -54,7 +55,7 @@ export async function prepare(this: IExecuteFunctions, i: number): Promise<ItemW
 	const transaction = validateBody(
 		this,
 		i,
-		dynamicPixSchema(new Date(), { timeZone: this.getTimezone() }),
+		dynamicPixSchema(clock.now(), { timeZone: this.getTimezone() }),
 		{
 			...transactionInput(this, i, { fromAccount: true, currency: 'BRL' }),
 			use_dynamic_pix: true,
@@ -84,7 +85,7 @@ export async function prepare(this: IExecuteFunctions, i: number): Promise<ItemW
  */
 export function recheckExpiry(i: number, expiresAt: string): (this: IExecuteFunctions) => void {
 	return function (this: IExecuteFunctions) {
-		const result = checkDynamicPixExpiry(expiresAt, new Date());
+		const result = checkDynamicPixExpiry(expiresAt, clock.now());
 		if (!result.ok) {
 			throw invalidInput(
 				this,

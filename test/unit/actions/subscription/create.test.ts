@@ -1,5 +1,6 @@
 import type { IDataObject } from 'n8n-workflow';
 
+import { clock } from '../../../../nodes/FacilitaPay/clock';
 import { defaultRetryOptions } from '../../../../nodes/FacilitaPay/transport';
 import {
 	connectionError,
@@ -23,7 +24,6 @@ beforeEach(() => {
 });
 afterEach(() => {
 	jest.restoreAllMocks();
-	jest.useRealTimers();
 });
 
 const sentSubscription = (request: { body?: unknown }) =>
@@ -163,10 +163,7 @@ describe('Subscription > Create by card', () => {
 	);
 
 	it('accepts a card expiring in the current month', async () => {
-		jest.useFakeTimers({
-			now: new Date('2031-05-31T23:00:00Z'),
-			doNotFake: ['nextTick', 'setImmediate'],
-		});
+		jest.spyOn(clock, 'now').mockReturnValue(new Date('2031-05-31T23:00:00Z'));
 		const { requests } = await runNode({
 			parameters: cardSubscription({ cardExpirationDate: '05/2031' }),
 			replies: [{ data: { id: 's' } }],
@@ -354,10 +351,7 @@ describe('Subscription > Create by card: invalid input is refused before sending
 	});
 
 	it('refuses a card whose month ended, by the clock of the run', async () => {
-		jest.useFakeTimers({
-			now: new Date('2031-06-01T00:00:00Z'),
-			doNotFake: ['nextTick', 'setImmediate'],
-		});
+		jest.spyOn(clock, 'now').mockReturnValue(new Date('2031-06-01T00:00:00Z'));
 		const { error, requests } = await runNodeExpectingError({
 			parameters: cardSubscription({ cardExpirationDate: '05/2031' }),
 			replies: [],

@@ -3,6 +3,7 @@
 // the void record of Cancel).
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
+import { clock } from '../../../../nodes/FacilitaPay/clock';
 import { prepare as prepareDynamicPix } from '../../../../nodes/FacilitaPay/actions/transaction/createDynamicPix.operation';
 import {
 	BOLETO_CURRENCIES,
@@ -20,7 +21,6 @@ const CUSTOMER = '0b5e7c2a-1f3d-4a8e-9c61-000000000006';
 beforeEach(() => jest.spyOn(defaultRetryOptions, 'wait').mockResolvedValue(undefined));
 afterEach(() => {
 	jest.restoreAllMocks();
-	jest.useRealTimers();
 });
 
 const sent = (request: { body?: unknown }) =>
@@ -73,18 +73,35 @@ describe('Dynamic PIX expiry', () => {
 		);
 	});
 
+	it('reads the time from the injected clock: the same expiry is sent at 12:00 and refused at 12:01:30', async () => {
+		const now = jest.spyOn(clock, 'now').mockReturnValue(new Date('2030-01-01T12:00:00Z'));
+		const parameters = pix({ dynamicPixExpiresAt: '2030-01-01T12:02:00Z' });
+		const accepted = await runNode({ parameters, replies: [{ data: { id: 'tx-1' } }] });
+		expect(sent(accepted.requests[0]).dynamic_pix_expires_at).toBe('2030-01-01T12:02:00Z');
+
+		now.mockReturnValue(new Date('2030-01-01T12:01:30Z'));
+		const refused = await runNodeExpectingError({
+			parameters,
+			replies: [{ data: { id: 'tx-2' } }],
+		});
+		expect(refused.requests).toHaveLength(0);
+		expect(refused.error.message).toMatch(
+			/Invalid Expires At \(item 0\): is only 30 seconds from now/,
+		);
+	});
+
 	it('the expiry is checked again right before sending: one no longer a minute ahead is not sent', async () => {
-		jest.useFakeTimers({ now: Date.parse('2030-01-01T12:00:00Z') });
+		const now = jest.spyOn(clock, 'now').mockReturnValue(new Date('2030-01-01T12:00:00Z'));
 		const { ctx } = createContext({
 			parameters: pix({ dynamicPixExpiresAt: '2030-01-01T12:02:00Z' }),
 		});
 		const work = await prepareDynamicPix.call(ctx, 0);
 		expect(work.beforeSend).toBeDefined();
 		// Still more than a minute ahead: nothing to say.
-		jest.setSystemTime(Date.parse('2030-01-01T12:00:30Z'));
+		now.mockReturnValue(new Date('2030-01-01T12:00:30Z'));
 		expect(() => work.beforeSend!.call(ctx)).not.toThrow();
 		// The item waited its turn: 12:01:10 leaves 50 s, under the service's minimum.
-		jest.setSystemTime(Date.parse('2030-01-01T12:01:10Z'));
+		now.mockReturnValue(new Date('2030-01-01T12:01:10Z'));
 		let thrown: (Error & { description?: string; context?: IDataObject }) | undefined;
 		try {
 			work.beforeSend!.call(ctx);
