@@ -247,19 +247,20 @@ async function steady(n8n, name, workflow, target) {
 	return row;
 }
 
-async function main() {
-	const startedAt = performance.now();
+/** A fresh n8n 2.x with the package, an owner and an API key. */
+async function startEnvironment(tarball, label) {
 	const userFolder = path.join(
 		E2E_RUNS_DIR,
-		`bench-trigger-${new Date().toISOString().replace(/[:.]/g, '-')}-${process.pid}`,
+		`bench-trigger-${label}-${new Date().toISOString().replace(/[:.]/g, '-')}-${process.pid}`,
 	);
 	fs.mkdirSync(userFolder, { recursive: true });
-	const tarball = process.env.FACILITAPAY_TARBALL
-		? path.resolve(process.env.FACILITAPAY_TARBALL)
-		: await buildAndPackPackage({ reuse: true });
 	installPackageInto(userFolder, tarball);
-	const port = await freePort();
-	const server = await startN8n({ version: 'v2', userFolder, port, brokerPort: await freePort() });
+	const server = await startN8n({
+		version: 'v2',
+		userFolder,
+		port: await freePort(),
+		brokerPort: await freePort(),
+	});
 	const { client } = await setupOwner(server.url);
 	const n8n = {
 		n8nUrl: server.url,
@@ -267,6 +268,23 @@ async function main() {
 		apiKey: await createApiKey(server.url, { client, label: 'bench' }),
 		userFolder,
 	};
+	const stop = async () => {
+		await server.stop();
+		if (process.env.BENCH_KEEP === '1') say(`n8n user folder kept: ${userFolder}`);
+		else removeUserFolder(userFolder);
+	};
+	return { server, n8n, stop };
+}
+
+async function main() {
+	const startedAt = performance.now();
+	const tarball = process.env.FACILITAPAY_TARBALL
+		? path.resolve(process.env.FACILITAPAY_TARBALL)
+		: await buildAndPackPackage({ reuse: true });
+	const environment = await startEnvironment(tarball, 'steady');
+	const { server } = environment;
+	let n8n = environment.n8n;
+	const stops = [environment.stop];
 	const results = {
 		n8n: server.install.n8nVersion,
 		events: EVENTS,
@@ -333,11 +351,19 @@ async function main() {
 				);
 			}
 		}
+		// The steady n8n is not needed any more: each burst gets an n8n of its own.
+		await stops.shift()?.();
 		if (ONLY.has('burst') && BURST > 0) {
 			say(
 				`\nBurst: ${BURST} payments at once, delivered together (10 s timeout, redelivery after 1, 2, 4, 8, 16 s), the API at ${RATE} reads/s`,
 			);
 			for (const target of ['webhook node', 'trigger']) {
+				// Each burst on an n8n of its own: what one left behind (executions, a busy database)
+				// must not slow the other down.
+				const fresh = await startEnvironment(tarball, `burst-${target.replace(' ', '-')}`);
+				stops.push(fresh.stop);
+				n8n = fresh.n8n;
+				const burstUrl = fresh.server.url;
 				const acct = await account(n8n, `burst-${target.replace(' ', '-')}`);
 				accounts.push(acct);
 				const subject = await acct.call(
@@ -367,7 +393,7 @@ async function main() {
 					await acct.call(
 						'POST',
 						'/enable_webhooks',
-						{ url: `${server.url}/webhook/bench-burst` },
+						{ url: `${burstUrl}/webhook/bench-burst` },
 						true,
 					);
 				}
@@ -416,9 +442,7 @@ async function main() {
 		}
 	} finally {
 		for (const acct of accounts) await acct.sandbox.close().catch(() => undefined);
-		await server.stop();
-		if (process.env.BENCH_KEEP === '1') say(`n8n user folder kept: ${userFolder}`);
-		else removeUserFolder(userFolder);
+		for (const stop of stops) await stop().catch(() => undefined);
 	}
 	const out = process.env.BENCH_OUT ?? path.join(CACHE_DIR, 'bench');
 	fs.mkdirSync(out, { recursive: true });
