@@ -19,7 +19,7 @@ function loadDist(relative) {
 	return require(file);
 }
 
-const { findSent } = loadDist('nodes/FacilitaPay/actions/common/findSent.js');
+const { findSent } = loadDist('nodes/FacilitaPay/actions/common/findSent/index.js');
 const { apiRequest } = loadDist('nodes/FacilitaPay/transport/index.js');
 
 const env = useSandbox(createSandbox);
