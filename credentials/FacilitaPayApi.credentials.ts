@@ -1,3 +1,10 @@
+/*
+ * Over 500 lines, kept as one file on purpose: everything that decides where the account's token
+ * goes and when a new one is asked for is here, so that it is reviewed in one read. Three parts:
+ * where the token may go (base URL, local hosts, tokenMayGoTo), one sign-in shared by the process
+ * (sharedSignIn, noteRefusedToken), and the class n8n calls (preAuthentication, authenticate,
+ * test). The second part is the one to move out (beside the transport) if the file grows again.
+ */
 import { createHash } from 'crypto';
 import type {
 	ICredentialDataDecryptedObject,

@@ -2,11 +2,8 @@ import type { IDataObject, IHttpRequestOptions } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import { FacilitaPay } from '../../../nodes/FacilitaPay/FacilitaPay.node';
-import { addDecimal } from '../../../nodes/FacilitaPay/actions/common/moneySummary';
 import { CARD_NUMBER, cardSubscription, SECURITY_CODE } from './subscription/fixtures';
 import { defaultRetryOptions } from '../../../nodes/FacilitaPay/transport';
-import { AdaptiveLimiter } from '../../../nodes/FacilitaPay/transport/limiter';
-import { SentMemory } from '../../../nodes/FacilitaPay/transport/sentMemory';
 import {
 	connectionError,
 	createContext,
@@ -424,106 +421,6 @@ describe('money is sent at most once per execution', () => {
 	});
 });
 
-describe('AdaptiveLimiter (AIMD)', () => {
-	it('halves on a burst of 429s once, and grows back by about one per round of successes', async () => {
-		const limiter = new AdaptiveLimiter(8);
-		expect(limiter.allowed).toBe(8);
-		const tickets = [];
-		for (let i = 0; i < 8; i++) tickets.push(await limiter.acquire());
-		// Eight refusals of requests that were all in flight before the first halving: one halving.
-		for (const ticket of tickets) limiter.release('limited', ticket);
-		expect(limiter.allowed).toBe(4);
-		// A refusal of a request started after that halving halves again.
-		limiter.release('limited', await limiter.acquire());
-		expect(limiter.allowed).toBe(2);
-		for (let i = 0; i < 2; i++) limiter.release('ok', await limiter.acquire());
-		expect(limiter.allowed).toBe(2);
-		for (let i = 0; i < 3; i++) limiter.release('ok', await limiter.acquire());
-		expect(limiter.allowed).toBe(3);
-	});
-
-	it('never lets more than the window in flight, and never less than one', async () => {
-		const limiter = new AdaptiveLimiter(2);
-		const first = await limiter.acquire();
-		const second = await limiter.acquire();
-		let third = false;
-		const waiting = limiter.acquire().then(() => (third = true));
-		await tick();
-		expect(third).toBe(false);
-		limiter.release('limited', first);
-		limiter.release('limited', second);
-		await waiting;
-		expect(third).toBe(true);
-		expect(limiter.allowed).toBe(1);
-		expect(limiter.peakInFlight).toBe(2);
-	});
-
-	it('serves a retry before requests that were never tried, so no item is starved', async () => {
-		const limiter = new AdaptiveLimiter(1);
-		const held = await limiter.acquire();
-		const order: string[] = [];
-		const fresh = limiter.acquire().then((ticket) => {
-			order.push('new');
-			limiter.release('ok', ticket);
-		});
-		const retry = limiter.acquire(true).then((ticket) => {
-			order.push('retry');
-			limiter.release('ok', ticket);
-		});
-		limiter.release('ok', held);
-		await Promise.all([fresh, retry]);
-		expect(order).toEqual(['retry', 'new']);
-	});
-
-	it('after a 429 with Retry-After, says how long new requests must still wait', () => {
-		let now = 1_000;
-		const limiter = new AdaptiveLimiter(4, () => now);
-		expect(limiter.pauseLeft()).toBe(0);
-		limiter.pauseFor(2_000);
-		now = 1_500;
-		expect(limiter.pauseLeft()).toBe(1_500);
-		limiter.pauseFor(500);
-		expect(limiter.pauseLeft()).toBe(1_500);
-		now = 3_500;
-		expect(limiter.pauseLeft()).toBe(0);
-	});
-});
-
-describe('SentMemory (the memory behind Retry On Fail): bounded by time and bytes', () => {
-	it('keeps every entry for its hour, however many there are, and forgets it after', () => {
-		let now = 0;
-		const memory = new SentMemory(1024, 1000, () => now);
-		for (let i = 0; i < 50_000; i++)
-			memory.set(`k${i}`, { state: 'done', answer: { id: `p${i}` } });
-		expect(memory.size).toBe(50_000);
-		expect(memory.get('k0')?.state).toBe('done');
-		now = 1001;
-		expect(memory.get('k0')).toBeUndefined();
-		memory.set('fresh', { state: 'sending' });
-		expect(memory.size).toBe(1);
-	});
-
-	it('past its byte budget, keeps only the record ID of an answer instead of forgetting the payout', () => {
-		const memory = new SentMemory(100, 60_000, () => 0);
-		memory.set('small', { state: 'done', answer: { id: 'a' } });
-		memory.set('big', { state: 'done', answer: { id: 'b', text: 'x'.repeat(500) } });
-		expect(memory.get('small')).toEqual({ state: 'done', answer: { id: 'a' } });
-		expect(memory.get('big')).toEqual({ state: 'done', recordId: 'b' });
-		expect(memory.bytes).toBeLessThan(100 + 2 * 200 + 1);
-	});
-
-	it('50,000 remembered payouts take about 10 MB', () => {
-		const memory = new SentMemory(0, 60_000, () => 0);
-		for (let i = 0; i < 50_000; i++)
-			memory.set(`exec\u0000node\u00000\u0000${i}\u0000POST /transactions`, {
-				state: 'done',
-				answer: { data: { id: `0b5e7c2a-1f3d-4a8e-9c61-${String(i).padStart(12, '0')}` } },
-			});
-		expect(memory.size).toBe(50_000);
-		expect(memory.bytes).toBeLessThanOrEqual(10_000_000);
-	});
-});
-
 it('errors thrown by operations are n8n errors with the item index', async () => {
 	const { error } = await runNodeExpectingError({
 		parameters: [getTransaction('tx-1'), getTransaction('a/b')],
@@ -593,49 +490,5 @@ describe('the hint after a money-moving run', () => {
 			hints.push(...added);
 		await new FacilitaPay().execute.call(fake.ctx);
 		expect(hints.map((h) => h.message)).toEqual(['Sent 2 requests, 10.05 USD in all.']);
-	});
-});
-
-describe('money totals are added as decimal strings, never floats', () => {
-	it.each([
-		['0.10', '0.20', '0.30'],
-		['15000', '1', '15001'],
-		['999999999999.99', '0.01', '1000000000000.00'],
-		['1.5', '0.25', '1.75'],
-	])('%s + %s = %s', (a, b, sum) => {
-		expect(addDecimal(a, b)).toBe(sum);
-	});
-});
-
-describe('AdaptiveLimiter pacing: once the service refused with 429, starts are spaced to its rate', () => {
-	it('learns a little under the rate it was answered at, spaces starts to it, and raises it slowly', async () => {
-		let now = 0;
-		const limiter = new AdaptiveLimiter(20, () => now);
-		expect(limiter.paceDelay()).toBe(0);
-		// 20 answers in the last second, then a 429.
-		for (let k = 0; k < 20; k++) {
-			const ticket = await limiter.acquire();
-			now += 40;
-			limiter.release('ok', ticket);
-		}
-		const refused = await limiter.acquire();
-		limiter.release('limited', refused);
-		expect(limiter.requestsPerSecond).toBe(18);
-		expect([limiter.paceDelay(), limiter.paceDelay(), limiter.paceDelay()].map(Math.round)).toEqual(
-			[0, 56, 111],
-		);
-		// A second without a 429: a little faster.
-		now += 1500;
-		const ok = await limiter.acquire();
-		limiter.release('ok', ok);
-		expect(limiter.requestsPerSecond).toBeGreaterThan(18);
-	});
-
-	it('learns nothing from a 429 that comes with almost no answers before it (the limit was used up elsewhere)', async () => {
-		const limiter = new AdaptiveLimiter(20, () => 0);
-		const ticket = await limiter.acquire();
-		limiter.release('limited', ticket);
-		expect(limiter.requestsPerSecond).toBeUndefined();
-		expect(limiter.paceDelay()).toBe(0);
 	});
 });

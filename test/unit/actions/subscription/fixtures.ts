@@ -90,3 +90,9 @@ export function everythingIn(error: unknown): string {
 		JSON.stringify(e.cause ?? null),
 	].join('\n');
 }
+
+/** The subscription a request sent, and its card. */
+export const sentSubscription = (request: { body?: unknown }) =>
+	(request.body as IDataObject).subscription as IDataObject;
+export const sentCard = (request: { body?: unknown }) =>
+	sentSubscription(request).from_card as IDataObject;
