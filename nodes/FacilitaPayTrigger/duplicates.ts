@@ -7,6 +7,13 @@ export const DUPLICATE_WINDOW_MS = 24 * 60 * 60 * 1000;
 export const DUPLICATES_KEPT = 1000;
 /** A claim of a notification being checked lapses after this long (the check ends within 8 s). */
 export const CLAIM_MS = 60_000;
+/**
+ * What Drop Duplicates remembers is written to the static data at most this often per trigger and
+ * process: n8n saves the whole static data to its database after every call that changed it, and
+ * during a burst one save per event is what saturates that database. The process's memory holds
+ * every event at once; the static data catches up at the next call after this interval.
+ */
+export const SAVE_EVERY_MS = 2_000;
 
 /** A value in a canonical form: keys sorted, arrays of plain values sorted. */
 function canonical(value: unknown): unknown {
@@ -45,6 +52,9 @@ export type DuplicateState = 'new' | 'checking' | 'emitted';
 interface Memory {
 	/** Keys of events that started the workflow, and until when they are remembered. */
 	emitted: Record<string, number>;
+	/** When `emitted` was last written to the static data, and whether it changed since. */
+	savedAt: number;
+	unsaved: boolean;
 	/** Keys of notifications being checked right now, and until when the claim holds. */
 	checking: Map<string, number>;
 }
@@ -65,7 +75,7 @@ export function clearDuplicateMemory(): void {
 function memoryOf(owner: string): Memory {
 	let found = memory.get(owner);
 	if (!found) {
-		found = { emitted: {}, checking: new Map() };
+		found = { emitted: {}, checking: new Map(), savedAt: 0, unsaved: false };
 		memory.set(owner, found);
 	}
 	return found;
@@ -118,9 +128,22 @@ export function rememberEmitted(
 	const entries = Object.entries(remembered(staticData, now, owner)).filter(([k]) => k !== key);
 	entries.push([key, now + DUPLICATE_WINDOW_MS]);
 	entries.sort((a, b) => a[1] - b[1]);
-	const kept = Object.fromEntries(entries.slice(-DUPLICATES_KEPT));
 	const own = memoryOf(owner);
-	own.emitted = kept;
+	own.emitted = Object.fromEntries(entries.slice(-DUPLICATES_KEPT));
 	own.checking.delete(key);
-	staticData.emittedEvents = { ...kept };
+	own.unsaved = true;
+	saveEmitted(staticData, now, owner);
+}
+
+/**
+ * Writes what this process remembers to the static data when it changed and SAVE_EVERY_MS passed
+ * since the last write (merged with what the static data holds from other processes).
+ */
+export function saveEmitted(staticData: IDataObject, now: number, owner = ''): void {
+	const own = memoryOf(owner);
+	if (!own.unsaved || now - own.savedAt < SAVE_EVERY_MS) return;
+	const entries = Object.entries(remembered(staticData, now, owner)).sort((a, b) => a[1] - b[1]);
+	staticData.emittedEvents = Object.fromEntries(entries.slice(-DUPLICATES_KEPT));
+	own.savedAt = now;
+	own.unsaved = false;
 }

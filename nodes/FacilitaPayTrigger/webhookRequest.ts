@@ -8,7 +8,14 @@ import type {
 import { CREDENTIAL_TYPE } from '../FacilitaPay/transport';
 import type { Decision, Effects, Facts, Received } from './decision';
 import { decide } from './decision';
-import { claim, duplicateKey, duplicateState, rememberEmitted, release } from './duplicates';
+import {
+	claim,
+	duplicateKey,
+	duplicateState,
+	rememberEmitted,
+	release,
+	saveEmitted,
+} from './duplicates';
 import { lockedUntil, lockIfCounted, recordWrongSecret } from './guessing';
 import { classifyPayload, parseBody, safeHeaders } from './notification';
 import { readLegacyDigest, readPreviousHmac, readRegistration } from './registration';
@@ -154,6 +161,7 @@ export function carryOut(ctx: IWebhookFunctions, call: Call, effects: Effects): 
 	if (effects.claim === 'take') claim(key, facts.now, owner);
 	if (effects.claim === 'release') release(key, owner);
 	if (effects.remember) rememberEmitted(staticData, key, facts.now, owner);
+	else saveEmitted(staticData, facts.now, owner);
 	if (effects.log) ctx.logger[effects.log.level](effects.log.text);
 }
 

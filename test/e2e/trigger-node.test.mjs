@@ -960,7 +960,20 @@ describeE2e('FacilitaPay Trigger in a real n8n 2.x', () => {
 				// What Drop Duplicates remembers is saved with the workflow (hashed keys, no IDs), so it
 				// outlives a restart of n8n: the trigger answers before n8n prepares the execution, which
 				// is when n8n saves the static data a webhook changed.
-				const saved = await getWorkflowViaApi(workflow.id, sb.state);
+				// During a burst the static data is written at most every 2 s; the next call catches up.
+				await new Promise((resolve) => setTimeout(resolve, 2_100));
+				const hookUrl = (await sandboxControl('GET', '/webhook', undefined, sb.state)).data.url;
+				expect((await postRaw(hookUrl, 'not JSON', { contentType: 'text/plain' })).status).toBe(
+					400,
+				);
+				const saved = await waitFor(
+					async () => {
+						const wf = await getWorkflowViaApi(workflow.id, sb.state);
+						const events = wf.staticData?.[`node:${TRIGGER}`]?.emittedEvents ?? {};
+						return Object.keys(events).length === 2 ? wf : null;
+					},
+					{ what: 'both remembered events in the static data' },
+				);
 				const remembered = saved.staticData?.[`node:${TRIGGER}`]?.emittedEvents ?? {};
 				expect(Object.keys(remembered)).toHaveLength(2);
 				expect(JSON.stringify(remembered)).not.toContain(subjectId);

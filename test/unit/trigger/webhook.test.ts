@@ -486,12 +486,50 @@ describe('webhook: duplicates', () => {
 		expect(item(again.responseData).verified).toBe(true);
 	});
 
+	it('during a burst the static data is written at most every 2 s (n8n saves it to its database after each call that changes it); the next call catches up', async () => {
+		const staticData = registeredStaticData();
+		const event = (n: number) => notification({ type: 'subject_approved', subject_id: `p-${n}` });
+		const approved = (n: number) => [{ data: { id: `p-${n}`, status: 'approved' } }];
+		await receive({
+			parameters: on,
+			bodyData: event(1),
+			staticData,
+			workflowId: 'wf-save',
+			replies: approved(1),
+		});
+		expect(Object.keys(staticData.emittedEvents as IDataObject)).toHaveLength(1);
+		jest.setSystemTime(NOW.getTime() + 500);
+		await receive({
+			parameters: on,
+			bodyData: event(2),
+			staticData,
+			workflowId: 'wf-save',
+			replies: approved(2),
+		});
+		expect(Object.keys(staticData.emittedEvents as IDataObject)).toHaveLength(1);
+		// Dropped all the same: the process remembers it.
+		const again = await receive({
+			parameters: on,
+			bodyData: event(2),
+			staticData,
+			workflowId: 'wf-save',
+		});
+		expect(again.response.body).toEqual({ message: 'Duplicate: already received' });
+		jest.setSystemTime(NOW.getTime() + 2_500);
+		await receive({
+			bodyData: { notification: 'not an object' },
+			staticData,
+			workflowId: 'wf-save',
+		});
+		expect(Object.keys(staticData.emittedEvents as IDataObject)).toHaveLength(2);
+	});
+
 	it('memory stays bounded: at most 1000 events are remembered', async () => {
 		const { rememberEmitted, DUPLICATES_KEPT } = await import(
 			'../../../nodes/FacilitaPayTrigger/duplicates'
 		);
 		const staticData: IDataObject = {};
-		for (let n = 0; n < 1500; n++) rememberEmitted(staticData, `key-${n}`, NOW.getTime() + n);
+		for (let n = 0; n < 1500; n++) rememberEmitted(staticData, `key-${n}`, NOW.getTime() + n * 10);
 		expect(Object.keys(staticData.emittedEvents as IDataObject)).toHaveLength(DUPLICATES_KEPT);
 	});
 });
