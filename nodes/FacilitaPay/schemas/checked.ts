@@ -1,5 +1,6 @@
 import { z } from 'zod';
 
+import { checkDocumentNumber } from '../validation/documents';
 import type { Check } from '../validation/result';
 
 /**
@@ -27,6 +28,26 @@ export function checked(
 		}
 		return result.value;
 	});
+}
+
+/**
+ * Checks a record's `document_number` by its `document_type` and writes it back normalised (the
+ * punctuation removed); a refusal is an issue at `document_number`. Returns whether it passed.
+ */
+export function refineDocumentNumber(
+	record: { document_type: string; document_number: string },
+	ctx: z.RefinementCtx,
+): boolean {
+	const document = checkDocumentNumber(record.document_type, record.document_number);
+	if (document.ok) record.document_number = document.value;
+	else {
+		ctx.addIssue({
+			code: z.ZodIssueCode.custom,
+			path: ['document_number'],
+			message: document.reason,
+		});
+	}
+	return document.ok;
 }
 
 /** A required, trimmed, non-empty string. */

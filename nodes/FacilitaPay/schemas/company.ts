@@ -1,18 +1,13 @@
 import { z } from 'zod';
 
 import { clock } from '../clock';
-import {
-	checkPhoneCountryCode,
-	checkPhoneNumber,
-	checkTextOrWholeNumber,
-} from '../validation/address';
+import { checkPhoneAreaCode, checkPhoneCountryCode, checkPhoneNumber } from '../validation/address';
 import { checkCreationDate, type TimeZoneOption } from '../validation/dates';
-import { checkDocumentNumber } from '../validation/documents';
 import { checkIncome } from '../validation/money';
 import { checkEmail } from '../validation/email';
 import { invalid, valid, type Check } from '../validation/result';
-import { checked, oneOf, optionalText, text } from './checked';
-import { optionalChecked, personDocumentSchema, refineAddress } from './subject';
+import { checked, oneOf, optionalText, refineDocumentNumber, text } from './checked';
+import { addressFields, optionalChecked, personDocumentSchema, refineAddress } from './subject';
 
 /**
  * Companies (KYB), `POST /subject/companies`: not in the spec (it names the company fields used for
@@ -88,16 +83,7 @@ export const partnerSchema = z
 		address_country: optionalText(),
 	})
 	.superRefine((partner, ctx) => {
-		const document = checkDocumentNumber(partner.document_type, partner.document_number);
-		if (!document.ok) {
-			ctx.addIssue({
-				code: z.ZodIssueCode.custom,
-				path: ['document_number'],
-				message: document.reason,
-			});
-			return;
-		}
-		partner.document_number = document.value;
+		refineDocumentNumber(partner, ctx);
 	});
 
 /** Hundredths of a percent, to add shares without floating-point error. */
@@ -125,23 +111,12 @@ export const companySchemaFor = (options: TimeZoneOption & { now?: Date } = {}) 
 			email: optionalChecked(checkEmail),
 			website: optionalText(),
 			phone_country_code: optionalChecked(checkPhoneCountryCode),
-			phone_area_code: optionalChecked((raw) =>
-				/^\d{1,4}$/.test(raw.trim())
-					? { ok: true, value: raw.trim() }
-					: { ok: false, reason: 'must be 1 to 4 digits, e.g. 11' },
-			),
+			phone_area_code: optionalChecked(checkPhoneAreaCode),
 			phone_number: optionalChecked(checkPhoneNumber, { keepNumbers: true }),
 			creation_date: optionalChecked((raw) =>
 				checkCreationDate(raw, options.now ?? clock.now(), options),
 			),
-			address_street: optionalText(),
-			address_number: optionalChecked(checkTextOrWholeNumber, { keepNumbers: true }),
-			address_complement: optionalText(),
-			address_neighborhood: optionalText(),
-			address_postal_code: optionalText(),
-			address_city: optionalText(),
-			address_state: optionalText(),
-			address_country: optionalText(),
+			...addressFields,
 			net_monthly_average_income: optionalChecked(checkIncome, { keepNumbers: true }),
 			net_value: optionalChecked(checkIncome, { keepNumbers: true }),
 			main_activity: optionalText(),
@@ -151,16 +126,7 @@ export const companySchemaFor = (options: TimeZoneOption & { now?: Date } = {}) 
 			partners: z.array(partnerSchema).optional(),
 		})
 		.superRefine((company, ctx) => {
-			const document = checkDocumentNumber(company.document_type, company.document_number);
-			if (!document.ok) {
-				ctx.addIssue({
-					code: z.ZodIssueCode.custom,
-					path: ['document_number'],
-					message: document.reason,
-				});
-			} else {
-				company.document_number = document.value;
-			}
+			refineDocumentNumber(company, ctx);
 			refineAddress(company, ctx, company.document_type);
 			const partners = company.partners ?? [];
 			const total = partners.reduce(

@@ -4,6 +4,7 @@ import { clock } from '../clock';
 import {
 	checkBrazilianState,
 	checkCep,
+	checkPhoneAreaCode,
 	checkPhoneCountryCode,
 	checkPhoneNumber,
 	checkTextOrWholeNumber,
@@ -11,7 +12,6 @@ import {
 } from '../validation/address';
 import { checkBirthDate, type TimeZoneOption } from '../validation/dates';
 import {
-	checkDocumentNumber,
 	checkRfcPerson,
 	PERSON_DOCUMENT_TYPES,
 	stripDocumentPunctuation,
@@ -21,7 +21,7 @@ import { checkIncome } from '../validation/money';
 import { checkEmail } from '../validation/email';
 import type { Check } from '../validation/result';
 import { asciiUpperCase } from '../validation/text';
-import { checked, oneOf, optionalText, text } from './checked';
+import { checked, oneOf, optionalText, refineDocumentNumber, text } from './checked';
 
 const BRAZIL = new Set(['BR', 'BRA', 'BRAZIL', 'BRASIL']);
 
@@ -180,20 +180,11 @@ export interface PersonSchemaOptions extends TimeZoneOption {
 	now?: Date;
 }
 
-const personFieldsFor = (options: PersonSchemaOptions) => ({
-	social_name: text('the full social name'),
-	fiscal_country: text('the fiscal country, e.g. BR'),
-	email: optionalChecked(checkEmail),
-	website: optionalText(),
-	phone_country_code: optionalChecked(checkPhoneCountryCode),
-	phone_area_code: optionalChecked((raw) =>
-		/^\d{1,4}$/.test(raw.trim())
-			? { ok: true, value: raw.trim() }
-			: { ok: false, reason: 'must be 1 to 4 digits, e.g. 11' },
-	),
-	phone_number: optionalChecked(checkPhoneNumber, { keepNumbers: true }),
-	birth_date: optionalChecked((raw) => checkBirthDate(raw, options.now ?? clock.now(), options)),
-	net_monthly_average_income: optionalChecked(checkIncome, { keepNumbers: true }),
+/**
+ * The address fields a person and a company share; refineAddress applies the Brazilian rules to
+ * them where the request says the address is in Brazil.
+ */
+export const addressFields = {
 	address_street: optionalText(),
 	address_number: optionalChecked(checkTextOrWholeNumber, { keepNumbers: true }),
 	address_complement: optionalText(),
@@ -202,6 +193,19 @@ const personFieldsFor = (options: PersonSchemaOptions) => ({
 	address_city: optionalText(),
 	address_state: optionalText(),
 	address_country: optionalText(),
+};
+
+const personFieldsFor = (options: PersonSchemaOptions) => ({
+	social_name: text('the full social name'),
+	fiscal_country: text('the fiscal country, e.g. BR'),
+	email: optionalChecked(checkEmail),
+	website: optionalText(),
+	phone_country_code: optionalChecked(checkPhoneCountryCode),
+	phone_area_code: optionalChecked(checkPhoneAreaCode),
+	phone_number: optionalChecked(checkPhoneNumber, { keepNumbers: true }),
+	birth_date: optionalChecked((raw) => checkBirthDate(raw, options.now ?? clock.now(), options)),
+	net_monthly_average_income: optionalChecked(checkIncome, { keepNumbers: true }),
+	...addressFields,
 	rfc_pf: optionalText(),
 	documents: z.array(personDocumentSchema).optional(),
 });
@@ -287,18 +291,10 @@ export const personCreateSchemaFor = (options: PersonSchemaOptions = {}) =>
 			...personFieldsFor(options),
 		})
 		.superRefine((person, ctx) => {
-			const doc = checkDocumentNumber(person.document_type, person.document_number);
-			if (!doc.ok) {
-				ctx.addIssue({
-					code: z.ZodIssueCode.custom,
-					path: ['document_number'],
-					message: doc.reason,
-				});
-			} else {
-				person.document_number = doc.value;
-			}
+			const documentOk = refineDocumentNumber(person, ctx);
 			if (person.rfc_pf) {
-				const curp = person.document_type === 'curp' && doc.ok ? doc.value : undefined;
+				const curp =
+					person.document_type === 'curp' && documentOk ? person.document_number : undefined;
 				const rfc = checkRfcPerson(person.rfc_pf, curp);
 				if (!rfc.ok)
 					ctx.addIssue({ code: z.ZodIssueCode.custom, path: ['rfc_pf'], message: rfc.reason });

@@ -102,6 +102,12 @@ export function checkPhoneCountryCode(raw: string): Check {
 	return valid(text);
 }
 
+/** A phone area code: 1 to 4 digits (Brazil's have 2, e.g. 11), trimmed. */
+export function checkPhoneAreaCode(raw: string): Check {
+	const text = String(raw ?? '').trim();
+	return /^\d{1,4}$/.test(text) ? valid(text) : invalid('must be 1 to 4 digits, e.g. 11');
+}
+
 /**
  * `phone_number`: the number without country and area code, 4 to 15 digits, as the sandbox holds
  * the service to it. Spaces, dashes, dots and brackets people write are removed ("98765-4321" →

@@ -3,6 +3,7 @@ import {
 	checkBrazilianState,
 	checkCep,
 	checkCountryCode2,
+	checkPhoneAreaCode,
 	checkPhoneCountryCode,
 	checkPhoneNumber,
 	isWrittenCep,
@@ -114,6 +115,23 @@ describe('checkPhoneCountryCode', () => {
 		['٥٥', 'must contain digits only; enter the country calling code, e.g. 55 for Brazil'],
 	])('rejects %j', (raw, reason) => {
 		expect(checkPhoneCountryCode(raw)).toEqual({ ok: false, reason });
+	});
+});
+
+describe('checkPhoneAreaCode', () => {
+	it.each([
+		['11', '11'],
+		[' 21 ', '21'],
+		['1234', '1234'],
+	])('accepts %j as %j', (raw, value) => {
+		expect(checkPhoneAreaCode(raw)).toEqual({ ok: true, value });
+	});
+
+	it.each(['', '12345', '(11)', '1a'])('refuses %j', (raw) => {
+		expect(checkPhoneAreaCode(raw)).toEqual({
+			ok: false,
+			reason: 'must be 1 to 4 digits, e.g. 11',
+		});
 	});
 });
 

@@ -1,7 +1,27 @@
 import type { INodeProperties } from 'n8n-workflow';
 
+import { ACCOUNT_TYPES } from '../../validation/bankAccount';
+import type { DocumentType } from '../../validation/documents';
 import { CURRENCIES } from '../../validation/money';
 import { locatorField } from './locator';
+
+/** The head of an operation's "Options" collection: settings a person adds one by one. */
+export const OPTIONS_COLLECTION = {
+	displayName: 'Options',
+	name: 'options',
+	type: 'collection',
+	placeholder: 'Add Option',
+	default: {},
+} as const;
+
+/** The head of an "Additional Fields" collection: optional fields of the request. */
+export const ADDITIONAL_FIELDS = {
+	displayName: 'Additional Fields',
+	name: 'additionalFields',
+	type: 'collection',
+	placeholder: 'Add Field',
+	default: {},
+} as const;
 
 /** Return All + Limit, as every n8n "Get Many" has them. */
 export const returnAllOrLimit: INodeProperties[] = [
@@ -57,6 +77,46 @@ export const valueField = (description: string): INodeProperties => ({
 	description,
 	hint: 'Money is written with a dot and exactly two decimals, e.g. 150.00',
 });
+
+/** How each document type reads in a Document Type parameter. */
+const DOCUMENT_TYPE_NAMES: Record<DocumentType, string> = {
+	cc: 'CC (Colombia, Citizens)',
+	ce: 'CE (Colombia, Foreigners)',
+	cnpj: 'CNPJ (Brazilian Company)',
+	cpf: 'CPF (Brazil)',
+	curp: 'CURP (Mexico)',
+	nit: 'NIT (Colombian Company)',
+	passport: 'Passport',
+	rfc: 'RFC (Mexico)',
+	rut: 'RUT (Chile)',
+	tax_id: 'Tax ID (Foreign Company)',
+};
+
+/** The options of a Document Type parameter: the types its request accepts, in their order. */
+export const documentTypeOptions = (types: readonly DocumentType[]) =>
+	types.map((value) => ({ name: DOCUMENT_TYPE_NAMES[value], value }));
+
+const ACCOUNT_TYPE_NAMES: Record<(typeof ACCOUNT_TYPES)[number], string> = {
+	'conta-corrente': 'Checking (Conta Corrente)',
+	poupanca: 'Savings (Poupança)',
+};
+
+/** The options of a Brazilian Account Type parameter. */
+export const accountTypeOptions = ACCOUNT_TYPES.map((value) => ({
+	name: ACCOUNT_TYPE_NAMES[value],
+	value,
+}));
+
+/** The full name of a bank account's owner. */
+export const ownerNameField: INodeProperties = {
+	displayName: 'Owner Name',
+	name: 'ownerName',
+	type: 'string',
+	required: true,
+	default: '',
+	placeholder: 'e.g. Maria da Silva',
+	description: 'Full name of the account owner',
+};
 
 export const currencyOptions = (allowed: readonly string[] = CURRENCIES) =>
 	[...allowed].sort().map((code) => ({ name: code, value: code }));

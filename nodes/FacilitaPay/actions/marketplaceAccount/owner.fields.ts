@@ -1,12 +1,10 @@
 import type { INodeProperties } from 'n8n-workflow';
 
+import { OPTIONS_COLLECTION } from '../common/fields';
+
 /** The Options collection with "Subject Is Account Owner": absent means "not set", so nothing is sent. */
 export const accountOwnerOptions = (description: string): INodeProperties => ({
-	displayName: 'Options',
-	name: 'options',
-	type: 'collection',
-	placeholder: 'Add Option',
-	default: {},
+	...OPTIONS_COLLECTION,
 	options: [
 		{
 			displayName: 'Subject Is Account Owner',

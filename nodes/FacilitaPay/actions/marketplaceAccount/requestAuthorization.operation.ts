@@ -7,6 +7,7 @@ import { subjectIdField } from '../common/fields';
 import { requireValid, validateBody } from '../common/input';
 import { accountOwnerOptions } from './owner.fields';
 import { answerAsJson } from '../common/output';
+import { sendOnce } from '../common/sendOnce';
 import type { ItemWork } from '../node.type';
 import { locatorValue } from '../common/locator';
 
@@ -41,14 +42,7 @@ export async function prepare(this: IExecuteFunctions, i: number): Promise<ItemW
 					{ is_subject_account_owner: options.isSubjectAccountOwner },
 					MARKETPLACE_LABELS,
 				) as IDataObject);
-	return {
-		request: {
-			method: 'POST',
-			path: `/subject/${encodeURIComponent(id)}/account_request`,
-			body,
-			retry: 'sendOnce',
-			itemIndex: i,
-		},
-		output: (data) => [{ json: answerAsJson(data, { subject_id: id }) }],
-	};
+	return sendOnce(i, 'POST', `/subject/${encodeURIComponent(id)}/account_request`, body, (data) => [
+		{ json: answerAsJson(data, { subject_id: id }) },
+	]);
 }

@@ -6,6 +6,7 @@ import { subjectIdField } from '../common/fields';
 import { compact, validateBody } from '../common/input';
 import { accountOwnerOptions } from './owner.fields';
 import { answerAsJson } from '../common/output';
+import { sendOnce } from '../common/sendOnce';
 import type { ItemWork } from '../node.type';
 import { locatorValue } from '../common/locator';
 
@@ -41,14 +42,7 @@ export async function prepare(this: IExecuteFunctions, i: number): Promise<ItemW
 		},
 		MARKETPLACE_LABELS,
 	);
-	return {
-		request: {
-			method: 'POST',
-			path: '/bank/accounts/request',
-			body: compact(body as IDataObject),
-			retry: 'sendOnce',
-			itemIndex: i,
-		},
-		output: (data) => [{ json: answerAsJson(data, { subject_id: body.subject_id }) }],
-	};
+	return sendOnce(i, 'POST', '/bank/accounts/request', compact(body as IDataObject), (data) => [
+		{ json: answerAsJson(data, { subject_id: body.subject_id }) },
+	]);
 }

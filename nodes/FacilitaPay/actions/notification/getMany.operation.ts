@@ -2,7 +2,7 @@ import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { NOTIFICATION_LABELS, notificationQuerySchema } from '../../schemas/notification';
-import { returnAllOrLimit } from '../common/fields';
+import { OPTIONS_COLLECTION, returnAllOrLimit } from '../common/fields';
 import { compact, validateBody } from '../common/input';
 import { SERVICE_PAGE_SIZE } from '../../transport/paging';
 import type { ItemWork } from '../node.type';
@@ -10,11 +10,7 @@ import type { ItemWork } from '../node.type';
 const properties: INodeProperties[] = [
 	...returnAllOrLimit,
 	{
-		displayName: 'Options',
-		name: 'options',
-		type: 'collection',
-		placeholder: 'Add Option',
-		default: {},
+		...OPTIONS_COLLECTION,
 		options: [
 			{
 				displayName: 'Delivery Status',

@@ -1,6 +1,8 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
+import { PERSON_DOCUMENT_TYPES } from '../../validation/documents';
+import { ADDITIONAL_FIELDS, documentTypeOptions } from '../common/fields';
 import { compact, jsonParameter, validateBody } from '../common/input';
 import { PERSON_LABELS, personCreateSchemaFor } from '../../schemas/subject';
 import { personFieldsToApi, personOptionalFields } from './person.fields';
@@ -13,14 +15,7 @@ const properties: INodeProperties[] = [
 		name: 'documentType',
 		type: 'options',
 		required: true,
-		options: [
-			{ name: 'CC (Colombia, Citizens)', value: 'cc' },
-			{ name: 'CE (Colombia, Foreigners)', value: 'ce' },
-			{ name: 'CPF (Brazil)', value: 'cpf' },
-			{ name: 'CURP (Mexico)', value: 'curp' },
-			{ name: 'Passport', value: 'passport' },
-			{ name: 'RUT (Chile)', value: 'rut' },
-		],
+		options: documentTypeOptions(PERSON_DOCUMENT_TYPES),
 		default: 'cpf',
 		description: 'Type of the national document. It cannot be changed later.',
 	},
@@ -53,11 +48,7 @@ const properties: INodeProperties[] = [
 		description: 'Country where the person pays taxes',
 	},
 	{
-		displayName: 'Additional Fields',
-		name: 'additionalFields',
-		type: 'collection',
-		placeholder: 'Add Field',
-		default: {},
+		...ADDITIONAL_FIELDS,
 		options: personOptionalFields,
 	},
 ];

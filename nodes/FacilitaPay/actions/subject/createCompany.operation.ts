@@ -1,7 +1,13 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { ACTIVITY_TYPES_SEEN, COMPANY_LABELS, companySchemaFor } from '../../schemas/company';
+import {
+	ACTIVITY_TYPES_SEEN,
+	COMPANY_LABELS,
+	companySchemaFor,
+	PARTNER_DOCUMENT_TYPES,
+} from '../../schemas/company';
+import { ADDITIONAL_FIELDS, documentTypeOptions } from '../common/fields';
 import { compact, jsonParameter, validateBody } from '../common/input';
 import { answerAsJson } from '../common/output';
 import type { ItemWork } from '../node.type';
@@ -170,16 +176,7 @@ const properties: INodeProperties[] = [
 						displayName: 'Document Type',
 						name: 'documentType',
 						type: 'options',
-						options: [
-							{ name: 'CC (Colombia)', value: 'cc' },
-							{ name: 'CE (Colombia)', value: 'ce' },
-							{ name: 'CNPJ (Brazilian Company)', value: 'cnpj' },
-							{ name: 'CPF (Brazil)', value: 'cpf' },
-							{ name: 'CURP (Mexico)', value: 'curp' },
-							{ name: 'Passport', value: 'passport' },
-							{ name: 'RUT (Chile)', value: 'rut' },
-							{ name: 'Tax ID (Foreign Company)', value: 'tax_id' },
-						],
+						options: documentTypeOptions(PARTNER_DOCUMENT_TYPES),
 						default: 'cpf',
 					},
 					{
@@ -212,11 +209,7 @@ const properties: INodeProperties[] = [
 		],
 	},
 	{
-		displayName: 'Additional Fields',
-		name: 'additionalFields',
-		type: 'collection',
-		placeholder: 'Add Field',
-		default: {},
+		...ADDITIONAL_FIELDS,
 		options: companyOptionalFields,
 	},
 ];

@@ -7,10 +7,18 @@ import {
 	registerBankAccountSchema,
 } from '../../schemas/bankAccount';
 import { checkUuid } from '../../validation/uuid';
-import { currencyField, subjectIdField } from '../common/fields';
+import { DOCUMENT_TYPES } from '../../validation/documents';
+import {
+	accountTypeOptions,
+	currencyField,
+	documentTypeOptions,
+	ownerNameField,
+	subjectIdField,
+} from '../common/fields';
 import { compact, requireValid, validateBody } from '../common/input';
 import { locatorValue } from '../common/locator';
 import { answerAsJson } from '../common/output';
+import { sendOnce } from '../common/sendOnce';
 import type { ItemWork } from '../node.type';
 
 const PIX_TYPE_NAMES: Record<string, string> = {
@@ -31,32 +39,13 @@ const properties: INodeProperties[] = [
 	},
 	subjectIdField('The customer (person or company) who owns the account'),
 	currencyField('currency', 'Currency', 'Currency of the account; a payout to it is paid in it'),
-	{
-		displayName: 'Owner Name',
-		name: 'ownerName',
-		type: 'string',
-		required: true,
-		default: '',
-		placeholder: 'e.g. Maria da Silva',
-		description: 'Full name of the account owner',
-	},
+	ownerNameField,
 	{
 		displayName: 'Owner Document Type',
 		name: 'ownerDocumentType',
 		type: 'options',
 		required: true,
-		options: [
-			{ name: 'CC (Colombia)', value: 'cc' },
-			{ name: 'CE (Colombia)', value: 'ce' },
-			{ name: 'CNPJ (Brazilian Company)', value: 'cnpj' },
-			{ name: 'CPF (Brazil)', value: 'cpf' },
-			{ name: 'CURP (Mexico)', value: 'curp' },
-			{ name: 'NIT (Colombian Company)', value: 'nit' },
-			{ name: 'Passport', value: 'passport' },
-			{ name: 'RFC (Mexico)', value: 'rfc' },
-			{ name: 'RUT (Chile)', value: 'rut' },
-			{ name: 'Tax ID (Foreign Company)', value: 'tax_id' },
-		],
+		options: documentTypeOptions(DOCUMENT_TYPES),
 		default: 'cpf',
 	},
 	{
@@ -99,10 +88,7 @@ const properties: INodeProperties[] = [
 				displayName: 'Account Type',
 				name: 'accountType',
 				type: 'options',
-				options: [
-					{ name: 'Checking (Conta Corrente)', value: 'conta-corrente' },
-					{ name: 'Savings (Poupança)', value: 'poupanca' },
-				],
+				options: accountTypeOptions,
 				default: 'conta-corrente',
 				description:
 					'Required for a Brazilian account; for other countries the values are not published, so an expression is sent as typed',
@@ -194,14 +180,11 @@ export async function prepare(this: IExecuteFunctions, i: number): Promise<ItemW
 		raw,
 		REGISTER_BANK_ACCOUNT_LABELS,
 	);
-	return {
-		request: {
-			method: 'POST',
-			path: `/subject/${encodeURIComponent(id)}/bank_accounts`,
-			body: { bank_account: bankAccount as IDataObject },
-			retry: 'sendOnce',
-			itemIndex: i,
-		},
-		output: (data) => [{ json: answerAsJson(data, { subject_id: id }) }],
-	};
+	return sendOnce(
+		i,
+		'POST',
+		`/subject/${encodeURIComponent(id)}/bank_accounts`,
+		{ bank_account: bankAccount as IDataObject },
+		(data) => [{ json: answerAsJson(data, { subject_id: id }) }],
+	);
 }

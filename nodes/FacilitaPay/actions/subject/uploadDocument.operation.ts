@@ -3,9 +3,10 @@ import { updateDisplayOptions } from 'n8n-workflow';
 
 import { documentSchema } from '../../schemas/subject';
 import { checkUuid } from '../../validation/uuid';
-import { subjectIdField } from '../common/fields';
+import { OPTIONS_COLLECTION, subjectIdField } from '../common/fields';
 import { invalidInput, requireValid, validateBody } from '../common/input';
 import { answerAsJson } from '../common/output';
+import { sendOnce } from '../common/sendOnce';
 import type { ItemWork } from '../node.type';
 import { locatorValue } from '../common/locator';
 import { checkDocumentFile, DOCUMENT_FILE_TYPES, DOCUMENT_LABELS } from '../../validation/files';
@@ -78,11 +79,7 @@ const properties: INodeProperties[] = [
 		displayOptions: { show: { source: ['url'] } },
 	},
 	{
-		displayName: 'Options',
-		name: 'options',
-		type: 'collection',
-		placeholder: 'Add Option',
-		default: {},
+		...OPTIONS_COLLECTION,
 		displayOptions: { show: { source: ['binary'] } },
 		options: [
 			{
@@ -140,16 +137,13 @@ export async function prepare(this: IExecuteFunctions, i: number): Promise<ItemW
 		labels: 'Labels',
 		file_url: 'File URL',
 	});
-	return {
-		request: {
-			method: 'POST',
-			path: `/subject/${encodeURIComponent(id)}/documents`,
-			body: { document: document as IDataObject },
-			retry: 'sendOnce',
-			itemIndex: i,
-		},
-		output: (data) => [{ json: withoutFileData(answerAsJson(data)) }],
-	};
+	return sendOnce(
+		i,
+		'POST',
+		`/subject/${encodeURIComponent(id)}/documents`,
+		{ document: document as IDataObject },
+		(data) => [{ json: withoutFileData(answerAsJson(data)) }],
+	);
 }
 
 /**

@@ -5,6 +5,7 @@ import { cancelSubscriptionSchema, SUBSCRIPTION_LABELS } from '../../schemas/sub
 import { maskedJson } from '../../security/cardData';
 import { idParameter, validateBody } from '../common/input';
 import { subscriptionIdField } from './subscriptionId.fields';
+import { sendOnce } from '../common/sendOnce';
 import type { ItemWork } from '../node.type';
 
 const properties: INodeProperties[] = [
@@ -37,19 +38,14 @@ export async function prepare(this: IExecuteFunctions, i: number): Promise<ItemW
 		{ reason: this.getNodeParameter('reason', i, '') },
 		SUBSCRIPTION_LABELS,
 	);
-	return {
-		request: {
-			method: 'PUT',
-			path: `/subscriptions/${encodeURIComponent(id)}/cancel`,
-			body: body as IDataObject,
-			retry: 'sendOnce',
-			itemIndex: i,
-		},
-		output(data) {
-			if (data === undefined || data === null || data === '') {
-				return [{ json: { subscription_id: id, canceled: true } }];
-			}
-			return [{ json: maskedJson(data) }];
-		},
-	};
+	return sendOnce(
+		i,
+		'PUT',
+		`/subscriptions/${encodeURIComponent(id)}/cancel`,
+		body as IDataObject,
+		(data) =>
+			data === undefined || data === null || data === ''
+				? [{ json: { subscription_id: id, canceled: true } }]
+				: [{ json: maskedJson(data) }],
+	);
 }

@@ -10,9 +10,16 @@ import {
 } from '../../schemas/subscription';
 import { CHALLENGE_WINDOW_SIZES, SOFT_DESCRIPTOR_LENGTH } from '../../validation/card';
 import { maskedJson, withCardDataHidden } from '../../security/cardData';
-import { bankAccountIdField, requiredText, subjectIdField, valueField } from '../common/fields';
+import {
+	ADDITIONAL_FIELDS,
+	bankAccountIdField,
+	requiredText,
+	subjectIdField,
+	valueField,
+} from '../common/fields';
 import { compact, jsonParameter, validateBody } from '../common/input';
 import { cardFromParameters, cardProperties, secretsOf } from './card.fields';
+import { sendOnce } from '../common/sendOnce';
 import type { ItemWork } from '../node.type';
 import { locatorValue } from '../common/locator';
 
@@ -229,11 +236,7 @@ const properties: INodeProperties[] = [
 	},
 	...threedsProperties,
 	{
-		displayName: 'Additional Fields',
-		name: 'additionalFields',
-		type: 'collection',
-		placeholder: 'Add Field',
-		default: {},
+		...ADDITIONAL_FIELDS,
 		options: [
 			{
 				displayName: 'Description',
@@ -332,16 +335,13 @@ export async function prepare(this: IExecuteFunctions, i: number): Promise<ItemW
 			{ ...common, from_bank_account_id: this.getNodeParameter('fromBankAccountId', i) },
 			SUBSCRIPTION_LABELS,
 		);
-		return {
-			request: {
-				method: 'POST',
-				path: '/subscriptions',
-				body: { subscription: compact(subscription as IDataObject) },
-				retry: 'sendOnce',
-				itemIndex: i,
-			},
-			output: (data) => [{ json: maskedJson(data) }],
-		};
+		return sendOnce(
+			i,
+			'POST',
+			'/subscriptions',
+			{ subscription: compact(subscription as IDataObject) },
+			(data) => [{ json: maskedJson(data) }],
+		);
 	}
 
 	const card = cardFromParameters(this, i);
@@ -387,17 +387,11 @@ export async function prepare(this: IExecuteFunctions, i: number): Promise<ItemW
 			...subscription.from_card,
 			threeds: compact(subscription.from_card.threeds),
 		};
-		const work: ItemWork = {
-			request: {
-				method: 'POST',
-				path: '/subscriptions',
-				body: { subscription: body },
-				retry: 'sendOnce',
-				itemIndex: i,
-			},
+		return {
+			...sendOnce(i, 'POST', '/subscriptions', { subscription: body }, (data) => [
+				{ json: maskedJson(data, secrets) },
+			]),
 			cardSecrets: secrets,
-			output: (data) => [{ json: maskedJson(data, secrets) }],
 		};
-		return work;
 	});
 }

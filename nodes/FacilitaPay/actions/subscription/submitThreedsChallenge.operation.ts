@@ -7,6 +7,7 @@ import { maskedJson, withCardDataHidden } from '../../security/cardData';
 import { idParameter, validateBody } from '../common/input';
 import { cardFromParameters, cardProperties, secretsOf } from './card.fields';
 import { subscriptionIdField } from './subscriptionId.fields';
+import { sendOnce } from '../common/sendOnce';
 import type { ItemWork } from '../node.type';
 
 const properties: INodeProperties[] = [
@@ -34,17 +35,15 @@ export async function prepare(this: IExecuteFunctions, i: number): Promise<ItemW
 			{ credit_card: card },
 			SUBSCRIPTION_LABELS,
 		);
-		const work: ItemWork = {
-			request: {
-				method: 'POST',
-				path: `/subscriptions/${encodeURIComponent(id)}/threeds_challenge`,
-				body: body as IDataObject,
-				retry: 'sendOnce',
-				itemIndex: i,
-			},
+		return {
+			...sendOnce(
+				i,
+				'POST',
+				`/subscriptions/${encodeURIComponent(id)}/threeds_challenge`,
+				body as IDataObject,
+				(data) => [{ json: maskedJson(data, secrets) }],
+			),
 			cardSecrets: secrets,
-			output: (data) => [{ json: maskedJson(data, secrets) }],
 		};
-		return work;
 	});
 }

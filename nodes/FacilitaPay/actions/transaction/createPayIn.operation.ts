@@ -7,7 +7,13 @@ import {
 	payInSchema,
 	TRANSACTION_LABELS,
 } from '../../schemas/transaction';
-import { bankAccountIdField, currencyField, subjectIdField, valueField } from '../common/fields';
+import {
+	ADDITIONAL_FIELDS,
+	bankAccountIdField,
+	currencyField,
+	subjectIdField,
+	valueField,
+} from '../common/fields';
 import { invalidInput, jsonParameter, validateBody } from '../common/input';
 import { answerAsJson } from '../common/output';
 import type { ItemWork } from '../node.type';
@@ -51,11 +57,7 @@ const properties: INodeProperties[] = [
 		'Your internal cash-in account that receives the funds; its currency must equal the Exchange Currency',
 	),
 	{
-		displayName: 'Additional Fields',
-		name: 'additionalFields',
-		type: 'collection',
-		placeholder: 'Add Field',
-		default: {},
+		...ADDITIONAL_FIELDS,
 		options: [
 			{
 				displayName: 'Extra Transaction Fields (JSON)',

@@ -10,6 +10,7 @@ import { transactionIdField } from '../common/fields';
 import { idParameter } from '../common/input';
 import { locatorValue } from '../common/locator';
 import { answerAsJson } from '../common/output';
+import { sendOnce } from '../common/sendOnce';
 import type { ItemWork } from '../node.type';
 
 /**
@@ -39,7 +40,7 @@ export function createTransaction(
 	body: IDataObject,
 	output: ItemWork['output'] = (data): INodeExecutionData[] => [{ json: answerAsJson(data) }],
 ): ItemWork {
-	return { request: { method: 'POST', path, body, retry: 'sendOnce', itemIndex: i }, output };
+	return sendOnce(i, 'POST', path, body, output);
 }
 
 /**
@@ -71,15 +72,13 @@ export function transactionAction(
 		),
 		async prepare(this: IExecuteFunctions, i: number): Promise<ItemWork> {
 			const id = idParameter(this, i, 'transactionId', 'Transaction ID');
-			return {
-				request: {
-					method: 'GET',
-					path: `/transactions/${encodeURIComponent(id)}/${pathSuffix}`,
-					retry: 'sendOnce',
-					itemIndex: i,
-				},
-				output: (data) => [{ json: withTransactionId(data, id) }],
-			};
+			return sendOnce(
+				i,
+				'GET',
+				`/transactions/${encodeURIComponent(id)}/${pathSuffix}`,
+				undefined,
+				(data) => [{ json: withTransactionId(data, id) }],
+			);
 		},
 	};
 }

@@ -2,9 +2,10 @@ import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { BANK_ACCOUNT_LABELS, bankAccountSchema } from '../../schemas/wire';
-import { currencyField } from '../common/fields';
+import { accountTypeOptions, currencyField, ownerNameField } from '../common/fields';
 import { idParameter, validateBody } from '../common/input';
 import { answerAsJson } from '../common/output';
+import { sendOnce } from '../common/sendOnce';
 import type { ItemWork } from '../node.type';
 
 const properties: INodeProperties[] = [
@@ -68,10 +69,7 @@ const properties: INodeProperties[] = [
 		name: 'accountType',
 		type: 'options',
 		required: true,
-		options: [
-			{ name: 'Checking (Conta Corrente)', value: 'conta-corrente' },
-			{ name: 'Savings (Poupança)', value: 'poupanca' },
-		],
+		options: accountTypeOptions,
 		default: 'conta-corrente',
 		description: 'Type of the account. Asked for by error AC14.',
 	},
@@ -85,15 +83,7 @@ const properties: INodeProperties[] = [
 		description:
 			'Document of the account owner; for a Brazilian account a CPF (11 digits) or CNPJ (14 characters), punctuation is removed. Asked for by error CH11.',
 	},
-	{
-		displayName: 'Owner Name',
-		name: 'ownerName',
-		type: 'string',
-		required: true,
-		default: '',
-		placeholder: 'e.g. Maria da Silva',
-		description: 'Full name of the account owner',
-	},
+	ownerNameField,
 	{
 		displayName: 'Branch Country',
 		name: 'branchCountry',
@@ -132,14 +122,11 @@ export async function prepare(this: IExecuteFunctions, i: number): Promise<ItemW
 		},
 		BANK_ACCOUNT_LABELS,
 	);
-	return {
-		request: {
-			method: 'PUT',
-			path: `/wires/${encodeURIComponent(id)}/update_bank_account`,
-			body: { bank_account: bankAccount as IDataObject },
-			retry: 'sendOnce',
-			itemIndex: i,
-		},
-		output: (data) => [{ json: answerAsJson(data, { id }) }],
-	};
+	return sendOnce(
+		i,
+		'PUT',
+		`/wires/${encodeURIComponent(id)}/update_bank_account`,
+		{ bank_account: bankAccount as IDataObject },
+		(data) => [{ json: answerAsJson(data, { id }) }],
+	);
 }
