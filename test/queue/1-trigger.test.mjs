@@ -1,8 +1,9 @@
 // Queue mode, case 1: a published FacilitaPay Trigger workflow. The main registers the webhook
 // processor's URL with FacilitaPay (the sandbox); the sandbox delivers 200 notifications to the
 // webhook processor, which checks each one's secret and queues it; the two workers run them.
-// Exactly 200 successful executions, each event once, on both workers; 50 forged notifications
-// are refused by the webhook processor and start nothing.
+// Exactly 200 successful executions, each event once, on both workers; a burst of payments
+// delivered together with a 10 s timeout and redeliveries; 50 forged notifications (last: they
+// turn the guessing lock on, which then answers every notification 503) start nothing.
 import {
 	CASE_TIMEOUT,
 	allExecutions,
@@ -22,6 +23,7 @@ import {
 } from './lib/queue.mjs';
 
 const EVENTS = 200;
+const BURST = 100;
 const FORGED = 50;
 /** How the forged notifications were answered, for the report. @type {Record<string, number>} */
 let forgedAnswers = {};
@@ -61,38 +63,6 @@ describeQueue('queue mode: FacilitaPay Trigger on a webhook processor and two wo
 				enabled: true,
 				url: `${state.webhook.url}/webhook/${webhookId}/webhook`,
 			});
-		},
-		CASE_TIMEOUT,
-	);
-
-	test(
-		`${FORGED} forged notifications are refused by the webhook processor (401, then 503 under the guessing lock) and start no execution`,
-		async () => {
-			expect(webhookUrl).not.toBe('');
-			const statuses = [];
-			for (let i = 0; i < FORGED; i++) {
-				// Wrong secrets, no secret, and the right shape otherwise.
-				const wrong =
-					i % 5 === 0 ? undefined : String((Number(secret) + 1 + i) % 10000).padStart(4, '0');
-				const response = await fetch(webhookUrl, {
-					method: 'POST',
-					headers: { 'content-type': 'application/json' },
-					body: JSON.stringify({
-						notification: {
-							type: 'subject_approved',
-							subject_id: `forged-${i}`,
-							...(wrong ? { secret: wrong } : {}),
-						},
-					}),
-				});
-				statuses.push(response.status);
-				await response.text();
-			}
-			// Refused: 401, or 503 once the guessing lock is on (20 wrong secrets within 10 minutes);
-			// none starts an execution (the next test counts exactly its own executions).
-			expect(statuses.filter((status) => status !== 401 && status !== 503)).toEqual([]);
-			forgedAnswers = countBy(statuses.map(String));
-			// The real events of the next test are the barrier: their executions come after these.
 		},
 		CASE_TIMEOUT,
 	);
@@ -159,8 +129,111 @@ describeQueue('queue mode: FacilitaPay Trigger on a webhook processor and two wo
 			report(
 				`case 1 (trigger): ${EVENTS} events sent, ${notifications.length} delivered (200 at first attempt), ` +
 					`${new Set(received).size} distinct in ${executions.length} executions (lost ${EVENTS - new Set(received).size}, doubled ${executions.length - new Set(received).size}); ` +
-					`executions per worker ${JSON.stringify(perWorker)}; ${FORGED} forged → ${JSON.stringify(forgedAnswers)} and 0 executions; ${seconds.toFixed(1)} s from first event to last execution`,
+					`executions per worker ${JSON.stringify(perWorker)}; ${seconds.toFixed(1)} s from first event to last execution`,
 			);
+		},
+		CASE_TIMEOUT,
+	);
+
+	test(
+		`a burst: ${BURST} payments at once, the API at 20 reads/s, FacilitaPay delivering them together (10 s timeout, redelivery after 1, 2, 4, 8, 16 s): ${BURST} executions, none lost, none doubled`,
+		async () => {
+			expect(webhookUrl).not.toBe('');
+			const credentials = await caseCredentials(sandbox, 'FacilitaPay Queue Trigger Burst');
+			const webhookId = `queue-burst-${Date.now().toString(36)}`;
+			const before = sandbox.requests().length;
+			const burstWorkflow = await createActiveWorkflow({
+				name: 'queue: FacilitaPay Trigger burst',
+				nodes: [
+					{
+						...triggerNode({ webhookId, credentials, name: TRIGGER }),
+						parameters: { events: ['identified'], options: { dropDuplicates: true } },
+					},
+				],
+			});
+			await waitFor(
+				async () =>
+					sandbox
+						.requests()
+						.slice(before)
+						.find((r) => r.method === 'POST' && r.path.endsWith('/enable_webhooks')),
+				{ what: 'the burst workflow to register its URL' },
+			);
+			const [payer] = await registerSubjects(sandbox, 1, 'Queue Burst Payer');
+			const documentNumber = (await sandbox.call('GET', `/api/v1/subject/people/${payer}`)).data
+				.document_number;
+			await sandbox.call('POST', '/_sandbox/webhooks/delivery', {
+				concurrent: true,
+				timeout_ms: 10_000,
+				retry_seconds: [1, 2, 4, 8, 16],
+			});
+			await sandbox.call('POST', '/_sandbox/rate_limit', { per_second: 20, burst: 20 });
+			const startedAt = Date.now();
+			const { transaction_ids: ids } = (
+				await sandbox.call('POST', '/_sandbox/pix/receive_many', {
+					document_number: documentNumber,
+					value: '5.00',
+					count: BURST,
+				})
+			).data;
+			await sandbox.call('POST', '/_sandbox/deliveries/wait', { redeliveries: true });
+			await waitForExecutions(burstWorkflow.id, BURST).catch(() => undefined);
+			const executions = await allExecutions(burstWorkflow.id, { includeData: true });
+			const seconds = (Date.now() - startedAt) / 1000;
+			const perTransaction = countBy(
+				executions.map((e) => String(nodeOutput(e, TRIGGER)?.[0]?.transaction_id)),
+			);
+			const delivery = (await sandbox.call('GET', '/_sandbox/webhooks/delivery')).data;
+			const rate = (await sandbox.call('GET', '/_sandbox/rate_limit')).data;
+			await sandbox.call('DELETE', '/_sandbox/rate_limit');
+			const figures = {
+				executions: executions.length,
+				lost: ids.filter((/** @type {string} */ id) => !perTransaction[id]).length,
+				doubled: Object.values(perTransaction).filter((n) => n > 1).length,
+				reads429: rate.limited,
+				deliveries: delivery.stats.attempts,
+				answers: delivery.stats.by_status,
+				seconds: Number(seconds.toFixed(1)),
+			};
+			report(`case 1 (trigger burst): ${BURST} payments → ${JSON.stringify(figures)}`);
+			expect(figures).toMatchObject({ executions: BURST, lost: 0, doubled: 0 });
+			expect(countBy(executions.map((e) => e.status))).toEqual({ success: BURST });
+		},
+		CASE_TIMEOUT,
+	);
+	test(
+		`${FORGED} forged notifications are refused by the webhook processor (401, then 503 under the guessing lock) and start no execution`,
+		async () => {
+			expect(webhookUrl).not.toBe('');
+			const statuses = [];
+			for (let i = 0; i < FORGED; i++) {
+				// Wrong secrets, no secret, and the right shape otherwise.
+				const wrong =
+					i % 5 === 0 ? undefined : String((Number(secret) + 1 + i) % 10000).padStart(4, '0');
+				const response = await fetch(webhookUrl, {
+					method: 'POST',
+					headers: { 'content-type': 'application/json' },
+					body: JSON.stringify({
+						notification: {
+							type: 'subject_approved',
+							subject_id: `forged-${i}`,
+							...(wrong ? { secret: wrong } : {}),
+						},
+					}),
+				});
+				statuses.push(response.status);
+				await response.text();
+			}
+			// Refused: 401, or 503 once the guessing lock is on (20 wrong secrets within 10 minutes);
+			// none starts an execution.
+			expect(statuses.filter((status) => status !== 401 && status !== 503)).toEqual([]);
+			forgedAnswers = countBy(statuses.map(String));
+			report(
+				`case 1 (trigger): ${FORGED} forged → ${JSON.stringify(forgedAnswers)} and 0 executions`,
+			);
+			// Last: under the guessing lock (20 wrong secrets) every notification is answered 503, true
+			// ones too. Nothing started: the executions are those of the tests above.
+			expect(await allExecutions(workflow.id)).toHaveLength(EVENTS);
 		},
 		CASE_TIMEOUT,
 	);
