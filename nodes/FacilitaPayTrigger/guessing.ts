@@ -1,6 +1,6 @@
 import type { IDataObject } from 'n8n-workflow';
 
-/** Wrong secrets tolerated within the window before unverified events are refused. */
+/** Forgeries (wrong secrets, proven-false events) tolerated within the window before the lock. */
 export const GUESS_LIMIT = 20;
 export const GUESS_WINDOW_MS = 10 * 60 * 1000;
 
@@ -42,8 +42,8 @@ function store(staticData: IDataObject, key: string, times: number[]): void {
 }
 
 /**
- * Until when unverified events are refused: GUESS_LIMIT wrong secrets within GUESS_WINDOW_MS lock
- * them until the oldest of those leaves the window. Undefined when not locked.
+ * Until when every notification is refused (decision.ts): GUESS_LIMIT forgeries within
+ * GUESS_WINDOW_MS lock until the oldest of those leaves the window. Undefined when not locked.
  */
 export function lockedUntil(staticData: IDataObject, key: string, now: number): number | undefined {
 	const times = merged(staticData, key, now);
