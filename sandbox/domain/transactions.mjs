@@ -20,6 +20,8 @@ import { buildBarcode, barcodeToDigitalLine, freeFieldFrom } from '../boleto.mjs
 import { isoSeconds } from '../clock.mjs';
 import { ADDRESS_FIELDS } from './subjects.mjs';
 import { ACCOUNT_IDS } from '../accounts.mjs';
+import { readPixExpiry } from '../pixExpiry.mjs';
+import { isLocalPayIn } from './localPayIns.mjs';
 
 export const DEFAULT_PIX_EXPIRY_SECONDS = 3600;
 export const WIRE_RETRY_SECONDS = 60;
@@ -192,6 +194,7 @@ export function createTransactions(ctx) {
 			return createDynamicPix(tx, errors);
 		}
 		if (tx.from_boleto !== undefined) return createBoleto(tx, errors);
+		if (isLocalPayIn(tx, state)) return ctx.localPayIns.create(tx);
 		return createPayout(tx, errors);
 	}
 
@@ -215,22 +218,18 @@ export function createTransactions(ctx) {
 		let expiresAt = clock.now() + DEFAULT_PIX_EXPIRY_SECONDS * 1000;
 		const exp = tx.dynamic_pix_expires_at;
 		if (!isBlank(exp)) {
-			if (
-				typeof exp !== 'string' ||
-				!/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$/.test(exp) ||
-				!isDate(exp.slice(0, 10)) ||
-				Number.isNaN(Date.parse(exp))
-			) {
+			// The documented example carries milliseconds (live docs): accepted, as the service does.
+			if (readPixExpiry(exp) === null) {
 				errors.add(
 					'dynamic_pix_expires_at',
 					'must be a UTC date-time in the form YYYY-MM-DDThh:mm:ssZ',
 				);
-			} else if (Date.parse(exp) <= clock.now() + 60000) {
+			} else if (readPixExpiry(exp) <= clock.now() + 60000) {
 				errors.add(
 					'dynamic_pix_expires_at',
 					`must be more than 1 minute after the current time (${clock.iso()})`,
 				);
-			} else expiresAt = Date.parse(exp);
+			} else expiresAt = readPixExpiry(exp);
 		}
 		check(errors);
 		const transaction = base('dynamic_pix', subject, tx);
@@ -389,8 +388,11 @@ export function createTransactions(ctx) {
 		const checkout = state.checkouts.get(id);
 		if (checkout) return checkoutAttempt(checkout, success);
 		const transaction = get(id);
-		if (transaction._kind !== 'dynamic_pix' && transaction._kind !== 'boleto')
-			throw invalid('id', 'only dynamic PIX, boleto and checkout payments can be paid here');
+		if (!['dynamic_pix', 'boleto', 'local_pay_in'].includes(transaction._kind))
+			throw invalid(
+				'id',
+				'only dynamic PIX, boleto, local pay-in and checkout payments can be paid here',
+			);
 		if (transaction.status !== 'pending')
 			throw invalid(
 				'status',

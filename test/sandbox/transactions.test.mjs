@@ -576,6 +576,45 @@ describe('what the spec leaves open, played on demand', () => {
 	});
 });
 
+describe('local pay-ins and the PIX expiry of the live docs', () => {
+	test('POST /transactions routes a local pay-in (MXN, dynamic CLABE): created pending, paid like a dynamic PIX', async () => {
+		const { PAY_IN_ACCOUNT_IDS: ids } = await import('../../sandbox/domain/localPayIns.mjs');
+		const r = await create({
+			subject_id: subject.id,
+			from_bank_account_id: ids.mxnReal,
+			to_bank_account_id: ids.mxnCashIn,
+			currency: 'MXN',
+			exchange_currency: 'MXN',
+			value: '1500.00',
+		});
+		expect(r.status).toBe(200);
+		expect(r.json.data).toMatchObject({
+			status: 'pending',
+			payment_info: { dynamic_clabe: expect.stringMatching(/^\d{18}$/) },
+		});
+		const paid = await t.control('POST', `/transactions/${r.json.data.id}/pay`, {});
+		expect(paid.json.data.status).toBe('identified');
+		expect(await eventTypes()).toEqual(['identified']);
+	});
+
+	test('a dynamic PIX expiry with milliseconds (the documented example) is accepted', async () => {
+		const r = await create({
+			...dynamicPix(subject.id).transaction,
+			dynamic_pix_expires_at: '2025-03-10T13:00:00.074Z',
+		});
+		expect(r.status).toBe(200);
+		expect(r.json.data.meta.dynamic_pix_due_date).toBe('2025-03-10T13:00:00Z');
+		expect(
+			(
+				await create({
+					...dynamicPix(subject.id).transaction,
+					dynamic_pix_expires_at: '2025-03-10 13:00',
+				})
+			).status,
+		).toBe(422);
+	});
+});
+
 describe('Chilean pesos have no decimals', () => {
 	test('a CLP card payment is written "15000" and accepted as such ("15000.00" too, written "15000")', async () => {
 		const make = (value) =>
