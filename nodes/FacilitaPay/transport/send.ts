@@ -208,9 +208,15 @@ export async function send(
 		}
 		// After a 429 with Retry-After, requests not yet tried wait for it too (a retry already did).
 		const pause = attempt === 1 ? run.limiter.pauseLeft() : 0;
-		if (pause > 0) await wait(pause);
 		// Once the service's rate is known, starts are spaced to it.
 		const paced = run.limiter.paceDelay();
+		if (pause + paced > 0 && pause + paced >= timeLeft(retryOptions)) {
+			// The wait would outlast the caller's deadline: give the slot back, send nothing.
+			run.limiter.release('failed', ticket);
+			if (last) throw errorFor(ctx, request, last, attempt - 1, options.timeout);
+			throw notSentError(ctx, request, 'There was no time left to send it');
+		}
+		if (pause > 0) await wait(pause);
 		if (paced > 0) await wait(paced);
 		const left = timeLeft(retryOptions);
 		if (run.stopped || left <= 0) {

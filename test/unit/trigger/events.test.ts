@@ -76,9 +76,9 @@ describe('Events choice', () => {
 });
 
 describe('node registration', () => {
-	it('is listed in package.json and its codex is in the Finance category', () => {
+	it('is listed in package.json and its codex is in the Finance & Accounting category', () => {
 		expect(pkg.n8n.nodes).toContain('dist/nodes/FacilitaPayTrigger/FacilitaPayTrigger.node.js');
 		expect(codex.node).toBe('n8n-nodes-facilitapay.facilitaPayTrigger');
-		expect(codex.categories).toEqual(['Finance']);
+		expect(codex.categories).toEqual(['Finance & Accounting']);
 	});
 });
