@@ -144,8 +144,6 @@ export const EVENT_TYPES: readonly EventType[] = [
 	},
 ];
 
-const KNOWN = new Map(EVENT_TYPES.map((event) => [event.value, event]));
-
 /** The Events choice: "All Events" first, then every known type sorted by name. */
 export const eventOptions: INodePropertyOptions[] = [
 	{
@@ -158,10 +156,6 @@ export const eventOptions: INodePropertyOptions[] = [
 		.sort((a, b) => a.name.localeCompare(b.name))
 		.map(({ name, value, description }) => ({ name, value, description })),
 ];
-
-export function isKnownEvent(type: string): boolean {
-	return KNOWN.has(type);
-}
 
 /** Whether a notification of this type should start the workflow, given the Events choice. */
 export function isEventSelected(type: string, selected: unknown): boolean {
