@@ -10,6 +10,9 @@
 //   docs/images/workflow.png        examples/onboard-customer.json on the canvas
 //   docs/images/node-panel.png      the FacilitaPay node's panel: Transaction > Create Dynamic PIX
 //   docs/images/subject-picker.png  its Subject field's From list, open, with the sandbox's people
+//   docs/images/preview-output.png  Create Payout with Preview Only run on three payouts: the output
+//                                   items (what would be sent) and the hint with count and total
+//   docs/images/trigger-panel.png   the FacilitaPay Trigger's panel: how to test with one URL per account
 // Variables: N8N_PORT, N8N_RUNNERS_BROKER_PORT, SANDBOX_PORT, SANDBOX_TOKEN (as npm start),
 // CHROMIUM_PATH (default: the first of chromium, chromium-browser, google-chrome on PATH).
 import fs from 'node:fs';
@@ -418,6 +421,137 @@ async function cleanup() {
 	cleanups.length = 0;
 }
 
+/** Three payouts into Create Payout with Preview Only on, and a FacilitaPay Trigger beside. */
+function previewWorkflow(mariaId) {
+	const trigger = 'When clicking ‘Execute workflow’';
+	return {
+		name: 'FacilitaPay: Preview payouts (screenshots)',
+		active: false,
+		settings: { executionOrder: 'v1' },
+		nodes: [
+			{
+				id: 'b7d1a3c0-0000-4000-8000-000000000011',
+				name: trigger,
+				type: 'n8n-nodes-base.manualTrigger',
+				typeVersion: 1,
+				position: [0, 0],
+				parameters: {},
+			},
+			{
+				id: 'b7d1a3c0-0000-4000-8000-000000000012',
+				name: 'Payouts',
+				type: 'n8n-nodes-base.code',
+				typeVersion: 2,
+				position: [220, 0],
+				parameters: {
+					jsCode: `return ${JSON.stringify(
+						[
+							{ order: 'A-1001', value: '150.00' },
+							{ order: 'A-1002', value: '89.90' },
+							{ order: 'A-1003', value: '1200.00' },
+						].map((json) => ({ json })),
+					)};`,
+				},
+			},
+			{
+				id: 'b7d1a3c0-0000-4000-8000-000000000013',
+				name: 'Preview Payouts',
+				type: 'n8n-nodes-facilitapay.facilitaPay',
+				typeVersion: 1,
+				position: [440, 0],
+				credentials: { facilitaPayApi: CREDENTIALS },
+				parameters: {
+					resource: 'transaction',
+					operation: 'createPayout',
+					subjectId: { __rl: true, mode: 'id', value: mariaId },
+					value: '={{ $json.value }}',
+					currency: 'USD',
+					exchangeCurrency: 'BRL',
+					fromBankAccountId: '0b5e7c2a-1f3d-4a8e-9c61-000000000003',
+					toBankAccountId: '0b5e7c2a-1f3d-4a8e-9c61-000000000006',
+					idempotencyKey: '={{ $json.order }}',
+					previewOnly: true,
+				},
+			},
+			{
+				id: 'b7d1a3c0-0000-4000-8000-000000000014',
+				name: 'FacilitaPay Trigger',
+				type: 'n8n-nodes-facilitapay.facilitaPayTrigger',
+				typeVersion: 1.1,
+				position: [0, 260],
+				webhookId: 'b7d1a3c0-0000-4000-8000-000000000015',
+				credentials: { facilitaPayApi: CREDENTIALS },
+				parameters: { events: ['identified', 'wire_created'] },
+			},
+		],
+		connections: {
+			[trigger]: { main: [[{ node: 'Payouts', type: 'main', index: 0 }]] },
+			Payouts: { main: [[{ node: 'Preview Payouts', type: 'main', index: 0 }]] },
+		},
+	};
+}
+
+/** Opens a node's panel by double-clicking it on the canvas. */
+async function openNode(page, name) {
+	const node = await boxOf(page, `[data-test-id=canvas-node][data-node-name="${name}"]`);
+	await page.mouse.click(node.x + node.width / 2, node.y + node.height / 2, { clickCount: 2 });
+	await page.waitForSelector('[data-test-id=ndv]', { visible: true });
+}
+
+/** The whole panel, as a crop. */
+async function ndvBox(page) {
+	const ndv = await boxOf(page, '[data-test-id=ndv]');
+	return {
+		x: Math.floor(ndv.x),
+		y: Math.floor(ndv.y),
+		width: Math.ceil(ndv.width),
+		height: Math.ceil(ndv.height),
+	};
+}
+
+/** 4 and 5: the preview output with its hint, and the trigger's panel. */
+async function takePreviewShots(puppeteer, { previewId }) {
+	const browser = await puppeteer.launch({
+		executablePath: findChromium(),
+		headless: true,
+		args: ['--no-sandbox', '--disable-dev-shm-usage', '--hide-scrollbars', '--lang=en-US'],
+		defaultViewport: { width: 1440, height: 860, deviceScaleFactor: SCALE },
+	});
+	try {
+		const page = await browser.newPage();
+		page.setDefaultTimeout(60_000);
+		await page.goto(`${n8nUrl}/signin`, { waitUntil: 'networkidle2' });
+		await page.type('input[name=emailOrLdapLoginId]', OWNER.email);
+		await page.type('input[name=password]', OWNER.password);
+		await page.click('[data-test-id=form-submit-button]');
+		await page.waitForFunction(() => !location.pathname.startsWith('/signin'));
+
+		await page.goto(`${n8nUrl}/workflow/${previewId}`, { waitUntil: 'networkidle2' });
+		await page.waitForSelector('[data-test-id=canvas-node][data-node-name="Preview Payouts"]');
+		await openNode(page, 'Preview Payouts');
+		await page.click('[data-test-id=node-execute-button]');
+		await page.waitForFunction(() =>
+			document.body.innerText.includes('Nothing was sent to FacilitaPay'),
+		);
+		await page.addStyleTag({
+			content: '[data-test-id=floating-nodes] { display: none !important; }',
+		});
+		await page.mouse.move(1430, 850);
+		await settle(page);
+		await shoot(page, 'preview-output.png', await ndvBox(page));
+
+		await page.keyboard.press('Escape');
+		await settle(page);
+		await openNode(page, 'FacilitaPay Trigger');
+		await page.waitForFunction(() => document.body.innerText.includes('one URL'));
+		await page.mouse.move(1430, 850);
+		await settle(page);
+		await shoot(page, 'trigger-panel.png', await ndvBox(page));
+	} finally {
+		await browser.close();
+	}
+}
+
 async function main() {
 	// Fail before starting anything when there is no browser.
 	findChromium();
@@ -451,8 +585,20 @@ async function main() {
 			await client.call('DELETE', `/rest/workflows/${chargeId}`);
 		});
 	}
+	const preview = await client.call('POST', '/rest/workflows', previewWorkflow(ids['Maria Silva']));
+	const previewId = preview.json?.data?.id;
+	if (!preview.ok || !previewId)
+		throw new Error(`n8n did not save the preview workflow (HTTP ${preview.status}).`);
+	if (reuse) {
+		cleanups.push(async () => {
+			await client.call('POST', `/rest/workflows/${previewId}/archive`);
+			await client.call('DELETE', `/rest/workflows/${previewId}`);
+		});
+	}
 	const exampleId = JSON.parse(fs.readFileSync(EXAMPLE_FILE, 'utf8')).id;
-	await takeShots(puppeteer, { exampleId, chargeId, people: PEOPLE.map((p) => p.social_name) });
+	if (process.env.SCREENSHOTS_ONLY !== 'preview')
+		await takeShots(puppeteer, { exampleId, chargeId, people: PEOPLE.map((p) => p.social_name) });
+	await takePreviewShots(puppeteer, { previewId });
 	await cleanup();
 	log(`done in ${((Date.now() - startedAt) / 1000).toFixed(1)} s`);
 }
