@@ -84,7 +84,7 @@ export class FacilitaPayTrigger implements INodeType {
 		properties: [
 			{
 				displayName:
-					'FacilitaPay sends all notifications of an account to one URL. Activating this workflow points that URL here, so only one active FacilitaPay Trigger per account receives events: use one trigger and route with a Switch node, or call other workflows with Execute Workflow. If another system or workflow has taken the URL since, this trigger does not take it back by itself: the n8n log says so when the workflow is activated or n8n starts; deactivate and activate the workflow to take it back. "Listen for test event" is refused while the account\'s notifications go to an active workflow or another system (it would take them away): test with the local sandbox or a second FacilitaPay account.',
+					'FacilitaPay sends all notifications of an account to one URL. Publishing this workflow (activating it in n8n 1.x) points that URL here, so only one published FacilitaPay Trigger per account receives events: use one trigger and route with a Switch node, or call other workflows with Execute Workflow. If another system or workflow has taken the URL since, this trigger does not take it back by itself: the n8n log says so when the workflow is published or n8n starts; unpublish and publish the workflow (deactivate and activate in 1.x) to take it back. "Listen for test event" is refused while the account\'s notifications go to a published workflow or another system (it would take them away): test with the local sandbox or a second FacilitaPay account.',
 				name: 'notice',
 				type: 'notice',
 				default: '',
@@ -186,7 +186,7 @@ export class FacilitaPayTrigger implements INodeType {
 					const other = maskUrl(ownership.url);
 					staticData.urlTakenBy = other;
 					this.logger.warn(
-						`${LOG}: FacilitaPay now sends this account's notifications to ${other}${ownership.at ? ` (newest notification: ${ownership.at})` : ''}, not to this workflow's URL, so this workflow receives none. Another workflow or system enabled webhooks with its own URL; FacilitaPay keeps one URL per account. The trigger leaves it so. To take the URL back, deactivate and activate this workflow (the other system then stops receiving).`,
+						`${LOG}: FacilitaPay now sends this account's notifications to ${other}${ownership.at ? ` (newest notification: ${ownership.at})` : ''}, not to this workflow's URL, so this workflow receives none. Another workflow or system enabled webhooks with its own URL; FacilitaPay keeps one URL per account. The trigger leaves it so. To take the URL back, deactivate and activate this workflow (unpublish and publish in n8n 2.x; the other system then stops receiving).`,
 					);
 				} else {
 					delete staticData.urlTakenBy;

@@ -44,7 +44,7 @@ export const LOGS = {
 	}),
 	lockStarted: (until: number): LogLine => ({
 		level: 'warn',
-		text: `${LOG}: too many notifications with a wrong secret or a false content (20 within 10 minutes). Until ${new Date(until).toISOString()}, every notification is answered 503 (FacilitaPay sends it again later, or lists it as failed); none is lost. If you changed the FacilitaPay credentials, deactivate and activate the workflow.`,
+		text: `${LOG}: too many notifications with a wrong secret or a false content (20 within 10 minutes). Until ${new Date(until).toISOString()}, every notification is answered 503 (FacilitaPay sends it again later, or lists it as failed); none is lost. If you changed the FacilitaPay credentials, unpublish and publish the workflow (deactivate and activate in n8n 1.x).`,
 	}),
 	invalid: (reason: string): LogLine => ({
 		level: 'warn',
@@ -52,7 +52,7 @@ export const LOGS = {
 	}),
 	provenFalse: (type: string, reason: string, signed: boolean): LogLine => ({
 		level: 'warn',
-		text: `${LOG}: a notification of type ${type}${signed ? ' with the right secret' : ''} started nothing: ${reason}.${signed ? ' If this repeats, someone else may know the secret: deactivate and activate the workflow to get a new one.' : ''}`,
+		text: `${LOG}: a notification of type ${type}${signed ? ' with the right secret' : ''} started nothing: ${reason}.${signed ? ' If this repeats, someone else may know the secret: unpublish and publish the workflow (deactivate and activate in n8n 1.x) to get a new one.' : ''}`,
 	}),
 	retry: (type: string, reason: string): LogLine => ({
 		level: 'warn',
