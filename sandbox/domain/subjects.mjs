@@ -357,6 +357,15 @@ export function createSubjects(ctx) {
 			applyFields(existing, input);
 			return { subject: existing, created: false };
 		}
+		const subject = newSubject(input, { birth_date: null, rfc_pf: null });
+		return { subject, created: true };
+	}
+
+	/**
+	 * A new subject, stored: the fields every subject has (null until given), then those of its
+	 * kind (`own`), filled from `input`; bank transactions waiting for its document are identified.
+	 */
+	function newSubject(input, own) {
 		const now = clock.iso();
 		const subject = {
 			id: randomUUID(),
@@ -371,9 +380,8 @@ export function createSubjects(ctx) {
 			phone_country_code: null,
 			phone_area_code: null,
 			phone_number: null,
-			birth_date: null,
 			net_monthly_average_income: null,
-			rfc_pf: null,
+			...own,
 			address_street: null,
 			address_number: null,
 			address_complement: null,
@@ -392,7 +400,7 @@ export function createSubjects(ctx) {
 		applyFields(subject, input);
 		state.subjects.set(subject.id, subject);
 		ctx.transactions.identifyPendingBankTransactions(subject);
-		return { subject, created: true };
+		return subject;
 	}
 
 	/** PUT /subject/people/:id */
@@ -608,46 +616,15 @@ export function createSubjects(ctx) {
 			applyFields(existing, input);
 			return { subject: existing, created: false };
 		}
-		const now = clock.iso();
-		const subject = {
-			id: randomUUID(),
-			status: 'approved',
-			document_type: input.document_type,
-			document_number: input.document_number,
-			social_name: null,
-			company_name: null,
-			fiscal_country: null,
-			email: null,
-			website: null,
-			phone_country_code: null,
-			phone_area_code: null,
-			phone_number: null,
+		const subject = newSubject(input, {
 			creation_date: null,
-			net_monthly_average_income: null,
 			net_value: null,
 			main_activity: null,
 			activity_type: null,
 			company_type: null,
-			address_street: null,
-			address_number: null,
-			address_complement: null,
-			address_neighborhood: null,
-			address_postal_code: null,
-			address_city: null,
-			address_state: null,
-			address_country: null,
 			partners: [],
-			clearance_level: 1,
-			required_clearance_level: 1,
-			references: [],
-			documents: [],
-			inserted_at: now,
-			updated_at: now,
 			_kind: 'company',
-		};
-		applyFields(subject, input);
-		state.subjects.set(subject.id, subject);
-		ctx.transactions.identifyPendingBankTransactions(subject);
+		});
 		return { subject, created: true };
 	}
 
