@@ -1,5 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
+import { SUBJECT_REPRESENTATION } from '../FacilitaPay/schemas/subjectRepresentation';
+
 /** The type given to the unsigned KYC status payload, whose own event name FacilitaPay does not document. */
 export const KYC_STATUS_TYPE = 'kyc_status';
 
@@ -161,23 +163,7 @@ const BANK_TRANSACTION: Schema = {
 	},
 };
 /** The subject representation of the KYC status payload (spec, Resources). */
-const KYC_SUBJECT: Schema = {
-	id: true,
-	status: true,
-	social_name: true,
-	document_type: true,
-	document_number: true,
-	fiscal_country: true,
-	email: true,
-	phone_number: true,
-	birth_date: true,
-	net_monthly_average_income: true,
-	clearance_level: true,
-	required_clearance_level: true,
-	references: true,
-	documents: true,
-	updated_at: true,
-};
+const KYC_SUBJECT: Schema = Object.fromEntries(SUBJECT_REPRESENTATION.map((key) => [key, true]));
 
 /** The fields each documented event carries besides type and secret (spec, Events). */
 const DOCUMENTED: Record<string, Schema> = {

@@ -118,6 +118,17 @@ export const ownerNameField: INodeProperties = {
 	description: 'Full name of the account owner',
 };
 
+/** The document (CPF, CNPJ or another country's) of a bank account's owner. */
+export const ownerDocumentNumberField = (description: string): INodeProperties => ({
+	displayName: 'Owner Document Number',
+	name: 'ownerDocumentNumber',
+	type: 'string',
+	required: true,
+	default: '',
+	placeholder: 'e.g. 39053344705',
+	description,
+});
+
 export const currencyOptions = (allowed: readonly string[] = CURRENCIES) =>
 	[...allowed].sort().map((code) => ({ name: code, value: code }));
 

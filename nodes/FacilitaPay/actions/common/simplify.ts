@@ -1,6 +1,8 @@
 import type { IDataObject } from 'n8n-workflow';
 
-const pick = (source: IDataObject, keys: string[]): IDataObject => {
+import { SUBJECT_SUMMARY } from '../../schemas/subjectRepresentation';
+
+const pick = (source: IDataObject, keys: readonly string[]): IDataObject => {
 	const result: IDataObject = {};
 	for (const key of keys) if (source[key] !== undefined) result[key] = source[key];
 	return result;
@@ -43,22 +45,7 @@ export function simplifyTransaction(transaction: IDataObject): IDataObject {
 	return result;
 }
 
-const SUBJECT_KEYS = [
-	'id',
-	'status',
-	'social_name',
-	'document_type',
-	'document_number',
-	'fiscal_country',
-	'email',
-	'phone_number',
-	'clearance_level',
-	'required_clearance_level',
-	'inserted_at',
-	'updated_at',
-];
-
 /** The fields of a subject people act on; documents, references and the address are left out. */
 export function simplifySubject(subject: IDataObject): IDataObject {
-	return pick(subject, SUBJECT_KEYS);
+	return pick(subject, SUBJECT_SUMMARY);
 }

@@ -12,6 +12,7 @@ import {
 	accountTypeOptions,
 	currencyField,
 	documentTypeOptions,
+	ownerDocumentNumberField,
 	ownerNameField,
 	subjectIdField,
 } from '../common/fields';
@@ -48,15 +49,7 @@ const properties: INodeProperties[] = [
 		options: documentTypeOptions(DOCUMENT_TYPES),
 		default: 'cpf',
 	},
-	{
-		displayName: 'Owner Document Number',
-		name: 'ownerDocumentNumber',
-		type: 'string',
-		required: true,
-		default: '',
-		placeholder: 'e.g. 39053344705',
-		description: 'Checked by its type; dots, dashes and spaces are removed',
-	},
+	ownerDocumentNumberField('Checked by its type; dots, dashes and spaces are removed'),
 	{
 		displayName: 'Branch Country',
 		name: 'branchCountry',

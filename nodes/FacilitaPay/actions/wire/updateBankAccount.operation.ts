@@ -2,7 +2,12 @@ import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { BANK_ACCOUNT_LABELS, bankAccountSchema } from '../../schemas/wire';
-import { accountTypeOptions, currencyField, ownerNameField } from '../common/fields';
+import {
+	accountTypeOptions,
+	currencyField,
+	ownerDocumentNumberField,
+	ownerNameField,
+} from '../common/fields';
 import { idParameter, validateBody } from '../common/input';
 import { answerAsJson } from '../common/output';
 import { sendOnce } from '../common/sendOnce';
@@ -73,16 +78,9 @@ const properties: INodeProperties[] = [
 		default: 'conta-corrente',
 		description: 'Type of the account. Asked for by error AC14.',
 	},
-	{
-		displayName: 'Owner Document Number',
-		name: 'ownerDocumentNumber',
-		type: 'string',
-		required: true,
-		default: '',
-		placeholder: 'e.g. 39053344705',
-		description:
-			'Document of the account owner; for a Brazilian account a CPF (11 digits) or CNPJ (14 characters), punctuation is removed. Asked for by error CH11.',
-	},
+	ownerDocumentNumberField(
+		'Document of the account owner; for a Brazilian account a CPF (11 digits) or CNPJ (14 characters), punctuation is removed. Asked for by error CH11.',
+	),
 	ownerNameField,
 	{
 		displayName: 'Branch Country',
