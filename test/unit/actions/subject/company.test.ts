@@ -3,6 +3,7 @@ import type { IDataObject } from 'n8n-workflow';
 import { checkPercentageShare } from '../../../../nodes/FacilitaPay/schemas/company';
 import { defaultRetryOptions } from '../../../../nodes/FacilitaPay/transport';
 import { httpError, runNode, runNodeExpectingError } from '../../helpers/executeContext';
+import { companyParameters as company, partnerBody } from '../../../fixtures/subjects';
 
 const COMPANY_ID = '7a1b2c3d-4e5f-4a6b-8c7d-9e0f1a2b3c4d';
 const answer = { data: { id: COMPANY_ID, status: 'approved', social_name: 'Exemplo Ltda' } };
@@ -10,19 +11,6 @@ const PDF = Buffer.from('%PDF-1.4\n%%EOF\n');
 
 beforeEach(() => jest.spyOn(defaultRetryOptions, 'wait').mockResolvedValue(undefined));
 afterEach(() => jest.restoreAllMocks());
-
-const company = (overrides: IDataObject = {}) => ({
-	resource: 'subject',
-	operation: 'createCompany',
-	documentType: 'cnpj',
-	documentNumber: '16.727.230/0001-97',
-	socialName: 'Exemplo Comércio Ltda',
-	companyName: 'Exemplo',
-	fiscalCountry: 'BR',
-	partners: {},
-	additionalFields: {},
-	...overrides,
-});
 
 const sentCompany = (request: { body?: unknown }) =>
 	(request.body as { company: IDataObject }).company;
@@ -95,14 +83,7 @@ describe('Subject > Create or Update Company', () => {
 				activity_type: 'other',
 				company_type: 'ltda',
 				partners: [
-					{
-						document_type: 'cpf',
-						document_number: '39053344705',
-						name: 'Maria da Silva',
-						percentage_share: '50',
-						kind: 'person',
-						address_country: 'BR',
-					},
+					{ ...partnerBody, address_country: 'BR' },
 					{
 						document_type: 'cpf',
 						document_number: '70590071050',

@@ -2,6 +2,7 @@ import type { IDataObject } from 'n8n-workflow';
 
 import { defaultRetryOptions } from '../../../../nodes/FacilitaPay/transport';
 import { httpError, runNode, runNodeExpectingError } from '../../helpers/executeContext';
+import { bankAccountBody, bankDetailsParameters } from '../../../fixtures/bankAccounts';
 
 const SUBJECT_ID = '4b6f3c2a-9d1e-4f7a-8c5b-2e1d0a9f8b7c';
 const ACCOUNT_ID = '9c8b7a6d-5e4f-4a3b-8c2d-1e0f9a8b7c6d';
@@ -19,13 +20,7 @@ const register = (overrides: IDataObject = {}) => ({
 	ownerDocumentType: 'cpf',
 	ownerDocumentNumber: '390.533.447-05',
 	branchCountry: 'BRA',
-	bankDetails: {
-		bankCode: '031',
-		bankName: 'Banco Beg S.A.',
-		branchNumber: '0001',
-		accountNumber: '12345-6',
-		accountType: 'conta-corrente',
-	},
+	bankDetails: bankDetailsParameters,
 	pixKey: '',
 	...overrides,
 });
@@ -42,20 +37,7 @@ describe('Subject > Register Bank Account', () => {
 		expect(requests).toHaveLength(1);
 		expect(requests[0].method).toBe('POST');
 		expect(requests[0].url).toBe(`https://sandbox.test/api/v1/subject/${SUBJECT_ID}/bank_accounts`);
-		expect(requests[0].body).toEqual({
-			bank_account: {
-				currency: 'BRL',
-				account_type: 'conta-corrente',
-				account_number: '12345-6',
-				branch_number: '0001',
-				owner_name: 'Maria da Silva',
-				owner_document_type: 'cpf',
-				owner_document_number: '39053344705',
-				branch_country: 'BRA',
-				bank: { code: '031', name: 'Banco Beg S.A.' },
-				pix_info: { type: 'CPF', key: '39053344705' },
-			},
-		});
+		expect(requests[0].body).toEqual({ bank_account: bankAccountBody() });
 		// The answer's id is the To Bank Account ID of a payout.
 		expect(output[0].json.id).toBe(ACCOUNT_ID);
 	});

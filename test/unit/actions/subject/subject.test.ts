@@ -1,23 +1,17 @@
+import type { IDataObject } from 'n8n-workflow';
+
 import {
 	binaryItem,
 	httpError,
 	runNode,
 	runNodeExpectingError,
 } from '../../helpers/executeContext';
+import { personParameters } from '../../../fixtures/subjects';
 
 const SUBJECT_ID = '4b6f3c2a-9d1e-4f7a-8c5b-2e1d0a9f8b7c';
 const created = { data: { id: SUBJECT_ID, status: 'approved', social_name: 'Maria da Silva' } };
 
-const createParams = (overrides: Record<string, unknown> = {}) => ({
-	resource: 'subject',
-	operation: 'create',
-	documentType: 'cpf',
-	documentNumber: '39053344705',
-	socialName: 'Maria da Silva',
-	fiscalCountry: 'BR',
-	additionalFields: {},
-	...overrides,
-});
+const createParams = (overrides: IDataObject = {}) => personParameters({}, overrides);
 
 describe('Subject > Create or Update', () => {
 	it('sends the person wrapped in "person" with snake_case fields', async () => {

@@ -9,7 +9,6 @@ import {
 	runNodeExpectingError,
 } from '../../helpers/executeContext';
 import {
-	browserParameters,
 	CARD_NUMBER,
 	cardSubscription,
 	SECURITY_CODE,
@@ -18,6 +17,7 @@ import {
 	SUBJECT_ID,
 	TO_ACCOUNT_ID,
 } from './fixtures';
+import { browserParameters, threedsBody } from '../../../fixtures/cards';
 
 beforeEach(() => {
 	jest.spyOn(defaultRetryOptions, 'wait').mockImplementation(async () => {});
@@ -52,19 +52,7 @@ describe('Subscription > Create by card', () => {
 					card_security_code: SECURITY_CODE,
 					fullname: 'Maria Silva',
 					meta: { df_reference_id: 'df-session-0001', mcc: '8999' },
-					threeds: {
-						httpAcceptBrowserValue: 'text/html,application/xhtml+xml',
-						httpBrowserLanguage: 'pt-BR',
-						httpBrowserJavaEnabled: 'false',
-						httpBrowserJavaScriptEnabled: 'true',
-						httpBrowserColorDepth: '24',
-						httpBrowserScreenHeight: '1080',
-						httpBrowserScreenWidth: '1920',
-						httpBrowserTimeDifference: '180',
-						userAgentBrowserValue: 'Mozilla/5.0 (X11; Linux x86_64)',
-						ipAddress: '203.0.113.7',
-						challengeWindowSize: 'fullPage',
-					},
+					threeds: threedsBody,
 				},
 			},
 		});

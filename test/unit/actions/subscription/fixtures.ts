@@ -1,5 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
+import { browserParameters } from '../../../fixtures/cards';
+
 // Card data used by the subscription tests. No other fixture contains these digits, so a test can
 // search every output and error for them.
 export const CARD_NUMBER = '4111111111111111';
@@ -10,21 +12,6 @@ export const SUBJECT_ID = '4b6f3c2a-9d1e-4f7a-8c5b-2e1d0a9f8b7c';
 export const TO_ACCOUNT_ID = '0b5e7c2a-1f3d-4a8e-9c61-000000000001';
 export const FROM_ACCOUNT_ID = '0b5e7c2a-1f3d-4a8e-9c61-000000000002';
 export const SUBSCRIPTION_ID = '6d2f1a3b-8c4e-4b7a-9f10-3e5d7c9b1a20';
-
-/** Browser data as a checkout page would collect it. */
-export const browserParameters: IDataObject = {
-	httpAcceptBrowserValue: 'text/html,application/xhtml+xml',
-	httpBrowserLanguage: 'pt-BR',
-	httpBrowserJavaEnabled: false,
-	httpBrowserJavaScriptEnabled: true,
-	httpBrowserColorDepth: '24',
-	httpBrowserScreenHeight: '1080',
-	httpBrowserScreenWidth: '1920',
-	httpBrowserTimeDifference: '180',
-	userAgentBrowserValue: 'Mozilla/5.0 (X11; Linux x86_64)',
-	ipAddress: '203.0.113.7',
-	challengeWindowSize: 'fullPage',
-};
 
 export const cardParameters: IDataObject = {
 	cardNumber: CARD_NUMBER,

@@ -9,6 +9,7 @@ import {
 	runNode,
 	runNodeExpectingError,
 } from '../../helpers/executeContext';
+import { wireBankAccountParameters } from '../../../fixtures/bankAccounts';
 
 const waits: number[] = [];
 beforeEach(() => {
@@ -28,15 +29,7 @@ const params = (overrides: IDataObject = {}) => ({
 	resource: 'wire',
 	operation: 'updateBankAccount',
 	wireId: WIRE_ID,
-	currency: 'BRL',
-	bankCode: '001',
-	bankName: 'Banco do Brasil',
-	branchNumber: '0001',
-	accountNumber: '12345-6',
-	accountType: 'conta-corrente',
-	ownerDocumentNumber: '390.533.447-05',
-	ownerName: 'Maria da Silva',
-	branchCountry: 'br',
+	...wireBankAccountParameters,
 	...overrides,
 });
 
