@@ -9,6 +9,7 @@ import type {
 import { NodeConnectionTypes, NodeOperationError } from 'n8n-workflow';
 
 import { credentialBaseUrl } from '../../credentials/FacilitaPayApi.credentials';
+import { clock } from '../FacilitaPay/clock';
 import { apiRequest, CREDENTIAL_TYPE } from '../FacilitaPay/transport';
 import { decide } from './decision';
 import { ALL_EVENTS, eventOptions } from './events';
@@ -247,7 +248,7 @@ export class FacilitaPayTrigger implements INodeType {
 						description: ERRORS.noSecret.description,
 					});
 				}
-				const now = Date.now();
+				const now = clock.now().getTime();
 				saveRegistration(
 					staticData,
 					{
@@ -278,7 +279,7 @@ export class FacilitaPayTrigger implements INodeType {
 					ours.push(staticData.webhookUrl);
 				}
 				const test = staticData.testRegistration === true || this.getMode() === 'manual';
-				forgetRegistration(staticData, Date.now());
+				forgetRegistration(staticData, clock.now().getTime());
 				if (!test) {
 					const credentials = await this.getCredentials(CREDENTIAL_TYPE).catch(() => undefined);
 					if (credentials) forgetProduction(accountOf(credentials), workflowIdOf(this));
@@ -313,14 +314,14 @@ export class FacilitaPayTrigger implements INodeType {
 
 	/** A thin handler over the pure decision (decision.ts): gather, decide, read if asked, decide, do. */
 	async webhook(this: IWebhookFunctions): Promise<IWebhookResponseData> {
-		const now = Date.now();
-		const call = await gather(this, now);
+		const call = await gather(this, clock.now().getTime());
 		let decision = decide(call.facts);
 		if (decision.kind === 'read') {
 			carryOut(this, call, decision.effects);
 			const stopAtAbsent = decision.stopAtAbsent;
 			const reads = await readAll(this, decision.reads, {
-				deadline: now + READS_WITHIN_MS,
+				// A transport deadline: real time, as the transport's waits (see clock.ts).
+				deadline: Date.now() + READS_WITHIN_MS,
 				account: call.account,
 				credentials: call.credentials,
 				stopAt: (result) => stopAtAbsent && result.kind === 'absent',
