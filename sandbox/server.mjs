@@ -69,8 +69,6 @@ export async function createSandbox(options = {}) {
 		publicHost: () => ctx.baseUrl().replace(/^https?:\/\//, ''),
 		emit: (type, fields) => ctx.webhooks.emit(type, fields),
 	};
-	ctx.webhooks = createWebhooks({ state: ctx.state, clock, timeoutMs: options.webhookTimeoutMs });
-	clock.setSettle(() => ctx.webhooks.idle());
 	ctx.auth = createAuth({
 		clock,
 		token: config.token,
@@ -78,23 +76,20 @@ export async function createSandbox(options = {}) {
 		password: config.password,
 	});
 	ctx.faults = createFaults({ random: options.random });
-	ctx.subjects = createSubjects(ctx);
-	ctx.transactions = createTransactions(ctx);
-	ctx.subscriptions = createSubscriptions(ctx);
-	ctx.marketplace = createMarketplace(ctx);
-	ctx.bankAccounts = createBankAccounts(ctx);
-	ctx.refunds = createRefunds(ctx);
-	ctx.localPayIns = createLocalPayIns(ctx);
+	buildDomain();
 	ctx.reset = async () => {
 		await ctx.webhooks.idle();
 		clock.reset();
 		ctx.state = createState();
 		ctx.faults.clear();
 		ctx.auth.reset();
-		// domain modules read ctx.state through closures created with the old object: rebuild them
-		rebuildDomain();
+		buildDomain();
 	};
-	function rebuildDomain() {
+	/**
+	 * The webhooks and the domain modules over the current `ctx.state`; again after a reset, since
+	 * they read the state object they were created with.
+	 */
+	function buildDomain() {
 		ctx.webhooks = createWebhooks({ state: ctx.state, clock, timeoutMs: options.webhookTimeoutMs });
 		clock.setSettle(() => ctx.webhooks.idle());
 		ctx.subjects = createSubjects(ctx);

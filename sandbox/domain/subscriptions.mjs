@@ -1,16 +1,22 @@
 /**
  * Subscriptions, invoices and charges (card and automatic PIX). The rules live in
  * subscriptions/: schedule.mjs (the Schedule rules 1–5), card.mjs (card and 3DS data),
- * request.mjs (POST /subscriptions), charging.mjs (invoices and charges on the clock),
+ * request.mjs (POST /subscriptions), transitions.mjs (changes asked from outside: authorise,
+ * 3DS challenge, cancel), charging.mjs (invoices and charges on the clock),
  * views.mjs (views and event payloads). This module binds them to the sandbox's state.
  */
 import { randomUUID } from 'node:crypto';
-import { Errors, isBlank } from '../validation.mjs';
+import { Errors } from '../validation.mjs';
 import { check, invalid, notFound } from '../errors.mjs';
 import { validateCard, maskCard } from './subscriptions/card.mjs';
 import { newSubscription, validateSubscriptionRequest } from './subscriptions/request.mjs';
 import { createCharging } from './subscriptions/charging.mjs';
 import { invoiceView, subscriptionView } from './subscriptions/views.mjs';
+import {
+	authorizationRefusal,
+	cancelRefusal,
+	threedsChallengeRefusal,
+} from './subscriptions/transitions.mjs';
 
 export { FREQUENCIES, addDays, addPeriods, dueDate } from './subscriptions/schedule.mjs';
 export {
@@ -20,6 +26,11 @@ export {
 	DECLINED_CARD,
 } from './subscriptions/card.mjs';
 export { QR_CODE_READY_EVENT } from './subscriptions/charging.mjs';
+
+/** A refused change answers 422 with its field and message. @param {import('./subscriptions/transitions.mjs').Refusal} refusal */
+function refuseIf(refusal) {
+	if (refusal) throw invalid(refusal.field, refusal.message);
+}
 
 export function createSubscriptions(ctx) {
 	const { state, clock } = ctx;
@@ -47,12 +58,7 @@ export function createSubscriptions(ctx) {
 	/** PUT /subscriptions/:id/cancel (partner) and the payer's cancellation (control endpoint). */
 	function cancelActive(id, body, byPayer) {
 		const subscription = get(id);
-		if (!byPayer && isBlank(body?.reason)) throw invalid('reason', "can't be blank");
-		if (subscription.status !== 'active')
-			throw invalid(
-				'status',
-				`only an active subscription can be canceled (this one is ${subscription.status})`,
-			);
+		refuseIf(cancelRefusal(subscription, body?.reason, byPayer));
 		charging.cancel(subscription, { byPayer, reason: body?.reason ?? 'canceled_by_payer' });
 		return subscription;
 	}
@@ -60,21 +66,7 @@ export function createSubscriptions(ctx) {
 	/** The payer scans the automatic PIX QR code and authorises the recurrence. */
 	function authorize(id) {
 		const subscription = get(id);
-		if (subscription.payment_method !== 'automatic_pix')
-			throw invalid(
-				'payment_method',
-				'only an automatic PIX subscription is authorised by the payer',
-			);
-		if (subscription.status !== 'pending')
-			throw invalid(
-				'status',
-				`the subscription is ${subscription.status}; only a pending one can be authorised`,
-			);
-		if (!subscription.from_pix)
-			throw invalid(
-				'from_pix',
-				'the QR code is not generated yet; advance the clock (POST /_sandbox/clock/advance {"seconds":0})',
-			);
+		refuseIf(authorizationRefusal(subscription));
 		subscription.from_pix.status = 'authorized';
 		subscription.from_pix.authorized_at = clock.iso();
 		charging.activate(subscription);
@@ -90,13 +82,7 @@ export function createSubscriptions(ctx) {
 		if (!card || typeof card !== 'object') errors.add('credit_card', "can't be blank");
 		else validateCard(errors, card, 'credit_card.', clock.now());
 		check(errors);
-		if (subscription.payment_method !== 'card')
-			throw invalid('payment_method', 'only a card subscription has a 3DS challenge');
-		if (subscription.status !== 'pending')
-			throw invalid(
-				'status',
-				`the subscription is ${subscription.status}; the 3DS challenge applies to a pending subscription`,
-			);
+		refuseIf(threedsChallengeRefusal(subscription));
 		subscription.from_card = {
 			...subscription.from_card,
 			...maskCard({ ...card, card_type: subscription.from_card?.card_type }),
