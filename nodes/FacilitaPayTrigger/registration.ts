@@ -1,5 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
+import { isLocalHost } from '../../credentials/FacilitaPayApi.credentials';
+
 /** How long the secret of the previous registration is still accepted after a new one. */
 export const PREVIOUS_SECRET_MS = 24 * 60 * 60 * 1000;
 /** URLs this node registered, remembered to tell them from another system's URL. */
@@ -100,23 +102,17 @@ export function ownUrls(staticData: IDataObject): string[] {
 	return Array.isArray(list) ? list.filter((url): url is string => typeof url === 'string') : [];
 }
 
-/** Whether FacilitaPay, on the internet, could not reach this URL (localhost, private addresses). */
+/**
+ * Whether FacilitaPay, on the internet, could not reach this URL: the same local and private hosts
+ * the credential lets plain http go to (`isLocalHost`), `0.0.0.0`, or no URL at all.
+ */
 export function isUnreachableFromInternet(url: string): boolean {
 	let host: string;
 	try {
-		host = new URL(url).hostname.toLowerCase();
+		host = new URL(url).hostname;
 	} catch {
 		// Not a URL at all: nothing can reach it.
 		return true;
 	}
-	return (
-		host === 'localhost' ||
-		host.endsWith('.localhost') ||
-		host === '[::1]' ||
-		/^127\./.test(host) ||
-		/^10\./.test(host) ||
-		/^192\.168\./.test(host) ||
-		/^172\.(1[6-9]|2\d|3[01])\./.test(host) ||
-		host === '0.0.0.0'
-	);
+	return isLocalHost(host) || host === '0.0.0.0';
 }

@@ -1,6 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import type { ApiRequest } from '../FacilitaPay/transport';
+import { isPathId } from '../FacilitaPay/validation/pathId';
 import type { Doubt, EventRule } from './rules';
 import { ruleFor } from './rules';
 
@@ -12,8 +13,6 @@ import { ruleFor } from './rules';
 
 /** An event naming more objects than this is not read at all (a forgery could name thousands). */
 export const MAX_READS = 500;
-/** IDs FacilitaPay gives (UUIDs and similar): anything else is never sent into a path. */
-const ID_PATTERN = /^[A-Za-z0-9_-]{1,128}$/;
 
 export type Target = 'transaction' | 'subscription' | 'invoice' | 'subject' | 'bankAccountRequest';
 
@@ -210,13 +209,13 @@ function checked(type: string, reads: Read[]): Plan {
 		};
 	}
 	for (const read of reads) {
-		if (!ID_PATTERN.test(read.id)) {
+		if (!isPathId(read.id)) {
 			return {
 				kind: 'invalid',
 				reason: `a notification of type ${type} naming an ID FacilitaPay never gives`,
 			};
 		}
-		if (read.subscriptionId !== undefined && !ID_PATTERN.test(read.subscriptionId)) {
+		if (read.subscriptionId !== undefined && !isPathId(read.subscriptionId)) {
 			delete read.subscriptionId;
 		}
 	}
