@@ -5,6 +5,7 @@
 import http from 'node:http';
 import { createSandbox } from '../../sandbox/server.mjs';
 import { ACCOUNT_IDS } from '../../sandbox/accounts.mjs';
+import { PAY_IN_ACCOUNT_IDS } from '../../sandbox/domain/localPayIns.mjs';
 
 export { ACCOUNT_IDS };
 /** A Monday, 12:00 UTC. */
@@ -42,7 +43,24 @@ export async function startSandbox(options = {}) {
 	const control = (method, path, body) => call(method, `/_sandbox${path}`, body);
 	const advance = (seconds) => control('POST', '/clock/advance', { seconds });
 	const events = async () => (await control('GET', '/events')).json.data;
-	return { sb, call, api, control, advance, events, close: () => sb.close() };
+	const eventTypes = async () => (await events()).map((event) => event.type);
+	return { sb, call, api, control, advance, events, eventTypes, close: () => sb.close() };
+}
+
+/**
+ * One sandbox for the test file (jest hooks), reset before each test. The object returned is the
+ * one `startSandbox` gives (api, control, advance, events…), filled in before the first test; with
+ * `withPerson`, `t.subject` is a complete person registered after each reset.
+ */
+export function useSandbox({ withPerson = false, ...options } = {}) {
+	const t = {};
+	beforeAll(async () => Object.assign(t, await startSandbox(options)));
+	afterAll(() => t.close());
+	beforeEach(async () => {
+		await t.control('POST', '/reset');
+		if (withPerson) t.subject = await createPerson(t);
+	});
+	return t;
 }
 
 /** A receiver of webhooks on port 0; `respond` decides the status code of each delivery. */
@@ -116,6 +134,34 @@ export function dynamicPix(subjectId, overrides = {}) {
 			dynamic_pix_expires_at: '2025-03-10T13:00:00Z',
 			...overrides,
 		},
+	};
+}
+
+/** A payout: the partner's USD cash-out account to the customer's BRL account. */
+export function payout(subjectId, overrides = {}) {
+	return {
+		transaction: {
+			subject_id: subjectId,
+			from_bank_account_id: ACCOUNT_IDS.usdCashOut,
+			to_bank_account_id: ACCOUNT_IDS.brlCustomer,
+			currency: 'USD',
+			exchange_currency: 'BRL',
+			value: '100.00',
+			...overrides,
+		},
+	};
+}
+
+/** A local pay-in (live docs): Mexican pesos from the subject's real account to the MXN cash-in account. */
+export function localPayIn(subjectId, overrides = {}) {
+	return {
+		subject_id: subjectId,
+		from_bank_account_id: PAY_IN_ACCOUNT_IDS.mxnReal,
+		to_bank_account_id: PAY_IN_ACCOUNT_IDS.mxnCashIn,
+		currency: 'MXN',
+		exchange_currency: 'MXN',
+		value: '1500.00',
+		...overrides,
 	};
 }
 

@@ -1,26 +1,18 @@
 // Local pay-ins (live docs) as sandbox/domain/localPayIns.mjs plays them, and the PIX expiry with
-// milliseconds (sandbox/pixExpiry.mjs). Called in process (ctx.localPayIns) until
-// POST /transactions routes pay-ins there.
-import { startSandbox, createPerson } from './helpers.mjs';
-import { PAY_IN_ACCOUNT_IDS, clabeFor, isLocalPayIn } from '../../sandbox/domain/localPayIns.mjs';
-import { ACCOUNT_IDS } from '../../sandbox/accounts.mjs';
+// milliseconds (sandbox/pixExpiry.mjs). Called in process (ctx.localPayIns), and through
+// POST /transactions, which routes pay-ins there.
+import { useSandbox, createPerson, localPayIn, ACCOUNT_IDS } from './helpers.mjs';
+import {
+	PAY_IN_ACCOUNT_IDS,
+	PSE_SUBJECT_FIELDS,
+	clabeFor,
+	isLocalPayIn,
+} from '../../sandbox/domain/localPayIns.mjs';
 import { readPixExpiry } from '../../sandbox/pixExpiry.mjs';
 
-let t;
-beforeAll(async () => (t = await startSandbox()));
-afterAll(() => t.close());
-beforeEach(() => t.control('POST', '/reset'));
+const t = useSandbox();
 
 const ids = PAY_IN_ACCOUNT_IDS;
-const payIn = (subjectId, overrides = {}) => ({
-	subject_id: subjectId,
-	from_bank_account_id: ids.mxnReal,
-	to_bank_account_id: ids.mxnCashIn,
-	currency: 'MXN',
-	exchange_currency: 'MXN',
-	value: '1500.00',
-	...overrides,
-});
 /** The error body a refusal carries. */
 const refusal = (call) => {
 	try {
@@ -33,7 +25,7 @@ const refusal = (call) => {
 
 test('Mexico: a pending pay-in with its own dynamic CLABE, readable at GET /transactions/:id; unpaid it expires', async () => {
 	const subject = await createPerson(t);
-	const transaction = t.sb.ctx.localPayIns.create(payIn(subject.id));
+	const transaction = t.sb.ctx.localPayIns.create(localPayIn(subject.id));
 	expect(transaction).toMatchObject({
 		status: 'pending',
 		currency: 'MXN',
@@ -48,35 +40,47 @@ test('Mexico: a pending pay-in with its own dynamic CLABE, readable at GET /tran
 		status: 'canceled',
 		canceled_reason: 'expired',
 	});
-	expect((await t.events()).map((event) => event.type)).toContain('payment_expired');
+	expect(await t.eventTypes()).toContain('payment_expired');
 });
 
-test('Chile: CLP without decimals, exchanged to USD into the USD cash-in account', async () => {
-	const subject = await createPerson(t);
-	const transaction = t.sb.ctx.localPayIns.create(
-		payIn(subject.id, {
+test.each([
+	[
+		'Chile: CLP without decimals, exchanged to USD into the USD cash-in account',
+		{
 			from_bank_account_id: ids.clpReal,
 			to_bank_account_id: ids.usdCashIn,
 			currency: 'CLP',
 			exchange_currency: 'USD',
 			value: '15000.00',
-		}),
-	);
-	expect(transaction).toMatchObject({ value: '15000', for_exchange: true, payment_info: null });
-	expect(transaction.estimated_value_until_exchange).toBe('16.50');
+		},
+		{
+			value: '15000',
+			for_exchange: true,
+			payment_info: null,
+			estimated_value_until_exchange: '16.50',
+		},
+	],
+	[
+		'stablecoins: USDT paid in, converted to USDC at the USD rate',
+		{
+			from_bank_account_id: ids.usdtReal,
+			to_bank_account_id: ids.usdcCashIn,
+			currency: 'USDT',
+			exchange_currency: 'USDC',
+			value: '250.50',
+		},
+		{ estimated_value_until_exchange: '250.50', status: 'pending' },
+	],
+])('%s', async (_name, overrides, expected) => {
+	const subject = await createPerson(t);
+	const transaction = t.sb.ctx.localPayIns.create(localPayIn(subject.id, overrides));
+	expect(transaction).toMatchObject(expected);
 });
 
 test('Colombia (PSE): needs the subject’s PSE contact fields; the answer holds a bank payment URL valid 21 minutes', async () => {
-	const bare = (
-		await t.api('POST', '/subject/people', {
-			person: {
-				document_type: 'cc',
-				document_number: '1234567890',
-				social_name: 'Ana Gómez',
-				fiscal_country: 'CO',
-			},
-		})
-	).json.data;
+	const colombian = { document_type: 'cc', document_number: '1234567890', fiscal_country: 'CO' };
+	const withoutContact = Object.fromEntries(PSE_SUBJECT_FIELDS.map((field) => [field, undefined]));
+	const bare = await createPerson(t, { ...colombian, ...withoutContact });
 	const cop = {
 		from_bank_account_id: ids.copReal,
 		to_bank_account_id: ids.usdCashIn,
@@ -85,30 +89,13 @@ test('Colombia (PSE): needs the subject’s PSE contact fields; the answer holds
 		value: '50000.00',
 	};
 	expect(
-		refusal(() => t.sb.ctx.localPayIns.create(payIn(bare.id, cop))).errors.subject_id[0],
-	).toMatch(/phone_area_code/);
+		refusal(() => t.sb.ctx.localPayIns.create(localPayIn(bare.id, cop))).errors.subject_id,
+	).toEqual([`the subject must have ${PSE_SUBJECT_FIELDS.join(', ')} registered for PSE`]);
 	const full = await createPerson(t);
-	const transaction = t.sb.ctx.localPayIns.create(payIn(full.id, cop));
+	const transaction = t.sb.ctx.localPayIns.create(localPayIn(full.id, cop));
 	expect(transaction.payment_info).toMatchObject({
 		pse_url: expect.stringContaining(`/_sandbox/pse/${transaction.id}`),
 		expires_at: '2025-03-10T12:21:00Z',
-	});
-});
-
-test('stablecoins: USDT paid in, converted to USDC at the USD rate', async () => {
-	const subject = await createPerson(t);
-	const transaction = t.sb.ctx.localPayIns.create(
-		payIn(subject.id, {
-			from_bank_account_id: ids.usdtReal,
-			to_bank_account_id: ids.usdcCashIn,
-			currency: 'USDT',
-			exchange_currency: 'USDC',
-			value: '250.50',
-		}),
-	);
-	expect(transaction).toMatchObject({
-		estimated_value_until_exchange: '250.50',
-		status: 'pending',
 	});
 });
 
@@ -141,19 +128,32 @@ test.each([
 	['BRL', { currency: 'BRL' }, 'currency'],
 ])('refuses %s (422)', async (_name, overrides, field) => {
 	const subject = await createPerson(t);
-	const body = refusal(() => t.sb.ctx.localPayIns.create(payIn(subject.id, overrides)));
+	const body = refusal(() => t.sb.ctx.localPayIns.create(localPayIn(subject.id, overrides)));
 	expect(Object.keys(body.errors)).toContain(field);
+});
+
+test('POST /transactions routes a local pay-in (MXN, dynamic CLABE): created pending, paid like a dynamic PIX', async () => {
+	const subject = await createPerson(t);
+	const r = await t.api('POST', '/transactions', { transaction: localPayIn(subject.id) });
+	expect(r.status).toBe(200);
+	expect(r.json.data).toMatchObject({
+		status: 'pending',
+		payment_info: { dynamic_clabe: expect.stringMatching(/^\d{18}$/) },
+	});
+	const paid = await t.control('POST', `/transactions/${r.json.data.id}/pay`, {});
+	expect(paid.json.data.status).toBe('identified');
+	expect(await t.eventTypes()).toEqual(['identified']);
 });
 
 test('isLocalPayIn: a local currency or stablecoin not paid from a cash-out account; never a PIX or boleto', () => {
 	const state = t.sb.ctx.state;
-	expect(isLocalPayIn(payIn('s'), state)).toBe(true);
-	expect(isLocalPayIn({ ...payIn('s'), use_dynamic_pix: true }, state)).toBe(false);
-	expect(isLocalPayIn({ ...payIn('s'), from_boleto: {} }, state)).toBe(false);
-	expect(isLocalPayIn({ ...payIn('s'), currency: 'USD' }, state)).toBe(false);
-	expect(isLocalPayIn({ ...payIn('s'), from_bank_account_id: ACCOUNT_IDS.usdCashOut }, state)).toBe(
-		false,
-	);
+	expect(isLocalPayIn(localPayIn('s'), state)).toBe(true);
+	expect(isLocalPayIn({ ...localPayIn('s'), use_dynamic_pix: true }, state)).toBe(false);
+	expect(isLocalPayIn({ ...localPayIn('s'), from_boleto: {} }, state)).toBe(false);
+	expect(isLocalPayIn({ ...localPayIn('s'), currency: 'USD' }, state)).toBe(false);
+	expect(
+		isLocalPayIn({ ...localPayIn('s'), from_bank_account_id: ACCOUNT_IDS.usdCashOut }, state),
+	).toBe(false);
 });
 
 test('the pay-in accounts have a balance; a CLABE carries its check digit', async () => {
