@@ -1,7 +1,7 @@
 // What the live docs and the connector add to the sandbox: companies as subjects of their own,
 // customers' bank accounts that a payout then uses, the balance of the partner's accounts, and
 // the status of a refund.
-import { startSandbox, createPerson, dynamicPix, ACCOUNT_IDS } from './helpers.mjs';
+import { startSandbox, createPerson, dynamicPix, payout, ACCOUNT_IDS } from './helpers.mjs';
 
 let t;
 beforeAll(async () => (t = await startSandbox()));
@@ -160,18 +160,13 @@ describe('customers’ bank accounts (POST /subject/:id/bank_accounts)', () => {
 			pix_info: { type: 'CPF', key: '39053344705' },
 			internal: false,
 		});
-		const payout = await t.api('POST', '/transactions', {
-			transaction: {
-				subject_id: subject.id,
-				from_bank_account_id: ACCOUNT_IDS.usdCashOut,
-				to_bank_account_id: r.json.data.id,
-				currency: 'USD',
-				exchange_currency: 'BRL',
-				value: '10.00',
-			},
-		});
-		expect(payout.status).toBe(200);
-		expect(payout.json.data).toMatchObject({
+		const sent = await t.api(
+			'POST',
+			'/transactions',
+			payout(subject.id, { to_bank_account_id: r.json.data.id, value: '10.00' }),
+		);
+		expect(sent.status).toBe(200);
+		expect(sent.json.data).toMatchObject({
 			status: 'identified',
 			payout_method: 'ted',
 			to_bank_account: expect.objectContaining({ id: r.json.data.id }),
@@ -194,17 +189,12 @@ describe('customers’ bank accounts (POST /subject/:id/bank_accounts)', () => {
 			}),
 		});
 		expect(r.status).toBe(200);
-		const payout = await t.api('POST', '/transactions', {
-			transaction: {
-				subject_id: subject.id,
-				from_bank_account_id: ACCOUNT_IDS.usdCashOut,
-				to_bank_account_id: r.json.data.id,
-				currency: 'USD',
-				exchange_currency: 'BRL',
-				value: '5.00',
-			},
-		});
-		expect(payout.json.data.payout_method).toBe('pix');
+		const sent = await t.api(
+			'POST',
+			'/transactions',
+			payout(subject.id, { to_bank_account_id: r.json.data.id, value: '5.00' }),
+		);
+		expect(sent.json.data.payout_method).toBe('pix');
 	});
 
 	test.each([
@@ -251,16 +241,7 @@ describe('balance (GET /bank_accounts/:id/balance)', () => {
 			currency: 'USD',
 		});
 		const subject = await createPerson(t);
-		await t.api('POST', '/transactions', {
-			transaction: {
-				subject_id: subject.id,
-				from_bank_account_id: ACCOUNT_IDS.usdCashOut,
-				to_bank_account_id: ACCOUNT_IDS.brlCustomer,
-				currency: 'USD',
-				exchange_currency: 'BRL',
-				value: '250.50',
-			},
-		});
+		await t.api('POST', '/transactions', payout(subject.id, { value: '250.50' }));
 		const after = await t.api('GET', `/bank_accounts/${ACCOUNT_IDS.usdCashOut}/balance`);
 		expect(after.json.data).toMatchObject({
 			balance: '99749.50',
