@@ -5,21 +5,24 @@
  * (an internal cash-in account whose currency is `exchange_currency`) and `subject_id`, and no
  * `use_dynamic_pix` or `from_boleto`.
  *
- * Wiring (transactions.mjs belongs to the transactions' owner): `create()` there sends such a body
- * here with `if (isLocalPayIn(tx, state)) return ctx.localPayIns.create(tx);` before its
- * `return createPayout(tx, errors);`, and its `pay()` lets `_kind === 'local_pay_in'` be paid like
- * a dynamic PIX. Until then this module is reachable as `ctx.localPayIns` (tests, control code).
+ * `POST /transactions` sends such a body here (transactions/requestKind.mjs), and
+ * `POST /_sandbox/pay/:id` pays it like a dynamic PIX (transactions/customerPayment.mjs). The record
+ * is every transaction's (transactions/record.mjs), with `payment_info` saying how to pay.
  * Its accounts (PAY_IN_ACCOUNT_IDS) enter the state on the first pay-in or balance read.
  */
-import { randomUUID } from 'node:crypto';
 import { Errors, isBlank, requireMoney } from '../validation.mjs';
 import { check, notFound } from '../errors.mjs';
-import { CURRENCIES, RATES_TO_BRL, convertCents } from '../money.mjs';
+import { CURRENCIES } from '../money.mjs';
 import { BANKS, PARTNER_COMPANY } from '../accounts.mjs';
 import { ADDRESS_FIELDS } from './subjects.mjs';
+import { STABLECOINS } from './transactions/amounts.mjs';
+import { newTransaction } from './transactions/record.mjs';
+import { subjectRef } from './transactions/references.mjs';
+import { expire } from './transactions/status.mjs';
+import { transactionEnv } from './transactions/env.mjs';
 
+export { STABLECOINS };
 export const LOCAL_CURRENCIES = ['CLP', 'COP', 'MXN'];
-export const STABLECOINS = ['RLUSD', 'USDC', 'USDG', 'USDT'];
 /** What a pay-in may be converted to. */
 export const PAY_IN_EXCHANGE_CURRENCIES = [...CURRENCIES, ...STABLECOINS];
 /** A dynamic CLABE stays payable this long (the docs do not say how long; the sandbox's choice). */
@@ -111,29 +114,9 @@ export function clabeFor(seed) {
 	return `${digits}${(10 - (sum % 10)) % 10}`;
 }
 
-/** An amount in cents (CLP is written without decimals) @param {string} value */
-function cents(value) {
-	return value.includes('.') ? BigInt(value.replace('.', '')) : BigInt(value) * 100n;
-}
-
-/** @param {bigint} amount @param {string} currency */
-function write(amount, currency) {
-	if (currency === 'CLP') return (amount / 100n).toString();
-	const digits = amount.toString().padStart(3, '0');
-	return `${digits.slice(0, -2)}.${digits.slice(-2)}`;
-}
-
-/** Stablecoins follow the USD rate (live docs: "rates follow the USD spot rate"). */
-function converted(value, from, to) {
-	const rate = (code) => (STABLECOINS.includes(code) ? 'USD' : code);
-	const fromRate = rate(from);
-	const toRate = rate(to);
-	if (!RATES_TO_BRL[fromRate] || !RATES_TO_BRL[toRate]) return null;
-	return write(convertCents(cents(value), fromRate, toRate), to);
-}
-
 export function createLocalPayIns(ctx) {
 	const { state, clock } = ctx;
+	const env = transactionEnv(ctx);
 
 	/**
 	 * Puts the pay-in accounts in the state when first needed (a pay-in, a balance), not at start:
@@ -144,21 +127,11 @@ export function createLocalPayIns(ctx) {
 			if (!state.bankAccounts.has(account.id)) state.bankAccounts.set(account.id, account);
 	}
 
-	function expire(transaction) {
-		if (transaction.status !== 'pending') return;
-		transaction.status = 'canceled';
-		transaction.canceled_reason = 'expired';
-		transaction.canceled_at = clock.iso();
-		ctx.emit('payment_expired', { transaction_id: transaction.id });
-	}
-
 	/** Creates the pay-in (status `pending`, waiting for the customer's money). @param {any} tx */
 	function create(tx) {
 		ensureAccounts();
 		const errors = new Errors();
-		const subject = isBlank(tx.subject_id) ? null : state.subjects.get(tx.subject_id);
-		if (isBlank(tx.subject_id)) errors.add('subject_id', "can't be blank");
-		else if (!subject) errors.add('subject_id', 'was not found');
+		const subject = subjectRef(errors, state, tx.subject_id);
 		const from = state.bankAccounts.get(tx.from_bank_account_id);
 		const to = state.bankAccounts.get(tx.to_bank_account_id);
 		const currencies = [...LOCAL_CURRENCIES, ...STABLECOINS];
@@ -197,41 +170,19 @@ export function createLocalPayIns(ctx) {
 		}
 		check(errors);
 		const value = tx.currency === 'CLP' ? tx.value.replace(/\.00$/, '') : tx.value;
-		const id = randomUUID();
-		const forExchange = tx.currency !== tx.exchange_currency;
-		const transaction = {
-			id,
-			value,
-			status: 'pending',
-			currency: tx.currency,
-			exchange_currency: tx.exchange_currency,
-			to_bank_account: to,
-			from_bank_account: from,
-			from_credit_card: null,
-			subject_id: subject.id,
-			subject_is_receiver: false,
-			source_name: subject.social_name,
-			source_document_type: subject.document_type,
-			source_document_number: subject.document_number,
-			inserted_at: clock.iso(),
-			for_exchange: forExchange,
-			exchange_under_request: false,
-			estimated_value_until_exchange: forExchange
-				? converted(value, tx.currency, tx.exchange_currency)
-				: value,
-			cleared: ctx.subjects.clearanceForNewPayment(subject),
-			dynamic_pix_code: null,
-			exchanged_value: null,
-			exchange_id: null,
-			wire_id: null,
-			canceled_reason: null,
-			canceled_at: null,
-			paid_at: null,
-			bank_transaction: null,
-			payment_info: null,
-			meta: {},
-			_kind: 'local_pay_in',
-		};
+		const transaction = newTransaction(
+			'local_pay_in',
+			subject,
+			{
+				value,
+				currency: tx.currency,
+				exchange_currency: tx.exchange_currency,
+				to_bank_account_id: to.id,
+				from_bank_account_id: from.id,
+			},
+			env,
+		);
+		const { id } = transaction;
 		let expiresAt = null;
 		if (tx.currency === 'MXN') {
 			expiresAt = clock.now() + CLABE_EXPIRY_SECONDS * 1000;
@@ -248,7 +199,7 @@ export function createLocalPayIns(ctx) {
 		if (expiresAt !== null)
 			transaction._expiryTask = clock.schedule(
 				expiresAt,
-				() => expire(transaction),
+				() => expire(transaction, env),
 				`local pay-in expiry ${id}`,
 			);
 		state.transactions.set(id, transaction);
