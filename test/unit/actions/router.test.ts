@@ -3,43 +3,21 @@ import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import { FacilitaPay } from '../../../nodes/FacilitaPay/FacilitaPay.node';
 import { CARD_NUMBER, cardSubscription, SECURITY_CODE } from './subscription/fixtures';
-import { defaultRetryOptions } from '../../../nodes/FacilitaPay/transport';
 import {
 	connectionError,
 	createContext,
 	httpError,
 	runNode,
 	runNodeExpectingError,
+	skipRetryWaits,
 } from '../helpers/executeContext';
+import { SUBJECT_ID } from '../../fixtures/subjects';
+import {
+	getTransactionParameters as getTransaction,
+	payoutParameters as payout,
+} from '../../fixtures/transactions';
 
-const waits: number[] = [];
-beforeEach(() => {
-	waits.length = 0;
-	jest.spyOn(defaultRetryOptions, 'wait').mockImplementation(async (ms: number) => {
-		waits.push(ms);
-	});
-});
-afterEach(() => jest.restoreAllMocks());
-
-const SUBJECT_ID = '4b6f3c2a-9d1e-4f7a-8c5b-2e1d0a9f8b7c';
-const payout = (value = '100.00', extra: IDataObject = {}) => ({
-	resource: 'transaction',
-	operation: 'createPayout',
-	subjectId: SUBJECT_ID,
-	fromBankAccountId: '0b5e7c2a-1f3d-4a8e-9c61-000000000003',
-	toBankAccountId: '0b5e7c2a-1f3d-4a8e-9c61-000000000006',
-	currency: 'USD',
-	exchangeCurrency: 'BRL',
-	value,
-	...extra,
-});
-const getTransaction = (id: string, extra: IDataObject = {}) => ({
-	resource: 'transaction',
-	operation: 'get',
-	transactionId: id,
-	simplify: false,
-	...extra,
-});
+const waits = skipRetryWaits();
 
 /** A reply that the test answers later, in an order it chooses. */
 function deferred() {

@@ -2,8 +2,12 @@ import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 
 import { FacilitaPay } from '../../../nodes/FacilitaPay/FacilitaPay.node';
 import { maskCardData } from '../../../nodes/FacilitaPay/security/cardData';
-import { defaultRetryOptions } from '../../../nodes/FacilitaPay/transport';
-import { httpError, runNode, runNodeExpectingError } from '../helpers/executeContext';
+import {
+	httpError,
+	runNode,
+	runNodeExpectingError,
+	skipRetryWaits,
+} from '../helpers/executeContext';
 import {
 	CARD_NUMBER,
 	cardSubscription,
@@ -14,10 +18,7 @@ import {
 	threedsChallenge,
 } from '../actions/subscription/fixtures';
 
-beforeEach(() => {
-	jest.spyOn(defaultRetryOptions, 'wait').mockImplementation(async () => {});
-});
-afterEach(() => jest.restoreAllMocks());
+skipRetryWaits();
 
 const outputText = (output: INodeExecutionData[]) =>
 	JSON.stringify(output.map((item) => item.json));

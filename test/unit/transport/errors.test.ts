@@ -1,15 +1,14 @@
-import { defaultRetryOptions } from '../../../nodes/FacilitaPay/transport';
-import { httpError, runNode, runNodeExpectingError } from '../helpers/executeContext';
+import {
+	httpError,
+	runNode,
+	runNodeExpectingError,
+	skipRetryWaits,
+} from '../helpers/executeContext';
+import { getTransactionParameters } from '../../fixtures/transactions';
 
-beforeEach(() => jest.spyOn(defaultRetryOptions, 'wait').mockResolvedValue(undefined));
-afterEach(() => jest.restoreAllMocks());
+skipRetryWaits();
 
-const getTransaction = {
-	resource: 'transaction',
-	operation: 'get',
-	transactionId: 'tx-1',
-	simplify: false,
-};
+const getTransaction = getTransactionParameters();
 
 describe('transport: error bodies become one readable message', () => {
 	it.each([

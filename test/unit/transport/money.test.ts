@@ -1,6 +1,5 @@
 import type { IExecuteFunctions, IHttpRequestOptions } from 'n8n-workflow';
 
-import { defaultRetryOptions } from '../../../nodes/FacilitaPay/transport';
 import type { FindSent } from '../../../nodes/FacilitaPay/transport/money';
 import { MoneyRun } from '../../../nodes/FacilitaPay/transport/money';
 import { SentMemory } from '../../../nodes/FacilitaPay/transport/sentMemory';
@@ -11,13 +10,12 @@ import {
 	httpError,
 	runNode,
 	runNodeExpectingError,
+	skipRetryWaits,
 } from '../helpers/executeContext';
-import { newExecutionId, payout, service, SUBJECT_ID, valueOf } from './moneyFixtures';
+import { SUBJECT_ID } from '../../fixtures/subjects';
+import { newExecutionId, payout, service, valueOf } from './moneyFixtures';
 
-beforeEach(() => {
-	jest.spyOn(defaultRetryOptions, 'wait').mockImplementation(async () => {});
-});
-afterEach(() => jest.restoreAllMocks());
+skipRetryWaits();
 
 describe("n8n's Retry button: a retried execution pays nothing twice", () => {
 	it('items done before the failure come out as already done and are not sent; the failed and unsent ones are', async () => {

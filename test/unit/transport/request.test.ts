@@ -1,15 +1,9 @@
-import { defaultRetryOptions } from '../../../nodes/FacilitaPay/transport';
-import { runNode } from '../helpers/executeContext';
+import { runNode, skipRetryWaits } from '../helpers/executeContext';
+import { getTransactionParameters } from '../../fixtures/transactions';
 
-beforeEach(() => jest.spyOn(defaultRetryOptions, 'wait').mockResolvedValue(undefined));
-afterEach(() => jest.restoreAllMocks());
+skipRetryWaits();
 
-const getTransaction = {
-	resource: 'transaction',
-	operation: 'get',
-	transactionId: 'tx-1',
-	simplify: false,
-};
+const getTransaction = getTransactionParameters();
 
 describe('transport: URL, auth and envelope', () => {
 	it('builds the URL from the credential base URL (trailing slash tolerated) and unwraps data', async () => {

@@ -4,23 +4,13 @@ import {
 	httpError,
 	runNode,
 	runNodeExpectingError,
+	skipRetryWaits,
 } from '../helpers/executeContext';
+import { getTransactionParameters } from '../../fixtures/transactions';
 
-const waits: number[] = [];
-beforeEach(() => {
-	waits.length = 0;
-	jest.spyOn(defaultRetryOptions, 'wait').mockImplementation(async (ms: number) => {
-		waits.push(ms);
-	});
-});
-afterEach(() => jest.restoreAllMocks());
+const waits = skipRetryWaits();
 
-const getTransaction = {
-	resource: 'transaction',
-	operation: 'get',
-	transactionId: 'tx-1',
-	simplify: false,
-};
+const getTransaction = getTransactionParameters();
 
 describe('transport: retries', () => {
 	it('retries a read after 503 with backoff, then succeeds', async () => {

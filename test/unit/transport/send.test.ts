@@ -10,13 +10,12 @@ import {
 	httpError,
 	runNode,
 	runNodeExpectingError,
+	skipRetryWaits,
 } from '../helpers/executeContext';
-import { newExecutionId, payout, service, SUBJECT_ID } from './moneyFixtures';
+import { SUBJECT_ID } from '../../fixtures/subjects';
+import { newExecutionId, payout, service } from './moneyFixtures';
 
-beforeEach(() => {
-	jest.spyOn(defaultRetryOptions, 'wait').mockImplementation(async () => {});
-});
-afterEach(() => jest.restoreAllMocks());
+skipRetryWaits();
 
 describe('every path keeps its truth', () => {
 	it('a sign-in that timed out means the payout was not sent', async () => {

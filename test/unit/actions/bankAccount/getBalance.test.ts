@@ -1,10 +1,13 @@
-import { defaultRetryOptions } from '../../../../nodes/FacilitaPay/transport';
-import { httpError, runNode, runNodeExpectingError } from '../../helpers/executeContext';
+import {
+	httpError,
+	runNode,
+	runNodeExpectingError,
+	skipRetryWaits,
+} from '../../helpers/executeContext';
 
 const ACCOUNT_ID = '0b5e7c2a-1f3d-4a8e-9c61-000000000003';
 
-beforeEach(() => jest.spyOn(defaultRetryOptions, 'wait').mockResolvedValue(undefined));
-afterEach(() => jest.restoreAllMocks());
+skipRetryWaits();
 
 const balance = {
 	balance: '900.00',

@@ -1,6 +1,5 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { defaultRetryOptions } from '../../../../nodes/FacilitaPay/transport';
 import { description as requestBankAccountDescription } from '../../../../nodes/FacilitaPay/actions/marketplaceAccount/requestBankAccount.operation';
 import { description as requestAuthorizationDescription } from '../../../../nodes/FacilitaPay/actions/marketplaceAccount/requestAuthorization.operation';
 import {
@@ -8,14 +7,12 @@ import {
 	httpError,
 	runNode,
 	runNodeExpectingError,
+	skipRetryWaits,
 } from '../../helpers/executeContext';
+import { SUBJECT_ID } from '../../../fixtures/subjects';
 
-beforeEach(() => {
-	jest.spyOn(defaultRetryOptions, 'wait').mockImplementation(async () => {});
-});
-afterEach(() => jest.restoreAllMocks());
+skipRetryWaits();
 
-const SUBJECT_ID = '4b6f3c2a-9d1e-4f7a-8c5b-2e1d0a9f8b7c';
 const REQUEST_ID = '5e0c1f4a-2b3d-4c6e-8f9a-0b1c2d3e4f5a';
 const authorization = {
 	data: {

@@ -1,12 +1,13 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { defaultRetryOptions } from '../../../../nodes/FacilitaPay/transport';
-import { httpError, runNode, runNodeExpectingError } from '../../helpers/executeContext';
+import {
+	httpError,
+	runNode,
+	runNodeExpectingError,
+	skipRetryWaits,
+} from '../../helpers/executeContext';
 
-beforeEach(() => {
-	jest.spyOn(defaultRetryOptions, 'wait').mockImplementation(async () => {});
-});
-afterEach(() => jest.restoreAllMocks());
+skipRetryWaits();
 
 const NOTIFICATION_ID = '3f2b8c1e-9d4a-4f6b-8e2a-1c5d7e9f0a1b';
 const id = (n: number) => `00000000-0000-4000-8000-${String(n).padStart(12, '0')}`;

@@ -3,18 +3,20 @@
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
 import { FacilitaPay } from '../../../../nodes/FacilitaPay/FacilitaPay.node';
-import { defaultRetryOptions } from '../../../../nodes/FacilitaPay/transport';
-import { httpError, runNode, runNodeExpectingError } from '../../helpers/executeContext';
-import { personParameters as create } from '../../../fixtures/subjects';
+import {
+	httpError,
+	runNode,
+	runNodeExpectingError,
+	skipRetryWaits,
+} from '../../helpers/executeContext';
+import { personParameters as create, SUBJECT_ID } from '../../../fixtures/subjects';
 
-const SUBJECT_ID = '4b6f3c2a-9d1e-4f7a-8c5b-2e1d0a9f8b7c';
 const created = { data: { id: SUBJECT_ID, status: 'approved' } };
 
 const PDF = Buffer.from('%PDF-1.4\n1 0 obj<</Type/Catalog>>endobj\n%%EOF\n');
 const PNG = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 0x0d]);
 
-beforeEach(() => jest.spyOn(defaultRetryOptions, 'wait').mockResolvedValue(undefined));
-afterEach(() => jest.restoreAllMocks());
+skipRetryWaits();
 
 const update = (updateFields: IDataObject) => ({
 	resource: 'subject',

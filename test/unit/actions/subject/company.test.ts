@@ -1,16 +1,19 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { checkPercentageShare } from '../../../../nodes/FacilitaPay/schemas/company';
-import { defaultRetryOptions } from '../../../../nodes/FacilitaPay/transport';
-import { httpError, runNode, runNodeExpectingError } from '../../helpers/executeContext';
+import {
+	httpError,
+	runNode,
+	runNodeExpectingError,
+	skipRetryWaits,
+} from '../../helpers/executeContext';
 import { companyParameters as company, partnerBody } from '../../../fixtures/subjects';
 
 const COMPANY_ID = '7a1b2c3d-4e5f-4a6b-8c7d-9e0f1a2b3c4d';
 const answer = { data: { id: COMPANY_ID, status: 'approved', social_name: 'Exemplo Ltda' } };
 const PDF = Buffer.from('%PDF-1.4\n%%EOF\n');
 
-beforeEach(() => jest.spyOn(defaultRetryOptions, 'wait').mockResolvedValue(undefined));
-afterEach(() => jest.restoreAllMocks());
+skipRetryWaits();
 
 const sentCompany = (request: { body?: unknown }) =>
 	(request.body as { company: IDataObject }).company;

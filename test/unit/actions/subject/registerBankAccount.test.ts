@@ -1,15 +1,18 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { defaultRetryOptions } from '../../../../nodes/FacilitaPay/transport';
-import { httpError, runNode, runNodeExpectingError } from '../../helpers/executeContext';
+import {
+	httpError,
+	runNode,
+	runNodeExpectingError,
+	skipRetryWaits,
+} from '../../helpers/executeContext';
+import { SUBJECT_ID } from '../../../fixtures/subjects';
 import { bankAccountBody, bankDetailsParameters } from '../../../fixtures/bankAccounts';
 
-const SUBJECT_ID = '4b6f3c2a-9d1e-4f7a-8c5b-2e1d0a9f8b7c';
 const ACCOUNT_ID = '9c8b7a6d-5e4f-4a3b-8c2d-1e0f9a8b7c6d';
 const answer = { data: { id: ACCOUNT_ID, currency: 'BRL', owner_name: 'Maria da Silva' } };
 
-beforeEach(() => jest.spyOn(defaultRetryOptions, 'wait').mockResolvedValue(undefined));
-afterEach(() => jest.restoreAllMocks());
+skipRetryWaits();
 
 const register = (overrides: IDataObject = {}) => ({
 	resource: 'subject',

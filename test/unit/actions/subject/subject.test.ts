@@ -6,9 +6,8 @@ import {
 	runNode,
 	runNodeExpectingError,
 } from '../../helpers/executeContext';
-import { personParameters } from '../../../fixtures/subjects';
+import { personParameters, SUBJECT_ID } from '../../../fixtures/subjects';
 
-const SUBJECT_ID = '4b6f3c2a-9d1e-4f7a-8c5b-2e1d0a9f8b7c';
 const created = { data: { id: SUBJECT_ID, status: 'approved', social_name: 'Maria da Silva' } };
 
 const createParams = (overrides: IDataObject = {}) => personParameters({}, overrides);

@@ -1,12 +1,12 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { clock } from '../../../../nodes/FacilitaPay/clock';
-import { defaultRetryOptions } from '../../../../nodes/FacilitaPay/transport';
 import {
 	connectionError,
 	httpError,
 	runNode,
 	runNodeExpectingError,
+	skipRetryWaits,
 } from '../../helpers/executeContext';
 import {
 	CARD_NUMBER,
@@ -19,12 +19,7 @@ import {
 } from './fixtures';
 import { browserParameters, threedsBody } from '../../../fixtures/cards';
 
-beforeEach(() => {
-	jest.spyOn(defaultRetryOptions, 'wait').mockImplementation(async () => {});
-});
-afterEach(() => {
-	jest.restoreAllMocks();
-});
+skipRetryWaits();
 
 describe('Subscription > Create by card', () => {
 	it('sends POST /subscriptions with the subscription, the card, its meta and the 3DS browser data', async () => {

@@ -1,7 +1,11 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { defaultRetryOptions } from '../../../../nodes/FacilitaPay/transport';
-import { httpError, runNode, runNodeExpectingError } from '../../helpers/executeContext';
+import {
+	httpError,
+	runNode,
+	runNodeExpectingError,
+	skipRetryWaits,
+} from '../../helpers/executeContext';
 import {
 	CARD_NUMBER,
 	cardSubscription,
@@ -13,12 +17,7 @@ import {
 	TO_ACCOUNT_ID,
 } from './fixtures';
 
-beforeEach(() => {
-	jest.spyOn(defaultRetryOptions, 'wait').mockImplementation(async () => {});
-});
-afterEach(() => {
-	jest.restoreAllMocks();
-});
+skipRetryWaits();
 
 describe('Subscription > Create: rules shared by both methods', () => {
 	it.each<[string, IDataObject, RegExp]>([

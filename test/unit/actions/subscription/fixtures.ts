@@ -1,6 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { browserParameters } from '../../../fixtures/cards';
+import { SUBJECT_ID } from '../../../fixtures/subjects';
 
 // Card data used by the subscription tests. No other fixture contains these digits, so a test can
 // search every output and error for them.
@@ -8,7 +9,7 @@ export const CARD_NUMBER = '4111111111111111';
 export const MASKED_CARD_NUMBER = '**** **** **** 1111';
 export const SECURITY_CODE = '737';
 
-export const SUBJECT_ID = '4b6f3c2a-9d1e-4f7a-8c5b-2e1d0a9f8b7c';
+export { SUBJECT_ID };
 export const TO_ACCOUNT_ID = '0b5e7c2a-1f3d-4a8e-9c61-000000000001';
 export const FROM_ACCOUNT_ID = '0b5e7c2a-1f3d-4a8e-9c61-000000000002';
 export const SUBSCRIPTION_ID = '6d2f1a3b-8c4e-4b7a-9f10-3e5d7c9b1a20';

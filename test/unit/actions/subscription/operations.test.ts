@@ -1,13 +1,14 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { defaultRetryOptions } from '../../../../nodes/FacilitaPay/transport';
-import { httpError, runNode, runNodeExpectingError } from '../../helpers/executeContext';
+import {
+	httpError,
+	runNode,
+	runNodeExpectingError,
+	skipRetryWaits,
+} from '../../helpers/executeContext';
 import { CARD_NUMBER, SECURITY_CODE, SUBSCRIPTION_ID, threedsChallenge } from './fixtures';
 
-beforeEach(() => {
-	jest.spyOn(defaultRetryOptions, 'wait').mockImplementation(async () => {});
-});
-afterEach(() => jest.restoreAllMocks());
+skipRetryWaits();
 
 const id = (n: number) => `00000000-0000-4000-8000-${String(n).padStart(12, '0')}`;
 const subscriptions = (from: number, count: number) =>

@@ -9,19 +9,16 @@ import {
 	BOLETO_CURRENCIES,
 	SETTLEMENT_CURRENCIES,
 } from '../../../../nodes/FacilitaPay/schemas/transaction';
-import { defaultRetryOptions } from '../../../../nodes/FacilitaPay/transport';
-import { createContext, runNode, runNodeExpectingError } from '../../helpers/executeContext';
+import {
+	createContext,
+	runNode,
+	runNodeExpectingError,
+	skipRetryWaits,
+} from '../../helpers/executeContext';
+import { SUBJECT_ID } from '../../../fixtures/subjects';
+import { BRL_PIX, CUSTOMER, USD_CASHOUT, USD_DEST } from '../../../fixtures/transactions';
 
-const SUBJECT_ID = '4b6f3c2a-9d1e-4f7a-8c5b-2e1d0a9f8b7c';
-const BRL_PIX = '0b5e7c2a-1f3d-4a8e-9c61-000000000001';
-const USD_DEST = '0b5e7c2a-1f3d-4a8e-9c61-000000000004';
-const USD_CASHOUT = '0b5e7c2a-1f3d-4a8e-9c61-000000000003';
-const CUSTOMER = '0b5e7c2a-1f3d-4a8e-9c61-000000000006';
-
-beforeEach(() => jest.spyOn(defaultRetryOptions, 'wait').mockResolvedValue(undefined));
-afterEach(() => {
-	jest.restoreAllMocks();
-});
+skipRetryWaits();
 
 const sent = (request: { body?: unknown }) =>
 	((request.body as IDataObject).transaction ?? request.body) as IDataObject;

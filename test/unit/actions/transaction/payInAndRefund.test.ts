@@ -1,14 +1,17 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { defaultRetryOptions } from '../../../../nodes/FacilitaPay/transport';
-import { httpError, runNode, runNodeExpectingError } from '../../helpers/executeContext';
+import {
+	httpError,
+	runNode,
+	runNodeExpectingError,
+	skipRetryWaits,
+} from '../../helpers/executeContext';
+import { SUBJECT_ID } from '../../../fixtures/subjects';
 
-const SUBJECT_ID = '4b6f3c2a-9d1e-4f7a-8c5b-2e1d0a9f8b7c';
 const MXN_REAL = '0b5e7c2a-1f3d-4a8e-9c61-000000000010';
 const MXN_CASH_IN = '0b5e7c2a-1f3d-4a8e-9c61-000000000011';
 
-beforeEach(() => jest.spyOn(defaultRetryOptions, 'wait').mockResolvedValue(undefined));
-afterEach(() => jest.restoreAllMocks());
+skipRetryWaits();
 
 const payIn = (overrides: IDataObject = {}) => ({
 	resource: 'transaction',

@@ -1,13 +1,11 @@
 import type { INodeExecutionData } from 'n8n-workflow';
 
 import { FacilitaPay } from '../../../../nodes/FacilitaPay/FacilitaPay.node';
-import { defaultRetryOptions } from '../../../../nodes/FacilitaPay/transport';
 import { crc16CcittFalse } from '../../../../nodes/FacilitaPay/validation/pix';
-import { runNode, runNodeExpectingError } from '../../helpers/executeContext';
+import { runNode, runNodeExpectingError, skipRetryWaits } from '../../helpers/executeContext';
 import { decodeMatrix, svgToMatrix } from '../../helpers/qrImage';
 
-beforeEach(() => jest.spyOn(defaultRetryOptions, 'wait').mockResolvedValue(undefined));
-afterEach(() => jest.restoreAllMocks());
+skipRetryWaits();
 
 const tlv = (id: string, value: string) => `${id}${String(value.length).padStart(2, '0')}${value}`;
 

@@ -1,17 +1,11 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { defaultRetryOptions } from '../../../../nodes/FacilitaPay/transport';
 import { crc16CcittFalse } from '../../../../nodes/FacilitaPay/validation/pix';
-import { runNode, runNodeExpectingError } from '../../helpers/executeContext';
+import { runNode, runNodeExpectingError, skipRetryWaits } from '../../helpers/executeContext';
+import { SUBJECT_ID } from '../../../fixtures/subjects';
+import { BRL_PIX, CUSTOMER, USD_CASHOUT, USD_DEST } from '../../../fixtures/transactions';
 
-const SUBJECT_ID = '4b6f3c2a-9d1e-4f7a-8c5b-2e1d0a9f8b7c';
-const BRL_PIX = '0b5e7c2a-1f3d-4a8e-9c61-000000000001';
-const USD_DEST = '0b5e7c2a-1f3d-4a8e-9c61-000000000004';
-const USD_CASHOUT = '0b5e7c2a-1f3d-4a8e-9c61-000000000003';
-const CUSTOMER = '0b5e7c2a-1f3d-4a8e-9c61-000000000006';
-
-beforeEach(() => jest.spyOn(defaultRetryOptions, 'wait').mockResolvedValue(undefined));
-afterEach(() => jest.restoreAllMocks());
+skipRetryWaits();
 
 const isoIn = (seconds: number) =>
 	new Date(Date.now() + seconds * 1000).toISOString().replace(/\.\d{3}Z$/, 'Z');

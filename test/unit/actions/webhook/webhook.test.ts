@@ -1,13 +1,14 @@
-import { defaultRetryOptions } from '../../../../nodes/FacilitaPay/transport';
 import { description as enableDescription } from '../../../../nodes/FacilitaPay/actions/webhook/enable.operation';
 import { description as disableDescription } from '../../../../nodes/FacilitaPay/actions/webhook/disable.operation';
 import { description as resourceDescription } from '../../../../nodes/FacilitaPay/actions/webhook/Webhook.resource';
-import { httpError, runNode, runNodeExpectingError } from '../../helpers/executeContext';
+import {
+	httpError,
+	runNode,
+	runNodeExpectingError,
+	skipRetryWaits,
+} from '../../helpers/executeContext';
 
-beforeEach(() => {
-	jest.spyOn(defaultRetryOptions, 'wait').mockImplementation(async () => {});
-});
-afterEach(() => jest.restoreAllMocks());
+skipRetryWaits();
 
 const HOOK = 'https://n8n.example.com/webhook/facilitapay';
 const enable = (url: string) => ({ resource: 'webhook', operation: 'enable', url });

@@ -1,6 +1,5 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { defaultRetryOptions } from '../../../../nodes/FacilitaPay/transport';
 import { description } from '../../../../nodes/FacilitaPay/actions/wire/updateBankAccount.operation';
 import { description as resourceDescription } from '../../../../nodes/FacilitaPay/actions/wire/Wire.resource';
 import {
@@ -8,17 +7,11 @@ import {
 	httpError,
 	runNode,
 	runNodeExpectingError,
+	skipRetryWaits,
 } from '../../helpers/executeContext';
 import { wireBankAccountParameters } from '../../../fixtures/bankAccounts';
 
-const waits: number[] = [];
-beforeEach(() => {
-	waits.length = 0;
-	jest.spyOn(defaultRetryOptions, 'wait').mockImplementation(async (ms: number) => {
-		waits.push(ms);
-	});
-});
-afterEach(() => jest.restoreAllMocks());
+skipRetryWaits();
 
 const WIRE_ID = '7c9e6679-7425-40de-944b-e07fc1f90ae7';
 const wire = {
