@@ -13,7 +13,8 @@ import {
 } from '../transport';
 import { errorFromFacts, setFacts } from '../transport/errors';
 import type { MoneyItem } from '../transport/money';
-import { MoneyRun, requestDigest } from '../transport/money';
+import { MoneyRun } from '../transport/money';
+import { requestDigest } from '../transport/requestDigest';
 import { estimateBytes, recordIdOf } from '../transport/sentMemory';
 import { maskCardData, redactCardError } from '../security/cardData';
 import { findSent } from './common/findSent';

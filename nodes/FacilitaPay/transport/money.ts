@@ -1,9 +1,9 @@
-import { createHash } from 'crypto';
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
 import type { FacilitaPayError } from './errors';
 import { errorFromFacts, factsOf } from './errors';
 import { Ledger } from './ledger';
+import { digest, requestDigest } from './requestDigest';
 import type { ApiRequest } from './send';
 import type { SentMemory } from './sentMemory';
 import { recordIdOf, sentMemory } from './sentMemory';
@@ -59,31 +59,6 @@ export type MoneyDecision =
 	| { kind: 'replay'; answer: unknown }
 	/** Done before (another execution, an identical tool call, a used key): not sent. */
 	| { kind: 'alreadyDone'; json: IDataObject };
-
-/** Fields computed from the clock: left out of the key, a retry computes them anew. */
-const CLOCK_FIELD = /(^|_)(expire|expires|expire_at|expires_at|due|date|at)$/i;
-
-function withoutClockFields(value: unknown): unknown {
-	if (Array.isArray(value)) return value.map(withoutClockFields);
-	if (value && typeof value === 'object') {
-		const result: Record<string, unknown> = {};
-		for (const key of Object.keys(value as object).sort()) {
-			if (CLOCK_FIELD.test(key)) continue;
-			result[key] = withoutClockFields((value as Record<string, unknown>)[key]);
-		}
-		return result;
-	}
-	return value;
-}
-
-function digest(value: unknown): string {
-	return createHash('sha256').update(JSON.stringify(value)).digest('base64url').slice(0, 32);
-}
-
-/** What identifies a request for the ledger: method, path and body without clock fields. */
-export function requestDigest(request: ApiRequest): string {
-	return digest([request.method, request.path, withoutClockFields(request.body ?? null)]);
-}
 
 /** Whether this run is the node used as an AI agent's tool. */
 function isTool(ctx: IExecuteFunctions): boolean {
