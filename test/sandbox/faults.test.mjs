@@ -6,15 +6,11 @@ afterAll(() => t.close());
 beforeEach(() => t.control('POST', '/reset'));
 
 const fault = (f) => t.control('POST', '/faults', f);
+/** A fault that fires on the first matching request only (rate 1, count 1). */
+const once = (route, kind, extra = {}) => fault({ route, rate: 1, kind, count: 1, ...extra });
 
 test('429 with Retry-After on one route, once (rate 1, count 1)', async () => {
-	await fault({
-		route: 'GET /api/v1/subject/people',
-		rate: 1,
-		kind: '429',
-		retry_after: 7,
-		count: 1,
-	});
+	await once('GET /api/v1/subject/people', '429', { retry_after: 7 });
 	const r = await t.api('GET', '/subject/people');
 	expect(r.status).toBe(429);
 	expect(r.headers.get('retry-after')).toBe('7');
@@ -24,13 +20,7 @@ test('429 with Retry-After on one route, once (rate 1, count 1)', async () => {
 
 test('a fault on a route pattern with a parameter matches every id', async () => {
 	const p = await createPerson(t);
-	await fault({
-		route: 'GET /api/v1/subject/people/:id',
-		rate: 1,
-		kind: '503',
-		count: 1,
-		retry_after: 2,
-	});
+	await once('GET /api/v1/subject/people/:id', '503', { retry_after: 2 });
 	const r = await t.api('GET', `/subject/people/${p.id}`);
 	expect(r.status).toBe(503);
 	expect(r.headers.get('retry-after')).toBe('2');
@@ -39,30 +29,24 @@ test('a fault on a route pattern with a parameter matches every id', async () =>
 });
 
 test('500 answers plain text, 502 answers HTML', async () => {
-	await fault({ route: '*', rate: 1, kind: '500', count: 1 });
+	await once('*', '500');
 	const a = await t.api('GET', '/subject/people');
 	expect(a.status).toBe(500);
 	expect(a.text).toBe('Internal Server Error');
-	await fault({ route: '*', rate: 1, kind: '502', count: 1 });
+	await once('*', '502');
 	const b = await t.api('GET', '/subject/people');
 	expect(b.status).toBe(502);
 	expect(b.headers.get('content-type')).toMatch(/^text\/html/);
 });
 
 test('reset destroys the socket without an answer', async () => {
-	await fault({ route: 'POST /api/v1/subject/people', rate: 1, kind: 'reset', count: 1 });
+	await once('POST /api/v1/subject/people', 'reset');
 	await expect(t.api('POST', '/subject/people', { person: {} })).rejects.toThrow();
 	expect((await t.api('POST', '/subject/people', { person: {} })).status).toBe(422);
 });
 
 test('reset_after does the work and then destroys the socket: the client never hears of it', async () => {
-	await fault({
-		route: 'POST /api/v1/subject/people',
-		rate: 1,
-		kind: 'reset_after',
-		count: 1,
-		skip: 1,
-	});
+	await once('POST /api/v1/subject/people', 'reset_after', { skip: 1 });
 	const person = (n) => ({
 		person: {
 			document_type: 'passport',
@@ -81,7 +65,7 @@ test('reset_after does the work and then destroys the socket: the client never h
 });
 
 test('latency delays but still answers', async () => {
-	await fault({ route: '*', rate: 1, kind: 'latency', ms: 20, count: 1 });
+	await once('*', 'latency', { ms: 20 });
 	expect((await t.api('GET', '/subject/people')).status).toBe(200);
 	const [f] = (await t.control('GET', '/faults')).json.data;
 	expect(f).toMatchObject({ kind: 'latency', fired: 1, remaining: 0 });

@@ -14,6 +14,9 @@ afterAll(() => t.close());
 beforeEach(() => t.control('POST', '/reset'));
 
 const post = (p) => t.api('POST', '/subject/people', { person: p });
+/** A person with only the required fields, identified by the document given. */
+const postDocument = (document_type, document_number, fiscal_country) =>
+	post({ document_type, document_number, social_name: 'Test Person', fiscal_country });
 
 describe('registration', () => {
 	test('a new person is approved at clearance level 1, with the sent fields', async () => {
@@ -40,12 +43,7 @@ describe('registration', () => {
 		['rut', '123456785'],
 		['passport', 'X1234567'],
 	])('a valid %s (%s) is accepted', async (type, number) => {
-		const r = await post({
-			document_type: type,
-			document_number: number,
-			social_name: 'Test Person',
-			fiscal_country: 'MX',
-		});
+		const r = await postDocument(type, number, 'MX');
 		expect(r.status).toBe(200);
 	});
 
@@ -62,12 +60,7 @@ describe('registration', () => {
 		['rut', '123456784', 'is not a valid RUT'],
 		['passport', '', "can't be blank"],
 	])('an invalid %s (%s) answers 422 on document_number', async (type, number, message) => {
-		const r = await post({
-			document_type: type,
-			document_number: number,
-			social_name: 'Test Person',
-			fiscal_country: 'CL',
-		});
+		const r = await postDocument(type, number, 'CL');
 		expect(r.status).toBe(422);
 		expect(r.json).toEqual({ errors: { document_number: [message] } });
 	});
