@@ -99,34 +99,23 @@ test('Colombia (PSE): needs the subject’s PSE contact fields; the answer holds
 	});
 });
 
+// Each row changes one field (and what it needs besides, after it): the refusal names that field.
 test.each([
 	[
 		'a CLP value with cents',
 		{
+			value: '15000.50',
 			from_bank_account_id: ids.clpReal,
 			currency: 'CLP',
-			value: '15000.50',
 			exchange_currency: 'MXN',
 		},
-		'value',
 	],
-	[
-		'a source account in another currency',
-		{ from_bank_account_id: ids.clpReal },
-		'from_bank_account_id',
-	],
-	[
-		'a destination that is not a cash-in account',
-		{ to_bank_account_id: ids.mxnReal },
-		'to_bank_account_id',
-	],
-	[
-		'a destination in another currency',
-		{ to_bank_account_id: ids.usdCashIn },
-		'to_bank_account_id',
-	],
-	['BRL', { currency: 'BRL' }, 'currency'],
-])('refuses %s (422)', async (_name, overrides, field) => {
+	['a source account in another currency', { from_bank_account_id: ids.clpReal }],
+	['a destination that is not a cash-in account', { to_bank_account_id: ids.mxnReal }],
+	['a destination in another currency', { to_bank_account_id: ids.usdCashIn }],
+	['BRL', { currency: 'BRL' }],
+])('refuses %s (422)', async (_name, overrides) => {
+	const [field] = Object.keys(overrides);
 	const subject = await createPerson(t);
 	const body = refusal(() => t.sb.ctx.localPayIns.create(localPayIn(subject.id, overrides)));
 	expect(Object.keys(body.errors)).toContain(field);
