@@ -5,7 +5,9 @@ import { performance } from 'node:perf_hooks';
 import { createRequire } from 'node:module';
 
 import { createSandbox } from '../sandbox/server.mjs';
+import { personParameters } from '../test/fixtures/subjects.js';
 import { control, runAction, sandboxCredentials } from '../test/integration/lib/harness.mjs';
+import { INVALID_CPF_PERSON, dynamicPixParameters } from '../test/integration/lib/parameters.mjs';
 
 const require = createRequire(import.meta.url);
 const items = Number(process.argv[2] ?? 1000);
@@ -52,29 +54,14 @@ async function measure(label, parameters, count, continueOnFail = false) {
 console.log(`node ${process.version}, ${items} items per run, sandbox ${sandbox.url}`);
 const people = await measure(
 	'Subject > Create or Update',
-	Array.from({ length: items }, (_, k) => ({
-		resource: 'subject',
-		operation: 'create',
-		documentType: 'cpf',
-		documentNumber: cpf(k + 1),
-		socialName: `Person ${k}`,
-		fiscalCountry: 'BR',
-		additionalFields: {},
-	})),
+	Array.from({ length: items }, (_, k) =>
+		personParameters({}, { documentNumber: cpf(k + 1), socialName: `Person ${k}` }),
+	),
 	items,
 );
 await measure(
 	'Transaction > Create Dynamic PIX',
-	people.map((p) => ({
-		resource: 'transaction',
-		operation: 'createDynamicPix',
-		subjectId: p.json.id,
-		fromBankAccountId: '0b5e7c2a-1f3d-4a8e-9c61-000000000001',
-		toBankAccountId: '0b5e7c2a-1f3d-4a8e-9c61-000000000006',
-		exchangeCurrency: 'BRL',
-		value: '10.00',
-		dynamicPixExpiresAt: new Date(Date.now() + 3600_000).toISOString(),
-	})),
+	people.map((p) => dynamicPixParameters(p.json.id, '10.00')),
 	items,
 );
 await measure(
@@ -84,15 +71,7 @@ await measure(
 );
 await measure(
 	'Invalid CPF refused (Continue On Fail)',
-	Array.from({ length: items }, () => ({
-		resource: 'subject',
-		operation: 'create',
-		documentType: 'cpf',
-		documentNumber: '23100299900',
-		socialName: 'X Y',
-		fiscalCountry: 'BR',
-		additionalFields: {},
-	})),
+	Array.from({ length: items }, () => INVALID_CPF_PERSON),
 	items,
 	true,
 );

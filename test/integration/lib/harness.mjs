@@ -13,7 +13,8 @@ const require = createRequire(import.meta.url);
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
 const DIST = path.join(ROOT, 'dist');
 
-function loadDist(relative) {
+/** A module of the compiled package (dist/), or a readable error when it is not built. */
+export function loadDist(relative) {
 	const file = path.join(DIST, relative);
 	if (!fs.existsSync(file)) {
 		throw new Error(`${relative} is not built. Run "npm run build" before the integration tests.`);
@@ -158,10 +159,17 @@ export async function runActionExpectingError(options) {
 /** JSON helper for the sandbox's control endpoints. */
 export function control(sandboxUrl) {
 	const client = axios.create({ baseURL: `${sandboxUrl}/_sandbox`, validateStatus: () => true });
+	const post = async (url, body = {}) => (await client.post(url, body)).data;
 	return {
 		get: async (url) => (await client.get(url)).data,
-		post: async (url, body = {}) => (await client.post(url, body)).data,
+		post,
 		del: async (url) => (await client.delete(url)).data,
+		/** A fault on one route ("METHOD /api/v1/path/:param") that fires on its next request only. */
+		faultOnce: async (route, kind, extra = {}) =>
+			await post('/faults', { route, rate: 1, kind, count: 1, ...extra }),
+		/** Pays a pending transaction or checkout (`success: false`: the payer declines). */
+		pay: async (transactionId, body = { success: true }) =>
+			await post(`/transactions/${transactionId}/pay`, body),
 		/** Requests the sandbox received on one route ("METHOD /api/v1/path/:param"). */
 		received: async (route) => {
 			const { data } = (await client.get('/requests', { params: route ? { route } : {} })).data;
@@ -170,13 +178,13 @@ export function control(sandboxUrl) {
 	};
 }
 
-/** The sandbox's seeded partner and customer accounts (fixed ids). */
 /** The sandbox's seeded accounts, by the names the sandbox gives them (one source for every test). */
 export const ACCOUNTS = ACCOUNT_IDS;
 
 /**
  * Starts one in-process sandbox for the test file (jest hooks), resets it and fresh access-token
- * credentials before each test. Read `.url`, `.control` and `.credentials` inside tests.
+ * credentials before each test. Read `.url`, `.control` and `.credentials` inside tests; `.run`
+ * and `.runExpectingError` run the node with those credentials.
  */
 export function useSandbox(createSandbox, options = { port: 0 }) {
 	const context = {
@@ -184,6 +192,12 @@ export function useSandbox(createSandbox, options = { port: 0 }) {
 		url: undefined,
 		control: undefined,
 		credentials: undefined,
+		/** Runs the action node with the test's credentials; `extra`: items, continueOnFail… */
+		run: async (parameters, extra = {}) =>
+			await runAction({ credentials: context.credentials, parameters, ...extra }),
+		/** The same, expecting the node to fail; returns the error. */
+		runExpectingError: async (parameters, extra = {}) =>
+			await runActionExpectingError({ credentials: context.credentials, parameters, ...extra }),
 	};
 	beforeAll(async () => {
 		context.sandbox = await createSandbox(options);
