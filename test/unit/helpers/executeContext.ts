@@ -9,7 +9,6 @@ import type {
 import { NodeApiError } from 'n8n-workflow';
 
 import { FacilitaPay } from '../../../nodes/FacilitaPay/FacilitaPay.node';
-import { defaultRetryOptions } from '../../../nodes/FacilitaPay/transport';
 import type { ProcessedStore } from '../../helpers/fakeExecuteContext';
 import { createExecuteContext } from '../../helpers/fakeExecuteContext';
 
@@ -23,22 +22,6 @@ export const testNode: INode = {
 	position: [0, 0],
 	parameters: {},
 };
-
-/**
- * For every test of the calling file: the transport's waits between retries end at once (no real
- * time passes) and their lengths (ms) are recorded in the array returned, emptied before each test.
- */
-export function skipRetryWaits(): number[] {
-	const waits: number[] = [];
-	beforeEach(() => {
-		waits.length = 0;
-		jest.spyOn(defaultRetryOptions, 'wait').mockImplementation(async (ms: number) => {
-			waits.push(ms);
-		});
-	});
-	afterEach(() => jest.restoreAllMocks());
-	return waits;
-}
 
 /** What n8n-core's httpRequestWithAuthentication throws for an HTTP error answer. */
 export function httpError(status: number, body: unknown, headers: Record<string, string> = {}) {

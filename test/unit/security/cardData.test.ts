@@ -2,12 +2,8 @@ import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 
 import { FacilitaPay } from '../../../nodes/FacilitaPay/FacilitaPay.node';
 import { maskCardData } from '../../../nodes/FacilitaPay/security/cardData';
-import {
-	httpError,
-	runNode,
-	runNodeExpectingError,
-	skipRetryWaits,
-} from '../helpers/executeContext';
+import { httpError, runNode, runNodeExpectingError } from '../helpers/executeContext';
+import { skipRetryWaits } from '../helpers/retryWaits';
 import {
 	CARD_NUMBER,
 	cardSubscription,

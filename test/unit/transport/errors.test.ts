@@ -1,9 +1,5 @@
-import {
-	httpError,
-	runNode,
-	runNodeExpectingError,
-	skipRetryWaits,
-} from '../helpers/executeContext';
+import { httpError, runNode, runNodeExpectingError } from '../helpers/executeContext';
+import { skipRetryWaits } from '../helpers/retryWaits';
 import { getTransactionParameters } from '../../fixtures/transactions';
 
 skipRetryWaits();

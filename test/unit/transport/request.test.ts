@@ -1,4 +1,5 @@
-import { runNode, skipRetryWaits } from '../helpers/executeContext';
+import { runNode } from '../helpers/executeContext';
+import { skipRetryWaits } from '../helpers/retryWaits';
 import { getTransactionParameters } from '../../fixtures/transactions';
 
 skipRetryWaits();

@@ -4,8 +4,8 @@ import {
 	httpError,
 	runNode,
 	runNodeExpectingError,
-	skipRetryWaits,
 } from '../helpers/executeContext';
+import { skipRetryWaits } from '../helpers/retryWaits';
 import { getTransactionParameters } from '../../fixtures/transactions';
 
 const waits = skipRetryWaits();

@@ -10,8 +10,8 @@ import {
 	httpError,
 	runNode,
 	runNodeExpectingError,
-	skipRetryWaits,
 } from '../helpers/executeContext';
+import { skipRetryWaits } from '../helpers/retryWaits';
 import { SUBJECT_ID } from '../../fixtures/subjects';
 import { newExecutionId, payout, service } from './moneyFixtures';
 

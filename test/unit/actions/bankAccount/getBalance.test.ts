@@ -1,9 +1,5 @@
-import {
-	httpError,
-	runNode,
-	runNodeExpectingError,
-	skipRetryWaits,
-} from '../../helpers/executeContext';
+import { httpError, runNode, runNodeExpectingError } from '../../helpers/executeContext';
+import { skipRetryWaits } from '../../helpers/retryWaits';
 
 const ACCOUNT_ID = '0b5e7c2a-1f3d-4a8e-9c61-000000000003';
 

@@ -7,8 +7,8 @@ import {
 	httpError,
 	runNode,
 	runNodeExpectingError,
-	skipRetryWaits,
 } from '../../helpers/executeContext';
+import { skipRetryWaits } from '../../helpers/retryWaits';
 import { SUBJECT_ID } from '../../../fixtures/subjects';
 
 skipRetryWaits();

@@ -1,12 +1,8 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { checkPercentageShare } from '../../../../nodes/FacilitaPay/schemas/company';
-import {
-	httpError,
-	runNode,
-	runNodeExpectingError,
-	skipRetryWaits,
-} from '../../helpers/executeContext';
+import { httpError, runNode, runNodeExpectingError } from '../../helpers/executeContext';
+import { skipRetryWaits } from '../../helpers/retryWaits';
 import { companyParameters as company, partnerBody } from '../../../fixtures/subjects';
 
 const COMPANY_ID = '7a1b2c3d-4e5f-4a6b-8c7d-9e0f1a2b3c4d';

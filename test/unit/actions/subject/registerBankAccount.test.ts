@@ -1,11 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import {
-	httpError,
-	runNode,
-	runNodeExpectingError,
-	skipRetryWaits,
-} from '../../helpers/executeContext';
+import { httpError, runNode, runNodeExpectingError } from '../../helpers/executeContext';
+import { skipRetryWaits } from '../../helpers/retryWaits';
 import { SUBJECT_ID } from '../../../fixtures/subjects';
 import { bankAccountBody, bankDetailsParameters } from '../../../fixtures/bankAccounts';
 

@@ -6,8 +6,8 @@ import {
 	httpError,
 	runNode,
 	runNodeExpectingError,
-	skipRetryWaits,
 } from '../../helpers/executeContext';
+import { skipRetryWaits } from '../../helpers/retryWaits';
 import {
 	CARD_NUMBER,
 	cardSubscription,

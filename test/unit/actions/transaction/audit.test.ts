@@ -9,12 +9,8 @@ import {
 	BOLETO_CURRENCIES,
 	SETTLEMENT_CURRENCIES,
 } from '../../../../nodes/FacilitaPay/schemas/transaction';
-import {
-	createContext,
-	runNode,
-	runNodeExpectingError,
-	skipRetryWaits,
-} from '../../helpers/executeContext';
+import { createContext, runNode, runNodeExpectingError } from '../../helpers/executeContext';
+import { skipRetryWaits } from '../../helpers/retryWaits';
 import { SUBJECT_ID } from '../../../fixtures/subjects';
 import { BRL_PIX, CUSTOMER, USD_CASHOUT, USD_DEST } from '../../../fixtures/transactions';
 

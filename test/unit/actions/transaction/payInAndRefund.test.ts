@@ -1,11 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import {
-	httpError,
-	runNode,
-	runNodeExpectingError,
-	skipRetryWaits,
-} from '../../helpers/executeContext';
+import { httpError, runNode, runNodeExpectingError } from '../../helpers/executeContext';
+import { skipRetryWaits } from '../../helpers/retryWaits';
 import { SUBJECT_ID } from '../../../fixtures/subjects';
 
 const MXN_REAL = '0b5e7c2a-1f3d-4a8e-9c61-000000000010';

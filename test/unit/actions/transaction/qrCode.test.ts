@@ -2,7 +2,8 @@ import type { INodeExecutionData } from 'n8n-workflow';
 
 import { FacilitaPay } from '../../../../nodes/FacilitaPay/FacilitaPay.node';
 import { crc16CcittFalse } from '../../../../nodes/FacilitaPay/validation/pix';
-import { runNode, runNodeExpectingError, skipRetryWaits } from '../../helpers/executeContext';
+import { runNode, runNodeExpectingError } from '../../helpers/executeContext';
+import { skipRetryWaits } from '../../helpers/retryWaits';
 import { decodeMatrix, svgToMatrix } from '../../helpers/qrImage';
 
 skipRetryWaits();

@@ -1,7 +1,8 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { crc16CcittFalse } from '../../../../nodes/FacilitaPay/validation/pix';
-import { runNode, runNodeExpectingError, skipRetryWaits } from '../../helpers/executeContext';
+import { runNode, runNodeExpectingError } from '../../helpers/executeContext';
+import { skipRetryWaits } from '../../helpers/retryWaits';
 import { SUBJECT_ID } from '../../../fixtures/subjects';
 import { BRL_PIX, CUSTOMER, USD_CASHOUT, USD_DEST } from '../../../fixtures/transactions';
 

@@ -1,12 +1,8 @@
 import { description as enableDescription } from '../../../../nodes/FacilitaPay/actions/webhook/enable.operation';
 import { description as disableDescription } from '../../../../nodes/FacilitaPay/actions/webhook/disable.operation';
 import { description as resourceDescription } from '../../../../nodes/FacilitaPay/actions/webhook/Webhook.resource';
-import {
-	httpError,
-	runNode,
-	runNodeExpectingError,
-	skipRetryWaits,
-} from '../../helpers/executeContext';
+import { httpError, runNode, runNodeExpectingError } from '../../helpers/executeContext';
+import { skipRetryWaits } from '../../helpers/retryWaits';
 
 skipRetryWaits();
 
