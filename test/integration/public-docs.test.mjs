@@ -5,7 +5,8 @@
 import axios from 'axios';
 
 import { createSandbox } from '../../sandbox/server.mjs';
-import { ACCOUNTS, runAction, runActionExpectingError, useSandbox } from './lib/harness.mjs';
+import { ACCOUNTS, useSandbox } from './lib/harness.mjs';
+import { dynamicPixParameters, transactionParameters } from './lib/parameters.mjs';
 
 const env = useSandbox(createSandbox);
 
@@ -46,11 +47,15 @@ const fullAddress = {
 	addressCountry: 'BR',
 };
 
-async function createSubject(additionalFields = fullAddress) {
-	const { output } = await runAction({
-		credentials: env.credentials,
-		parameters: person(additionalFields),
+/** A dynamic PIX of 10.00 BRL into the account without a PIX key, due at the sandbox's default hour. */
+const pixToNoKeyAccount = (subjectId) =>
+	dynamicPixParameters(subjectId, '10.00', {
+		toBankAccountId: ACCOUNTS.brlNoPixKey,
+		dynamicPixExpiresAt: '',
 	});
+
+async function createSubject(additionalFields = fullAddress) {
+	const { output } = await env.run(person(additionalFields));
 	return output[0].json;
 }
 
@@ -65,10 +70,7 @@ describe('the node and the sandbox hold the same rules', () => {
 		'phone %p: the node %s it and the sandbox agrees with what the node sends',
 		async (phone, accepted) => {
 			if (!accepted) {
-				const error = await runActionExpectingError({
-					credentials: env.credentials,
-					parameters: person({ phoneNumber: phone }),
-				});
+				const error = await env.runExpectingError(person({ phoneNumber: phone }));
 				expect(error.message).toMatch(/Invalid Phone Number/);
 				const raw = await direct('POST', '/subject/people', {
 					person: {
@@ -83,19 +85,13 @@ describe('the node and the sandbox hold the same rules', () => {
 				expect(Object.keys(raw.data.errors)).toEqual(['phone_number']);
 				return;
 			}
-			const { output } = await runAction({
-				credentials: env.credentials,
-				parameters: person({ phoneNumber: phone }),
-			});
+			const { output } = await env.run(person({ phoneNumber: phone }));
 			expect(output[0].json.phone_number).toMatch(/^\d{4,15}$/);
 		},
 	);
 
 	test('an income written without decimals (the docs’ "4000") is sent and stored', async () => {
-		const { output } = await runAction({
-			credentials: env.credentials,
-			parameters: person({ netMonthlyAverageIncome: '4000' }),
-		});
+		const { output } = await env.run(person({ netMonthlyAverageIncome: '4000' }));
 		expect(output[0].json.net_monthly_average_income).toBe('4000.00');
 		const raw = await direct('POST', '/subject/people', {
 			person: {
@@ -126,15 +122,9 @@ describe('the node and the sandbox hold the same rules', () => {
 			expireAt,
 			toBankAccountId: to,
 		});
-		const { output } = await runAction({
-			credentials: env.credentials,
-			parameters: boleto('BRL', 'EUR', ACCOUNTS.eurDestination),
-		});
+		const { output } = await env.run(boleto('BRL', 'EUR', ACCOUNTS.eurDestination));
 		expect(output[0].json.bar_code).toMatch(/^\d{44}$/);
-		const error = await runActionExpectingError({
-			credentials: env.credentials,
-			parameters: boleto('USD', 'USD', ACCOUNTS.usdDestination),
-		});
+		const error = await env.runExpectingError(boleto('USD', 'USD', ACCOUNTS.usdDestination));
 		expect(error.message).toMatch(/Invalid Currency \(item 0\): is USD; only BRL is accepted here/);
 		const raw = await direct('POST', '/transactions', {
 			transaction: {
@@ -152,17 +142,14 @@ describe('the node and the sandbox hold the same rules', () => {
 
 	test('a CLP card checkout is sent without decimals and the sandbox takes it', async () => {
 		const subject = await createSubject();
-		const { output } = await runAction({
-			credentials: env.credentials,
-			parameters: {
-				resource: 'transaction',
-				operation: 'createCheckout',
-				subjectId: subject.id,
-				value: 15000,
-				currency: 'CLP',
-				exchangeCurrency: 'USD',
-				toBankAccountId: ACCOUNTS.usdDestination,
-			},
+		const { output } = await env.run({
+			resource: 'transaction',
+			operation: 'createCheckout',
+			subjectId: subject.id,
+			value: 15000,
+			currency: 'CLP',
+			exchangeCurrency: 'USD',
+			toBankAccountId: ACCOUNTS.usdDestination,
 		});
 		expect(output[0].json).toMatchObject({ value: '15000', currency: 'CLP' });
 	});
@@ -170,51 +157,45 @@ describe('the node and the sandbox hold the same rules', () => {
 
 describe('the operations from the public documentation, end to end', () => {
 	test('a company, then its bank account, a payout to it, the balance, and the wire', async () => {
-		const { output: companyOut } = await runAction({
-			credentials: env.credentials,
-			parameters: {
-				resource: 'subject',
-				operation: 'createCompany',
-				documentType: 'cnpj',
-				documentNumber: '16.727.230/0001-97',
-				socialName: 'Exemplo Comércio Ltda',
-				companyName: 'Exemplo',
-				fiscalCountry: 'BR',
-				partners: {
-					partner: [
-						{
-							name: 'Maria da Silva',
-							documentType: 'cpf',
-							documentNumber: '39053344705',
-							percentageShare: '100',
-							kind: 'person',
-						},
-					],
-				},
-				additionalFields: { netValue: '10000' },
+		const { output: companyOut } = await env.run({
+			resource: 'subject',
+			operation: 'createCompany',
+			documentType: 'cnpj',
+			documentNumber: '16.727.230/0001-97',
+			socialName: 'Exemplo Comércio Ltda',
+			companyName: 'Exemplo',
+			fiscalCountry: 'BR',
+			partners: {
+				partner: [
+					{
+						name: 'Maria da Silva',
+						documentType: 'cpf',
+						documentNumber: '39053344705',
+						percentageShare: '100',
+						kind: 'person',
+					},
+				],
 			},
+			additionalFields: { netValue: '10000' },
 		});
 		const company = companyOut[0].json;
 		expect(company).toMatchObject({ document_number: '16727230000197', net_value: '10000.00' });
-		const { output: accountOut } = await runAction({
-			credentials: env.credentials,
-			parameters: {
-				resource: 'subject',
-				operation: 'registerBankAccount',
-				subjectId: company.id,
-				currency: 'BRL',
-				ownerName: 'Exemplo Comércio Ltda',
-				ownerDocumentType: 'cnpj',
-				ownerDocumentNumber: '16727230000197',
-				branchCountry: 'BRA',
-				bankDetails: {
-					bankCode: '341',
-					branchNumber: '0001',
-					accountNumber: '55555-5',
-					accountType: 'conta-corrente',
-				},
-				pixKey: '16.727.230/0001-97',
+		const { output: accountOut } = await env.run({
+			resource: 'subject',
+			operation: 'registerBankAccount',
+			subjectId: company.id,
+			currency: 'BRL',
+			ownerName: 'Exemplo Comércio Ltda',
+			ownerDocumentType: 'cnpj',
+			ownerDocumentNumber: '16727230000197',
+			branchCountry: 'BRA',
+			bankDetails: {
+				bankCode: '341',
+				branchNumber: '0001',
+				accountNumber: '55555-5',
+				accountType: 'conta-corrente',
 			},
+			pixKey: '16.727.230/0001-97',
 		});
 		const account = accountOut[0].json;
 		expect(account).toMatchObject({
@@ -223,28 +204,22 @@ describe('the operations from the public documentation, end to end', () => {
 		});
 		const balance = async () =>
 			(
-				await runAction({
-					credentials: env.credentials,
-					parameters: {
-						resource: 'bankAccount',
-						operation: 'getBalance',
-						bankAccountId: ACCOUNTS.usdCashOut,
-					},
+				await env.run({
+					resource: 'bankAccount',
+					operation: 'getBalance',
+					bankAccountId: ACCOUNTS.usdCashOut,
 				})
 			).output[0].json;
 		const before = await balance();
-		const { output: payoutOut } = await runAction({
-			credentials: env.credentials,
-			parameters: {
-				resource: 'transaction',
-				operation: 'createPayout',
-				subjectId: company.id,
-				value: '100.00',
-				currency: 'USD',
-				exchangeCurrency: 'BRL',
-				fromBankAccountId: ACCOUNTS.usdCashOut,
-				toBankAccountId: account.id,
-			},
+		const { output: payoutOut } = await env.run({
+			resource: 'transaction',
+			operation: 'createPayout',
+			subjectId: company.id,
+			value: '100.00',
+			currency: 'USD',
+			exchangeCurrency: 'BRL',
+			fromBankAccountId: ACCOUNTS.usdCashOut,
+			toBankAccountId: account.id,
 		});
 		expect(payoutOut[0].json).toMatchObject({ status: 'identified', payout_method: 'ted' });
 		const after = await balance();
@@ -261,36 +236,15 @@ describe('the operations from the public documentation, end to end', () => {
 
 	test('Refund, then Get Refund reads it back', async () => {
 		const subject = await createSubject();
-		const { output: pixOut } = await runAction({
-			credentials: env.credentials,
-			parameters: {
-				resource: 'transaction',
-				operation: 'createDynamicPix',
-				subjectId: subject.id,
-				value: '10.00',
-				dynamicPixExpiresAt: '',
-				fromBankAccountId: ACCOUNTS.brlPixExclusive,
-				toBankAccountId: ACCOUNTS.brlNoPixKey,
-				exchangeCurrency: 'BRL',
-			},
-		});
+		const { output: pixOut } = await env.run(pixToNoKeyAccount(subject.id));
 		const pix = pixOut[0].json;
-		await env.control.post(`/transactions/${pix.id}/pay`, { success: true });
-		const { output: refundOut } = await runAction({
-			credentials: env.credentials,
-			parameters: { resource: 'transaction', operation: 'refund', transactionId: pix.id },
-		});
+		await env.control.pay(pix.id);
+		const { output: refundOut } = await env.run(transactionParameters('refund', pix.id));
 		const refund = refundOut[0].json;
 		expect(refund.transaction_id).toBe(pix.id);
-		const { output } = await runAction({
-			credentials: env.credentials,
-			parameters: {
-				resource: 'transaction',
-				operation: 'getRefund',
-				transactionId: pix.id,
-				refundId: refund.id,
-			},
-		});
+		const { output } = await env.run(
+			transactionParameters('getRefund', pix.id, { refundId: refund.id }),
+		);
 		expect(output[0].json).toMatchObject({
 			id: refund.id,
 			status: 'canceled',
@@ -300,27 +254,8 @@ describe('the operations from the public documentation, end to end', () => {
 
 	test('Cancel outputs the sandbox’s void record with the transaction ID', async () => {
 		const subject = await createSubject();
-		const { output: pixOut } = await runAction({
-			credentials: env.credentials,
-			parameters: {
-				resource: 'transaction',
-				operation: 'createDynamicPix',
-				subjectId: subject.id,
-				value: '10.00',
-				dynamicPixExpiresAt: '',
-				fromBankAccountId: ACCOUNTS.brlPixExclusive,
-				toBankAccountId: ACCOUNTS.brlNoPixKey,
-				exchangeCurrency: 'BRL',
-			},
-		});
-		const { output } = await runAction({
-			credentials: env.credentials,
-			parameters: {
-				resource: 'transaction',
-				operation: 'cancel',
-				transactionId: pixOut[0].json.id,
-			},
-		});
+		const { output: pixOut } = await env.run(pixToNoKeyAccount(subject.id));
+		const { output } = await env.run(transactionParameters('cancel', pixOut[0].json.id));
 		expect(output[0].json).toMatchObject({
 			transaction_id: pixOut[0].json.id,
 			status: 'canceled',
