@@ -4,60 +4,49 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { importIntoN8n, listNodeTypes, sandboxCredentials } from '../../scripts/n8n-runtime.mjs';
 import {
-	CLI_TIMEOUT,
 	NODE_TYPES,
+	createPerson,
 	describeE2e,
-	requirePieces,
 	runWorkflow,
-	sandboxApi,
+	samplePerson,
 	sandboxMark,
 	sandboxRequests,
-	sharedState,
-	validCpf,
+	testE2e,
 	workflowWithNode,
 } from './lib/n8n-e2e.mjs';
 
 describeE2e('FacilitaPay in a real n8n 2.x', () => {
-	test(
-		'n8n loads the installed package and lists its nodes',
-		async () => {
-			const state = sharedState();
-			const types = await listNodeTypes({ version: state.version, userFolder: state.userFolder });
-			expect(types).toContain(NODE_TYPES.action);
-			const installed = JSON.parse(
-				fs.readFileSync(
-					path.join(state.userFolder, '.n8n/nodes/node_modules/n8n-nodes-facilitapay/package.json'),
-					'utf8',
-				),
-			);
-			if (
-				(installed.n8n?.nodes ?? []).some((/** @type {string} */ n) =>
-					n.includes('FacilitaPayTrigger'),
-				)
-			) {
-				expect(types).toContain(NODE_TYPES.trigger);
-			}
-		},
-		CLI_TIMEOUT,
-	);
+	testE2e('n8n loads the installed package and lists its nodes', [], async (state) => {
+		const types = await listNodeTypes({ version: state.version, userFolder: state.userFolder });
+		expect(types).toContain(NODE_TYPES.action);
+		const installed = JSON.parse(
+			fs.readFileSync(
+				path.join(state.userFolder, '.n8n/nodes/node_modules/n8n-nodes-facilitapay/package.json'),
+				'utf8',
+			),
+		);
+		if (
+			(installed.n8n?.nodes ?? []).some((/** @type {string} */ n) =>
+				n.includes('FacilitaPayTrigger'),
+			)
+		) {
+			expect(types).toContain(NODE_TYPES.trigger);
+		}
+	});
 
-	test(
+	testE2e(
 		'Subject → Get Many with Return All outputs every person registered in the sandbox',
-		async () => {
-			const state = sharedState();
-			requirePieces(state, ['sandbox', 'node']);
+		['sandbox', 'node'],
+		async (state) => {
 			const seed = Date.now() % 100000;
-			const people = [0, 1, 2].map((i) => ({
-				document_type: 'cpf',
-				document_number: validCpf(seed + i),
-				social_name: `E2E Person ${seed}-${i}`,
-				fiscal_country: 'Brazil',
-				email: `e2e-${seed}-${i}@example.com`,
-			}));
-			for (const person of people) {
-				const created = await sandboxApi('POST', '/subject/people', { person }, state);
-				expect(created.status).toBeLessThan(300);
-			}
+			const people = [0, 1, 2].map((i) =>
+				samplePerson(seed + i, `E2E Person ${seed}-${i}`, {
+					email: `e2e-${seed}-${i}@example.com`,
+					complete: false,
+					fiscalCountry: 'Brazil',
+				}),
+			);
+			for (const person of people) await createPerson(person, state);
 			const mark = await sandboxMark(state);
 
 			const run = await runWorkflow(
@@ -88,14 +77,12 @@ describeE2e('FacilitaPay in a real n8n 2.x', () => {
 			expect(received.length).toBeGreaterThanOrEqual(1);
 			expect(received.every((request) => request.method === 'GET')).toBe(true);
 		},
-		CLI_TIMEOUT,
 	);
 
-	test(
+	testE2e(
 		'a wrong access token makes the run fail with an error the user can act on',
-		async () => {
-			const state = sharedState();
-			requirePieces(state, ['sandbox', 'node']);
+		['sandbox', 'node'],
+		async (state) => {
 			const wrong = sandboxCredentials({
 				baseUrl: `${state.sandboxUrl}/api/v1`,
 				token: 'not-the-sandbox-token',
@@ -120,6 +107,5 @@ describeE2e('FacilitaPay in a real n8n 2.x', () => {
 			expect(run.error).not.toBeNull();
 			expect(run.error.message).toMatch(/credentials/i);
 		},
-		CLI_TIMEOUT,
 	);
 });

@@ -10,16 +10,16 @@ import {
 	CLI_TIMEOUT,
 	CREDENTIAL_TYPE,
 	NODE_TYPES,
+	createPerson,
 	describeE2e,
 	recordCoverage,
-	requirePieces,
 	runWorkflow,
-	sandboxApi,
+	samplePerson,
 	sandboxMark,
 	sandboxRequests,
 	sharedState,
+	testE2e,
 	uniqueId,
-	validCpf,
 } from './lib/n8n-e2e.mjs';
 
 const TOOL_TYPE = `${NODE_TYPES.action}Tool`;
@@ -82,34 +82,61 @@ function explain(run) {
 	return `exit ${run.exitCode}; error: ${JSON.stringify(run.error)?.slice(0, 800)}\n--- stdout tail ---\n${String(run.stdout).slice(-2500)}\n--- stderr tail ---\n${String(run.stderr).slice(-1500)}`;
 }
 
-describeE2e('FacilitaPay as an AI agent tool in a real n8n 2.x', () => {
-	test(
-		'n8n generates and lists the tool variant of the node',
-		async () => {
-			const state = sharedState();
-			const types = await listNodeTypes({ version: state.version, userFolder: state.userFolder });
-			expect(types).toContain(NODE_TYPES.action);
-			expect(types).toContain(TOOL_TYPE);
-		},
-		CLI_TIMEOUT,
-	);
+/**
+ * Asserts the run's own record, not the CLI's exit code: once in three runs the CLI was ended by a
+ * signal (exit 128) after printing a run with status "success". Prints n8n's output when it failed.
+ * @param {any} run
+ */
+function expectRunSucceeded(run) {
+	if (run.exitCode !== 0 || run.error) process.stderr.write(`${explain(run)}\n`);
+	expect({
+		status: run.runData?.status,
+		finished: run.runData?.finished,
+		error: run.error,
+	}).toEqual({
+		status: 'success',
+		finished: true,
+		error: null,
+	});
+}
 
-	test(
+/** A person registered in the sandbox (name, CPF, e-mail only); returns its subject id. @param {number} seed @param {string} name @param {string} email */
+async function registeredPerson(seed, name, email) {
+	const person = samplePerson(seed, name, { email, complete: false });
+	return (await createPerson(person)).id;
+}
+
+/** Transaction → Create Dynamic PIX whose amount (and customer, unless given) come from $fromAI. @param {string} [subjectId] */
+const dynamicPixTool = (subjectId) => ({
+	resource: 'transaction',
+	operation: 'createDynamicPix',
+	subjectId: {
+		__rl: true,
+		mode: 'id',
+		value:
+			subjectId ?? "={{ $fromAI('customerId', 'ID (UUID) of the customer who pays', 'string') }}",
+	},
+	value: "={{ $fromAI('amount', 'Amount in BRL with two decimals, e.g. 150.00', 'string') }}",
+	dynamicPixExpiresAt: '',
+	fromBankAccountId: ACCOUNT_IDS.brlPixExclusive,
+	toBankAccountId: ACCOUNT_IDS.usdDestination,
+	exchangeCurrency: 'USD',
+});
+
+describeE2e('FacilitaPay as an AI agent tool in a real n8n 2.x', () => {
+	testE2e('n8n generates and lists the tool variant of the node', [], async (state) => {
+		const types = await listNodeTypes({ version: state.version, userFolder: state.userFolder });
+		expect(types).toContain(NODE_TYPES.action);
+		expect(types).toContain(TOOL_TYPE);
+	});
+
+	testE2e(
 		'Subject > Get as a tool: the subject ID comes from $fromAI, the sandbox receives it, the answer names the person',
-		async () => {
-			const state = sharedState();
-			requirePieces(state, ['sandbox', 'node']);
+		['sandbox', 'node'],
+		async (state) => {
 			const seed = (Date.now() % 100000) + 4100;
-			const person = {
-				document_type: 'cpf',
-				document_number: validCpf(seed),
-				social_name: `Agent Tool Person ${seed}`,
-				fiscal_country: 'BR',
-				email: `agent-${seed}@example.com`,
-			};
-			const created = await sandboxApi('POST', '/subject/people', { person }, state);
-			expect(created.status).toBeLessThan(300);
-			const subjectId = created.json?.data?.id ?? created.json?.data?.subject_id;
+			const name = `Agent Tool Person ${seed}`;
+			const subjectId = await registeredPerson(seed, name, `agent-${seed}@example.com`);
 			expect(subjectId).toMatch(/^[0-9a-f-]{36}$/);
 			const mark = await sandboxMark(state);
 
@@ -131,18 +158,7 @@ describeE2e('FacilitaPay as an AI agent tool in a real n8n 2.x', () => {
 				{ state, nodeName: EXECUTOR },
 			);
 
-			if (run.exitCode !== 0 || run.error) process.stderr.write(`${explain(run)}\n`);
-			// The run's own record, not the CLI's exit code: once in three runs the CLI was ended by a
-			// signal (exit 128) after printing a run with status "success".
-			expect({
-				status: run.runData?.status,
-				finished: run.runData?.finished,
-				error: run.error,
-			}).toEqual({
-				status: 'success',
-				finished: true,
-				error: null,
-			});
+			expectRunSucceeded(run);
 			const received = await sandboxRequests(
 				{ after: mark, method: 'GET', pathPrefix: '/subject/people/' },
 				state,
@@ -151,74 +167,36 @@ describeE2e('FacilitaPay as an AI agent tool in a real n8n 2.x', () => {
 				expect.stringMatching(new RegExp(`/api/v1/subject/people/${subjectId}$`)),
 			]);
 			const answer = toolAnswer(run.items);
-			expect(answer).toContain(person.social_name);
+			expect(answer).toContain(name);
 			expect(answer).toContain(subjectId);
 			// Simplify is on by default: the agent gets the fields people act on, not the whole record.
 			expect(answer).not.toContain('"references"');
 			recordCoverage(['subject.get'], {}, state);
 		},
-		CLI_TIMEOUT,
 	);
 
-	test(
+	testE2e(
 		'Transaction > Create Dynamic PIX as a tool: value and customer from $fromAI reach the sandbox, the answer holds the PIX code',
-		async () => {
-			const state = sharedState();
-			requirePieces(state, ['sandbox', 'node']);
+		['sandbox', 'node'],
+		async (state) => {
 			const seed = (Date.now() % 100000) + 5200;
-			const created = await sandboxApi(
-				'POST',
-				'/subject/people',
-				{
-					person: {
-						document_type: 'cpf',
-						document_number: validCpf(seed),
-						social_name: `Agent Pix Payer ${seed}`,
-						fiscal_country: 'BR',
-						email: `pix-${seed}@example.com`,
-					},
-				},
-				state,
+			const subjectId = await registeredPerson(
+				seed,
+				`Agent Pix Payer ${seed}`,
+				`pix-${seed}@example.com`,
 			);
-			expect(created.status).toBeLessThan(300);
-			const subjectId = created.json?.data?.id ?? created.json?.data?.subject_id;
 			const mark = await sandboxMark(state);
 
 			const run = await runWorkflow(
 				toolWorkflow({
 					toolName: 'Create_PIX',
-					parameters: {
-						resource: 'transaction',
-						operation: 'createDynamicPix',
-						subjectId: {
-							__rl: true,
-							mode: 'id',
-							value: "={{ $fromAI('customerId', 'ID (UUID) of the customer who pays', 'string') }}",
-						},
-						value:
-							"={{ $fromAI('amount', 'Amount in BRL with two decimals, e.g. 150.00', 'string') }}",
-						dynamicPixExpiresAt: '',
-						fromBankAccountId: '0b5e7c2a-1f3d-4a8e-9c61-000000000001',
-						toBankAccountId: '0b5e7c2a-1f3d-4a8e-9c61-000000000004',
-						exchangeCurrency: 'USD',
-					},
+					parameters: dynamicPixTool(),
 					args: { customerId: subjectId, amount: '87.45' },
 				}),
 				{ state, nodeName: EXECUTOR },
 			);
 
-			if (run.exitCode !== 0 || run.error) process.stderr.write(`${explain(run)}\n`);
-			// The run's own record, not the CLI's exit code: once in three runs the CLI was ended by a
-			// signal (exit 128) after printing a run with status "success".
-			expect({
-				status: run.runData?.status,
-				finished: run.runData?.finished,
-				error: run.error,
-			}).toEqual({
-				status: 'success',
-				finished: true,
-				error: null,
-			});
+			expectRunSucceeded(run);
 			const received = await sandboxRequests(
 				{ after: mark, method: 'POST', route: undefined, pathPrefix: '/transactions' },
 				state,
@@ -236,30 +214,18 @@ describeE2e('FacilitaPay as an AI agent tool in a real n8n 2.x', () => {
 			expect(answer).toMatch(/pix_code/);
 			recordCoverage(['transaction.createDynamicPix'], {}, state);
 		},
-		CLI_TIMEOUT,
 	);
 
-	test(
+	testE2e(
 		'a value from $fromAI that breaks a rule fails the tool call with the readable message, and nothing is sent',
-		async () => {
-			const state = sharedState();
-			requirePieces(state, ['sandbox', 'node']);
+		['sandbox', 'node'],
+		async (state) => {
 			const mark = await sandboxMark(state);
 
 			const run = await runWorkflow(
 				toolWorkflow({
 					toolName: 'Create_PIX',
-					parameters: {
-						resource: 'transaction',
-						operation: 'createDynamicPix',
-						subjectId: { __rl: true, mode: 'id', value: '4b6f3c2a-9d1e-4f7a-8c5b-2e1d0a9f8b7c' },
-						value:
-							"={{ $fromAI('amount', 'Amount in BRL with two decimals, e.g. 150.00', 'string') }}",
-						dynamicPixExpiresAt: '',
-						fromBankAccountId: '0b5e7c2a-1f3d-4a8e-9c61-000000000001',
-						toBankAccountId: '0b5e7c2a-1f3d-4a8e-9c61-000000000004',
-						exchangeCurrency: 'USD',
-					},
+					parameters: dynamicPixTool('4b6f3c2a-9d1e-4f7a-8c5b-2e1d0a9f8b7c'),
 					// A model that forgot the second decimal.
 					args: { amount: '87.4' },
 				}),
@@ -274,30 +240,18 @@ describeE2e('FacilitaPay as an AI agent tool in a real n8n 2.x', () => {
 				[],
 			);
 		},
-		CLI_TIMEOUT,
 	);
 
-	test(
+	testE2e(
 		'an agent that asks for the same payout twice (two tool calls, two executions) pays once; the second call says it was already done; another amount is paid',
-		async () => {
-			const state = sharedState();
-			requirePieces(state, ['sandbox', 'node']);
+		['sandbox', 'node'],
+		async (state) => {
 			const seed = (Date.now() % 100000) + 6300;
-			const created = await sandboxApi(
-				'POST',
-				'/subject/people',
-				{
-					person: {
-						document_type: 'cpf',
-						document_number: validCpf(seed),
-						social_name: `Agent Payee ${seed}`,
-						fiscal_country: 'BR',
-						email: `payee-${seed}@example.com`,
-					},
-				},
-				state,
+			const subjectId = await registeredPerson(
+				seed,
+				`Agent Payee ${seed}`,
+				`payee-${seed}@example.com`,
 			);
-			const subjectId = created.json?.data?.id ?? created.json?.data?.subject_id;
 			const payoutTool = (/** @type {string} */ amount) =>
 				toolWorkflow({
 					toolName: 'Pay_out',
@@ -316,7 +270,7 @@ describeE2e('FacilitaPay as an AI agent tool in a real n8n 2.x', () => {
 						fromBankAccountId: ACCOUNT_IDS.usdCashOut,
 						toBankAccountId: ACCOUNT_IDS.brlCustomer,
 					},
-					args: { customerId: subjectId, amount: '64.10' },
+					args: { customerId: subjectId, amount },
 				});
 			const workflow = payoutTool('64.10');
 			const mark = await sandboxMark(state);
@@ -337,17 +291,7 @@ describeE2e('FacilitaPay as an AI agent tool in a real n8n 2.x', () => {
 			// A different amount is a different payment: sent.
 			const other = payoutTool('64.20');
 			other.id = workflow.id;
-			other.nodes = workflow.nodes.map((node) =>
-				node.name === EXECUTOR
-					? {
-							...node,
-							parameters: {
-								...node.parameters,
-								query: JSON.stringify({ Pay_out: { customerId: subjectId, amount: '64.20' } }),
-							},
-						}
-					: node,
-			);
+			// The same workflow (re-imported), its Tool Executor asking for 64.20.
 			const third = await runWorkflow(other, { state, nodeName: EXECUTOR });
 			expect(third.runData?.status).toBe('success');
 			const after = await sandboxRequests(

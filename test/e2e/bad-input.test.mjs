@@ -10,9 +10,9 @@ import {
 	describeE2e,
 	importWorkflows,
 	requirePieces,
+	postedBodies,
 	runWorkflow,
 	sandboxMark,
-	sandboxRequests,
 	sharedState,
 	validCpf,
 } from './lib/n8n-e2e.mjs';
@@ -53,15 +53,11 @@ describeE2e('Bad input in a real n8n 2.x run', () => {
 		await importWorkflows([stopping, continuing]);
 	}, CLI_TIMEOUT);
 
-	/** The people the sandbox was asked to create since the mark (their document numbers). */
-	async function creationsSince(mark) {
-		const requests = await sandboxRequests({
-			after: mark,
-			method: 'POST',
-			pathPrefix: '/subject/people',
-		});
-		return requests.map((r) => r.body?.person?.document_number);
-	}
+	/** The people the sandbox was asked to create since the mark (their document numbers). @param {number} mark */
+	const creationsSince = async (mark) =>
+		(await postedBodies(mark, { pathPrefix: '/subject/people' })).map(
+			(body) => body?.person?.document_number,
+		);
 
 	test(
 		'without Continue On Fail the run fails with a message naming "Document Number" and item 1, and nothing is sent for any item',

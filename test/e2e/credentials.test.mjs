@@ -9,28 +9,24 @@
 //    connects, and a wrongly typed password fails the test (the sign-in is refused).
 // 3. The HTTP Request node using our credentials as a predefined credential type gets the bearer
 //    header (the sandbox answers 401 without it).
-import {
-	CREDENTIAL_TYPE,
-	importIntoN8n,
-	sandboxCredentials,
-	setupOwner,
-} from '../../scripts/n8n-runtime.mjs';
+import { CREDENTIAL_TYPE, sandboxCredentials, setupOwner } from '../../scripts/n8n-runtime.mjs';
 import {
 	CLI_TIMEOUT,
 	actionStep,
 	chainWorkflow,
 	codeStep,
+	createPerson,
 	describeE2e,
+	importUsernamePasswordCredentials,
 	importWorkflows,
 	requirePieces,
 	runWorkflow,
-	sandboxApi,
+	samplePerson,
 	sandboxControl,
 	sandboxMark,
 	sandboxRequests,
 	sharedState,
 	startPrivateSandbox,
-	validCpf,
 	workflowWithNode,
 } from './lib/n8n-e2e.mjs';
 
@@ -63,35 +59,16 @@ describeE2e('FacilitaPay credentials in a real n8n 2.x', () => {
 			id: 'facilitapay-creds-sandbox',
 			name: 'FacilitaPay Credentials Sandbox',
 		});
-		await importIntoN8n(
-			'credentials',
-			[
-				{
-					...userPass,
-					type: CREDENTIAL_TYPE,
-					data: {
-						environment: 'custom',
-						baseUrl: `${sb.sandboxUrl}/api/v1`,
-						authentication: 'usernamePassword',
-						username: 'sandbox',
-						password: 'sandbox',
-					},
-				},
-			],
-			{ version: state.version, userFolder: state.userFolder },
-		);
+		await importUsernamePasswordCredentials(userPass, sb.sandboxUrl, state);
 		// Five people to read back, registered with the static token (a fixture, not the node).
 		const seed = (Date.now() % 100000) + 31000;
 		for (let i = 0; i < 5; i++) {
-			const person = {
-				document_type: 'cpf',
-				document_number: validCpf(seed + i),
-				social_name: `Credentials Person ${seed}-${i}`,
-				fiscal_country: 'Brazil',
-			};
-			const created = await sandboxApi('POST', '/subject/people', { person }, sb.state);
-			expect(created.status).toBeLessThan(300);
-			subjectIds.push(created.json.data.id);
+			const person = samplePerson(seed + i, `Credentials Person ${seed}-${i}`, {
+				email: null,
+				complete: false,
+				fiscalCountry: 'Brazil',
+			});
+			subjectIds.push((await createPerson(person, sb.state)).id);
 		}
 	}, CLI_TIMEOUT);
 
@@ -179,20 +156,23 @@ describeE2e('FacilitaPay credentials in a real n8n 2.x', () => {
 			({ client: owner } = await setupOwner(/** @type {string} */ (sharedState().n8nUrl)));
 		}, CLI_TIMEOUT);
 
+		/**
+		 * The editor's "Test" button: POST /rest/credentials/test as the owner, with the stored
+		 * credential's id and name and the data as the form shows it.
+		 * @param {{id: string, name: string, data: object}} credential
+		 */
+		const testCredential = ({ id, name, data }) =>
+			owner.call('POST', '/rest/credentials/test', {
+				credentials: { id, name, type: CREDENTIAL_TYPE, data },
+			});
+
 		/** What the editor sends: the stored credential's id with the data as the form shows it. @param {string} accessToken */
 		const testWithToken = async (accessToken) => {
 			const data = sandboxCredentials({
 				baseUrl: `${sb.sandboxUrl}/api/v1`,
 				token: accessToken,
 			}).data;
-			const response = await owner.call('POST', '/rest/credentials/test', {
-				credentials: {
-					id: sb.credentials.id,
-					name: sb.credentials.name,
-					type: CREDENTIAL_TYPE,
-					data,
-				},
-			});
+			const response = await testCredential({ ...sb.credentials, data });
 			expect(response.status).toBe(200);
 			return response.json.data;
 		};
@@ -247,14 +227,7 @@ describeE2e('FacilitaPay credentials in a real n8n 2.x', () => {
 				expect(stored.data.password).not.toBe('sandbox'); // redacted, as the editor gets it
 				const mark = await sandboxMark(sb.state);
 
-				const response = await owner.call('POST', '/rest/credentials/test', {
-					credentials: {
-						id: stored.id,
-						name: stored.name,
-						type: CREDENTIAL_TYPE,
-						data: stored.data,
-					},
-				});
+				const response = await testCredential(stored);
 
 				expect(response.json.data).toEqual({ status: 'OK', message: 'Connection successful!' });
 				expect(lines(await sandboxRequests({ after: mark }, sb.state))).toContain(
@@ -275,13 +248,9 @@ describeE2e('FacilitaPay credentials in a real n8n 2.x', () => {
 				const stored = await asTheEditorLoadsThem(userPass.id);
 				const mark = await sandboxMark(sb.state);
 
-				const response = await owner.call('POST', '/rest/credentials/test', {
-					credentials: {
-						id: stored.id,
-						name: stored.name,
-						type: CREDENTIAL_TYPE,
-						data: { ...stored.data, password: 'not-the-password' },
-					},
+				const response = await testCredential({
+					...stored,
+					data: { ...stored.data, password: 'not-the-password' },
 				});
 
 				expect(response.json.data.status).toBe('Error');

@@ -10,7 +10,6 @@ import path from 'node:path';
 import {
 	CACHE_DIR,
 	E2E_RUNS_DIR,
-	ROOT,
 	buildAndPackPackage,
 	isAlive,
 	createApiKey,

@@ -3,23 +3,25 @@
 // so the node cannot know whether it was paid. n8n runs the node again twice; no payout may reach
 // the service twice, and the run must end as a failure that names the unknown outcome, not as a
 // success. With Continue On Fail the other payouts go through and the unknown one is an error item.
-import { CREDENTIAL_TYPE, importIntoN8n } from '../../scripts/n8n-runtime.mjs';
+import { CREDENTIAL_TYPE } from '../../scripts/n8n-runtime.mjs';
 import { ACCOUNTS } from './lib/operation-phases.mjs';
 import {
 	CLI_TIMEOUT,
 	actionStep,
 	chainWorkflow,
 	codeStep,
+	createPerson,
 	describeE2e,
+	importUsernamePasswordCredentials,
 	importWorkflows,
 	requirePieces,
+	postedBodies,
 	runWorkflow,
-	sandboxApi,
+	samplePerson,
 	sandboxControl,
 	sandboxMark,
 	sandboxRequests,
 	sharedState,
-	validCpf,
 } from './lib/n8n-e2e.mjs';
 
 describeE2e(
@@ -58,16 +60,8 @@ describeE2e(
 		beforeAll(async () => {
 			requirePieces(sharedState(), ['sandbox', 'node']);
 			const seed = (Date.now() % 100000) + 31000;
-			const person = await sandboxApi('POST', '/subject/people', {
-				person: {
-					document_type: 'cpf',
-					document_number: validCpf(seed),
-					social_name: `Money Safety ${seed}`,
-					fiscal_country: 'BR',
-				},
-			});
-			subjectId = person.json?.data?.id;
-			expect(subjectId).toEqual(expect.any(String));
+			const person = samplePerson(seed, `Money Safety ${seed}`, { email: null, complete: false });
+			subjectId = (await createPerson(person)).id;
 			const retrying = { retryOnFail: true, maxTries: 3, waitBetweenTries: 0 };
 			stopping = payouts(retrying, 'e2e money: retry on fail');
 			continuing = payouts(
@@ -84,26 +78,25 @@ describeE2e(
 			await sandboxControl('DELETE', '/faults');
 		});
 
-		/** Payout requests the sandbox received since the mark, by value. */
-		async function payoutsSince(mark) {
-			const requests = await sandboxRequests({
-				after: mark,
-				method: 'POST',
+		/** Payout requests the sandbox received since the mark, by value. @param {number} mark */
+		const payoutsSince = async (mark) =>
+			(await postedBodies(mark, { route: 'POST /api/v1/transactions' })).map(
+				(body) => body?.transaction?.value,
+			);
+		/** FacilitaPay creates the second payout, then drops the connection before answering. */
+		const resetAfterSecondPayout = () =>
+			sandboxControl('POST', '/faults', {
 				route: 'POST /api/v1/transactions',
+				rate: 1,
+				kind: 'reset_after',
+				skip: 1,
+				count: 1,
 			});
-			return requests.map((r) => r.body?.transaction?.value);
-		}
 
 		test(
 			'a reset after the second payout was created: each payout reaches the service at most once, and the run fails naming the unknown outcome',
 			async () => {
-				await sandboxControl('POST', '/faults', {
-					route: 'POST /api/v1/transactions',
-					rate: 1,
-					kind: 'reset_after',
-					skip: 1,
-					count: 1,
-				});
+				await resetAfterSecondPayout();
 				const mark = await sandboxMark();
 
 				const run = await runWorkflow(stopping, { imported: true });
@@ -120,13 +113,7 @@ describeE2e(
 		test(
 			'with Continue On Fail the other payouts go through once and the unknown one is an error item marked outcome: unknown',
 			async () => {
-				await sandboxControl('POST', '/faults', {
-					route: 'POST /api/v1/transactions',
-					rate: 1,
-					kind: 'reset_after',
-					skip: 1,
-					count: 1,
-				});
+				await resetAfterSecondPayout();
 				const mark = await sandboxMark();
 
 				const run = await runWorkflow(continuing, { imported: true });
@@ -195,24 +182,7 @@ describeE2e(
 			};
 
 			beforeAll(async () => {
-				const state = sharedState();
-				await importIntoN8n(
-					'credentials',
-					[
-						{
-							...userPass,
-							type: CREDENTIAL_TYPE,
-							data: {
-								environment: 'custom',
-								baseUrl: `${state.sandboxUrl}/api/v1`,
-								authentication: 'usernamePassword',
-								username: 'sandbox',
-								password: 'sandbox',
-							},
-						},
-					],
-					{ version: state.version, userFolder: state.userFolder },
-				);
+				await importUsernamePasswordCredentials(userPass, sharedState().sandboxUrl);
 			}, CLI_TIMEOUT);
 
 			test.each([

@@ -7,24 +7,15 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { publicApi } from '../../scripts/n8n-runtime.mjs';
 import {
-	activateWorkflow,
-	createWorkflowViaApi,
-	deactivateWorkflow,
+	createPerson,
 	describeE2e,
-	nodeOutput,
-	requirePieces,
-	sandboxApi,
+	samplePerson,
 	sandboxControl,
-	sandboxMark,
-	sandboxRequests,
-	sharedState,
-	startPrivateSandbox,
-	validCpf,
+	triggerItems,
+	useTriggerSandbox,
 	waitFor,
-	workflowWithTrigger,
 } from './lib/n8n-e2e.mjs';
 
-const TRIGGER = 'FacilitaPay Trigger';
 const PAYMENTS = 300;
 const BURST_TIMEOUT = 240_000;
 
@@ -43,121 +34,76 @@ async function allExecutions(state, workflowId) {
 }
 
 describeE2e('FacilitaPay Trigger under a burst in a real n8n 2.x', () => {
-	/** @type {Awaited<ReturnType<typeof startPrivateSandbox>>} */
-	let sb;
-	/** @type {any} */
-	let workflow;
-
-	beforeAll(async () => {
-		requirePieces(sharedState(), ['sandbox', 'trigger']);
-		sb = await startPrivateSandbox({
-			id: 'facilitapay-trigger-burst-sandbox',
-			name: 'FacilitaPay Trigger Burst Sandbox',
-		});
-	}, BURST_TIMEOUT);
-
-	afterAll(async () => {
-		if (workflow) await deactivateWorkflow(workflow.id, sb.state).catch(() => undefined);
-		await sandboxControl('DELETE', '/rate_limit', undefined, sb.state).catch(() => undefined);
-		await sb?.close();
+	const account = useTriggerSandbox({
+		id: 'facilitapay-trigger-burst-sandbox',
+		name: 'FacilitaPay Trigger Burst Sandbox',
+		timeout: BURST_TIMEOUT,
+		beforeClose: (state) => sandboxControl('DELETE', '/rate_limit', undefined, state),
 	});
 
 	test(
 		`${PAYMENTS} payments together, the API at 20 reads/s, redelivery after 1, 2, 4, 8, 16 s: ${PAYMENTS} executions, none lost, none doubled`,
 		async () => {
 			const seed = (Date.now() % 100000) + 31000;
-			const subject = await sandboxApi(
-				'POST',
-				'/subject/people',
-				{
-					person: {
-						document_type: 'cpf',
-						document_number: validCpf(seed),
-						social_name: `Burst Payer ${seed}`,
-						fiscal_country: 'BR',
-						email: `burst.${seed}@example.com`,
-						phone_country_code: '55',
-						phone_area_code: '11',
-						phone_number: '912345678',
-						address_street: 'Rua Augusta',
-						address_number: '500',
-						address_neighborhood: 'Consolação',
-						address_city: 'São Paulo',
-						address_state: 'SP',
-						address_postal_code: '01304000',
-						address_country: 'BR',
-					},
-				},
-				sb.state,
-			);
-			expect(subject.status).toBeLessThan(300);
+			const subject = await createPerson(samplePerson(seed, `Burst Payer ${seed}`), account.state);
 
 			// Drop Duplicates on: a late answer that FacilitaPay stopped waiting for a moment before it
 			// arrived is the one way left to start an event twice (bench/trigger.mjs: 0 or 1 in 300
 			// without it; n8n's own Webhook node: about 100).
-			const base = workflowWithTrigger({
-				parameters: { events: ['identified'], options: { dropDuplicates: true } },
+			const { workflow } = await account.publish({
+				events: ['identified'],
+				options: { dropDuplicates: true },
 			});
-			base.nodes[0].credentials = { facilitaPayApi: sb.credentials };
-			workflow = await createWorkflowViaApi(base, sb.state);
-			const mark = await sandboxMark(sb.state);
-			await activateWorkflow(workflow.id, sb.state);
-			await waitFor(
-				async () =>
-					(await sandboxRequests({ after: mark, pathPrefix: '/enable_webhooks' }, sb.state))
-						.length > 0,
-				{ what: 'the trigger to register its URL' },
-			);
 
 			await sandboxControl(
 				'POST',
 				'/webhooks/delivery',
 				{ concurrent: true, timeout_ms: 10_000, retry_seconds: [1, 2, 4, 8, 16] },
-				sb.state,
+				account.state,
 			);
-			await sandboxControl('POST', '/rate_limit', { per_second: 20, burst: 20 }, sb.state);
+			await sandboxControl('POST', '/rate_limit', { per_second: 20, burst: 20 }, account.state);
 
 			const started = Date.now();
 			const burst = await sandboxControl(
 				'POST',
 				'/pix/receive_many',
-				{ document_number: subject.json.data.document_number, value: '5.00', count: PAYMENTS },
-				sb.state,
+				{ document_number: subject.document_number, value: '5.00', count: PAYMENTS },
+				account.state,
 			);
 			const ids = burst.data.transaction_ids;
 			expect(ids).toHaveLength(PAYMENTS);
-			await sandboxControl('POST', '/deliveries/wait', { redeliveries: true }, sb.state);
+			await sandboxControl('POST', '/deliveries/wait', { redeliveries: true }, account.state);
 			const delivered = Date.now() - started;
 
-			const executions = await waitFor(
+			await waitFor(
 				async () => {
-					const list = await allExecutions(sb.state, workflow.id);
+					const list = await allExecutions(account.state, workflow.id);
 					return list.length >= PAYMENTS && list.every((e) => e.finished || e.stoppedAt)
 						? list
 						: null;
 				},
 				{ what: `${PAYMENTS} executions`, timeoutMs: 120_000, intervalMs: 1_000 },
-			).catch(async () => await allExecutions(sb.state, workflow.id));
+			).catch(async () => await allExecutions(account.state, workflow.id));
 			// A moment more: an execution started twice would show up now.
 			await new Promise((resolve) => setTimeout(resolve, 3_000));
-			const final = await allExecutions(sb.state, workflow.id);
+			const final = await allExecutions(account.state, workflow.id);
 			const lastStop = Math.max(...final.map((e) => Date.parse(e.stoppedAt ?? e.startedAt)));
 
 			const perTransaction = new Map();
 			for (const execution of final) {
-				const [item] = nodeOutput(execution, TRIGGER) ?? [];
+				const [item] = triggerItems(execution) ?? [];
 				perTransaction.set(
 					item?.transaction_id,
 					(perTransaction.get(item?.transaction_id) ?? 0) + 1,
 				);
 			}
 			// What n8n itself answered (its database saturated) and what the trigger logged.
-			const log = fs.readFileSync(path.join(sb.state.userFolder, 'n8n.log'), 'utf8');
+			const log = fs.readFileSync(path.join(account.state.userFolder, 'n8n.log'), 'utf8');
 			const lines = (pattern) => log.split('\n').filter((line) => pattern.test(line)).length;
-			const delivery = (await sandboxControl('GET', '/webhooks/delivery', undefined, sb.state))
+			const delivery = (await sandboxControl('GET', '/webhooks/delivery', undefined, account.state))
 				.data;
-			const rate = (await sandboxControl('GET', '/rate_limit', undefined, sb.state)).data;
-			const verified = final.filter((e) => nodeOutput(e, TRIGGER)?.[0]?.verified === true).length;
+			const rate = (await sandboxControl('GET', '/rate_limit', undefined, account.state)).data;
+			const verified = final.filter((e) => triggerItems(e)?.[0]?.verified === true).length;
 			const figures = {
 				payments: PAYMENTS,
 				executions: final.length,

@@ -4,22 +4,19 @@
 // shown to come from the worker that ran the execution (the owner of the client socket).
 import {
 	CASE_TIMEOUT,
-	SUBJECT_FROM_ITEM,
-	actionNode,
 	allExecutions,
 	caseCredentials,
 	caseSandbox,
 	countBy,
-	createWebhookWorkflow,
+	createPeopleWorkflow,
 	describeQueue,
 	executionsByWorker,
-	itemsFromBody,
 	nodeOutput,
 	postWhenRegistered,
 	report,
 	waitForExecutions,
 } from './lib/queue.mjs';
-import { validCpf } from '../e2e/lib/n8n-e2e.mjs';
+import { formattedCpf, validCpf } from '../e2e/lib/n8n-e2e.mjs';
 
 const ITEMS = 100;
 
@@ -31,18 +28,17 @@ describeQueue('queue mode: the FacilitaPay action node on a worker', () => {
 		async () => {
 			const credentials = await caseCredentials(sandbox, 'FacilitaPay Queue Action');
 			const path = `queue-people-${Date.now().toString(36)}`;
-			const workflow = await createWebhookWorkflow({
+			const workflow = await createPeopleWorkflow({
 				name: 'queue: FacilitaPay action node on 100 items',
 				path,
-				items: itemsFromBody('People', 'people'),
-				action: actionNode({ credentials, parameters: SUBJECT_FROM_ITEM }),
+				credentials,
 			});
 			const seed = (Date.now() % 100000) + 70000;
 			const people = Array.from({ length: ITEMS }, (_, i) => {
 				const cpf = validCpf(seed + i);
 				// Formatted as people type it; the node sends digits only.
 				return {
-					cpf: `${cpf.slice(0, 3)}.${cpf.slice(3, 6)}.${cpf.slice(6, 9)}-${cpf.slice(9)}`,
+					cpf: formattedCpf(cpf),
 					digits: cpf,
 					name: `Queue Person ${i}`,
 				};

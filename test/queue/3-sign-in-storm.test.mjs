@@ -8,16 +8,15 @@
 // Which process sent each sign-in is read from the client socket's owner (see lib/queue.mjs).
 import {
 	CASE_TIMEOUT,
-	SUBJECT_FROM_ITEM,
 	actionNode,
 	allExecutions,
 	caseCredentials,
 	caseSandbox,
 	countBy,
+	createPeopleWorkflow,
 	createWebhookWorkflow,
 	describeQueue,
 	executionsByWorker,
-	itemsFromBody,
 	nodeOutput,
 	postWebhook,
 	postWhenRegistered,
@@ -162,11 +161,10 @@ describeQueue('queue mode: sign-in storm across processes', () => {
 				signIn: true,
 			});
 			const path = `queue-storms-${Date.now().toString(36)}`;
-			const workflow = await createWebhookWorkflow({
+			const workflow = await createPeopleWorkflow({
 				name: 'queue: ten sign-in storms',
 				path,
-				items: itemsFromBody('People', 'people'),
-				action: actionNode({ credentials, parameters: SUBJECT_FROM_ITEM }),
+				credentials,
 			});
 			const post = async (/** @type {object[]} */ people) =>
 				(await postWebhook(path, { people })).status;

@@ -10,6 +10,7 @@
 // starts two of its own when needed.
 import {
 	CASE_TIMEOUT,
+	KEEP_EXECUTION_DATA,
 	actionNode,
 	api,
 	caseCredentials,
@@ -20,6 +21,7 @@ import {
 	executionsByWorker,
 	itemsFromBody,
 	nodeOutput,
+	payoutFromItem,
 	postWhenRegistered,
 	queueState,
 	registerSubjects,
@@ -29,7 +31,6 @@ import {
 	waitFor,
 } from './lib/queue.mjs';
 import { getExecution, waitForNewExecution } from '../e2e/lib/n8n-e2e.mjs';
-import { ACCOUNT_IDS } from '../../sandbox/accounts.mjs';
 
 const PAYOUTS = 'FacilitaPay';
 const TRIGGER = 'FacilitaPay Trigger';
@@ -50,27 +51,9 @@ describeQueue("queue mode: n8n's Retry button sends no payout twice", () => {
 		workflow = await createWebhookWorkflow({
 			name: 'queue: Retry button on payouts',
 			path,
-			settings: {
-				executionOrder: 'v1',
-				saveDataErrorExecution: 'all',
-				saveDataSuccessExecution: 'all',
-			},
+			settings: KEEP_EXECUTION_DATA,
 			items: itemsFromBody('Payouts', 'payouts'),
-			action: actionNode({
-				name: PAYOUTS,
-				credentials,
-				parameters: {
-					resource: 'transaction',
-					operation: 'createPayout',
-					subjectId: '={{ $json.subjectId }}',
-					value: '={{ $json.value }}',
-					currency: 'USD',
-					exchangeCurrency: 'BRL',
-					fromBankAccountId: ACCOUNT_IDS.usdCashOut,
-					toBankAccountId: ACCOUNT_IDS.brlCustomer,
-					requestOptions: { concurrency: 1 },
-				},
-			}),
+			action: actionNode({ name: PAYOUTS, credentials, parameters: payoutFromItem() }),
 			// An event the payouts never cause: the trigger only has to stay registered.
 			extraNodes: [
 				triggerNode({

@@ -1,6 +1,7 @@
 // The sandbox of the e2e run: what it received, its API and control endpoints, a private sandbox
-// for one test file, and valid CPFs for fixtures.
-import { importIntoN8n } from '../../../scripts/n8n-runtime.mjs';
+// for one test file, valid CPFs and people for fixtures, and credentials that sign in.
+import { CREDENTIAL_TYPE, importIntoN8n } from '../../../scripts/n8n-runtime.mjs';
+import { ACCOUNT_IDS } from '../../../sandbox/accounts.mjs';
 import { cliOptions, readAnswer, sharedState } from './state.mjs';
 
 /** @typedef {import('./state.mjs').E2eState} E2eState */
@@ -46,6 +47,15 @@ export async function sandboxRequests(
 		);
 }
 
+/**
+ * The bodies of the POST requests the sandbox received after the `after` mark (see sandboxMark)
+ * and matching the filter, in order.
+ * @param {number} after @param {{route?: string, pathPrefix?: string}} filter @param {E2eState} [state]
+ */
+export async function postedBodies(after, filter, state = sharedState()) {
+	return (await sandboxRequests({ after, method: 'POST', ...filter }, state)).map((r) => r.body);
+}
+
 /** POST /_sandbox/reset. @param {E2eState} [state] */
 export async function resetSandbox(state = sharedState()) {
 	if (!state.sandboxUrl) throw new Error('The sandbox is not running.');
@@ -86,6 +96,128 @@ export function validCpf(seed) {
 	const d2 = check([...base, d1]);
 	return [...base, d1, d2].join('');
 }
+
+/**
+ * A Brazilian person for the sandbox, with a valid CPF derived from `seed`. `complete` adds what
+ * card payments and checkouts need (address, phone); without it only the basic fields.
+ * @param {number} seed @param {string} socialName
+ * @param {{email?: string|null, complete?: boolean, fiscalCountry?: string}} [options]
+ */
+export function samplePerson(
+	seed,
+	socialName,
+	{ email = `person.${seed}@example.com`, complete = true, fiscalCountry = 'BR' } = {},
+) {
+	return {
+		document_type: 'cpf',
+		document_number: validCpf(seed),
+		social_name: socialName,
+		fiscal_country: fiscalCountry,
+		...(email === null ? {} : { email }),
+		...(complete
+			? {
+					phone_country_code: '55',
+					phone_area_code: '11',
+					phone_number: '912345678',
+					address_street: 'Rua Augusta',
+					address_number: '500',
+					address_neighborhood: 'Consolação',
+					address_city: 'São Paulo',
+					address_state: 'SP',
+					address_postal_code: '01304000',
+					address_country: 'BR',
+				}
+			: {}),
+	};
+}
+
+/**
+ * Registers `person` in the sandbox through its API (a fixture, not the node under test) and
+ * returns the subject it created; throws when the sandbox refuses it.
+ * @param {object} person @param {E2eState} [state]
+ */
+export async function createPerson(person, state = sharedState()) {
+	const created = await sandboxApi('POST', '/subject/people', { person }, state);
+	if (created.status >= 300 || !created.json?.data?.id)
+		throw new Error(
+			`The sandbox did not create the person: HTTP ${created.status} ${created.text}`,
+		);
+	return created.json.data;
+}
+
+/** The answer's `data`, or an error naming the sandbox's answer. @param {{status: number, json: any, text: string}} answer */
+export function dataOf(answer) {
+	if (answer.status >= 300)
+		throw new Error(`The sandbox answered HTTP ${answer.status}: ${answer.text.slice(0, 300)}`);
+	return answer.json.data;
+}
+
+/**
+ * A dynamic PIX the subject pays (`value` BRL, exchanged to USD, into the USD destination account),
+ * created through the sandbox's API; returns the transaction.
+ * @param {string} subjectId @param {string} value @param {E2eState} [state]
+ */
+export async function createDynamicPix(subjectId, value, state = sharedState()) {
+	const transaction = {
+		subject_id: subjectId,
+		from_bank_account_id: ACCOUNT_IDS.brlPixExclusive,
+		to_bank_account_id: ACCOUNT_IDS.usdDestination,
+		currency: 'BRL',
+		exchange_currency: 'USD',
+		value,
+		use_dynamic_pix: true,
+	};
+	return dataOf(await sandboxApi('POST', '/transactions', { transaction }, state));
+}
+
+/**
+ * A card checkout page for the subject (`value` BRL, exchanged to USD), created through the
+ * sandbox's API; returns it (its `id`, and `checkout_id` where the sandbox names one).
+ * @param {string} subjectId @param {string} value @param {E2eState} [state]
+ */
+export async function createCheckout(subjectId, value, state = sharedState()) {
+	const checkout = {
+		subject_id: subjectId,
+		to_bank_account_id: ACCOUNT_IDS.usdDestination,
+		currency: 'BRL',
+		exchange_currency: 'USD',
+		value,
+	};
+	return dataOf(await sandboxApi('POST', '/transactions/checkout', checkout, state));
+}
+
+/**
+ * Imports credentials that sign in with the sandbox's username and password (sandbox/sandbox)
+ * into the shared n8n.
+ * @param {{id: string, name: string}} credentials @param {string} sandboxUrl @param {E2eState} [state]
+ */
+export async function importUsernamePasswordCredentials(
+	credentials,
+	sandboxUrl,
+	state = sharedState(),
+) {
+	await importIntoN8n(
+		'credentials',
+		[
+			{
+				...credentials,
+				type: CREDENTIAL_TYPE,
+				data: {
+					environment: 'custom',
+					baseUrl: `${sandboxUrl}/api/v1`,
+					authentication: 'usernamePassword',
+					username: 'sandbox',
+					password: 'sandbox',
+				},
+			},
+		],
+		cliOptions(state),
+	);
+}
+
+/** A CPF as people type it: 000.000.000-00. @param {string} cpf */
+export const formattedCpf = (cpf) =>
+	`${cpf.slice(0, 3)}.${cpf.slice(3, 6)}.${cpf.slice(6, 9)}-${cpf.slice(9)}`;
 
 /** GET on the sandbox's control API (/_sandbox/...). @param {string} route @param {E2eState} [state] */
 export async function sandboxControl(method, route, body, state = sharedState()) {

@@ -25,6 +25,25 @@ export function describeE2e(name, fn) {
 }
 
 /**
+ * A test against the shared n8n: fails at once, with what global-setup found missing, when one of
+ * `needs` (see requirePieces) is absent; else runs `fn` with the shared state.
+ * @param {string} name @param {string[]} needs @param {(state: E2eState) => Promise<unknown>} fn
+ * @param {number} [timeout]
+ */
+export function testE2e(name, needs, fn, timeout = CLI_TIMEOUT) {
+	const t = /** @type {any} */ (globalThis).test;
+	return t(
+		name,
+		async () => {
+			const state = sharedState();
+			requirePieces(state, needs);
+			return fn(state);
+		},
+		timeout,
+	);
+}
+
+/**
  * @typedef {{
  *   version: 'v2'|'v1', userFolder: string, n8nUrl: string|null, apiKey: string|null,
  *   sandboxUrl: string|null, sandboxToken: string, credentials: {id: string, name: string}|null,

@@ -1,7 +1,10 @@
-// Workflows for the e2e tests: Manual Trigger → one node (workflowWithNode), a single trigger
-// (workflowWithTrigger), and Manual Trigger → steps one after another (chainWorkflow with
-// actionStep, httpStep, codeStep; test/e2e/operations*.test.mjs, bad-input.test.mjs).
+// Workflows for the real-n8n tests: Manual Trigger → one node (workflowWithNode), a single trigger
+// (workflowWithTrigger), Manual Trigger → steps one after another (chainWorkflow with actionStep,
+// httpStep, codeStep; test/e2e/operations*.test.mjs, bad-input.test.mjs), and Webhook → items →
+// FacilitaPay (webhookWorkflow with webhookNode, itemsFromBody, actionNode, triggerNode,
+// payoutFromItem), shared with test/queue and bench/.
 import { CREDENTIAL_TYPE, NODE_TYPES } from '../../../scripts/n8n-runtime.mjs';
+import { ACCOUNT_IDS } from '../../../sandbox/accounts.mjs';
 import { sharedCredentialsOrNull, uniqueId } from './state.mjs';
 
 /** The Manual Trigger's name in the workflows built here. */
@@ -172,5 +175,129 @@ export function chainWorkflow({
 		nodes,
 		connections,
 		pinData: {},
+	};
+}
+
+/**
+ * n8n's Webhook node: POST /webhook/<path>, answered at once ("onReceived").
+ * @param {string} path @param {{position?: number[]}} [options]
+ */
+export function webhookNode(path, { position = [0, 0] } = {}) {
+	return {
+		id: 'webhook',
+		name: 'Webhook',
+		type: 'n8n-nodes-base.webhook',
+		typeVersion: 2,
+		position,
+		webhookId: path,
+		parameters: { httpMethod: 'POST', path, responseMode: 'onReceived', options: {} },
+	};
+}
+
+/**
+ * A Code node that makes one item of each element of the request body's `field`.
+ * @param {string} name @param {string} field
+ */
+export function itemsFromBody(name, field) {
+	return {
+		id: 'items',
+		name,
+		type: 'n8n-nodes-base.code',
+		typeVersion: 2,
+		position: [220, 0],
+		parameters: {
+			jsCode: `return $input.first().json.body.${field}.map((item) => ({ json: item }));`,
+		},
+	};
+}
+
+/**
+ * A FacilitaPay (action) node.
+ * @param {{parameters: object, credentials: {id: string, name: string}, name?: string}} options
+ */
+export function actionNode({ parameters, credentials, name = 'FacilitaPay' }) {
+	return {
+		id: 'facilitapay',
+		name,
+		type: NODE_TYPES.action,
+		typeVersion: 1,
+		position: [440, 0],
+		parameters,
+		credentials: { [CREDENTIAL_TYPE]: credentials },
+	};
+}
+
+/**
+ * A FacilitaPay Trigger node listening for `events` (with `options`, e.g. verifyWithApi).
+ * @param {{
+ *   webhookId: string, credentials: {id: string, name: string}, events?: string[], options?: object,
+ *   name?: string, position?: number[], typeVersion?: number
+ * }} options
+ */
+export function triggerNode({
+	webhookId,
+	credentials,
+	events = ['*'],
+	options,
+	name = 'FacilitaPay Trigger',
+	position = [0, 0],
+	typeVersion = 1,
+}) {
+	return {
+		id: 'trigger',
+		name,
+		type: NODE_TYPES.trigger,
+		typeVersion,
+		position,
+		parameters: { events, ...(options ? { options } : {}) },
+		webhookId,
+		credentials: { [CREDENTIAL_TYPE]: credentials },
+	};
+}
+
+/** Workflow settings that keep every execution with its data (n8n's Retry button needs it). */
+export const KEEP_EXECUTION_DATA = {
+	executionOrder: 'v1',
+	saveDataErrorExecution: 'all',
+	saveDataSuccessExecution: 'all',
+};
+
+/**
+ * Transaction → Create Payout of each item's `subjectId` and `value` (USD to BRL, from the cash-out
+ * account to the customer's), one request at a time; with `idempotencyKey` the item's `orderId` is
+ * the node's Idempotency Key.
+ * @param {{idempotencyKey?: boolean}} [options]
+ */
+export function payoutFromItem({ idempotencyKey = false } = {}) {
+	return {
+		resource: 'transaction',
+		operation: 'createPayout',
+		subjectId: '={{ $json.subjectId }}',
+		value: '={{ $json.value }}',
+		currency: 'USD',
+		exchangeCurrency: 'BRL',
+		fromBankAccountId: ACCOUNT_IDS.usdCashOut,
+		toBankAccountId: ACCOUNT_IDS.brlCustomer,
+		// The node's "Idempotency Key" is a parameter of its own (shown for money-moving
+		// operations), not an option under Request Options.
+		...(idempotencyKey ? { idempotencyKey: '={{ $json.orderId }}' } : {}),
+		requestOptions: { concurrency: 1 },
+	};
+}
+
+/**
+ * Webhook (POST /webhook/<path>) → `items` → `action`, plus `extraNodes` (not connected): a
+ * workflow whose executions start the way production starts them.
+ * @param {{name: string, path: string, items: {name: string}, action: {name: string}, extraNodes?: object[], settings?: object}} workflow
+ */
+export function webhookWorkflow({ name, path, items, action, extraNodes = [], settings }) {
+	return {
+		name,
+		settings: settings ?? { executionOrder: 'v1' },
+		nodes: [webhookNode(path), items, action, ...extraNodes],
+		connections: {
+			Webhook: { main: [[{ node: items.name, type: 'main', index: 0 }]] },
+			[items.name]: { main: [[{ node: action.name, type: 'main', index: 0 }]] },
+		},
 	};
 }

@@ -1,7 +1,16 @@
-// The cases' workflows: FacilitaPay credentials for a case's sandbox, the trigger and action nodes,
-// Webhook → items → FacilitaPay published on the main, and posting to the webhook processor.
-import { NODE_TYPES } from '../../../scripts/n8n-runtime.mjs';
+// The cases' workflows: FacilitaPay credentials for a case's sandbox, Webhook → items → FacilitaPay
+// published on the main (its nodes built by test/e2e/lib/workflows.mjs), and posting to the
+// webhook processor.
+import { actionNode, itemsFromBody, webhookWorkflow } from '../../e2e/lib/workflows.mjs';
 import { createActiveWorkflow, createCredentials, queueState, waitFor } from './cluster.mjs';
+
+export {
+	KEEP_EXECUTION_DATA,
+	actionNode,
+	itemsFromBody,
+	payoutFromItem,
+	triggerNode,
+} from '../../e2e/lib/workflows.mjs';
 
 /**
  * FacilitaPay credentials for a case's own sandbox (through its recording proxy): the access token,
@@ -19,46 +28,17 @@ export function caseCredentials(sandbox, name, { signIn = false } = {}) {
 }
 
 /**
- * A FacilitaPay Trigger node.
- * @param {{webhookId: string, credentials: {id: string, name: string}, events?: string[], name?: string, position?: number[]}} options
+ * Creates and publishes Webhook (POST /webhook/<path>, answered at once) → `items` → `action`,
+ * plus `extraNodes` (not connected): an execution started the way production starts them, through
+ * the webhook processor (`n8n execute` does not use the queue).
+ * @param {Parameters<typeof webhookWorkflow>[0]} workflow
  */
-export function triggerNode({
-	webhookId,
-	credentials,
-	events = ['*'],
-	name = 'FacilitaPay Trigger',
-	position = [0, 0],
-}) {
-	return {
-		id: 'trigger',
-		name,
-		type: NODE_TYPES.trigger,
-		typeVersion: 1,
-		position,
-		parameters: { events },
-		webhookId,
-		credentials: { facilitaPayApi: credentials },
-	};
-}
-
-/**
- * A FacilitaPay (action) node.
- * @param {{parameters: object, credentials: {id: string, name: string}, name?: string}} options
- */
-export function actionNode({ parameters, credentials, name = 'FacilitaPay' }) {
-	return {
-		id: 'facilitapay',
-		name,
-		type: NODE_TYPES.action,
-		typeVersion: 1,
-		position: [440, 0],
-		parameters,
-		credentials: { facilitaPayApi: credentials },
-	};
+export function createWebhookWorkflow(workflow) {
+	return createActiveWorkflow(webhookWorkflow(workflow));
 }
 
 /** Subject → Create or Update from an item `{cpf, name}` (a CPF as people type it or in digits). */
-export const SUBJECT_FROM_ITEM = {
+const SUBJECT_FROM_ITEM = {
 	resource: 'subject',
 	operation: 'create',
 	documentType: 'cpf',
@@ -68,46 +48,16 @@ export const SUBJECT_FROM_ITEM = {
 };
 
 /**
- * A Code node that makes one item of each element of the request body's `field`.
- * @param {string} name @param {string} field
+ * Creates and publishes Webhook → one item per element of the body's `people` ({cpf, name}) →
+ * Subject → Create or Update.
+ * @param {{name: string, path: string, credentials: {id: string, name: string}}} workflow
  */
-export function itemsFromBody(name, field) {
-	return {
-		id: 'items',
+export function createPeopleWorkflow({ name, path, credentials }) {
+	return createWebhookWorkflow({
 		name,
-		type: 'n8n-nodes-base.code',
-		typeVersion: 2,
-		position: [220, 0],
-		parameters: {
-			jsCode: `return $input.first().json.body.${field}.map((item) => ({ json: item }));`,
-		},
-	};
-}
-
-/**
- * Creates and publishes Webhook (POST /webhook/<path>, answered at once) → `items` → `action`,
- * plus `extraNodes` (not connected): an execution started the way production starts them, through
- * the webhook processor (`n8n execute` does not use the queue).
- * @param {{name: string, path: string, items: {name: string}, action: {name: string}, extraNodes?: object[], settings?: object}} workflow
- */
-export function createWebhookWorkflow({ name, path, items, action, extraNodes = [], settings }) {
-	const webhook = {
-		id: 'webhook',
-		name: 'Webhook',
-		type: 'n8n-nodes-base.webhook',
-		typeVersion: 2,
-		position: [0, 0],
-		webhookId: path,
-		parameters: { httpMethod: 'POST', path, responseMode: 'onReceived', options: {} },
-	};
-	return createActiveWorkflow({
-		name,
-		...(settings ? { settings } : {}),
-		nodes: [webhook, items, action, ...extraNodes],
-		connections: {
-			Webhook: { main: [[{ node: items.name, type: 'main', index: 0 }]] },
-			[items.name]: { main: [[{ node: action.name, type: 'main', index: 0 }]] },
-		},
+		path,
+		items: itemsFromBody('People', 'people'),
+		action: actionNode({ credentials, parameters: SUBJECT_FROM_ITEM }),
 	});
 }
 

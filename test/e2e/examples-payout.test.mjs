@@ -1,0 +1,204 @@
+// The example workflow "Pay out to a new customer" (examples/payout-new-customer.json) in a real
+// n8n 2.x against the sandbox, imported as-is (see examples-onboard-customer.test.mjs): its
+// production webhook registers the customer and their bank account, checks the balance and pays
+// out once per reference; the wire event FacilitaPay sends then starts its trigger path.
+import { ACCOUNT_IDS } from '../../sandbox/accounts.mjs';
+import {
+	dataOf,
+	describeE2e,
+	formattedCpf,
+	nodeOutput,
+	sandboxApi,
+	sandboxControl,
+	sandboxMark,
+	sandboxRequests,
+	testE2e,
+	validCpf,
+	waitFor,
+} from './lib/n8n-e2e.mjs';
+import {
+	knownExecutions,
+	loadExample,
+	newExecutions,
+	nodeOfType,
+	usePublishedExamples,
+} from './lib/examples.mjs';
+
+describeE2e('Example workflow "Pay out to a new customer" in a real n8n 2.x', () => {
+	const publish = usePublishedExamples();
+
+	testE2e(
+		'Pay out to a new customer: the webhook registers the customer and their bank account, checks the balance, pays out once per reference, refuses what the balance does not cover, and the wire event says the payout was wired',
+		['sandbox', 'node', 'trigger'],
+		async (state) => {
+			const workflow = loadExample('payout-new-customer.json');
+			const webhook = nodeOfType(workflow, 'n8n-nodes-base.webhook');
+			const known = await publish(workflow, state, { trigger: true });
+			const url = `${state.n8nUrl}/webhook/${webhook.parameters.path}`;
+			const seed = (Date.now() % 1_000_000) + 11;
+			const cpf = validCpf(seed);
+			const reference = `payout-${seed}`;
+			const request = {
+				reference,
+				name: 'Paulo Payout',
+				cpf: formattedCpf(cpf),
+				email: `paulo.${seed}@example.com`,
+				bank_code: '341',
+				branch: '0001',
+				account_number: '98765-4',
+				pix_key: '',
+				amount: '250.00',
+			};
+			const balanceBefore = dataOf(
+				await sandboxApi(
+					'GET',
+					`/bank_accounts/${ACCOUNT_IDS.usdCashOut}/balance`,
+					undefined,
+					state,
+				),
+			);
+			const post = (/** @type {object} */ body) =>
+				fetch(url, {
+					method: 'POST',
+					headers: { 'content-type': 'application/json' },
+					body: JSON.stringify(body),
+				});
+
+			const mark = await sandboxMark(state);
+			const answer = await waitFor(
+				async () => {
+					const response = await post(request);
+					return response.status === 404 ? null : response;
+				},
+				{ what: `the production webhook at ${url}` },
+			);
+			expect(answer.status).toBe(200);
+			const payout = await answer.json();
+			expect(payout).toMatchObject({
+				id: expect.stringMatching(/^[0-9a-f-]{36}$/),
+				status: 'identified',
+				value: '250.00',
+				currency: 'USD',
+				exchange_currency: 'BRL',
+				subject_is_receiver: true,
+			});
+
+			// What reached FacilitaPay, in order: the customer, their account, the balance, the payout.
+			const received = (await sandboxRequests({ after: mark }, state)).filter((r) =>
+				r.url.startsWith('/api/v1/'),
+			);
+			expect(received.map((r) => r.route)).toEqual([
+				'POST /api/v1/subject/people',
+				'POST /api/v1/subject/:id/bank_accounts',
+				'GET /api/v1/bank_accounts/:id/balance',
+				'POST /api/v1/transactions',
+			]);
+			const subjectId = payout.subject_id;
+			expect(received[0].body.person).toMatchObject({
+				document_type: 'cpf',
+				document_number: cpf,
+				social_name: 'Paulo Payout',
+			});
+			expect(received[1].url).toBe(`/api/v1/subject/${subjectId}/bank_accounts`);
+			expect(received[1].body.bank_account).toEqual({
+				currency: 'BRL',
+				account_type: 'conta-corrente',
+				account_number: '98765-4',
+				branch_number: '0001',
+				owner_name: 'Paulo Payout',
+				owner_document_type: 'cpf',
+				owner_document_number: cpf,
+				branch_country: 'BRA',
+				bank: { code: '341' },
+			});
+			expect(received[2].url).toBe(`/api/v1/bank_accounts/${ACCOUNT_IDS.usdCashOut}/balance`);
+			const [execution] = await newExecutions(workflow.id, state, { known, what: 'the payout' });
+			const [account] = /** @type {any[]} */ (nodeOutput(execution, 'Register Bank Account'));
+			const [balance] = /** @type {any[]} */ (nodeOutput(execution, 'Check Balance'));
+			expect(balance).toMatchObject({
+				bank_account_id: ACCOUNT_IDS.usdCashOut,
+				balance: balanceBefore.balance,
+				currency: 'USD',
+			});
+			expect(received[3].body.transaction).toEqual({
+				subject_id: subjectId,
+				from_bank_account_id: ACCOUNT_IDS.usdCashOut,
+				to_bank_account_id: account.id,
+				currency: 'USD',
+				exchange_currency: 'BRL',
+				value: '250.00',
+			});
+			expect(payout.to_bank_account).toMatchObject({ id: account.id, owner_name: 'Paulo Payout' });
+			expect(payout.payout_method).toBe('ted');
+			const balanceAfter = dataOf(
+				await sandboxApi(
+					'GET',
+					`/bank_accounts/${ACCOUNT_IDS.usdCashOut}/balance`,
+					undefined,
+					state,
+				),
+			);
+			expect(balanceAfter.debit_transactions).toBe(balanceBefore.debit_transactions + 1);
+
+			// The same reference again: the Idempotency Key pays it once (alreadyDone, no second payout).
+			const againMark = await sandboxMark(state);
+			const again = await post(request);
+			expect(again.status).toBe(200);
+			expect(await again.json()).toMatchObject({ alreadyDone: true });
+			const againCalls = await sandboxRequests(
+				{ after: againMark, method: 'POST', pathPrefix: '/transactions' },
+				state,
+			);
+			expect(againCalls).toEqual([]);
+
+			// More than the balance: stopped before any payout, the caller gets an error.
+			const tooMuchMark = await sandboxMark(state);
+			const tooMuch = await post({
+				...request,
+				reference: `${reference}-big`,
+				amount: '99999999.00',
+			});
+			expect(tooMuch.status).toBeGreaterThanOrEqual(400);
+			expect(
+				await sandboxRequests(
+					{ after: tooMuchMark, method: 'POST', pathPrefix: '/transactions' },
+					state,
+				),
+			).toEqual([]);
+
+			// FacilitaPay wires the payout: wire_created starts the trigger path.
+			const beforeWire = await knownExecutions(workflow.id, state);
+			const settlement = (await sandboxControl('POST', '/settlement/run', {}, state)).data;
+			const wire = settlement.wires.find((/** @type {any} */ w) =>
+				w.transaction_ids.includes(payout.id),
+			);
+			expect(wire).toMatchObject({ status: 'sent', currency: 'BRL' });
+			await sandboxControl('POST', '/deliveries/wait', undefined, state);
+			const wired = await waitFor(
+				async () => {
+					const executions = await newExecutions(workflow.id, state, { known: beforeWire });
+					return (
+						executions.find(
+							(e) =>
+								/** @type {any[]} */ (nodeOutput(e, 'FacilitaPay Trigger') ?? [])[0]?.wire_id ===
+								wire.id,
+						) ?? null
+					);
+				},
+				{ what: 'the wire_created execution', timeoutMs: 60_000 },
+			);
+			expect(wired.status).toBe('success');
+			const [line] = /** @type {any[]} */ (nodeOutput(wired, 'Payout Wired'));
+			expect(line.wire_id).toBe(wire.id);
+			expect(line.payouts).toEqual([
+				expect.objectContaining({
+					transaction_id: payout.id,
+					customer: 'Paulo Payout',
+					sent: 'USD 250.00',
+					status: 'wired',
+				}),
+			]);
+			expect(line.message).toContain(`Payout ${payout.id} to Paulo Payout was wired: BRL `);
+		},
+	);
+});

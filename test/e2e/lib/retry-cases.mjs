@@ -1,0 +1,337 @@
+// n8n's Retry button (issue 17) sending no payout twice: the cases that retry-button.test.mjs
+// (n8n 2.41.1, the shared server) and retry-button-v1.test.mjs (n8n 1.123.81) run on their n8n.
+// An instance is one n8n with a private sandbox and two Webhook-started workflows of 4 payouts
+// (prepareInstance); retryCase() makes one execution fail (a definite failure or an unknown outcome)
+// and retries it the way the executions list's Retry button does; idempotencyKeyAcrossExecutions()
+// runs the same orders twice. Uses jest's global `expect`.
+import {
+	KEEP_EXECUTION_DATA,
+	actionNode,
+	itemsFromBody,
+	payoutFromItem,
+	triggerNode,
+	webhookWorkflow,
+} from './workflows.mjs';
+import {
+	activateWorkflow,
+	createWorkflowViaApi,
+	getWorkflowViaApi,
+	listExecutions,
+	nodeOutput,
+} from './n8n.mjs';
+import { retryExecution, waitForNewExecution } from './retry.mjs';
+import {
+	createPerson,
+	samplePerson,
+	sandboxApi,
+	sandboxControl,
+	sandboxMark,
+	sandboxRequests,
+} from './sandbox.mjs';
+import { waitFor } from './state.mjs';
+import { TRIGGER, activateAndWaitForRegistration, waitForRegistrationSaved } from './trigger.mjs';
+
+const PAYOUTS = 'FacilitaPay';
+const PAYOUT_ROUTE = 'POST /api/v1/transactions';
+
+/**
+ * Webhook → Code (one item per payout in the body) → FacilitaPay Create Payout; optionally a
+ * FacilitaPay Trigger (not connected) whose registration lives in the workflow's static data.
+ * @param {{name: string, path: string, credentials: {id: string, name: string}, idempotencyKey?: boolean, withTrigger?: boolean}} options
+ */
+function payoutWorkflow({ name, path, credentials, idempotencyKey = false, withTrigger = false }) {
+	return webhookWorkflow({
+		name,
+		path,
+		settings: KEEP_EXECUTION_DATA,
+		items: itemsFromBody('Payouts', 'payouts'),
+		action: actionNode({
+			name: PAYOUTS,
+			credentials,
+			parameters: payoutFromItem({ idempotencyKey }),
+		}),
+		// An event the payouts never cause: the trigger only has to stay registered.
+		extraNodes: withTrigger
+			? [
+					triggerNode({
+						webhookId: `wh-${path}`,
+						credentials,
+						events: ['subject_reproved'],
+						name: TRIGGER,
+						position: [0, 300],
+					}),
+				]
+			: [],
+	});
+}
+
+/**
+ * One n8n (2.x shared or 1.x of a test file) with a private sandbox and the two workflows.
+ * @typedef {{
+ *   label: string, server: {url: string, apiKey: string, client: any},
+ *   state: any, plain: {id: string, path: string}, keyed: {id: string, path: string}
+ * }} Instance
+ */
+
+/**
+ * Creates and activates the workflows on `server`, waiting for the trigger's registration.
+ * @param {string} label @param {{url: string, apiKey: string, client: any}} server @param {any} sb
+ * @returns {Promise<Instance>}
+ */
+export async function prepareInstance(label, server, sb) {
+	const state = { ...sb.state, n8nUrl: server.url, apiKey: server.apiKey };
+	const tag = `${label.replace(/\W/g, '')}-${Date.now().toString(36)}`;
+	const plainPath = `retry-plain-${tag}`;
+	const keyedPath = `retry-keyed-${tag}`;
+	const plain = await createWorkflowViaApi(
+		payoutWorkflow({
+			name: `e2e retry button (${label})`,
+			path: plainPath,
+			credentials: sb.credentials,
+			withTrigger: true,
+		}),
+		state,
+	);
+	const keyed = await createWorkflowViaApi(
+		payoutWorkflow({
+			name: `e2e idempotency key (${label})`,
+			path: keyedPath,
+			credentials: sb.credentials,
+			idempotencyKey: true,
+		}),
+		state,
+	);
+	await activateWorkflow(keyed.id, state);
+	await activateAndWaitForRegistration(plain.id, state, {
+		what: `the FacilitaPay Trigger (${label}) to register its URL`,
+	});
+	await waitForRegistrationSaved(plain.id, state);
+	return {
+		label,
+		server,
+		state,
+		plain: { id: String(plain.id), path: plainPath },
+		keyed: { id: String(keyed.id), path: keyedPath },
+	};
+}
+
+/** A person of the sandbox, new for each case (its transactions are only that case's). @param {any} state */
+async function newSubject(state) {
+	const seed = (Date.now() % 100000) + Math.floor(Math.random() * 1000) + 52000;
+	const person = samplePerson(seed, `Retry Button ${seed}`, { email: null, complete: false });
+	return (await createPerson(person, state)).id;
+}
+
+/**
+ * Starts the workflow through its production webhook URL and returns the execution once it ended.
+ * The webhook answers 404 until activation is done (a 404 starts nothing).
+ * @param {Instance} n8n @param {{id: string, path: string}} workflow @param {object} body
+ */
+async function startExecution(n8n, workflow, body) {
+	const known = (await listExecutions({ workflowId: workflow.id, limit: 100 }, n8n.state)).map(
+		(e) => e.id,
+	);
+	await waitFor(
+		async () => {
+			const response = await fetch(`${n8n.server.url}/webhook/${workflow.path}`, {
+				method: 'POST',
+				headers: { 'content-type': 'application/json' },
+				body: JSON.stringify(body),
+			});
+			await response.text();
+			if (response.status === 404) return null;
+			if (!response.ok) throw new Error(`webhook answered HTTP ${response.status}`);
+			return true;
+		},
+		{ what: `POST /webhook/${workflow.path} to start an execution` },
+	);
+	return waitForNewExecution(n8n.server, workflow.id, { known });
+}
+
+/** The payout requests the sandbox received since `mark`: value and HTTP status of each. @param {any} state @param {number} mark */
+async function payoutRequests(state, mark) {
+	const requests = await sandboxRequests(
+		{ after: mark, method: 'POST', route: PAYOUT_ROUTE },
+		state,
+	);
+	return requests.map((r) => ({
+		value: r.body?.transaction?.value ?? null,
+		status: r.status,
+		fault: r.fault ?? null,
+	}));
+}
+
+/** Values of the payouts FacilitaPay created (the request reached it and was handled). @param {Array<{value: string|null, status: number|null, fault: string|null}>} requests */
+const created = (requests) =>
+	requests
+		.filter((r) => r.value !== null && (r.fault === 'reset_after' || Number(r.status) < 300))
+		.map((r) => r.value);
+
+/** How many times each value occurs. @param {string[]} values */
+function countBy(values) {
+	/** @type {Record<string, number>} */
+	const counts = {};
+	for (const value of values) counts[value] = (counts[value] ?? 0) + 1;
+	return counts;
+}
+
+/** The subject's transactions at FacilitaPay, by value → ids. @param {any} state @param {string} subjectId */
+async function transactionsByValue(state, subjectId) {
+	const answer = await sandboxApi('GET', `/subject/${subjectId}/transactions`, undefined, state);
+	/** @type {Record<string, string[]>} */
+	const byValue = {};
+	for (const t of answer.json?.data ?? []) (byValue[t.value] ??= []).push(t.id);
+	return byValue;
+}
+
+/** Notes what a case measured (printed after the calling file's tests). @type {string[]} */
+const figures = [];
+
+/** Prints what the calling file's cases measured, after its tests. */
+export function printFiguresAfterAll() {
+	/** @type {any} */ (globalThis).afterAll(() => {
+		if (figures.length > 0) console.log(`retry-button figures:\n${figures.join('\n')}`);
+	});
+}
+
+/**
+ * How the first execution fails. `definite`: items 0 and 1 paid, item 2 refused with 429 ("did not
+ * process it") until the node gives up, the run stops, item 3 not sent. `unknown`: item 0 paid,
+ * item 1 created by FacilitaPay which then drops the connection (`reset_after`: the node cannot know
+ * it was paid), the run stops, items 2 and 3 not sent.
+ */
+const FAILURES = {
+	definite: {
+		fault: { route: PAYOUT_ROUTE, kind: '429', retry_after: 0, skip: 2, count: 100 },
+		message: /item 2/,
+	},
+	unknown: {
+		fault: { route: PAYOUT_ROUTE, kind: 'reset_after', skip: 1, count: 1 },
+		message: /^Outcome unknown \(item 1\)/,
+	},
+};
+
+/**
+ * A failed execution of the 4 payouts, then n8n's Retry (with `loadWorkflow`): whatever FacilitaPay
+ * created in the failed run (items 0 and 1) is not sent again and comes out `alreadyDone: true`,
+ * items 2 and 3 are paid once, and the trigger's registration in the same workflow survives.
+ * @param {Instance} n8n @param {{failure: keyof typeof FAILURES, loadWorkflow: boolean, values: string[]}} options
+ */
+export async function retryCase(n8n, { failure, loadWorkflow, values }) {
+	const subjectId = await newSubject(n8n.state);
+	const payouts = values.map((value, i) => ({ subjectId, value, orderId: `order-${value}-${i}` }));
+	await sandboxControl('POST', '/faults', FAILURES[failure].fault, n8n.state);
+	const mark = await sandboxMark(n8n.state);
+	const runStartedAt = Date.now();
+	const failed = await startExecution(n8n, n8n.plain, { payouts });
+	const runSeconds = (Date.now() - runStartedAt) / 1000;
+	await sandboxControl('DELETE', '/faults', undefined, n8n.state);
+	const firstRun = await payoutRequests(n8n.state, mark);
+
+	// The failed execution: FacilitaPay created items 0 and 1 (item 1 without answering, for
+	// `unknown`), then the run stopped.
+	expect(failed.status).toBe('error');
+	expect(`${failed.data?.resultData?.error?.message}`).toMatch(FAILURES[failure].message);
+	expect(created(firstRun)).toEqual(values.slice(0, 2));
+	if (failure === 'definite')
+		expect(firstRun.filter((r) => r.status === 429).length).toBeGreaterThan(0);
+	else expect(firstRun.find((r) => r.value === values[1])?.fault).toBe('reset_after');
+
+	const staticBefore = (await getWorkflowViaApi(n8n.plain.id, n8n.state)).staticData;
+	expect(staticBefore?.[`node:${TRIGGER}`]?.secretHmac).toEqual(expect.any(String));
+	const retryMark = await sandboxMark(n8n.state);
+	const startedAt = Date.now();
+	const retried = await retryExecution(n8n.server, failed.id, { loadWorkflow });
+	const seconds = (Date.now() - startedAt) / 1000;
+	const inRetry = await payoutRequests(n8n.state, retryMark);
+	const lookups = (await sandboxRequests({ after: retryMark, method: 'GET' }, n8n.state)).map((r) =>
+		String(r.url).split('?')[0].replace(subjectId, ':subject'),
+	);
+	const output = nodeOutput(retried.execution, PAYOUTS);
+	const staticAfter = (await getWorkflowViaApi(n8n.plain.id, n8n.state)).staticData;
+	const atFacilitaPay = await transactionsByValue(n8n.state, subjectId);
+	const holds = Object.fromEntries(values.map((v) => [v, atFacilitaPay[v]?.length ?? 0]));
+	figures.push(
+		`${n8n.label} ${failure} failure, retry with loadWorkflow ${loadWorkflow}: execution ${failed.id} (${runSeconds.toFixed(1)} s, ` +
+			`created ${JSON.stringify(created(firstRun))}, ${firstRun.filter((r) => r.status === 429).length} × 429) → ` +
+			`${retried.id} (mode ${retried.mode}, retryOf ${retried.retryOf}, ${retried.status}, ${seconds.toFixed(1)} s): ` +
+			`sent ${JSON.stringify(inRetry.map((r) => `${r.value}→${r.status}`))}, GETs ${JSON.stringify(lookups)}; ` +
+			`FacilitaPay holds ${JSON.stringify(holds)}; output alreadyDone ` +
+			`${JSON.stringify(Array.isArray(output) ? output.map((i) => i.alreadyDone ?? null) : output)}; ` +
+			`trigger registration kept: ${JSON.stringify(staticAfter?.[`node:${TRIGGER}`]) === JSON.stringify(staticBefore?.[`node:${TRIGGER}`])}, ` +
+			`static data unchanged: ${JSON.stringify(staticAfter) === JSON.stringify(staticBefore)}; ` +
+			`output item 1: ${JSON.stringify(Array.isArray(output) ? { id: output[1].id, alreadyDone: output[1].alreadyDone, alreadyDoneNote: output[1].alreadyDoneNote } : null)}`,
+	);
+
+	// n8n's side: a new execution in mode "retry" that retried the failed one, and succeeded.
+	expect(retried.mode).toBe('retry');
+	expect(retried.retryOf).toBe(String(failed.id));
+	expect(retried.id).not.toBe(String(failed.id));
+	expect(retried.status).toBe('success');
+	// n8n re-ran only the failed node, with the items it had: Webhook and Code kept their runs.
+	const runs = retried.runData?.resultData?.runData ?? {};
+	expect(Object.fromEntries(Object.entries(runs).map(([node, r]) => [node, r.length]))).toEqual({
+		Webhook: 1,
+		Payouts: 1,
+		[PAYOUTS]: 1,
+	});
+	expect(runs.Payouts[0].startTime).toBe(failed.data.resultData.runData.Payouts[0].startTime);
+	// Only items 2 and 3 were sent in the retry: each payout reached FacilitaPay exactly once.
+	expect(inRetry.map((r) => r.value)).toEqual(values.slice(2));
+	expect(countBy(created([...firstRun, ...inRetry]))).toEqual(
+		Object.fromEntries(values.map((v) => [v, 1])),
+	);
+	expect(holds).toEqual(Object.fromEntries(values.map((v) => [v, 1])));
+	// The node's output: items 0 and 1 already done (with FacilitaPay's record when the node shows
+	// it), items 2 and 3 paid now.
+	expect(Array.isArray(output)).toBe(true);
+	expect(output).toHaveLength(4);
+	for (const i of [0, 1]) {
+		expect(output[i]).toMatchObject({ alreadyDone: true, alreadyDoneNote: expect.any(String) });
+		if (output[i].id !== undefined) expect(output[i].id).toBe(atFacilitaPay[values[i]][0]);
+	}
+	for (const i of [2, 3]) {
+		expect(output[i].alreadyDone).not.toBe(true);
+		expect(output[i]).toMatchObject({ id: atFacilitaPay[values[i]][0], value: values[i] });
+	}
+	// The FacilitaPay Trigger's registration in the same workflow survived the retry, and the retry
+	// wrote no static data.
+	expect(staticAfter?.[`node:${TRIGGER}`]).toEqual(staticBefore?.[`node:${TRIGGER}`]);
+	expect(staticAfter).toEqual(staticBefore);
+}
+
+/**
+ * Idempotency Key = the order id: the same four orders in a second, ordinary execution (not a retry)
+ * send nothing and come out `alreadyDone: true`.
+ * @param {Instance} n8n @param {{values: string[]}} options
+ */
+export async function idempotencyKeyAcrossExecutions(n8n, { values }) {
+	const subjectId = await newSubject(n8n.state);
+	const tag = Date.now().toString(36);
+	const payouts = values.map((value, i) => ({ subjectId, value, orderId: `key-${tag}-${i}` }));
+	const mark = await sandboxMark(n8n.state);
+	const first = await startExecution(n8n, n8n.keyed, { payouts });
+	const firstRun = await payoutRequests(n8n.state, mark);
+	expect(first.status).toBe('success');
+	expect(created(firstRun)).toEqual(values);
+
+	const secondMark = await sandboxMark(n8n.state);
+	const second = await startExecution(n8n, n8n.keyed, { payouts });
+	const secondRun = await payoutRequests(n8n.state, secondMark);
+	const output = nodeOutput(second, PAYOUTS);
+	const atFacilitaPay = await transactionsByValue(n8n.state, subjectId);
+	figures.push(
+		`${n8n.label} idempotency key: executions ${first.id} (mode ${first.mode}) and ${second.id} (mode ${second.mode}, ${second.status}); ` +
+			`second sent ${JSON.stringify(secondRun.map((r) => `${r.value}→${r.status}`))}; ` +
+			`FacilitaPay holds ${JSON.stringify(Object.fromEntries(Object.entries(atFacilitaPay).map(([v, ids]) => [v, ids.length])))}`,
+	);
+
+	expect(second.mode).not.toBe('retry');
+	expect(second.status).toBe('success');
+	expect(secondRun.map((r) => r.value)).toEqual([]);
+	expect(Object.fromEntries(values.map((v) => [v, atFacilitaPay[v]?.length ?? 0]))).toEqual(
+		Object.fromEntries(values.map((v) => [v, 1])),
+	);
+	expect(Array.isArray(output) && output.length).toBe(4);
+	for (const item of output) expect(item).toMatchObject({ alreadyDone: true });
+}

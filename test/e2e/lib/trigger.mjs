@@ -1,0 +1,185 @@
+// The FacilitaPay Trigger in the shared n8n: publishing a trigger workflow and waiting for its
+// registration (POST /enable_webhooks), a sandbox of its own for a describe block, waiting for its
+// executions, and the figures of issue 11 (forgeries refused, true events delivered) that the
+// trigger test files add up.
+import fs from 'node:fs';
+import path from 'node:path';
+import {
+	activateWorkflow,
+	createWorkflowViaApi,
+	deactivateWorkflow,
+	getWorkflowViaApi,
+	listExecutions,
+	nodeOutput,
+} from './n8n.mjs';
+import { sandboxMark, sandboxRequests, startPrivateSandbox } from './sandbox.mjs';
+import { CLI_TIMEOUT, requirePieces, sharedState, waitFor } from './state.mjs';
+import { workflowWithTrigger } from './workflows.mjs';
+
+/** @typedef {import('./state.mjs').E2eState} E2eState */
+
+/** The trigger's node name in the workflows of these tests. */
+export const TRIGGER = 'FacilitaPay Trigger';
+
+/**
+ * Publishes the workflow and waits for the trigger's registration request (2.x publishes
+ * asynchronously); returns the registration requests.
+ * @param {string} workflowId @param {E2eState} [state] @param {{what?: string}} [options]
+ */
+export async function activateAndWaitForRegistration(
+	workflowId,
+	state = sharedState(),
+	{ what = 'the trigger to call POST /enable_webhooks' } = {},
+) {
+	const mark = await sandboxMark(state);
+	await activateWorkflow(workflowId, state);
+	return waitFor(
+		async () => {
+			const found = await sandboxRequests(
+				{ after: mark, method: 'POST', pathPrefix: '/enable_webhooks' },
+				state,
+			);
+			return found.length > 0 ? found : null;
+		},
+		{ what },
+	);
+}
+
+/**
+ * The workflow's finished executions, oldest first, once there are at least `count` of them.
+ * @param {string} workflowId @param {number} count @param {E2eState} [state]
+ */
+export async function waitForExecutions(workflowId, count, state = sharedState()) {
+	const executions = await waitFor(
+		async () => {
+			const list = await listExecutions({ workflowId }, state);
+			return list.length >= count &&
+				list.every((e) => e.finished !== false || e.status === 'success')
+				? list
+				: null;
+		},
+		{ what: `${count} execution(s) of workflow ${workflowId}` },
+	);
+	return [...executions].reverse();
+}
+
+/**
+ * A wrong secret: the registration's 4-digit secret plus `n` (modulo 10000), as a guesser would try.
+ * @param {string} secret @param {number} n
+ */
+export const guessedSecret = (secret, n) => String((Number(secret) + n) % 10000).padStart(4, '0');
+
+/** The items the trigger emitted in an execution. @param {any} execution */
+export const triggerItems = (execution) => nodeOutput(execution, TRIGGER);
+
+/** Whether the workflow's static data holds the trigger's registration. @param {any} workflow */
+export const hasRegistration = (workflow) =>
+	Boolean(workflow.staticData?.[`node:${TRIGGER}`]?.secretHmac);
+
+/**
+ * Waits until the workflow's static data holds (or, with `registered: false`, no longer holds) the
+ * trigger's registration; returns the workflow as the public API shows it.
+ * @param {string} workflowId @param {E2eState} state @param {{registered?: boolean}} [options]
+ */
+export function waitForRegistrationSaved(workflowId, state, { registered = true } = {}) {
+	return waitFor(
+		async () => {
+			const workflow = await getWorkflowViaApi(workflowId, state);
+			return hasRegistration(workflow) === registered ? workflow : null;
+		},
+		{
+			what: registered
+				? 'the registration in the workflow static data'
+				: 'the trigger to forget its registration',
+		},
+	);
+}
+
+/**
+ * For the calling describe block: a sandbox of its own (one FacilitaPay account, its own clock and
+ * webhook) started before its tests and closed after them, after unpublishing the trigger workflow
+ * published on it. `publish()` creates a trigger workflow with these parameters on it, publishes it
+ * and waits for its registration.
+ * @param {{id: string, name: string, timeout?: number, beforeClose?: (state: E2eState) => Promise<unknown>}} options
+ */
+export function useTriggerSandbox({ id, name, timeout = CLI_TIMEOUT, beforeClose }) {
+	const holder = {
+		/** @type {Awaited<ReturnType<typeof startPrivateSandbox>>} */
+		sb: /** @type {any} */ (undefined),
+		/** @type {any} */
+		workflow: undefined,
+		/** How many executions of the workflow the tests expect so far (see next()). */
+		expected: 0,
+		/**
+		 * Expects `more` executions beyond those expected so far; waits for them and returns all the
+		 * workflow's executions, oldest first.
+		 * @param {number} [more]
+		 */
+		async next(more = 1) {
+			holder.expected += more;
+			return waitForExecutions(holder.workflow.id, holder.expected, holder.state);
+		},
+		/** The sandbox's state, for the sandbox helpers (sandboxApi, sandboxControl…). */
+		get state() {
+			return holder.sb.state;
+		},
+		/**
+		 * @param {object} parameters the trigger's parameters (events, options)
+		 * @returns {Promise<{workflow: any, base: any, registrations: any[]}>}
+		 */
+		async publish(parameters) {
+			const base = workflowWithTrigger({ parameters });
+			base.nodes[0].credentials = { facilitaPayApi: holder.sb.credentials };
+			holder.workflow = await createWorkflowViaApi(base, holder.sb.state);
+			const registrations = await activateAndWaitForRegistration(
+				holder.workflow.id,
+				holder.sb.state,
+			);
+			return { workflow: holder.workflow, base, registrations };
+		},
+	};
+	const g = /** @type {any} */ (globalThis);
+	g.beforeAll(async () => {
+		requirePieces(sharedState(), ['sandbox', 'trigger']);
+		holder.sb = await startPrivateSandbox({ id, name });
+	}, timeout);
+	g.afterAll(async () => {
+		if (!holder.sb) return;
+		if (holder.workflow)
+			await deactivateWorkflow(holder.workflow.id, holder.sb.state).catch(() => undefined);
+		await beforeClose?.(holder.sb.state).catch(() => undefined);
+		await holder.sb.close();
+	});
+	return holder;
+}
+
+/**
+ * The figures of issue 11 for the calling test file, to count into. After the file's tests they are
+ * added to those of the trigger files that ran before in this run (noted in the run folder), and the
+ * total is printed and written to trigger-figures.json (FACILITAPAY_E2E_DIR, else /tmp).
+ */
+export function triggerFigures() {
+	const figures = {
+		forgedWrongSecret: 0,
+		forgedRightSecretFalseContent: 0,
+		executionsFromForgeries: 0,
+		trueEventsSent: 0,
+		trueEventsDelivered: 0,
+		/** True events with nothing to verify, refused with 503 during the guessing lock: FacilitaPay redelivers them. */
+		trueEventsDeferred: 0,
+	};
+	/** @type {any} */ (globalThis).afterAll(() => {
+		const noted = path.join(sharedState().userFolder, 'trigger-figures.jsonl');
+		fs.appendFileSync(noted, `${JSON.stringify(figures)}\n`);
+		/** @type {Record<string, number>} */
+		const total = {};
+		for (const line of fs.readFileSync(noted, 'utf8').split('\n').filter(Boolean))
+			for (const [key, value] of Object.entries(JSON.parse(line)))
+				total[key] = (total[key] ?? 0) + value;
+		console.log(`issue 11 figures (trigger files so far): ${JSON.stringify(total)}`);
+		const dir = process.env.FACILITAPAY_E2E_DIR ?? '/tmp';
+		fs.mkdirSync(dir, { recursive: true });
+		fs.writeFileSync(path.join(dir, 'trigger-figures.json'), `${JSON.stringify(total, null, 2)}\n`);
+	});
+	return figures;
+}
