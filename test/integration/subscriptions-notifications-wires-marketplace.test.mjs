@@ -3,23 +3,15 @@
 import http from 'node:http';
 
 import { createSandbox } from '../../sandbox/server.mjs';
-import {
-	ACCOUNTS,
-	runAction,
-	runActionExpectingError,
-	sandboxCredentials,
-	useSandbox,
-} from './lib/harness.mjs';
+import { ACCOUNTS, useSandbox } from './lib/harness.mjs';
+import { dynamicPixParameters } from './lib/parameters.mjs';
 
 const CARD = '4111111111111111';
 
 const env = useSandbox(createSandbox);
 
-const run = (parameters, extra = {}) =>
-	runAction({ credentials: env.credentials, parameters, ...extra });
-
 async function createSubject(documentNumber = '39053344705') {
-	const { output } = await run({
+	const { output } = await env.run({
 		resource: 'subject',
 		operation: 'create',
 		documentType: 'cpf',
@@ -81,7 +73,7 @@ const cardSubscription = (subjectId, cardNumber = CARD) => ({
 describe('Subscriptions and invoices against the sandbox', () => {
 	test('card subscription: create, get, get many, invoices, cancel; the card never shows in outputs', async () => {
 		const person = await createSubject();
-		const created = await run(cardSubscription(person.id));
+		const created = await env.run(cardSubscription(person.id));
 		const subscription = created.output[0].json;
 		expect(subscription).toMatchObject({ status: expect.any(String), subject_id: person.id });
 		expect(JSON.stringify(created.output)).not.toContain(CARD);
@@ -92,30 +84,30 @@ describe('Subscriptions and invoices against the sandbox', () => {
 		});
 
 		await env.control.post('/clock/advance', { days: 1 });
-		const got = await run({
+		const got = await env.run({
 			resource: 'subscription',
 			operation: 'get',
 			subscriptionId: subscription.id,
 		});
 		expect(got.output[0].json.status).toBe('active');
-		const many = await run({ resource: 'subscription', operation: 'getMany', returnAll: true });
+		const many = await env.run({ resource: 'subscription', operation: 'getMany', returnAll: true });
 		expect(many.output.map((o) => o.json.id)).toEqual([subscription.id]);
 
-		const invoices = await run({
+		const invoices = await env.run({
 			resource: 'invoice',
 			operation: 'getMany',
 			subscriptionId: subscription.id,
 			returnAll: true,
 		});
 		expect(invoices.output.length).toBeGreaterThan(0);
-		const all = await run({
+		const all = await env.run({
 			resource: 'invoice',
 			operation: 'getMany',
 			subscriptionId: '',
 			returnAll: true,
 		});
 		expect(all.output.length).toBe(invoices.output.length);
-		const one = await run({
+		const one = await env.run({
 			resource: 'invoice',
 			operation: 'get',
 			invoiceId: invoices.output[0].json.id,
@@ -123,30 +115,27 @@ describe('Subscriptions and invoices against the sandbox', () => {
 		expect(one.output).toHaveLength(1);
 		expect(one.output[0].json.id).toBe(invoices.output[0].json.id);
 
-		const canceled = await run({
+		const canceled = await env.run({
 			resource: 'subscription',
 			operation: 'cancel',
 			subscriptionId: subscription.id,
 			reason: 'customer asked',
 		});
 		expect(canceled.output[0].json.status).toBe('canceled');
-		const again = await runActionExpectingError({
-			credentials: env.credentials,
-			parameters: {
-				resource: 'subscription',
-				operation: 'cancel',
-				subscriptionId: subscription.id,
-				reason: 'twice',
-			},
+		const again = await env.runExpectingError({
+			resource: 'subscription',
+			operation: 'cancel',
+			subscriptionId: subscription.id,
+			reason: 'twice',
 		});
 		expect(again.message).toMatch(/FacilitaPay rejected the data \(item 0\)/);
 	});
 
 	test('a declined card is retried with a 3DS challenge; the card is masked in the answer', async () => {
 		const person = await createSubject();
-		const created = await run(cardSubscription(person.id, '4000000000000002'));
+		const created = await env.run(cardSubscription(person.id, '4000000000000002'));
 		await env.control.post('/clock/advance', { days: 1 });
-		const challenge = await run({
+		const challenge = await env.run({
 			resource: 'subscription',
 			operation: 'submitThreedsChallenge',
 			subscriptionId: created.output[0].json.id,
@@ -177,13 +166,10 @@ describe('Subscriptions and invoices against the sandbox', () => {
 			fromBankAccountId: ACCOUNTS.brlPixExclusive,
 			additionalFields: {},
 		};
-		const error = await runActionExpectingError({
-			credentials: env.credentials,
-			parameters: { ...base, frequency: 'day' },
-		});
+		const error = await env.runExpectingError({ ...base, frequency: 'day' });
 		expect(error.message).toMatch(/Frequency/);
 		expect(await env.control.received('POST /api/v1/subscriptions')).toHaveLength(0);
-		const { output } = await run({ ...base, frequency: 'month' });
+		const { output } = await env.run({ ...base, frequency: 'month' });
 		expect(output[0].json.status).toBe('pending');
 	});
 });
@@ -213,7 +199,7 @@ describe('Webhooks and notifications against the sandbox', () => {
 		received.length = 0;
 		refuse = false;
 		const url = `http://127.0.0.1:${receiver.address().port}/hook`;
-		const enabled = await run({ resource: 'webhook', operation: 'enable', url });
+		const enabled = await env.run({ resource: 'webhook', operation: 'enable', url });
 		const { secret } = enabled.output[0].json;
 		expect(secret).toEqual(expect.any(String));
 
@@ -224,7 +210,7 @@ describe('Webhooks and notifications against the sandbox', () => {
 		refuse = true;
 		await env.control.post('/events', { type: 'payment_expired', transaction_id: 't-1' });
 		await env.control.post('/clock/advance', { days: 1 });
-		const failed = await run({
+		const failed = await env.run({
 			resource: 'notification',
 			operation: 'getMany',
 			returnAll: true,
@@ -233,7 +219,7 @@ describe('Webhooks and notifications against the sandbox', () => {
 		expect(failed.output).toHaveLength(1);
 		expect(failed.output[0].json.notification).toMatchObject({ type: 'payment_expired' });
 
-		const marked = await run({
+		const marked = await env.run({
 			resource: 'notification',
 			operation: 'markAsSuccessful',
 			notificationId: failed.output[0].json.id,
@@ -247,14 +233,14 @@ describe('Webhooks and notifications against the sandbox', () => {
 		for (const item of [...failed.output, ...marked.output])
 			expect(JSON.stringify(item.json)).not.toContain(`"secret"`);
 		expect(marked.output[0].json.notification).toMatchObject({ type: 'payment_expired' });
-		const none = await run({
+		const none = await env.run({
 			resource: 'notification',
 			operation: 'getMany',
 			returnAll: true,
 			options: { failed: 'onlyFailed' },
 		});
 		expect(none.output).toHaveLength(0);
-		const newest = await run({
+		const newest = await env.run({
 			resource: 'notification',
 			operation: 'getMany',
 			returnAll: false,
@@ -263,7 +249,7 @@ describe('Webhooks and notifications against the sandbox', () => {
 		});
 		expect(newest.output[0].json.notification.type).toBe('payment_expired');
 
-		const disabled = await run({ resource: 'webhook', operation: 'disable' });
+		const disabled = await env.run({ resource: 'webhook', operation: 'disable' });
 		expect(disabled.output[0].json).toEqual(expect.any(Object));
 		const count = received.length;
 		await env.control.post('/events', { type: 'subject_approved', subject_id: 's-2' });
@@ -272,9 +258,10 @@ describe('Webhooks and notifications against the sandbox', () => {
 	});
 
 	test('a URL that is not http(s) is refused before sending', async () => {
-		const error = await runActionExpectingError({
-			credentials: env.credentials,
-			parameters: { resource: 'webhook', operation: 'enable', url: 'ftp://example.com/hook' },
+		const error = await env.runExpectingError({
+			resource: 'webhook',
+			operation: 'enable',
+			url: 'ftp://example.com/hook',
 		});
 		expect(error.message).toMatch(/Invalid URL \(item 0\)|URL/);
 		expect(await env.control.received('POST /api/v1/enable_webhooks')).toHaveLength(0);
@@ -284,20 +271,11 @@ describe('Webhooks and notifications against the sandbox', () => {
 describe('Wires and marketplace accounts against the sandbox', () => {
 	test('a wire waiting for correction is corrected with Update Bank Account', async () => {
 		const person = await createSubject();
-		const pix = await run({
-			resource: 'transaction',
-			operation: 'createDynamicPix',
-			subjectId: person.id,
-			fromBankAccountId: ACCOUNTS.brlPixExclusive,
-			toBankAccountId: ACCOUNTS.brlCustomer,
-			exchangeCurrency: 'BRL',
-			value: '30.00',
-			dynamicPixExpiresAt: new Date(Date.now() + 3600_000).toISOString(),
-		});
-		await env.control.post(`/transactions/${pix.output[0].json.id}/pay`, { success: true });
+		const pix = await env.run(dynamicPixParameters(person.id, '30.00'));
+		await env.control.pay(pix.output[0].json.id);
 		await env.control.post('/settlement/run', { wire_error_code: 'AC03' });
 		const [wire] = (await env.control.get('/wires')).data;
-		const { output } = await run({
+		const { output } = await env.run({
 			resource: 'wire',
 			operation: 'updateBankAccount',
 			wireId: wire.id,
@@ -329,21 +307,22 @@ describe('Wires and marketplace accounts against the sandbox', () => {
 			source: 'url',
 			fileType: 'application/pdf',
 		};
-		await run({ ...docs, labels: ['address-proof'], fileUrl: 'https://files.example.com/a.pdf' });
-		await run({ ...docs, labels: ['person-cpf'], fileUrl: 'https://files.example.com/b.pdf' });
+		await env.run({
+			...docs,
+			labels: ['address-proof'],
+			fileUrl: 'https://files.example.com/a.pdf',
+		});
+		await env.run({ ...docs, labels: ['person-cpf'], fileUrl: 'https://files.example.com/b.pdf' });
 
-		const early = await runActionExpectingError({
-			credentials: env.credentials,
-			parameters: {
-				resource: 'marketplaceAccount',
-				operation: 'requestBankAccount',
-				subjectId: person.id,
-				options: {},
-			},
+		const early = await env.runExpectingError({
+			resource: 'marketplaceAccount',
+			operation: 'requestBankAccount',
+			subjectId: person.id,
+			options: {},
 		});
 		expect(early.message).toMatch(/FacilitaPay rejected the data \(item 0\)/);
 
-		const auth = await run({
+		const auth = await env.run({
 			resource: 'marketplaceAccount',
 			operation: 'requestAuthorization',
 			subjectId: person.id,
@@ -354,7 +333,7 @@ describe('Wires and marketplace accounts against the sandbox', () => {
 		expect(authRequest.body ?? {}).toEqual({});
 		await env.control.post(`/authorizations/${auth.output[0].json.id}/approve`);
 
-		const request = await run({
+		const request = await env.run({
 			resource: 'marketplaceAccount',
 			operation: 'requestBankAccount',
 			subjectId: person.id,
@@ -362,7 +341,7 @@ describe('Wires and marketplace accounts against the sandbox', () => {
 		});
 		expect(request.output[0].json.status).toBe('processing');
 		await env.control.post(`/bank_account_requests/${request.output[0].json.id}/complete`);
-		const status = await run({
+		const status = await env.run({
 			resource: 'marketplaceAccount',
 			operation: 'getBankAccountRequest',
 			requestId: request.output[0].json.id,
