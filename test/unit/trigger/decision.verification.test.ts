@@ -1,4 +1,5 @@
 import type { IDataObject } from 'n8n-workflow';
+
 import type { Received } from '../../../nodes/FacilitaPayTrigger/decision';
 import { decide } from '../../../nodes/FacilitaPayTrigger/decision';
 import type { ReadResult } from '../../../nodes/FacilitaPayTrigger/verification';
