@@ -36,7 +36,13 @@ import {
 	startN8n,
 } from '../scripts/n8n-runtime.mjs';
 import { createSandbox } from '../sandbox/server.mjs';
-import { activateWorkflow, createWorkflowViaApi, validCpf } from '../test/e2e/lib/n8n-e2e.mjs';
+import {
+	activateWorkflow,
+	createWorkflowViaApi,
+	samplePerson,
+	triggerNode,
+	webhookNode,
+} from '../test/e2e/lib/n8n-e2e.mjs';
 
 const EVENTS = Number(process.env.BENCH_EVENTS ?? 300);
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 10);
@@ -48,25 +54,9 @@ const say = (line = '') => process.stdout.write(`${line}\n`);
 const progress = (line) => process.stderr.write(`[bench:trigger] ${line}\n`);
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
-function person(seed) {
-	return {
-		document_type: 'cpf',
-		document_number: validCpf(seed),
-		social_name: `Bench Payer ${seed}`,
-		fiscal_country: 'BR',
-		email: `bench.${seed}@example.com`,
-		phone_country_code: '55',
-		phone_area_code: '11',
-		phone_number: '912345678',
-		address_street: 'Rua Augusta',
-		address_number: '500',
-		address_neighborhood: 'Consolação',
-		address_city: 'São Paulo',
-		address_state: 'SP',
-		address_postal_code: '01304000',
-		address_country: 'BR',
-	};
-}
+/** A payer with everything the sandbox's payments need. @param {number} seed */
+const person = (seed) =>
+	samplePerson(seed, `Bench Payer ${seed}`, { email: `bench.${seed}@example.com` });
 
 function percentiles(list) {
 	if (list.length === 0) return null;
@@ -101,42 +91,31 @@ async function account(n8n, name) {
 	return { sandbox, url, credentials: { id: creds.id, name: creds.name }, call };
 }
 
+/** The FacilitaPay Trigger (Identified only) on an account's credentials. */
 function triggerWorkflow(name, credentials, options) {
 	const id = `bench-${name}-${Date.now()}`;
 	return {
 		name: `bench ${name}`,
 		settings: { executionOrder: 'v1' },
 		nodes: [
-			{
-				id: 'trigger',
-				name: 'FacilitaPay Trigger',
-				type: 'n8n-nodes-facilitapay.facilitaPayTrigger',
-				typeVersion: 1.1,
-				position: [0, 0],
-				parameters: { events: ['identified'], options },
+			triggerNode({
 				webhookId: `wh-${id}`,
-				credentials: { facilitaPayApi: credentials },
-			},
+				credentials,
+				events: ['identified'],
+				options,
+				typeVersion: 1.1,
+			}),
 		],
 		connections: {},
 	};
 }
 
+/** n8n's own Webhook node alone, at /webhook/<pathName>. */
 function webhookNodeWorkflow(pathName) {
 	return {
 		name: `bench webhook node ${pathName}`,
 		settings: { executionOrder: 'v1' },
-		nodes: [
-			{
-				id: 'webhook',
-				name: 'Webhook',
-				type: 'n8n-nodes-base.webhook',
-				typeVersion: 2,
-				position: [0, 0],
-				parameters: { httpMethod: 'POST', path: pathName, responseMode: 'onReceived', options: {} },
-				webhookId: pathName,
-			},
-		],
+		nodes: [webhookNode(pathName)],
 		connections: {},
 	};
 }

@@ -1,6 +1,7 @@
 // The benchmark's workflows: Manual Trigger → Code (the input items) → the node under test, named
 // "Node": the FacilitaPay node at a given Max Parallel Requests, or n8n's HTTP Request node sending
 // the same request with the FacilitaPay credentials (its predefined credential type).
+import { sandboxCredentials } from '../../scripts/n8n-runtime.mjs';
 import { actionStep, chainWorkflow, codeStep, validCpf } from '../../test/e2e/lib/n8n-e2e.mjs';
 import { ACCOUNTS } from '../../test/integration/lib/harness.mjs';
 
@@ -113,16 +114,10 @@ export const returnAllWorkflow = () =>
  * @param {string} sandboxUrl
  */
 export function signInCredentials(sandboxUrl) {
-	return {
+	return sandboxCredentials({
+		baseUrl: `${sandboxUrl}/api/v1`,
 		id: 'facilitapay-sandbox-login',
 		name: 'FacilitaPay Sandbox (sign-in)',
-		type: 'facilitaPayApi',
-		data: {
-			environment: 'custom',
-			baseUrl: `${sandboxUrl}/api/v1`,
-			authentication: 'usernamePassword',
-			username: 'sandbox',
-			password: 'sandbox',
-		},
-	};
+		signIn: true,
+	});
 }

@@ -1,6 +1,5 @@
 // Drives a running n8n through its internal REST API (owner, API keys) and its public API (executions).
-import { BROWSER_ID, OWNER, log, run } from './common.mjs';
-import { executeWorkflow } from './processes.mjs';
+import { BROWSER_ID, OWNER } from './common.mjs';
 
 // ---------------------------------------------------------------------------------------------
 // REST and public API

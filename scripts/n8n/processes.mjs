@@ -220,14 +220,16 @@ export async function importIntoN8n(kind, items, options) {
 }
 
 /**
- * Credentials for the sandbox, in the decrypted form `n8n import:credentials` takes.
- * @param {{baseUrl: string, token?: string, id?: string, name?: string}} options
+ * Credentials for the sandbox, in the decrypted form `n8n import:credentials` takes: its access
+ * token, or with `signIn` its username and password (sandbox/sandbox, exchanged for a session token).
+ * @param {{baseUrl: string, token?: string, id?: string, name?: string, signIn?: boolean}} options
  */
 export function sandboxCredentials({
 	baseUrl,
 	token = 'sandbox-token',
 	id = 'facilitapay-sandbox',
 	name = 'FacilitaPay Sandbox',
+	signIn = false,
 }) {
 	return {
 		id,
@@ -236,8 +238,9 @@ export function sandboxCredentials({
 		data: {
 			environment: 'custom',
 			baseUrl,
-			authentication: 'accessToken',
-			accessToken: token,
+			...(signIn
+				? { authentication: 'usernamePassword', username: 'sandbox', password: 'sandbox' }
+				: { authentication: 'accessToken', accessToken: token }),
 		},
 	};
 }

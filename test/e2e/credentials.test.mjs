@@ -10,25 +10,18 @@
 // 3. The HTTP Request node using our credentials as a predefined credential type gets the bearer
 //    header (the sandbox answers 401 without it).
 import { CREDENTIAL_TYPE, sandboxCredentials, setupOwner } from '../../scripts/n8n-runtime.mjs';
+import { importWorkflows, runWorkflow } from './lib/n8n.mjs';
 import {
-	CLI_TIMEOUT,
-	actionStep,
-	chainWorkflow,
-	codeStep,
 	createPerson,
-	describeE2e,
 	importUsernamePasswordCredentials,
-	importWorkflows,
-	requirePieces,
-	runWorkflow,
 	samplePerson,
 	sandboxControl,
 	sandboxMark,
 	sandboxRequests,
-	sharedState,
 	startPrivateSandbox,
-	workflowWithNode,
-} from './lib/n8n-e2e.mjs';
+} from './lib/sandbox.mjs';
+import { CLI_TIMEOUT, describeE2e, requirePieces, sharedState } from './lib/state.mjs';
+import { actionStep, chainWorkflow, codeStep, workflowWithNode } from './lib/workflows.mjs';
 
 /** "POST /api/v1/sign_in → 200": readable in a failed assertion's diff. @param {any[]} requests */
 const lines = (requests) =>

@@ -9,21 +9,17 @@
 // the page's own script does. No substitute trigger: the Form Trigger itself turns the submission
 // into the item (fields + binary) the FacilitaPay nodes use.
 import { ACCOUNT_IDS } from '../../sandbox/accounts.mjs';
+import { listExecutions, nodeBinary, nodeOutput } from './lib/n8n.mjs';
 import {
 	dataOf,
-	describeE2e,
 	formattedCpf,
-	listExecutions,
-	nodeBinary,
-	nodeOutput,
 	sandboxApi,
 	sandboxControl,
 	sandboxMark,
 	sandboxRequests,
-	testE2e,
 	validCpf,
-	waitFor,
-} from './lib/n8n-e2e.mjs';
+} from './lib/sandbox.mjs';
+import { describeE2e, testE2e, waitFor } from './lib/state.mjs';
 import { loadExample, newExecutions, nodeOfType, usePublishedExamples } from './lib/examples.mjs';
 import { decodeQrSvg, imgDataUris } from './lib/qr.mjs';
 

@@ -3,19 +3,17 @@
 // production webhook registers the customer and their bank account, checks the balance and pays
 // out once per reference; the wire event FacilitaPay sends then starts its trigger path.
 import { ACCOUNT_IDS } from '../../sandbox/accounts.mjs';
+import { nodeOutput } from './lib/n8n.mjs';
 import {
 	dataOf,
-	describeE2e,
 	formattedCpf,
-	nodeOutput,
 	sandboxApi,
 	sandboxControl,
 	sandboxMark,
 	sandboxRequests,
-	testE2e,
 	validCpf,
-	waitFor,
-} from './lib/n8n-e2e.mjs';
+} from './lib/sandbox.mjs';
+import { describeE2e, testE2e, waitFor } from './lib/state.mjs';
 import {
 	knownExecutions,
 	loadExample,

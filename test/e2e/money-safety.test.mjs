@@ -5,24 +5,18 @@
 // success. With Continue On Fail the other payouts go through and the unknown one is an error item.
 import { CREDENTIAL_TYPE } from '../../scripts/n8n-runtime.mjs';
 import { ACCOUNTS } from './lib/operation-phases.mjs';
+import { importWorkflows, runWorkflow } from './lib/n8n.mjs';
 import {
-	CLI_TIMEOUT,
-	actionStep,
-	chainWorkflow,
-	codeStep,
 	createPerson,
-	describeE2e,
 	importUsernamePasswordCredentials,
-	importWorkflows,
-	requirePieces,
 	postedBodies,
-	runWorkflow,
 	samplePerson,
 	sandboxControl,
 	sandboxMark,
 	sandboxRequests,
-	sharedState,
-} from './lib/n8n-e2e.mjs';
+} from './lib/sandbox.mjs';
+import { CLI_TIMEOUT, describeE2e, requirePieces, sharedState } from './lib/state.mjs';
+import { actionStep, chainWorkflow, codeStep } from './lib/workflows.mjs';
 
 describeE2e(
 	'Money is sent at most once per execution, also under Retry On Fail (real n8n 2.x)',

@@ -11,77 +11,50 @@ import {
 	setupOwner,
 	startN8n,
 } from '../../scripts/n8n-runtime.mjs';
-import {
-	CLI_TIMEOUT,
-	INSTALL_TIMEOUT,
-	describeE2e,
-	requirePieces,
-	sandboxControl,
-	sharedState,
-	startPrivateSandbox,
-	waitFor,
-} from './lib/n8n-e2e.mjs';
-import {
-	idempotencyKeyAcrossExecutions,
-	prepareInstance,
-	printFiguresAfterAll,
-	retryCase,
-} from './lib/retry-cases.mjs';
+import { startPrivateSandbox } from './lib/sandbox.mjs';
+import { CLI_TIMEOUT, INSTALL_TIMEOUT, describeE2e, waitFor } from './lib/state.mjs';
+import { idempotencyKeyAcrossExecutions, retryCase, useRetryInstance } from './lib/retry-cases.mjs';
 
-/** @typedef {import('./lib/retry-cases.mjs').Instance} Instance */
-
-describeE2e("n8n's Retry button sends no payout twice (n8n 1.x)", () => {
-	printFiguresAfterAll();
-
-	// The unknown-outcome failure here, not the 429 one: measured on 2026-11-24, the failed execution
-	// with 12 × 429 (Retry-After: 0) took 59.9 s in 1.123.81 against 0.8 s in 2.41.1: in 1.x the
-	// node backs off as if no Retry-After had been given.
-	describe('n8n 1.123.81 (a server of this file, Node 20)', () => {
-		/** @type {Instance} */
-		let n8n;
-		/** @type {any} */
-		let sb;
-		/** @type {Awaited<ReturnType<typeof startN8n>> | undefined} */
-		let server;
-
-		beforeAll(async () => {
-			const state = sharedState();
-			requirePieces(state, ['sandbox', 'node', 'trigger']);
-			await ensureN8n('v1');
-			// `<run>-…` folders are kept/removed with the run's own by the global teardown.
-			const userFolder = `${state.userFolder}-v1-retry`;
-			removeUserFolder(userFolder);
-			fs.mkdirSync(userFolder, { recursive: true });
-			installPackageInto(userFolder, state.tarball);
-			sb = await startPrivateSandbox(
-				{
-					id: 'facilitapay-retry-v1-sandbox',
-					name: 'FacilitaPay Retry Sandbox (1.x)',
-					cli: { version: 'v1', userFolder },
-				},
-				state,
-			);
-			server = await startN8n({
-				version: 'v1',
-				userFolder,
-				port: await freePort(),
-				brokerPort: await freePort(),
-			});
-			// 1.x answers /healthz/readiness before its REST routes exist (404 "Cannot POST /rest/login").
-			const url = server.url;
-			const { client } = await waitFor(() => setupOwner(url), {
-				what: 'n8n 1.x to accept the owner set-up and log-in',
-				timeoutMs: 60_000,
-				intervalMs: 500,
-			});
-			const apiKey = await createApiKey(url, { client, label: 'e2e retry' });
-			n8n = await prepareInstance('1.123.81', { url, apiKey, client }, sb);
-		}, INSTALL_TIMEOUT);
-
-		afterAll(async () => {
-			if (sb) await sandboxControl('DELETE', '/faults', undefined, sb.state).catch(() => undefined);
-			await server?.stop();
-			await sb?.close();
+// The unknown-outcome failure here, not the 429 one: measured on 2026-11-24, the failed execution
+// with 12 × 429 (Retry-After: 0) took 59.9 s in 1.123.81 against 0.8 s in 2.41.1: in 1.x the
+// node backs off as if no Retry-After had been given.
+describeE2e(
+	"n8n's Retry button sends no payout twice, in n8n 1.123.81 (a server of this file, Node 20)",
+	() => {
+		const instance = useRetryInstance({
+			label: '1.123.81',
+			timeout: INSTALL_TIMEOUT,
+			setUp: async (state) => {
+				await ensureN8n('v1');
+				// `<run>-…` folders are kept/removed with the run's own by the global teardown.
+				const userFolder = `${state.userFolder}-v1-retry`;
+				removeUserFolder(userFolder);
+				fs.mkdirSync(userFolder, { recursive: true });
+				installPackageInto(userFolder, state.tarball);
+				const sb = await startPrivateSandbox(
+					{
+						id: 'facilitapay-retry-v1-sandbox',
+						name: 'FacilitaPay Retry Sandbox (1.x)',
+						cli: { version: 'v1', userFolder },
+					},
+					state,
+				);
+				const server = await startN8n({
+					version: 'v1',
+					userFolder,
+					port: await freePort(),
+					brokerPort: await freePort(),
+				});
+				// 1.x answers /healthz/readiness before its REST routes exist (404 "Cannot POST /rest/login").
+				const url = server.url;
+				const { client } = await waitFor(() => setupOwner(url), {
+					what: 'n8n 1.x to accept the owner set-up and log-in',
+					timeoutMs: 60_000,
+					intervalMs: 500,
+				});
+				const apiKey = await createApiKey(url, { client, label: 'e2e retry' });
+				return { sb, server: { url, apiKey, client }, stop: () => server.stop() };
+			},
 		});
 
 		test.each([
@@ -89,14 +62,18 @@ describeE2e("n8n's Retry button sends no payout twice (n8n 1.x)", () => {
 			['Retry with currently saved workflow', true, ['36.01', '36.02', '36.03', '36.04']],
 		])(
 			'1.x, %s after an unknown outcome on item 1: items 0 and 1 are not sent again, 2 and 3 are paid once',
-			(_name, loadWorkflow, values) => retryCase(n8n, { failure: 'unknown', loadWorkflow, values }),
+			(_name, loadWorkflow, values) =>
+				retryCase(instance.n8n, { failure: 'unknown', loadWorkflow, values }),
 			CLI_TIMEOUT,
 		);
 
 		test(
 			'1.x, Idempotency Key: a second ordinary execution with the same keys sends nothing',
-			() => idempotencyKeyAcrossExecutions(n8n, { values: ['37.01', '37.02', '37.03', '37.04'] }),
+			() =>
+				idempotencyKeyAcrossExecutions(instance.n8n, {
+					values: ['37.01', '37.02', '37.03', '37.04'],
+				}),
 			CLI_TIMEOUT,
 		);
-	});
-});
+	},
+);

@@ -18,80 +18,50 @@
 // their data when they fail: saveDataErrorExecution "all"), so the running server can retry them.
 // The cases live in lib/retry-cases.mjs; retry-button-v1.test.mjs runs them on n8n 1.123.81.
 import { setupOwner } from '../../scripts/n8n-runtime.mjs';
-import {
-	CLI_TIMEOUT,
-	deactivateWorkflow,
-	describeE2e,
-	requirePieces,
-	sandboxControl,
-	sharedState,
-	startPrivateSandbox,
-} from './lib/n8n-e2e.mjs';
-import {
-	idempotencyKeyAcrossExecutions,
-	prepareInstance,
-	printFiguresAfterAll,
-	retryCase,
-} from './lib/retry-cases.mjs';
+import { startPrivateSandbox } from './lib/sandbox.mjs';
+import { CLI_TIMEOUT, describeE2e } from './lib/state.mjs';
+import { idempotencyKeyAcrossExecutions, retryCase, useRetryInstance } from './lib/retry-cases.mjs';
 
-/** @typedef {import('./lib/retry-cases.mjs').Instance} Instance */
-
-describeE2e("n8n's Retry button sends no payout twice", () => {
-	printFiguresAfterAll();
-
-	describe('n8n 2.41.1 (the shared server)', () => {
-		/** @type {Instance} */
-		let n8n;
-		/** @type {any} */
-		let sb;
-
-		beforeAll(async () => {
-			const state = sharedState();
-			requirePieces(state, ['sandbox', 'node', 'trigger']);
-			sb = await startPrivateSandbox({
+describeE2e("n8n's Retry button sends no payout twice, in n8n 2.41.1 (the shared server)", () => {
+	const instance = useRetryInstance({
+		label: '2.41.1',
+		timeout: CLI_TIMEOUT,
+		setUp: async (state) => {
+			const sb = await startPrivateSandbox({
 				id: 'facilitapay-retry-sandbox',
 				name: 'FacilitaPay Retry Sandbox',
 			});
-			const url = /** @type {string} */ (state.n8nUrl);
-			const { client } = await setupOwner(url);
-			n8n = await prepareInstance(
-				'2.41.1',
-				{ url, apiKey: /** @type {string} */ (state.apiKey), client },
-				sb,
-			);
-		}, CLI_TIMEOUT);
-
-		afterAll(async () => {
-			if (sb) await sandboxControl('DELETE', '/faults', undefined, sb.state).catch(() => undefined);
-			// The shared server stays up for other files: leave nothing of ours active there.
-			for (const workflow of n8n ? [n8n.plain, n8n.keyed] : [])
-				await deactivateWorkflow(workflow.id, n8n.state).catch(() => undefined);
-			await sb?.close();
-		});
-
-		test.each([
-			['Retry with original workflow', false, ['31.01', '31.02', '31.03', '31.04']],
-			['Retry with currently saved workflow', true, ['32.01', '32.02', '32.03', '32.04']],
-		])(
-			'%s after item 2 was refused (429): items 0 and 1, paid before the failure, are not sent again and come out alreadyDone; items 2 and 3 are paid once; the trigger keeps its registration',
-			(_name, loadWorkflow, values) =>
-				retryCase(n8n, { failure: 'definite', loadWorkflow, values }),
-			CLI_TIMEOUT,
-		);
-
-		test.each([
-			['Retry with original workflow', false, ['33.01', '33.02', '33.03', '33.04']],
-			['Retry with currently saved workflow', true, ['33.11', '33.12', '33.13', '33.14']],
-		])(
-			'%s after an unknown outcome on item 1 (created, then the connection dropped): it is found at FacilitaPay and not sent again',
-			(_name, loadWorkflow, values) => retryCase(n8n, { failure: 'unknown', loadWorkflow, values }),
-			CLI_TIMEOUT,
-		);
-
-		test(
-			'Idempotency Key: a second ordinary execution with the same keys sends nothing and outputs alreadyDone for every item',
-			() => idempotencyKeyAcrossExecutions(n8n, { values: ['34.01', '34.02', '34.03', '34.04'] }),
-			CLI_TIMEOUT,
-		);
+			const { client } = await setupOwner(state.n8nUrl);
+			return { sb, server: { url: state.n8nUrl, apiKey: state.apiKey, client } };
+		},
 	});
+
+	test.each([
+		['Retry with original workflow', false, ['31.01', '31.02', '31.03', '31.04']],
+		['Retry with currently saved workflow', true, ['32.01', '32.02', '32.03', '32.04']],
+	])(
+		'%s after item 2 was refused (429): items 0 and 1, paid before the failure, are not sent again and come out alreadyDone; items 2 and 3 are paid once; the trigger keeps its registration',
+		(_name, loadWorkflow, values) =>
+			retryCase(instance.n8n, { failure: 'definite', loadWorkflow, values }),
+		CLI_TIMEOUT,
+	);
+
+	test.each([
+		['Retry with original workflow', false, ['33.01', '33.02', '33.03', '33.04']],
+		['Retry with currently saved workflow', true, ['33.11', '33.12', '33.13', '33.14']],
+	])(
+		'%s after an unknown outcome on item 1 (created, then the connection dropped): it is found at FacilitaPay and not sent again',
+		(_name, loadWorkflow, values) =>
+			retryCase(instance.n8n, { failure: 'unknown', loadWorkflow, values }),
+		CLI_TIMEOUT,
+	);
+
+	test(
+		'Idempotency Key: a second ordinary execution with the same keys sends nothing and outputs alreadyDone for every item',
+		() =>
+			idempotencyKeyAcrossExecutions(instance.n8n, {
+				values: ['34.01', '34.02', '34.03', '34.04'],
+			}),
+		CLI_TIMEOUT,
+	);
 });

@@ -2,23 +2,16 @@
 // one execution per event however often FacilitaPay delivers it (and remembers it with the
 // workflow), and after 20 wrong secrets the guessing lock answers every notification alike.
 // The other trigger files: trigger-registration, trigger-events, trigger-open-cases.
+import { getWorkflowViaApi, listExecutions, postRaw } from './lib/n8n.mjs';
+import { createPerson, samplePerson, sandboxApi, sandboxControl } from './lib/sandbox.mjs';
+import { CLI_TIMEOUT, describeE2e, waitFor } from './lib/state.mjs';
 import {
-	CLI_TIMEOUT,
 	TRIGGER,
-	createPerson,
-	describeE2e,
-	getWorkflowViaApi,
 	guessedSecret,
-	listExecutions,
-	postRaw,
-	samplePerson,
-	sandboxApi,
-	sandboxControl,
 	triggerFigures,
 	triggerItems,
 	useTriggerSandbox,
-	waitFor,
-} from './lib/n8n-e2e.mjs';
+} from './lib/trigger.mjs';
 
 const figures = triggerFigures();
 

@@ -3,17 +3,14 @@
 // transactions (40 and 200) and a field the spec does not list.
 // The other trigger files: trigger-registration, trigger-events, trigger-duplicates.
 import {
-	CLI_TIMEOUT,
 	createCheckout,
 	createPerson,
-	describeE2e,
 	samplePerson,
 	sandboxApi,
 	sandboxControl,
-	triggerFigures,
-	triggerItems,
-	useTriggerSandbox,
-} from './lib/n8n-e2e.mjs';
+} from './lib/sandbox.mjs';
+import { CLI_TIMEOUT, describeE2e } from './lib/state.mjs';
+import { triggerFigures, triggerItems, useTriggerSandbox } from './lib/trigger.mjs';
 
 const figures = triggerFigures();
 

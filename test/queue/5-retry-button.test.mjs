@@ -10,24 +10,19 @@
 // starts two of its own when needed.
 import {
 	CASE_TIMEOUT,
-	KEEP_EXECUTION_DATA,
-	actionNode,
 	api,
 	caseCredentials,
 	caseSandbox,
-	createWebhookWorkflow,
+	createPayoutsWorkflow,
 	describeQueue,
 	ensureWorkers,
 	executionsByWorker,
-	itemsFromBody,
 	nodeOutput,
-	payoutFromItem,
 	postWhenRegistered,
 	queueState,
 	registerSubjects,
 	report,
 	retryOnMain,
-	triggerNode,
 	waitFor,
 } from './lib/queue.mjs';
 import { getExecution, waitForNewExecution } from '../e2e/lib/n8n-e2e.mjs';
@@ -48,22 +43,10 @@ describeQueue("queue mode: n8n's Retry button sends no payout twice", () => {
 		workers = await ensureWorkers(2, { prefix: 'retry' });
 		const credentials = await caseCredentials(sandbox, 'FacilitaPay Queue Retry');
 		path = `queue-retry-${Date.now().toString(36)}`;
-		workflow = await createWebhookWorkflow({
+		workflow = await createPayoutsWorkflow({
 			name: 'queue: Retry button on payouts',
 			path,
-			settings: KEEP_EXECUTION_DATA,
-			items: itemsFromBody('Payouts', 'payouts'),
-			action: actionNode({ name: PAYOUTS, credentials, parameters: payoutFromItem() }),
-			// An event the payouts never cause: the trigger only has to stay registered.
-			extraNodes: [
-				triggerNode({
-					webhookId: `wh-${path}`,
-					credentials,
-					events: ['subject_reproved'],
-					name: TRIGGER,
-					position: [0, 300],
-				}),
-			],
+			credentials,
 		});
 		await waitFor(
 			async () =>

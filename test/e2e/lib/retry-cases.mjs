@@ -4,17 +4,11 @@
 // (prepareInstance); retryCase() makes one execution fail (a definite failure or an unknown outcome)
 // and retries it the way the executions list's Retry button does; idempotencyKeyAcrossExecutions()
 // runs the same orders twice. Uses jest's global `expect`.
-import {
-	KEEP_EXECUTION_DATA,
-	actionNode,
-	itemsFromBody,
-	payoutFromItem,
-	triggerNode,
-	webhookWorkflow,
-} from './workflows.mjs';
+import { payoutsWorkflow } from './workflows.mjs';
 import {
 	activateWorkflow,
 	createWorkflowViaApi,
+	deactivateWorkflow,
 	getWorkflowViaApi,
 	listExecutions,
 	nodeOutput,
@@ -28,42 +22,11 @@ import {
 	sandboxMark,
 	sandboxRequests,
 } from './sandbox.mjs';
-import { waitFor } from './state.mjs';
+import { requirePieces, sharedState, waitFor } from './state.mjs';
 import { TRIGGER, activateAndWaitForRegistration, waitForRegistrationSaved } from './trigger.mjs';
 
 const PAYOUTS = 'FacilitaPay';
 const PAYOUT_ROUTE = 'POST /api/v1/transactions';
-
-/**
- * Webhook → Code (one item per payout in the body) → FacilitaPay Create Payout; optionally a
- * FacilitaPay Trigger (not connected) whose registration lives in the workflow's static data.
- * @param {{name: string, path: string, credentials: {id: string, name: string}, idempotencyKey?: boolean, withTrigger?: boolean}} options
- */
-function payoutWorkflow({ name, path, credentials, idempotencyKey = false, withTrigger = false }) {
-	return webhookWorkflow({
-		name,
-		path,
-		settings: KEEP_EXECUTION_DATA,
-		items: itemsFromBody('Payouts', 'payouts'),
-		action: actionNode({
-			name: PAYOUTS,
-			credentials,
-			parameters: payoutFromItem({ idempotencyKey }),
-		}),
-		// An event the payouts never cause: the trigger only has to stay registered.
-		extraNodes: withTrigger
-			? [
-					triggerNode({
-						webhookId: `wh-${path}`,
-						credentials,
-						events: ['subject_reproved'],
-						name: TRIGGER,
-						position: [0, 300],
-					}),
-				]
-			: [],
-	});
-}
 
 /**
  * One n8n (2.x shared or 1.x of a test file) with a private sandbox and the two workflows.
@@ -78,13 +41,13 @@ function payoutWorkflow({ name, path, credentials, idempotencyKey = false, withT
  * @param {string} label @param {{url: string, apiKey: string, client: any}} server @param {any} sb
  * @returns {Promise<Instance>}
  */
-export async function prepareInstance(label, server, sb) {
+async function prepareInstance(label, server, sb) {
 	const state = { ...sb.state, n8nUrl: server.url, apiKey: server.apiKey };
 	const tag = `${label.replace(/\W/g, '')}-${Date.now().toString(36)}`;
 	const plainPath = `retry-plain-${tag}`;
 	const keyedPath = `retry-keyed-${tag}`;
 	const plain = await createWorkflowViaApi(
-		payoutWorkflow({
+		payoutsWorkflow({
 			name: `e2e retry button (${label})`,
 			path: plainPath,
 			credentials: sb.credentials,
@@ -93,7 +56,7 @@ export async function prepareInstance(label, server, sb) {
 		state,
 	);
 	const keyed = await createWorkflowViaApi(
-		payoutWorkflow({
+		payoutsWorkflow({
 			name: `e2e idempotency key (${label})`,
 			path: keyedPath,
 			credentials: sb.credentials,
@@ -187,11 +150,42 @@ async function transactionsByValue(state, subjectId) {
 /** Notes what a case measured (printed after the calling file's tests). @type {string[]} */
 const figures = [];
 
-/** Prints what the calling file's cases measured, after its tests. */
-export function printFiguresAfterAll() {
-	/** @type {any} */ (globalThis).afterAll(() => {
+/**
+ * For the calling describe block: before its tests, `setUp` gives an n8n (and the private sandbox
+ * whose credentials it holds) and the instance is prepared on it (`holder.n8n`); after them the
+ * faults are removed, the instance's workflows unpublished, that n8n stopped when `setUp` says how,
+ * the sandbox closed, and what the cases measured printed.
+ * @param {{
+ *   label: string, timeout: number,
+ *   setUp: (state: any) => Promise<{sb: any, server: {url: string, apiKey: string, client: any}, stop?: () => Promise<unknown>}>
+ * }} options
+ */
+export function useRetryInstance({ label, timeout, setUp }) {
+	const holder = {
+		/** @type {Instance} */
+		n8n: /** @type {any} */ (undefined),
+	};
+	/** @type {Awaited<ReturnType<typeof setUp>> | undefined} */
+	let started;
+	const g = /** @type {any} */ (globalThis);
+	g.beforeAll(async () => {
+		const state = sharedState();
+		requirePieces(state, ['sandbox', 'node', 'trigger']);
+		started = await setUp(state);
+		holder.n8n = await prepareInstance(label, started.server, started.sb);
+	}, timeout);
+	g.afterAll(async () => {
+		if (!started) return;
+		const { sb, stop } = started;
+		await sandboxControl('DELETE', '/faults', undefined, sb.state).catch(() => undefined);
+		// A shared server stays up for other files: leave nothing of ours active there.
+		for (const workflow of holder.n8n ? [holder.n8n.plain, holder.n8n.keyed] : [])
+			await deactivateWorkflow(workflow.id, holder.n8n.state).catch(() => undefined);
+		await stop?.();
+		await sb.close();
 		if (figures.length > 0) console.log(`retry-button figures:\n${figures.join('\n')}`);
 	});
+	return holder;
 }
 
 /**

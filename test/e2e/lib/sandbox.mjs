@@ -1,6 +1,6 @@
 // The sandbox of the e2e run: what it received, its API and control endpoints, a private sandbox
 // for one test file, valid CPFs and people for fixtures, and credentials that sign in.
-import { CREDENTIAL_TYPE, importIntoN8n } from '../../../scripts/n8n-runtime.mjs';
+import { importIntoN8n, sandboxCredentials } from '../../../scripts/n8n-runtime.mjs';
 import { ACCOUNT_IDS } from '../../../sandbox/accounts.mjs';
 import { cliOptions, readAnswer, sharedState } from './state.mjs';
 
@@ -192,27 +192,12 @@ export async function createCheckout(subjectId, value, state = sharedState()) {
  * @param {{id: string, name: string}} credentials @param {string} sandboxUrl @param {E2eState} [state]
  */
 export async function importUsernamePasswordCredentials(
-	credentials,
+	{ id, name },
 	sandboxUrl,
 	state = sharedState(),
 ) {
-	await importIntoN8n(
-		'credentials',
-		[
-			{
-				...credentials,
-				type: CREDENTIAL_TYPE,
-				data: {
-					environment: 'custom',
-					baseUrl: `${sandboxUrl}/api/v1`,
-					authentication: 'usernamePassword',
-					username: 'sandbox',
-					password: 'sandbox',
-				},
-			},
-		],
-		cliOptions(state),
-	);
+	const signIn = sandboxCredentials({ baseUrl: `${sandboxUrl}/api/v1`, id, name, signIn: true });
+	await importIntoN8n('credentials', [signIn], cliOptions(state));
 }
 
 /** A CPF as people type it: 000.000.000-00. @param {string} cpf */
@@ -244,7 +229,6 @@ export async function sandboxControl(method, route, body, state = sharedState())
  * @param {E2eState} [state]
  */
 export async function startPrivateSandbox({ id, name, now, cli: target }, state = sharedState()) {
-	const { sandboxCredentials } = await import('../../../scripts/n8n-runtime.mjs');
 	const { createSandbox } = await import('../../../sandbox/server.mjs');
 	const sandbox = await createSandbox({
 		port: 0,

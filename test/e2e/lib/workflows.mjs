@@ -301,3 +301,36 @@ export function webhookWorkflow({ name, path, items, action, extraNodes = [], se
 		},
 	};
 }
+
+/**
+ * Webhook → Code (one item per element of the body's `payouts`: {subjectId, value, orderId}) →
+ * FacilitaPay Create Payout (named "FacilitaPay"), keeping every execution's data so n8n's Retry
+ * button can retry them; optionally a FacilitaPay Trigger (not connected, listening for an event the
+ * payouts never cause) whose registration lives in the workflow's static data.
+ * @param {{name: string, path: string, credentials: {id: string, name: string}, idempotencyKey?: boolean, withTrigger?: boolean}} options
+ */
+export function payoutsWorkflow({
+	name,
+	path,
+	credentials,
+	idempotencyKey = false,
+	withTrigger = false,
+}) {
+	return webhookWorkflow({
+		name,
+		path,
+		settings: KEEP_EXECUTION_DATA,
+		items: itemsFromBody('Payouts', 'payouts'),
+		action: actionNode({ credentials, parameters: payoutFromItem({ idempotencyKey }) }),
+		extraNodes: withTrigger
+			? [
+					triggerNode({
+						webhookId: `wh-${path}`,
+						credentials,
+						events: ['subject_reproved'],
+						position: [0, 300],
+					}),
+				]
+			: [],
+	});
+}

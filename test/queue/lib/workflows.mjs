@@ -1,16 +1,16 @@
 // The cases' workflows: FacilitaPay credentials for a case's sandbox, Webhook → items → FacilitaPay
 // published on the main (its nodes built by test/e2e/lib/workflows.mjs), and posting to the
 // webhook processor.
-import { actionNode, itemsFromBody, webhookWorkflow } from '../../e2e/lib/workflows.mjs';
-import { createActiveWorkflow, createCredentials, queueState, waitFor } from './cluster.mjs';
-
-export {
-	KEEP_EXECUTION_DATA,
+import { sandboxCredentials } from '../../../scripts/n8n-runtime.mjs';
+import {
 	actionNode,
 	itemsFromBody,
-	payoutFromItem,
-	triggerNode,
+	payoutsWorkflow,
+	webhookWorkflow,
 } from '../../e2e/lib/workflows.mjs';
+import { createActiveWorkflow, createCredentials, queueState, waitFor } from './cluster.mjs';
+
+export { triggerNode } from '../../e2e/lib/workflows.mjs';
 
 /**
  * FacilitaPay credentials for a case's own sandbox (through its recording proxy): the access token,
@@ -18,13 +18,7 @@ export {
  * @param {{apiBase: string}} sandbox @param {string} name @param {{signIn?: boolean}} [options]
  */
 export function caseCredentials(sandbox, name, { signIn = false } = {}) {
-	return createCredentials(name, {
-		environment: 'custom',
-		baseUrl: sandbox.apiBase,
-		...(signIn
-			? { authentication: 'usernamePassword', username: 'sandbox', password: 'sandbox' }
-			: { authentication: 'accessToken', accessToken: 'sandbox-token' }),
-	});
+	return createCredentials(name, sandboxCredentials({ baseUrl: sandbox.apiBase, signIn }).data);
 }
 
 /**
@@ -59,6 +53,15 @@ export function createPeopleWorkflow({ name, path, credentials }) {
 		items: itemsFromBody('People', 'people'),
 		action: actionNode({ credentials, parameters: SUBJECT_FROM_ITEM }),
 	});
+}
+
+/**
+ * Creates and publishes the payouts workflow of test/e2e/lib/workflows.mjs (payoutsWorkflow:
+ * Webhook → Payouts → FacilitaPay Create Payout, a FacilitaPay Trigger beside it).
+ * @param {{name: string, path: string, credentials: {id: string, name: string}}} workflow
+ */
+export function createPayoutsWorkflow({ name, path, credentials }) {
+	return createActiveWorkflow(payoutsWorkflow({ name, path, credentials, withTrigger: true }));
 }
 
 /**
