@@ -2,55 +2,25 @@
 // real HTTP: the records are made by the compiled node, the request looked up is the one the
 // sandbox received from it, and the reads go through the compiled transport (apiRequest), as the
 // node wires it. Build first: `npm run build`.
-import fs from 'node:fs';
-import path from 'node:path';
-import { createRequire } from 'node:module';
-
 import { createSandbox } from '../../sandbox/server.mjs';
-import { ACCOUNTS, ROOT, createContext, runAction, useSandbox } from './lib/harness.mjs';
-
-const require = createRequire(import.meta.url);
-
-function loadDist(relative) {
-	const file = path.join(ROOT, 'dist', relative);
-	if (!fs.existsSync(file)) {
-		throw new Error(`${relative} is not built. Run "npm run build" before the integration tests.`);
-	}
-	return require(file);
-}
+import { ACCOUNTS, createContext, loadDist, useSandbox } from './lib/harness.mjs';
+import {
+	automaticPixSubscriptionParameters,
+	boletoParameters,
+	cardSubscriptionParameters,
+	checkoutParameters,
+	contactParameters,
+	dynamicPixParameters,
+	transactionParameters,
+} from './lib/parameters.mjs';
+import { payoutParameters } from '../fixtures/transactions.js';
 
 const { findSent } = loadDist('nodes/FacilitaPay/actions/common/findSent/index.js');
 const { apiRequest } = loadDist('nodes/FacilitaPay/transport/index.js');
 
 const env = useSandbox(createSandbox);
 
-const fullAddress = {
-	email: 'maria@example.com',
-	phoneNumber: '11987654321',
-	addressStreet: 'Avenida Paulista',
-	addressNumber: '1000',
-	addressNeighborhood: 'Bela Vista',
-	addressPostalCode: '01310100',
-	addressCity: 'São Paulo',
-	addressState: 'SP',
-	addressCountry: 'BR',
-};
-
-const run = async (parameters) =>
-	(await runAction({ credentials: env.credentials, parameters })).output;
-
-async function createSubject() {
-	const [person] = await run({
-		resource: 'subject',
-		operation: 'create',
-		documentType: 'cpf',
-		documentNumber: '39053344705',
-		socialName: 'Maria da Silva',
-		fiscalCountry: 'BR',
-		additionalFields: fullAddress,
-	});
-	return person.json;
-}
+const run = async (parameters) => (await env.run(parameters)).output;
 
 /** The sandbox's clock (virtual: it moves only when told). */
 async function sandboxNow() {
@@ -132,7 +102,7 @@ async function findsEachOnceSinceFirstAttempt({ make, wrapper, otherValue, none 
 describe('findSent against the sandbox', () => {
 	let person;
 	beforeEach(async () => {
-		person = await createSubject();
+		person = await env.createSubject(contactParameters);
 	});
 
 	test('payout: the subject’s transactions with the same value, accounts and currencies since the first attempt', async () => {
@@ -141,16 +111,7 @@ describe('findSent against the sandbox', () => {
 			otherValue: '10.01',
 			make: async () =>
 				await create(
-					{
-						resource: 'transaction',
-						operation: 'createPayout',
-						subjectId: person.id,
-						fromBankAccountId: ACCOUNTS.usdCashOut,
-						toBankAccountId: ACCOUNTS.brlCustomer,
-						currency: 'USD',
-						exchangeCurrency: 'BRL',
-						value: '10.00',
-					},
+					payoutParameters('10.00', { subjectId: person.id }),
 					'POST /api/v1/transactions',
 				),
 		});
@@ -172,16 +133,11 @@ describe('findSent against the sandbox', () => {
 			otherValue: '25.50',
 			make: async () =>
 				await create(
-					{
-						resource: 'transaction',
-						operation: 'createDynamicPix',
-						subjectId: person.id,
-						fromBankAccountId: ACCOUNTS.brlPixExclusive,
+					dynamicPixParameters(person.id, '25.00', {
 						toBankAccountId: ACCOUNTS.usdDestination,
 						exchangeCurrency: 'USD',
-						value: '25.00',
 						dynamicPixExpiresAt: expiry,
-					},
+					}),
 					'POST /api/v1/transactions',
 				),
 		});
@@ -204,19 +160,7 @@ describe('findSent against the sandbox', () => {
 			wrapper: 'transaction',
 			otherValue: '99.00',
 			make: async () =>
-				await create(
-					{
-						resource: 'transaction',
-						operation: 'createBoleto',
-						subjectId: person.id,
-						toBankAccountId: ACCOUNTS.brlCustomer,
-						currency: 'BRL',
-						exchangeCurrency: 'BRL',
-						value: '99.90',
-						expireAt,
-					},
-					'POST /api/v1/transactions',
-				),
+				await create(boletoParameters(person.id, '99.90', expireAt), 'POST /api/v1/transactions'),
 		});
 		expect(result.first.record.bar_code).toMatch(/^\d{44}$/);
 		expect(result.claimed).toEqual([result.first.record.id, result.second.record.id, 'notFound']);
@@ -233,20 +177,9 @@ describe('findSent against the sandbox', () => {
 
 	test('card checkout: found through a card attempt on it; before any attempt it cannot tell', async () => {
 		const make = async () =>
-			await create(
-				{
-					resource: 'transaction',
-					operation: 'createCheckout',
-					subjectId: person.id,
-					toBankAccountId: ACCOUNTS.usdDestination,
-					currency: 'BRL',
-					exchangeCurrency: 'USD',
-					value: '80.00',
-				},
-				'POST /api/v1/transactions/checkout',
-			);
+			await create(checkoutParameters(person.id), 'POST /api/v1/transactions/checkout');
 		const before = await make();
-		await env.control.post(`/transactions/${before.record.checkout_id}/pay`, { success: false });
+		await env.control.pay(before.record.checkout_id, { success: false });
 		await advanceMinutes(10);
 		const since = await sandboxNow();
 		const first = await make();
@@ -256,8 +189,8 @@ describe('findSent against the sandbox', () => {
 			cannotTell: expect.stringContaining('checkout page nobody has tried to pay yet'),
 		});
 
-		await env.control.post(`/transactions/${first.record.checkout_id}/pay`, { success: false });
-		await env.control.post(`/transactions/${first.record.checkout_id}/pay`, { success: true });
+		await env.control.pay(first.record.checkout_id, { success: false });
+		await env.control.pay(first.record.checkout_id);
 		const taken = new Set();
 		const found = await lookup(first.request, since, taken);
 		expect(found.found).toMatchObject({ checkout_id: first.record.checkout_id, value: '80.00' });
@@ -277,39 +210,7 @@ describe('findSent against the sandbox', () => {
 
 	test('subscription: the partner’s subscriptions with the same subject, value, schedule, account and card', async () => {
 		const make = async () =>
-			await create(
-				{
-					resource: 'subscription',
-					operation: 'create',
-					paymentMethod: 'card',
-					subjectId: person.id,
-					value: '49.90',
-					frequency: 'month',
-					cycles: 3,
-					toBankAccountId: ACCOUNTS.usdDestination,
-					cardNumber: '4111111111111111',
-					cardExpirationDate: '08/2030',
-					cardBrand: 'visa',
-					cardSecurityCode: '737',
-					fullname: 'Maria Silva',
-					cardType: 'credit',
-					dfReferenceId: 'df-1',
-					mcc: '8999',
-					httpAcceptBrowserValue: 'text/html',
-					httpBrowserLanguage: 'pt-BR',
-					httpBrowserJavaEnabled: false,
-					httpBrowserJavaScriptEnabled: true,
-					httpBrowserColorDepth: '24',
-					httpBrowserScreenHeight: '1080',
-					httpBrowserScreenWidth: '1920',
-					httpBrowserTimeDifference: '180',
-					userAgentBrowserValue: 'Mozilla/5.0',
-					ipAddress: '203.0.113.7',
-					challengeWindowSize: 'fullPage',
-					additionalFields: {},
-				},
-				'POST /api/v1/subscriptions',
-			);
+			await create(cardSubscriptionParameters(person.id), 'POST /api/v1/subscriptions');
 		const result = await findsEachOnceSinceFirstAttempt({
 			wrapper: 'subscription',
 			otherValue: '59.90',
@@ -324,18 +225,7 @@ describe('findSent against the sandbox', () => {
 		expect(await lookup(otherCard, since)).toEqual({ notFound: true });
 
 		const automaticPix = await create(
-			{
-				resource: 'subscription',
-				operation: 'create',
-				paymentMethod: 'automaticPix',
-				subjectId: person.id,
-				value: '49.90',
-				frequency: 'month',
-				cycles: 3,
-				toBankAccountId: ACCOUNTS.usdDestination,
-				fromBankAccountId: ACCOUNTS.brlPixExclusive,
-				additionalFields: {},
-			},
+			automaticPixSubscriptionParameters(person.id),
 			'POST /api/v1/subscriptions',
 		);
 		expect(idOf(await lookup(automaticPix.request, since))).toBe(automaticPix.record.id);
@@ -344,24 +234,10 @@ describe('findSent against the sandbox', () => {
 	test('cancel, refund, subscription cancel and document upload: the record’s state tells', async () => {
 		const pix = async (value) =>
 			await create(
-				{
-					resource: 'transaction',
-					operation: 'createDynamicPix',
-					subjectId: person.id,
-					fromBankAccountId: ACCOUNTS.brlPixExclusive,
-					toBankAccountId: ACCOUNTS.brlCustomer,
-					exchangeCurrency: 'BRL',
-					value,
-					dynamicPixExpiresAt: await later(1),
-				},
+				dynamicPixParameters(person.id, value, { dynamicPixExpiresAt: await later(1) }),
 				'POST /api/v1/transactions',
 			);
 		const since = await sandboxNow();
-		const transactionAction = (operation, id) => ({
-			resource: 'transaction',
-			operation,
-			transactionId: id,
-		});
 
 		const toCancel = await pix('5.00');
 		const cancelRequest = {
@@ -370,7 +246,7 @@ describe('findSent against the sandbox', () => {
 			retry: 'sendOnce',
 		};
 		expect(await lookup(cancelRequest, since)).toEqual({ notFound: true });
-		await run(transactionAction('cancel', toCancel.record.id));
+		await run(transactionParameters('cancel', toCancel.record.id));
 		expect((await lookup(cancelRequest, since)).found).toMatchObject({ status: 'canceled' });
 
 		const toRefund = await pix('6.00');
@@ -379,27 +255,16 @@ describe('findSent against the sandbox', () => {
 			path: `/transactions/${toRefund.record.id}/refund_received_transaction`,
 			retry: 'sendOnce',
 		};
-		await env.control.post(`/transactions/${toRefund.record.id}/pay`, {});
+		await env.control.pay(toRefund.record.id, {});
 		expect(Object.keys(await lookup(refundRequest, since))).toEqual(['cannotTell']);
-		await run(transactionAction('refund', toRefund.record.id));
+		await run(transactionParameters('refund', toRefund.record.id));
 		expect((await lookup(refundRequest, since)).found).toMatchObject({
 			id: toRefund.record.id,
 			status: 'canceled',
 		});
 
 		const subscription = await create(
-			{
-				resource: 'subscription',
-				operation: 'create',
-				paymentMethod: 'automaticPix',
-				subjectId: person.id,
-				value: '19.90',
-				frequency: 'month',
-				cycles: 6,
-				toBankAccountId: ACCOUNTS.usdDestination,
-				fromBankAccountId: ACCOUNTS.brlPixExclusive,
-				additionalFields: {},
-			},
+			automaticPixSubscriptionParameters(person.id, { value: '19.90', cycles: 6 }),
 			'POST /api/v1/subscriptions',
 		);
 		await advanceMinutes(0);

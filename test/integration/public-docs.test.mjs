@@ -7,6 +7,7 @@ import axios from 'axios';
 import { createSandbox } from '../../sandbox/server.mjs';
 import { ACCOUNTS, useSandbox } from './lib/harness.mjs';
 import { dynamicPixParameters, transactionParameters } from './lib/parameters.mjs';
+import { personParameters } from '../fixtures/subjects.js';
 
 const env = useSandbox(createSandbox);
 
@@ -21,17 +22,6 @@ async function direct(method, path, body) {
 	});
 	return { status: response.status, data: response.data };
 }
-
-const person = (additionalFields = {}, overrides = {}) => ({
-	resource: 'subject',
-	operation: 'create',
-	documentType: 'cpf',
-	documentNumber: '39053344705',
-	socialName: 'Maria da Silva',
-	fiscalCountry: 'BR',
-	additionalFields,
-	...overrides,
-});
 
 const fullAddress = {
 	email: 'maria@example.com',
@@ -54,10 +44,7 @@ const pixToNoKeyAccount = (subjectId) =>
 		dynamicPixExpiresAt: '',
 	});
 
-async function createSubject(additionalFields = fullAddress) {
-	const { output } = await env.run(person(additionalFields));
-	return output[0].json;
-}
+const createSubject = async () => await env.createSubject(fullAddress);
 
 describe('the node and the sandbox hold the same rules', () => {
 	test.each([
@@ -70,7 +57,7 @@ describe('the node and the sandbox hold the same rules', () => {
 		'phone %p: the node %s it and the sandbox agrees with what the node sends',
 		async (phone, accepted) => {
 			if (!accepted) {
-				const error = await env.runExpectingError(person({ phoneNumber: phone }));
+				const error = await env.runExpectingError(personParameters({ phoneNumber: phone }));
 				expect(error.message).toMatch(/Invalid Phone Number/);
 				const raw = await direct('POST', '/subject/people', {
 					person: {
@@ -85,13 +72,13 @@ describe('the node and the sandbox hold the same rules', () => {
 				expect(Object.keys(raw.data.errors)).toEqual(['phone_number']);
 				return;
 			}
-			const { output } = await env.run(person({ phoneNumber: phone }));
+			const { output } = await env.run(personParameters({ phoneNumber: phone }));
 			expect(output[0].json.phone_number).toMatch(/^\d{4,15}$/);
 		},
 	);
 
 	test('an income written without decimals (the docs’ "4000") is sent and stored', async () => {
-		const { output } = await env.run(person({ netMonthlyAverageIncome: '4000' }));
+		const { output } = await env.run(personParameters({ netMonthlyAverageIncome: '4000' }));
 		expect(output[0].json.net_monthly_average_income).toBe('4000.00');
 		const raw = await direct('POST', '/subject/people', {
 			person: {

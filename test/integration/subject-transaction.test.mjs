@@ -3,23 +3,18 @@ import { createSandbox } from '../../sandbox/server.mjs';
 import { ACCOUNTS, sandboxCredentials, useSandbox } from './lib/harness.mjs';
 import {
 	INVALID_CPF_PERSON,
+	boletoParameters,
+	checkoutParameters,
+	contactParameters,
 	dynamicPixParameters,
 	getSubjectParameters,
 	transactionParameters,
 } from './lib/parameters.mjs';
+import { CPF } from '../fixtures/subjects.js';
+import { payoutParameters } from '../fixtures/transactions.js';
 
 /** Create Payout parameters: USD cash-out account to the customer's BRL account. */
-const payout = (subjectId, value, extra = {}) => ({
-	resource: 'transaction',
-	operation: 'createPayout',
-	subjectId,
-	fromBankAccountId: ACCOUNTS.usdCashOut,
-	toBankAccountId: ACCOUNTS.brlCustomer,
-	currency: 'USD',
-	exchangeCurrency: 'BRL',
-	value,
-	...extra,
-});
+const payout = (subjectId, value, extra = {}) => payoutParameters(value, { subjectId, ...extra });
 
 const env = useSandbox(createSandbox);
 
@@ -32,30 +27,11 @@ const signInCredentials = () =>
 		accessToken: undefined,
 	});
 
-const fullAddress = {
-	email: 'maria@example.com',
-	phoneNumber: '11987654321',
-	addressStreet: 'Avenida Paulista',
-	addressNumber: '1000',
-	addressNeighborhood: 'Bela Vista',
-	addressPostalCode: '01310-100',
-	addressCity: 'São Paulo',
-	addressState: 'SP',
-	addressCountry: 'BR',
-};
+/** Maria's contact fields, the postal code typed with its dash (FacilitaPay receives it without). */
+const fullAddress = { ...contactParameters, addressPostalCode: '01310-100' };
 
-async function createSubject(documentNumber = '39053344705', additionalFields = fullAddress) {
-	const { output } = await env.run({
-		resource: 'subject',
-		operation: 'create',
-		documentType: 'cpf',
-		documentNumber,
-		socialName: 'Maria da Silva',
-		fiscalCountry: 'BR',
-		additionalFields,
-	});
-	return output[0].json;
-}
+const createSubject = async (documentNumber = CPF, additionalFields = fullAddress) =>
+	await env.createSubject(additionalFields, { documentNumber });
 
 describe('Subject operations against the sandbox', () => {
 	test('Create or Update registers the person, and the same CPF updates them', async () => {
@@ -193,16 +169,8 @@ describe('Transaction operations against the sandbox', () => {
 
 	test('Create Boleto, then Get Boleto PDF outputs the PDF as binary', async () => {
 		const person = await createSubject();
-		const { output } = await env.run({
-			resource: 'transaction',
-			operation: 'createBoleto',
-			subjectId: person.id,
-			toBankAccountId: ACCOUNTS.brlCustomer,
-			currency: 'BRL',
-			exchangeCurrency: 'BRL',
-			value: '99.90',
-			expireAt: new Date(Date.now() + 3 * 86400_000).toISOString().slice(0, 10),
-		});
+		const inThreeDays = new Date(Date.now() + 3 * 86400_000).toISOString().slice(0, 10);
+		const { output } = await env.run(boletoParameters(person.id, '99.90', inThreeDays));
 		expect(output[0].json.bar_code).toMatch(/^\d{44}$/);
 		expect(output[0].json.digital_line).toMatch(/^\d{47}$/);
 		const pdf = await env.run(
@@ -219,15 +187,7 @@ describe('Transaction operations against the sandbox', () => {
 		const paidOut = await env.run(payout(person.id, '20.00'));
 		expect(paidOut.output[0].json).toMatchObject({ value: '20.00', currency: 'USD' });
 
-		const checkout = await env.run({
-			resource: 'transaction',
-			operation: 'createCheckout',
-			subjectId: person.id,
-			toBankAccountId: ACCOUNTS.usdDestination,
-			currency: 'BRL',
-			exchangeCurrency: 'USD',
-			value: '80.00',
-		});
+		const checkout = await env.run(checkoutParameters(person.id));
 		expect(checkout.output[0].json.checkout_url).toEqual(expect.any(String));
 
 		const pix = await env.run(dynamicPixParameters(person.id, '10.00'));

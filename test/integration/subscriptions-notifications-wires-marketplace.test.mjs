@@ -3,77 +3,30 @@
 import http from 'node:http';
 
 import { createSandbox } from '../../sandbox/server.mjs';
-import { ACCOUNTS, useSandbox } from './lib/harness.mjs';
-import { dynamicPixParameters } from './lib/parameters.mjs';
+import { useSandbox } from './lib/harness.mjs';
+import {
+	automaticPixSubscriptionParameters,
+	cardSubscriptionParameters,
+	contactParameters,
+	dynamicPixParameters,
+} from './lib/parameters.mjs';
 
 const CARD = '4111111111111111';
 
 const env = useSandbox(createSandbox);
 
-async function createSubject(documentNumber = '39053344705') {
-	const { output } = await env.run({
-		resource: 'subject',
-		operation: 'create',
-		documentType: 'cpf',
-		documentNumber,
-		socialName: 'Maria da Silva',
-		fiscalCountry: 'BR',
-		additionalFields: {
-			email: 'maria@example.com',
-			phoneNumber: '11987654321',
-			addressStreet: 'Avenida Paulista',
-			addressNumber: '1000',
-			addressNeighborhood: 'Bela Vista',
-			addressPostalCode: '01310100',
-			addressCity: 'São Paulo',
-			addressState: 'SP',
-			addressCountry: 'BR',
-			netMonthlyAverageIncome: '5000.00',
-			website: 'https://maria.example.com',
-		},
+/** Maria with everything a card subscription and an account request need. */
+const createSubject = async () =>
+	await env.createSubject({
+		...contactParameters,
+		netMonthlyAverageIncome: '5000.00',
+		website: 'https://maria.example.com',
 	});
-	return output[0].json;
-}
-
-const browser = {
-	httpAcceptBrowserValue: 'text/html',
-	httpBrowserLanguage: 'pt-BR',
-	httpBrowserJavaEnabled: false,
-	httpBrowserJavaScriptEnabled: true,
-	httpBrowserColorDepth: '24',
-	httpBrowserScreenHeight: '1080',
-	httpBrowserScreenWidth: '1920',
-	httpBrowserTimeDifference: '180',
-	userAgentBrowserValue: 'Mozilla/5.0',
-	ipAddress: '203.0.113.7',
-	challengeWindowSize: 'fullPage',
-};
-
-const cardSubscription = (subjectId, cardNumber = CARD) => ({
-	resource: 'subscription',
-	operation: 'create',
-	paymentMethod: 'card',
-	subjectId,
-	value: '49.90',
-	frequency: 'month',
-	cycles: 3,
-	toBankAccountId: ACCOUNTS.usdDestination,
-	cardNumber,
-	cardExpirationDate: '08/2030',
-	cardBrand: 'visa',
-	cardSecurityCode: '737',
-	fullname: 'Maria Silva',
-	cardType: 'credit',
-	dfReferenceId: 'df-1',
-	mcc: '8999',
-	...browser,
-	additionalFields: {},
-});
 
 describe('Subscriptions and invoices against the sandbox', () => {
 	test('card subscription: create, get, get many, invoices, cancel; the card never shows in outputs', async () => {
 		const person = await createSubject();
-		const created = await env.run(cardSubscription(person.id));
+		const created = await env.run(cardSubscriptionParameters(person.id));
 		const subscription = created.output[0].json;
 		expect(subscription).toMatchObject({ status: expect.any(String), subject_id: person.id });
 		expect(JSON.stringify(created.output)).not.toContain(CARD);
@@ -133,7 +86,7 @@ describe('Subscriptions and invoices against the sandbox', () => {
 
 	test('a declined card is retried with a 3DS challenge; the card is masked in the answer', async () => {
 		const person = await createSubject();
-		const created = await env.run(cardSubscription(person.id, '4000000000000002'));
+		const created = await env.run(cardSubscriptionParameters(person.id, '4000000000000002'));
 		await env.control.post('/clock/advance', { days: 1 });
 		const challenge = await env.run({
 			resource: 'subscription',
@@ -155,17 +108,7 @@ describe('Subscriptions and invoices against the sandbox', () => {
 
 	test('automatic PIX refuses the day frequency before sending, and creates a pending subscription otherwise', async () => {
 		const person = await createSubject();
-		const base = {
-			resource: 'subscription',
-			operation: 'create',
-			paymentMethod: 'automaticPix',
-			subjectId: person.id,
-			value: '19.90',
-			cycles: 6,
-			toBankAccountId: ACCOUNTS.usdDestination,
-			fromBankAccountId: ACCOUNTS.brlPixExclusive,
-			additionalFields: {},
-		};
+		const base = automaticPixSubscriptionParameters(person.id, { value: '19.90', cycles: 6 });
 		const error = await env.runExpectingError({ ...base, frequency: 'day' });
 		expect(error.message).toMatch(/Frequency/);
 		expect(await env.control.received('POST /api/v1/subscriptions')).toHaveLength(0);

@@ -8,6 +8,7 @@ import path from 'node:path';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import { ACCOUNT_IDS } from '../../../sandbox/accounts.mjs';
+import { personParameters } from '../../fixtures/subjects.js';
 
 const require = createRequire(import.meta.url);
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
@@ -198,6 +199,9 @@ export function useSandbox(createSandbox, options = { port: 0 }) {
 		/** The same, expecting the node to fail; returns the error. */
 		runExpectingError: async (parameters, extra = {}) =>
 			await runActionExpectingError({ credentials: context.credentials, parameters, ...extra }),
+		/** Registers Maria da Silva (test/fixtures personParameters) through the node; her record. */
+		createSubject: async (additionalFields = {}, overrides = {}) =>
+			(await context.run(personParameters(additionalFields, overrides))).output[0].json,
 	};
 	beforeAll(async () => {
 		context.sandbox = await createSandbox(options);

@@ -1,5 +1,6 @@
 // Node parameters the integration tests (and bench/node-throughput.mjs) run against the sandbox:
 // the sandbox's seeded accounts filled in, so that the same request works there as written.
+import { browserParameters } from '../../fixtures/cards.js';
 import { personParameters } from '../../fixtures/subjects.js';
 import { ACCOUNTS } from './harness.mjs';
 
@@ -39,5 +40,80 @@ export const transactionParameters = (operation, transactionId, extra = {}) => (
 	resource: 'transaction',
 	operation,
 	transactionId,
+	...extra,
+});
+
+/** Subject > Create or Update, Additional Fields: Maria's e-mail, phone and address in São Paulo. */
+export const contactParameters = {
+	email: 'maria@example.com',
+	phoneNumber: '11987654321',
+	addressStreet: 'Avenida Paulista',
+	addressNumber: '1000',
+	addressNeighborhood: 'Bela Vista',
+	addressPostalCode: '01310100',
+	addressCity: 'São Paulo',
+	addressState: 'SP',
+	addressCountry: 'BR',
+};
+
+/** Transaction > Create Boleto: `value` BRL into the customer's BRL account, due on `expireAt`. */
+export const boletoParameters = (subjectId, value, expireAt, extra = {}) => ({
+	resource: 'transaction',
+	operation: 'createBoleto',
+	subjectId,
+	toBankAccountId: ACCOUNTS.brlCustomer,
+	currency: 'BRL',
+	exchangeCurrency: 'BRL',
+	value,
+	expireAt,
+	...extra,
+});
+
+/** Transaction > Create Card Checkout: 80.00 BRL settled in USD. */
+export const checkoutParameters = (subjectId, extra = {}) => ({
+	resource: 'transaction',
+	operation: 'createCheckout',
+	subjectId,
+	toBankAccountId: ACCOUNTS.usdDestination,
+	currency: 'BRL',
+	exchangeCurrency: 'USD',
+	value: '80.00',
+	...extra,
+});
+
+/** Subscription > Create, paid by card: 3 monthly charges of 49.90 into the USD account. */
+export const cardSubscriptionParameters = (subjectId, cardNumber = '4111111111111111') => ({
+	resource: 'subscription',
+	operation: 'create',
+	paymentMethod: 'card',
+	subjectId,
+	value: '49.90',
+	frequency: 'month',
+	cycles: 3,
+	toBankAccountId: ACCOUNTS.usdDestination,
+	cardNumber,
+	cardExpirationDate: '08/2030',
+	cardBrand: 'visa',
+	cardSecurityCode: '737',
+	fullname: 'Maria Silva',
+	cardType: 'credit',
+	dfReferenceId: 'df-1',
+	mcc: '8999',
+	...browserParameters,
+	additionalFields: {},
+});
+
+/** Subscription > Create, paid by automatic PIX from the partner's PIX account into the USD one. */
+export const automaticPixSubscriptionParameters = (subjectId, extra = {}) => ({
+	resource: 'subscription',
+	operation: 'create',
+	paymentMethod: 'automaticPix',
+	subjectId,
+	value: '49.90',
+	frequency: 'month',
+	cycles: 3,
+	toBankAccountId: ACCOUNTS.usdDestination,
+	fromBankAccountId: ACCOUNTS.brlPixExclusive,
+	additionalFields: {},
 	...extra,
 });
