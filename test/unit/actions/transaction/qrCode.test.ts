@@ -5,30 +5,17 @@ import { crc16CcittFalse } from '../../../../nodes/FacilitaPay/validation/pix';
 import { runNode, runNodeExpectingError } from '../../helpers/executeContext';
 import { skipRetryWaits } from '../../helpers/retryWaits';
 import { decodeMatrix, svgToMatrix } from '../../helpers/qrImage';
+import { dynamicBrCode } from '../../../fixtures/brCode';
 
 skipRetryWaits();
 
-const tlv = (id: string, value: string) => `${id}${String(value.length).padStart(2, '0')}${value}`;
-
-/** A dynamic BR Code built field by field, with its CRC. */
-function brCode(): string {
-	const account =
-		tlv('00', 'br.gov.bcb.pix') +
-		tlv('25', 'qrcodes-pix.facilitapay.com/v2/cobv/9d36b84fc70b478fb95c12729b90ca25');
-	const body =
-		tlv('00', '01') +
-		tlv('01', '12') +
-		tlv('26', account) +
-		tlv('52', '0000') +
-		tlv('53', '986') +
-		tlv('54', '150.00') +
-		tlv('58', 'BR') +
-		tlv('59', 'FACILITAPAY') +
-		tlv('60', 'SAO PAULO') +
-		tlv('62', tlv('05', 'FP9D36B84FC70B')) +
-		'6304';
-	return body + crc16CcittFalse(body);
-}
+/** A dynamic BR Code of 150.00 BRL, with its CRC. */
+const brCode = () =>
+	dynamicBrCode(crc16CcittFalse, {
+		location: 'qrcodes-pix.facilitapay.com/v2/cobv/9d36b84fc70b478fb95c12729b90ca25',
+		amount: '150.00',
+		txid: 'FP9D36B84FC70B',
+	});
 
 const createPix = (overrides: Record<string, unknown> = {}) => ({
 	resource: 'transaction',

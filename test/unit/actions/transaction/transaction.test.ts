@@ -5,6 +5,7 @@ import { runNode, runNodeExpectingError } from '../../helpers/executeContext';
 import { skipRetryWaits } from '../../helpers/retryWaits';
 import { SUBJECT_ID } from '../../../fixtures/subjects';
 import { BRL_PIX, CUSTOMER, USD_CASHOUT, USD_DEST } from '../../../fixtures/transactions';
+import { dynamicBrCode } from '../../../fixtures/brCode';
 
 skipRetryWaits();
 
@@ -13,24 +14,9 @@ const isoIn = (seconds: number) =>
 const day = (offset: number) =>
 	new Date(Date.now() + offset * 86_400_000).toISOString().slice(0, 10);
 
-const tlv = (id: string, value: string) => `${id}${String(value.length).padStart(2, '0')}${value}`;
-
-/** A dynamic BR Code built field by field, with its CRC. */
-function brCode(): string {
-	const account = tlv('00', 'br.gov.bcb.pix') + tlv('25', 'pix.example.com/qr/v2/abc123');
-	const body =
-		tlv('00', '01') +
-		tlv('01', '12') +
-		tlv('26', account) +
-		tlv('52', '0000') +
-		tlv('53', '986') +
-		tlv('58', 'BR') +
-		tlv('59', 'FACILITAPAY') +
-		tlv('60', 'SAO PAULO') +
-		tlv('62', tlv('05', '***')) +
-		'6304';
-	return body + crc16CcittFalse(body);
-}
+/** A dynamic BR Code without amount, with its CRC. */
+const brCode = () =>
+	dynamicBrCode(crc16CcittFalse, { location: 'pix.example.com/qr/v2/abc123', txid: '***' });
 
 const pix = (overrides: Record<string, unknown> = {}) => ({
 	resource: 'transaction',
