@@ -118,6 +118,13 @@ describe('Subscriptions and invoices against the sandbox', () => {
 });
 
 describe('Webhooks and notifications against the sandbox', () => {
+	/** Notification > Get Many with these options: all of them, unless `paging` says otherwise. */
+	const getNotifications = (options, paging = { returnAll: true }) => ({
+		resource: 'notification',
+		operation: 'getMany',
+		...paging,
+		options,
+	});
 	let receiver;
 	let received;
 	let refuse;
@@ -153,12 +160,7 @@ describe('Webhooks and notifications against the sandbox', () => {
 		refuse = true;
 		await env.control.post('/events', { type: 'payment_expired', transaction_id: 't-1' });
 		await env.control.post('/clock/advance', { days: 1 });
-		const failed = await env.run({
-			resource: 'notification',
-			operation: 'getMany',
-			returnAll: true,
-			options: { failed: 'onlyFailed' },
-		});
+		const failed = await env.run(getNotifications({ failed: 'onlyFailed' }));
 		expect(failed.output).toHaveLength(1);
 		expect(failed.output[0].json.notification).toMatchObject({ type: 'payment_expired' });
 
@@ -176,20 +178,11 @@ describe('Webhooks and notifications against the sandbox', () => {
 		for (const item of [...failed.output, ...marked.output])
 			expect(JSON.stringify(item.json)).not.toContain(`"secret"`);
 		expect(marked.output[0].json.notification).toMatchObject({ type: 'payment_expired' });
-		const none = await env.run({
-			resource: 'notification',
-			operation: 'getMany',
-			returnAll: true,
-			options: { failed: 'onlyFailed' },
-		});
+		const none = await env.run(getNotifications({ failed: 'onlyFailed' }));
 		expect(none.output).toHaveLength(0);
-		const newest = await env.run({
-			resource: 'notification',
-			operation: 'getMany',
-			returnAll: false,
-			limit: 1,
-			options: { orderBy: 'desc' },
-		});
+		const newest = await env.run(
+			getNotifications({ orderBy: 'desc' }, { returnAll: false, limit: 1 }),
+		);
 		expect(newest.output[0].json.notification.type).toBe('payment_expired');
 
 		const disabled = await env.run({ resource: 'webhook', operation: 'disable' });
