@@ -15,43 +15,38 @@
 //   docs/images/trigger-panel.png   the FacilitaPay Trigger's panel: how to test with one URL per account
 // Variables: N8N_PORT, N8N_RUNNERS_BROKER_PORT, SANDBOX_PORT, SANDBOX_TOKEN (as npm start),
 // CHROMIUM_PATH (default: the first of chromium, chromium-browser, google-chrome on PATH).
+// This file holds what the shots show (people, workflows) and how each is taken; the Chromium
+// plumbing is in screenshots/chromium.mjs, n8n's and the sandbox's in screenshots/n8n.mjs.
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
-import { createRequire } from 'node:module';
-import { pathToFileURL } from 'node:url';
+import { ROOT, localPorts, log, setupOwner } from './n8n-runtime.mjs';
 import {
-	CACHE_DIR,
-	OWNER,
-	ROOT,
-	assertPortFree,
-	buildAndPackPackage,
-	cleanEnv,
-	ensureN8n,
-	importIntoN8n,
-	installPackageInto,
-	localPorts,
-	log,
-	removeUserFolder,
-	run,
-	sandboxCredentials,
-	setupOwner,
-	startN8n,
-} from './n8n-runtime.mjs';
-import { createSandbox } from '../sandbox/server.mjs';
+	SCALE,
+	boxOf,
+	dragX,
+	findChromium,
+	hideFloatingNodes,
+	loadPuppeteer,
+	ndvBox,
+	openNode,
+	parameterColumn,
+	settle,
+	shoot,
+	signedInPage,
+} from './screenshots/chromium.mjs';
+import {
+	answers,
+	cleanup,
+	saveWorkflow,
+	seedPeople,
+	startOwnN8nAndSandbox,
+} from './screenshots/n8n.mjs';
 
 const startedAt = Date.now();
 const { n8nPort, brokerPort, sandboxPort, sandboxToken } = localPorts();
 const n8nUrl = `http://127.0.0.1:${n8nPort}`;
-const OUT_DIR = path.join(ROOT, 'docs', 'images');
-const PUPPETEER_DIR = path.join(CACHE_DIR, 'puppeteer-core');
-const PUPPETEER_VERSION = '24.43.1';
 const EXAMPLE_FILE = path.join(ROOT, 'examples', 'onboard-customer.json');
 const CREDENTIALS = { id: 'facilitapay-sandbox', name: 'FacilitaPay Sandbox' };
-/** Above this a PNG is too heavy for a README; the script says so. */
-const MAX_PNG_BYTES = 300 * 1024;
-/** Sharper text in the PNGs; the crops keep them small. */
-const SCALE = 1.5;
 
 /** The people the Subject list shows. The same document again updates that person: re-runs add none. */
 const PEOPLE = [
@@ -88,133 +83,6 @@ const PEOPLE = [
 	},
 ];
 const PICKED_LABEL = 'Maria Silva · CPF ***.456.789-** · approved';
-
-/** @param {number} ms */
-const delay = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
-
-// ---------------------------------------------------------------------------------------------
-// The browser
-
-function findChromium() {
-	const given = process.env.CHROMIUM_PATH;
-	if (given) {
-		if (!fs.existsSync(given)) throw new Error(`CHROMIUM_PATH=${given} does not exist.`);
-		return given;
-	}
-	const dirs = (process.env.PATH ?? '').split(path.delimiter).filter(Boolean);
-	for (const name of ['chromium', 'chromium-browser', 'google-chrome', 'google-chrome-stable']) {
-		for (const dir of dirs) {
-			const candidate = path.join(dir, name);
-			if (fs.existsSync(candidate)) return candidate;
-		}
-	}
-	throw new Error(
-		"No Chromium found. Install Debian's (`sudo apt-get install -y chromium`) or set CHROMIUM_PATH to a Chrome/Chromium binary.",
-	);
-}
-
-/** puppeteer-core from .cache/puppeteer-core/, installed there once (no browser download). */
-async function loadPuppeteer() {
-	const manifest = path.join(PUPPETEER_DIR, 'package.json');
-	const installed = path.join(PUPPETEER_DIR, 'node_modules', 'puppeteer-core', 'package.json');
-	if (!fs.existsSync(installed)) {
-		log(
-			`installing puppeteer-core@${PUPPETEER_VERSION} into ${path.relative(ROOT, PUPPETEER_DIR) || PUPPETEER_DIR}/ (not a project dependency)…`,
-		);
-		fs.mkdirSync(PUPPETEER_DIR, { recursive: true });
-		if (!fs.existsSync(manifest)) fs.writeFileSync(manifest, '{"private": true}\n');
-		await run(
-			'npm',
-			[
-				'install',
-				'--no-audit',
-				'--no-fund',
-				'--prefix',
-				PUPPETEER_DIR,
-				`puppeteer-core@${PUPPETEER_VERSION}`,
-			],
-			{
-				cwd: PUPPETEER_DIR,
-				env: cleanEnv({ PUPPETEER_SKIP_DOWNLOAD: '1' }),
-				logFile: path.join(PUPPETEER_DIR, 'install.log'),
-				what: 'Installing puppeteer-core',
-			},
-		);
-	}
-	const resolved = createRequire(manifest).resolve('puppeteer-core');
-	return (await import(pathToFileURL(resolved).href)).default;
-}
-
-// ---------------------------------------------------------------------------------------------
-// n8n and the sandbox: reuse the running ones or start our own
-
-/** @param {string} url */
-async function answers(url) {
-	try {
-		return (await fetch(url, { signal: AbortSignal.timeout(3000) })).ok;
-	} catch {
-		return false;
-	}
-}
-
-/** @type {Array<() => Promise<unknown>>} */
-const cleanups = [];
-
-async function startOwnN8nAndSandbox() {
-	await assertPortFree(n8nPort, 'n8n (N8N_PORT)');
-	await assertPortFree(brokerPort, "n8n's task broker (N8N_RUNNERS_BROKER_PORT)");
-	await assertPortFree(sandboxPort, 'the sandbox (SANDBOX_PORT)');
-	const [tarball] = await Promise.all([buildAndPackPackage({ reuse: true }), ensureN8n('v2')]);
-	const userFolder = fs.mkdtempSync(path.join(os.tmpdir(), 'facilitapay-screenshots-'));
-	cleanups.push(async () => removeUserFolder(userFolder));
-	installPackageInto(userFolder, tarball);
-
-	const sandbox = await createSandbox({
-		port: sandboxPort,
-		host: '127.0.0.1',
-		token: sandboxToken,
-	});
-	await sandbox.listen();
-	cleanups.push(() => sandbox.close());
-	sandbox.followRealTime?.((/** @type {Error} */ error) => log(`sandbox clock: ${error.message}`));
-	const sandboxUrl = String(sandbox.url ?? `http://127.0.0.1:${sandboxPort}`).replace(/\/$/, '');
-
-	const options = { version: /** @type {const} */ ('v2'), userFolder };
-	const credentials = sandboxCredentials({
-		baseUrl: `${sandboxUrl}/api/v1`,
-		token: sandboxToken,
-		...CREDENTIALS,
-	});
-	await importIntoN8n('credentials', [credentials], options);
-	await importIntoN8n('workflow', [JSON.parse(fs.readFileSync(EXAMPLE_FILE, 'utf8'))], options);
-	const n8n = await startN8n({ version: 'v2', userFolder, port: n8nPort, brokerPort });
-	cleanups.push(() => n8n.stop());
-	return sandboxUrl;
-}
-
-// ---------------------------------------------------------------------------------------------
-// Content: people in the sandbox, one workflow in n8n
-
-/** @param {string} sandboxUrl */
-async function seedPeople(sandboxUrl) {
-	/** @type {Record<string, string>} */
-	const ids = {};
-	for (const person of PEOPLE) {
-		const response = await fetch(`${sandboxUrl}/api/v1/subject/people`, {
-			method: 'POST',
-			headers: { authorization: `Bearer ${sandboxToken}`, 'content-type': 'application/json' },
-			body: JSON.stringify({ person }),
-		});
-		const body = await response.json().catch(() => ({}));
-		if (!response.ok) {
-			throw new Error(
-				`The sandbox refused person "${person.social_name}" (HTTP ${response.status}: ${JSON.stringify(body).slice(0, 300)}).`,
-			);
-		}
-		ids[person.social_name] = body.data.id;
-	}
-	return ids;
-}
 
 /** The workflow whose FacilitaPay node the panel and picker shots show. */
 function chargeWorkflow(mariaId) {
@@ -254,171 +122,6 @@ function chargeWorkflow(mariaId) {
 		],
 		connections: { [trigger]: { main: [[{ node: 'Create PIX Charge', type: 'main', index: 0 }]] } },
 	};
-}
-
-// ---------------------------------------------------------------------------------------------
-// The shots
-
-/**
- * @param {any} page puppeteer Page
- * @param {string} name file name in docs/images/
- * @param {{x: number, y: number, width: number, height: number}} clip
- */
-async function shoot(page, name, clip) {
-	const file = path.join(OUT_DIR, name);
-	await page.screenshot({ path: file, clip, captureBeyondViewport: false });
-	const bytes = fs.statSync(file).size;
-	log(
-		`saved docs/images/${name} (${Math.round(clip.width * SCALE)}x${Math.round(clip.height * SCALE)}, ${(bytes / 1024).toFixed(0)} kB)`,
-	);
-	if (bytes > MAX_PNG_BYTES)
-		log(`  docs/images/${name} is over ${MAX_PNG_BYTES / 1024} kB: crop it tighter`);
-}
-
-/** @param {any} page @param {string} selector */
-async function boxOf(page, selector) {
-	const handle = await page.waitForSelector(selector, { visible: true, timeout: 30_000 });
-	const box = await handle.boundingBox();
-	if (!box) throw new Error(`${selector} has no box on the page.`);
-	return box;
-}
-
-/** Waits until nothing moves (canvas fit, panel and dropdown transitions): two equal frames. */
-async function settle(page) {
-	await page.evaluate(
-		() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))),
-	);
-	await page.evaluate(() =>
-		Promise.all(document.getAnimations().map((a) => a.finished.catch(() => undefined))),
-	);
-	await delay(300);
-}
-
-/** The panel's middle column (tabs and parameters), which n8n lets one resize. @param {any} page */
-async function parameterColumn(page) {
-	const box = await page.evaluate(() => {
-		const parameters = document.querySelector('[data-test-id=node-parameters]');
-		let column = parameters;
-		while (column && !/_resize_/.test(String(column.className))) column = column.parentElement;
-		const r = (column ?? parameters)?.getBoundingClientRect();
-		return r ? { x: r.x, y: r.y, width: r.width, height: r.height } : null;
-	});
-	if (!box)
-		throw new Error('The node panel has no parameter column ([data-test-id=node-parameters]).');
-	return box;
-}
-
-/** @param {any} page @param {{x: number, y: number}} from @param {number} toX */
-async function dragX(page, from, toX) {
-	await page.mouse.move(from.x, from.y);
-	await page.mouse.down();
-	await page.mouse.move(toX, from.y, { steps: 12 });
-	await page.mouse.up();
-}
-
-async function takeShots(puppeteer, { exampleId, chargeId, people }) {
-	fs.mkdirSync(OUT_DIR, { recursive: true });
-	const browser = await puppeteer.launch({
-		executablePath: findChromium(),
-		headless: true,
-		args: ['--no-sandbox', '--disable-dev-shm-usage', '--hide-scrollbars', '--lang=en-US'],
-		defaultViewport: { width: 1280, height: 800, deviceScaleFactor: SCALE },
-	});
-	try {
-		const page = await browser.newPage();
-		page.setDefaultTimeout(30_000);
-		await page.goto(`${n8nUrl}/signin`, { waitUntil: 'networkidle2' });
-		await page.type('input[name=emailOrLdapLoginId]', OWNER.email);
-		await page.type('input[name=password]', OWNER.password);
-		await page.click('[data-test-id=form-submit-button]');
-		await page.waitForFunction(() => !location.pathname.startsWith('/signin'));
-
-		// 1. The onboarding example on the canvas, a viewport as wide as the workflow.
-		await page.setViewport({ width: 1280, height: 640, deviceScaleFactor: SCALE });
-		await page.goto(`${n8nUrl}/workflow/${exampleId}`, { waitUntil: 'networkidle2' });
-		await page.waitForSelector('[data-test-id=canvas-node][data-node-name="Create PIX Charge"]');
-		// n8n fits the workflow into the view on opening; the pointer stays off the nodes.
-		await page.mouse.move(1270, 90);
-		await settle(page);
-		const logs = await boxOf(page, '[data-test-id=logs-panel]');
-		const sidebar = await boxOf(page, '[data-test-id=canvas-wrapper]');
-		await shoot(page, 'workflow.png', {
-			x: sidebar.x,
-			y: 0,
-			width: 1280 - sidebar.x,
-			height: logs.y,
-		});
-
-		// 2. The FacilitaPay node's panel, its parameter column widened so the labels fit.
-		await page.setViewport({ width: 1280, height: 800, deviceScaleFactor: SCALE });
-		await page.goto(`${n8nUrl}/workflow/${chargeId}`, { waitUntil: 'networkidle2' });
-		const node = await boxOf(
-			page,
-			'[data-test-id=canvas-node][data-node-name="Create PIX Charge"]',
-		);
-		await page.mouse.click(node.x + node.width / 2, node.y + node.height / 2, { clickCount: 2 });
-		await page.waitForSelector('[data-test-id=resource-locator-subjectId]', { visible: true });
-		await settle(page);
-		const column = await parameterColumn(page);
-		if (column.width < 640) {
-			// Drag its right edge, then its left edge, outwards (n8n keeps the width for later panels).
-			await dragX(
-				page,
-				{ x: column.x + column.width, y: column.y + column.height / 2 },
-				column.x + column.width + 160,
-			);
-			await dragX(page, { x: column.x + 1, y: column.y + column.height / 2 }, column.x - 130);
-		}
-		// The chip of the parent node that hangs over the panel's left edge: cut in half by the crop.
-		await page.addStyleTag({
-			content: '[data-test-id=floating-nodes] { display: none !important; }',
-		});
-		await page.mouse.move(1270, 790);
-		await settle(page);
-		const ndv = await boxOf(page, '[data-test-id=ndv]');
-		const panel = {
-			x: Math.floor(ndv.x),
-			y: Math.floor(ndv.y),
-			width: Math.ceil(ndv.width),
-			height: Math.ceil(ndv.height),
-		};
-		await shoot(page, 'node-panel.png', panel);
-
-		// 3. The Subject field's From list, opened, after the entries came from the sandbox.
-		await page.click('[data-test-id=resource-locator-subjectId] [data-test-id=rlc-input]');
-		await page.waitForFunction(
-			(names) => {
-				const items = [...document.querySelectorAll('[data-test-id=rlc-item]')].map(
-					(el) => el.textContent ?? '',
-				);
-				return names.every((name) => items.some((text) => text.includes(name)));
-			},
-			{ timeout: 30_000 },
-			people,
-		);
-		await page.mouse.move(1270, 790);
-		await settle(page);
-		const wide = await parameterColumn(page);
-		const listBottom = await page.$$eval('[data-test-id=rlc-item]', (items) =>
-			Math.max(...items.map((item) => item.getBoundingClientRect().bottom)),
-		);
-		await shoot(page, 'subject-picker.png', {
-			x: Math.floor(wide.x),
-			y: Math.floor(wide.y),
-			width: Math.ceil(wide.width),
-			height: Math.ceil(listBottom + 14 - wide.y),
-		});
-	} finally {
-		await browser.close();
-	}
-}
-
-// ---------------------------------------------------------------------------------------------
-
-async function cleanup() {
-	for (const step of cleanups.reverse())
-		await step().catch((error) => log(`cleaning up: ${error.message}`));
-	cleanups.length = 0;
 }
 
 /** Three payouts into Create Payout with Preview Only on, and a FacilitaPay Trigger beside. */
@@ -491,41 +194,89 @@ function previewWorkflow(mariaId) {
 	};
 }
 
-/** Opens a node's panel by double-clicking it on the canvas. */
-async function openNode(page, name) {
-	const node = await boxOf(page, `[data-test-id=canvas-node][data-node-name="${name}"]`);
-	await page.mouse.click(node.x + node.width / 2, node.y + node.height / 2, { clickCount: 2 });
-	await page.waitForSelector('[data-test-id=ndv]', { visible: true });
-}
+// ---------------------------------------------------------------------------------------------
+// The shots
 
-/** The whole panel, as a crop. */
-async function ndvBox(page) {
-	const ndv = await boxOf(page, '[data-test-id=ndv]');
-	return {
-		x: Math.floor(ndv.x),
-		y: Math.floor(ndv.y),
-		width: Math.ceil(ndv.width),
-		height: Math.ceil(ndv.height),
-	};
+/** 1 to 3: the example on the canvas, the node's panel and its Subject list. */
+async function takeShots(puppeteer, { exampleId, chargeId, people }) {
+	const { browser, page } = await signedInPage(puppeteer, n8nUrl, {
+		viewport: { width: 1280, height: 800 },
+		timeoutMs: 30_000,
+	});
+	try {
+		// 1. The onboarding example on the canvas, a viewport as wide as the workflow.
+		await page.setViewport({ width: 1280, height: 640, deviceScaleFactor: SCALE });
+		await page.goto(`${n8nUrl}/workflow/${exampleId}`, { waitUntil: 'networkidle2' });
+		await page.waitForSelector('[data-test-id=canvas-node][data-node-name="Create PIX Charge"]');
+		// n8n fits the workflow into the view on opening; the pointer stays off the nodes.
+		await page.mouse.move(1270, 90);
+		await settle(page);
+		const logs = await boxOf(page, '[data-test-id=logs-panel]');
+		const sidebar = await boxOf(page, '[data-test-id=canvas-wrapper]');
+		await shoot(page, 'workflow.png', {
+			x: sidebar.x,
+			y: 0,
+			width: 1280 - sidebar.x,
+			height: logs.y,
+		});
+
+		// 2. The FacilitaPay node's panel, its parameter column widened so the labels fit.
+		await page.setViewport({ width: 1280, height: 800, deviceScaleFactor: SCALE });
+		await page.goto(`${n8nUrl}/workflow/${chargeId}`, { waitUntil: 'networkidle2' });
+		await openNode(page, 'Create PIX Charge');
+		await page.waitForSelector('[data-test-id=resource-locator-subjectId]', { visible: true });
+		await settle(page);
+		const column = await parameterColumn(page);
+		if (column.width < 640) {
+			// Drag its right edge, then its left edge, outwards (n8n keeps the width for later panels).
+			await dragX(
+				page,
+				{ x: column.x + column.width, y: column.y + column.height / 2 },
+				column.x + column.width + 160,
+			);
+			await dragX(page, { x: column.x + 1, y: column.y + column.height / 2 }, column.x - 130);
+		}
+		await hideFloatingNodes(page);
+		await page.mouse.move(1270, 790);
+		await settle(page);
+		await shoot(page, 'node-panel.png', await ndvBox(page));
+
+		// 3. The Subject field's From list, opened, after the entries came from the sandbox.
+		await page.click('[data-test-id=resource-locator-subjectId] [data-test-id=rlc-input]');
+		await page.waitForFunction(
+			(names) => {
+				const items = [...document.querySelectorAll('[data-test-id=rlc-item]')].map(
+					(el) => el.textContent ?? '',
+				);
+				return names.every((name) => items.some((text) => text.includes(name)));
+			},
+			{ timeout: 30_000 },
+			people,
+		);
+		await page.mouse.move(1270, 790);
+		await settle(page);
+		const wide = await parameterColumn(page);
+		const listBottom = await page.$$eval('[data-test-id=rlc-item]', (items) =>
+			Math.max(...items.map((item) => item.getBoundingClientRect().bottom)),
+		);
+		await shoot(page, 'subject-picker.png', {
+			x: Math.floor(wide.x),
+			y: Math.floor(wide.y),
+			width: Math.ceil(wide.width),
+			height: Math.ceil(listBottom + 14 - wide.y),
+		});
+	} finally {
+		await browser.close();
+	}
 }
 
 /** 4 and 5: the preview output with its hint, and the trigger's panel. */
 async function takePreviewShots(puppeteer, { previewId }) {
-	const browser = await puppeteer.launch({
-		executablePath: findChromium(),
-		headless: true,
-		args: ['--no-sandbox', '--disable-dev-shm-usage', '--hide-scrollbars', '--lang=en-US'],
-		defaultViewport: { width: 1440, height: 860, deviceScaleFactor: SCALE },
+	const { browser, page } = await signedInPage(puppeteer, n8nUrl, {
+		viewport: { width: 1440, height: 860 },
+		timeoutMs: 60_000,
 	});
 	try {
-		const page = await browser.newPage();
-		page.setDefaultTimeout(60_000);
-		await page.goto(`${n8nUrl}/signin`, { waitUntil: 'networkidle2' });
-		await page.type('input[name=emailOrLdapLoginId]', OWNER.email);
-		await page.type('input[name=password]', OWNER.password);
-		await page.click('[data-test-id=form-submit-button]');
-		await page.waitForFunction(() => !location.pathname.startsWith('/signin'));
-
 		await page.goto(`${n8nUrl}/workflow/${previewId}`, { waitUntil: 'networkidle2' });
 		await page.waitForSelector('[data-test-id=canvas-node][data-node-name="Preview Payouts"]');
 		await openNode(page, 'Preview Payouts');
@@ -533,9 +284,7 @@ async function takePreviewShots(puppeteer, { previewId }) {
 		await page.waitForFunction(() =>
 			document.body.innerText.includes('Nothing was sent to FacilitaPay'),
 		);
-		await page.addStyleTag({
-			content: '[data-test-id=floating-nodes] { display: none !important; }',
-		});
+		await hideFloatingNodes(page);
 		await page.mouse.move(1430, 850);
 		await settle(page);
 		await shoot(page, 'preview-output.png', await ndvBox(page));
@@ -557,6 +306,7 @@ async function main() {
 	findChromium();
 	const puppeteer = await loadPuppeteer();
 
+	const example = JSON.parse(fs.readFileSync(EXAMPLE_FILE, 'utf8'));
 	let sandboxUrl = `http://127.0.0.1:${sandboxPort}`;
 	const reuse = await answers(`${n8nUrl}/healthz/readiness`);
 	if (reuse) {
@@ -567,35 +317,21 @@ async function main() {
 			);
 		}
 	} else {
-		sandboxUrl = await startOwnN8nAndSandbox();
+		sandboxUrl = await startOwnN8nAndSandbox({
+			n8nPort,
+			brokerPort,
+			sandboxPort,
+			sandboxToken,
+			credentials: CREDENTIALS,
+			workflows: [example],
+		});
 	}
 
-	const ids = await seedPeople(sandboxUrl);
+	const ids = await seedPeople(sandboxUrl, sandboxToken, PEOPLE);
 	const { client } = await setupOwner(n8nUrl);
-	const created = await client.call('POST', '/rest/workflows', chargeWorkflow(ids['Maria Silva']));
-	const chargeId = created.json?.data?.id;
-	if (!created.ok || !chargeId)
-		throw new Error(
-			`n8n did not save the screenshot workflow (HTTP ${created.status}: ${created.text.slice(0, 300)}).`,
-		);
-	if (reuse) {
-		// Leave the user's n8n as it was.
-		cleanups.push(async () => {
-			await client.call('POST', `/rest/workflows/${chargeId}/archive`);
-			await client.call('DELETE', `/rest/workflows/${chargeId}`);
-		});
-	}
-	const preview = await client.call('POST', '/rest/workflows', previewWorkflow(ids['Maria Silva']));
-	const previewId = preview.json?.data?.id;
-	if (!preview.ok || !previewId)
-		throw new Error(`n8n did not save the preview workflow (HTTP ${preview.status}).`);
-	if (reuse) {
-		cleanups.push(async () => {
-			await client.call('POST', `/rest/workflows/${previewId}/archive`);
-			await client.call('DELETE', `/rest/workflows/${previewId}`);
-		});
-	}
-	const exampleId = JSON.parse(fs.readFileSync(EXAMPLE_FILE, 'utf8')).id;
+	const chargeId = await saveWorkflow(client, chargeWorkflow(ids['Maria Silva']), { reuse });
+	const previewId = await saveWorkflow(client, previewWorkflow(ids['Maria Silva']), { reuse });
+	const exampleId = example.id;
 	if (process.env.SCREENSHOTS_ONLY !== 'preview')
 		await takeShots(puppeteer, { exampleId, chargeId, people: PEOPLE.map((p) => p.social_name) });
 	await takePreviewShots(puppeteer, { previewId });
