@@ -1,6 +1,7 @@
 import { z } from 'zod';
 
 import { clock } from '../clock';
+import { perTimeZone } from './perTimeZone';
 import { checkPhoneAreaCode, checkPhoneCountryCode, checkPhoneNumber } from '../validation/address';
 import { checkCreationDate, type TimeZoneOption } from '../validation/dates';
 import { checkIncome } from '../validation/money';
@@ -141,3 +142,6 @@ export const companySchemaFor = (options: TimeZoneOption & { now?: Date } = {}) 
 				});
 			}
 		});
+
+/** companySchemaFor in the workflow's time zone, built once per time zone. */
+export const companySchemaIn = perTimeZone(companySchemaFor);

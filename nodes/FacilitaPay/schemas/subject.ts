@@ -1,6 +1,7 @@
 import { z } from 'zod';
 
 import { clock } from '../clock';
+import { perTimeZone } from './perTimeZone';
 import {
 	checkBrazilianState,
 	checkCep,
@@ -305,6 +306,9 @@ export const personCreateSchemaFor = (options: PersonSchemaOptions = {}) =>
 
 export const personCreateSchema = personCreateSchemaFor();
 
+/** personCreateSchemaFor in the workflow's time zone, built once per time zone. */
+export const personCreateSchemaIn = perTimeZone(personCreateSchemaFor);
+
 /**
  * `PUT /subject/people/:id` body (`person`): only the fields to change; the document cannot change.
  * `options` as for personCreateSchemaFor (personUpdateSchema: now, in UTC).
@@ -333,3 +337,6 @@ export const personUpdateSchemaFor = (options: PersonSchemaOptions = {}) =>
 		});
 
 export const personUpdateSchema = personUpdateSchemaFor();
+
+/** personUpdateSchemaFor in the workflow's time zone, built once per time zone. */
+export const personUpdateSchemaIn = perTimeZone(personUpdateSchemaFor);

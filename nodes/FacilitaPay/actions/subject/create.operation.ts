@@ -4,7 +4,7 @@ import { updateDisplayOptions } from 'n8n-workflow';
 import { PERSON_DOCUMENT_TYPES } from '../../validation/documents';
 import { ADDITIONAL_FIELDS, documentTypeOptions } from '../common/fields';
 import { compact, jsonParameter, validateBody } from '../common/input';
-import { PERSON_LABELS, personCreateSchemaFor } from '../../schemas/subject';
+import { PERSON_LABELS, personCreateSchemaIn } from '../../schemas/subject';
 import { personFieldsToApi, personOptionalFields } from './person.fields';
 import type { ItemWork } from '../node.type';
 import { answerAsJson } from '../common/output';
@@ -74,7 +74,7 @@ export async function prepare(this: IExecuteFunctions, i: number): Promise<ItemW
 	const person = validateBody(
 		this,
 		i,
-		personCreateSchemaFor({ timeZone: this.getTimezone() }),
+		personCreateSchemaIn(this.getTimezone()),
 		raw,
 		PERSON_LABELS,
 	);

@@ -4,7 +4,7 @@ import { updateDisplayOptions } from 'n8n-workflow';
 import {
 	ACTIVITY_TYPES_SEEN,
 	COMPANY_LABELS,
-	companySchemaFor,
+	companySchemaIn,
 	PARTNER_DOCUMENT_TYPES,
 } from '../../schemas/company';
 import { ADDITIONAL_FIELDS, documentTypeOptions } from '../common/fields';
@@ -255,13 +255,7 @@ export async function prepare(this: IExecuteFunctions, i: number): Promise<ItemW
 		raw.documents = jsonParameter(this, i, 'Documents (JSON)', raw.documents) as IDataObject[];
 		if (Array.isArray(raw.documents) && raw.documents.length === 0) delete raw.documents;
 	}
-	const company = validateBody(
-		this,
-		i,
-		companySchemaFor({ timeZone: this.getTimezone() }),
-		raw,
-		COMPANY_LABELS,
-	);
+	const company = validateBody(this, i, companySchemaIn(this.getTimezone()), raw, COMPANY_LABELS);
 	return {
 		request: {
 			method: 'POST',

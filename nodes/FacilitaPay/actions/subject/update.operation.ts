@@ -1,7 +1,7 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { PERSON_LABELS, personUpdateSchemaFor } from '../../schemas/subject';
+import { PERSON_LABELS, personUpdateSchemaIn } from '../../schemas/subject';
 import { checkUuid } from '../../validation/uuid';
 import { subjectIdField } from '../common/fields';
 import { compact, jsonParameter, requireValid, validateBody } from '../common/input';
@@ -64,7 +64,7 @@ export async function prepare(this: IExecuteFunctions, i: number): Promise<ItemW
 	const person = validateBody(
 		this,
 		i,
-		personUpdateSchemaFor({ timeZone: this.getTimezone() }),
+		personUpdateSchemaIn(this.getTimezone()),
 		fields,
 		PERSON_LABELS,
 	);
