@@ -3,6 +3,7 @@ import { NodeHelpers, nodeNameToToolName } from 'n8n-workflow';
 
 import { FacilitaPay } from '../../nodes/FacilitaPay/FacilitaPay.node';
 import { runNode } from './helpers/executeContext';
+import { workflowNode } from './helpers/workflowNode';
 
 const nodeType = new FacilitaPay() as unknown as INodeType;
 const { properties } = nodeType.description;
@@ -24,14 +25,11 @@ function operations(): Array<{ resource: string; option: INodePropertyOptions }>
 	});
 }
 
-const toolNode = (resource: string, operation: string): INode => ({
-	id: 'tool',
-	name: 'FacilitaPay',
-	type: 'n8n-nodes-facilitapay.facilitaPayTool',
-	typeVersion: 1,
-	position: [0, 0],
-	parameters: { resource, operation },
-});
+const toolNode = (resource: string, operation: string): INode =>
+	workflowNode('tool', 'FacilitaPay', 'n8n-nodes-facilitapay.facilitaPayTool', {
+		resource,
+		operation,
+	});
 
 describe('the node as an AI agent tool', () => {
 	it('has 35 operations, each with its own action text', () => {

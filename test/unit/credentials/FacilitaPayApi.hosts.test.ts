@@ -2,7 +2,6 @@ import type {
 	ICredentialDataDecryptedObject,
 	IDataObject,
 	IHttpRequestOptions,
-	INode,
 	INodeTypes,
 } from 'n8n-workflow';
 import { Workflow } from 'n8n-workflow';
@@ -14,20 +13,14 @@ import {
 	tokenMayGoTo,
 } from '../../../credentials/FacilitaPayApi.credentials';
 import { scriptedService } from './scriptedService';
+import { workflowNode } from '../helpers/workflowNode';
 
 /**
  * The Base URL n8n computes for the credential test: the `baseURL` expression of `test.request`
  * evaluated by n8n's own expression engine with `$credentials`, as n8n's credential tester does.
  */
 function testBaseUrl(data: IDataObject): string {
-	const node: INode = {
-		id: 'temp',
-		name: 'Temp-Node',
-		type: 'n8n-nodes-base.noOp',
-		typeVersion: 1,
-		position: [0, 0],
-		parameters: {},
-	};
+	const node = workflowNode('temp', 'Temp-Node', 'n8n-nodes-base.noOp');
 	const nodeTypes = {
 		getByName: () => undefined,
 		getByNameAndVersion: () => undefined,

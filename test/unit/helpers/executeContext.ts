@@ -11,17 +11,15 @@ import { NodeApiError } from 'n8n-workflow';
 import { FacilitaPay } from '../../../nodes/FacilitaPay/FacilitaPay.node';
 import type { ProcessedStore } from '../../helpers/fakeExecuteContext';
 import { createExecuteContext } from '../../helpers/fakeExecuteContext';
+import { workflowNode } from './workflowNode';
 
 export const BASE_URL = 'https://sandbox.test/api/v1';
 
-export const testNode: INode = {
-	id: 'node-1',
-	name: 'FacilitaPay',
-	type: 'n8n-nodes-facilitapay.facilitaPay',
-	typeVersion: 1,
-	position: [0, 0],
-	parameters: {},
-};
+export const testNode: INode = workflowNode(
+	'node-1',
+	'FacilitaPay',
+	'n8n-nodes-facilitapay.facilitaPay',
+);
 
 /** What n8n-core's httpRequestWithAuthentication throws for an HTTP error answer. */
 export function httpError(status: number, body: unknown, headers: Record<string, string> = {}) {

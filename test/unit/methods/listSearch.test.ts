@@ -7,19 +7,13 @@ import {
 	searchSubscriptions,
 	searchTransactions,
 } from '../../../nodes/FacilitaPay/methods/listSearch';
+import { workflowNode } from '../helpers/workflowNode';
 
 /** A load-options context whose requests are answered by `answer(url, qs)`. */
 function loadOptionsContext(answer: (path: string, qs: IDataObject) => unknown) {
 	const requests: IHttpRequestOptions[] = [];
 	const ctx = {
-		getNode: () => ({
-			id: 'n',
-			name: 'FacilitaPay',
-			type: 'x',
-			typeVersion: 1,
-			position: [0, 0],
-			parameters: {},
-		}),
+		getNode: () => workflowNode('n', 'FacilitaPay', 'x'),
 		getCredentials: async () => ({
 			environment: 'custom',
 			baseUrl: 'https://sandbox.test/api/v1',

@@ -12,6 +12,7 @@ import type {
 
 import { FacilitaPayTrigger } from '../../../nodes/FacilitaPayTrigger/FacilitaPayTrigger.node';
 import { secretHmac, secretKey } from '../../../nodes/FacilitaPayTrigger/secret';
+import { workflowNode } from '../helpers/workflowNode';
 
 /**
  * Fakes for the trigger, after n8n's own `testWebhookTriggerNode` (nodes-base test helpers): a
@@ -32,14 +33,11 @@ export const credentials = {
 	accessToken: 'test-token',
 };
 
-const node: INode = {
-	id: 'trigger-1',
-	name: 'FacilitaPay Trigger',
-	type: 'n8n-nodes-facilitapay.facilitaPayTrigger',
-	typeVersion: 1,
-	position: [0, 0],
-	parameters: {},
-};
+const node: INode = workflowNode(
+	'trigger-1',
+	'FacilitaPay Trigger',
+	'n8n-nodes-facilitapay.facilitaPayTrigger',
+);
 
 /** The keyed HMAC the trigger keeps for a secret, under the test credentials' key. */
 export function hmacOf(secret: unknown, creds: IDataObject = credentials): string {
