@@ -2,18 +2,10 @@ import type { IDataObject } from 'n8n-workflow';
 
 import { httpError } from '../helpers/executeContext';
 import { receive, registeredStaticData } from './triggerContext';
-import {
-	NOW,
-	approvedTransaction,
-	item,
-	notification,
-	paymentApproved,
-	onFakeClockWithFreshMemory,
-} from './webhookEvents';
+import { NOW } from './webhookClock';
+import { approvedTransaction, item, notification, paymentApproved } from './webhookEvents';
 
 // The trigger's webhook() and duplicate notifications (Drop Duplicates, overlapping deliveries).
-
-onFakeClockWithFreshMemory();
 
 describe('webhook: duplicates', () => {
 	const on = { options: { dropDuplicates: true } };

@@ -9,20 +9,17 @@ import {
 import { httpError } from '../helpers/executeContext';
 import type { Replier } from './triggerContext';
 import { credentials, receive } from './triggerContext';
+import { NOW } from './webhookClock';
 import {
-	NOW,
 	approvedTransaction,
 	item,
 	notification,
 	paymentApproved,
 	transactions,
-	onFakeClockWithFreshMemory,
 } from './webhookEvents';
 
 // The trigger's webhook() under load: large events read in parallel but bounded, a hard time bound,
 // a sender that stopped waiting, and one 429-aware limiter for the whole process.
-
-onFakeClockWithFreshMemory();
 
 describe('webhook: large events are read in parallel, bounded', () => {
 	it.each([40, 200])(

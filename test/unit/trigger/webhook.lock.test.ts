@@ -2,18 +2,10 @@ import type { IDataObject } from 'n8n-workflow';
 
 import { clearGuessMemory } from '../../../nodes/FacilitaPayTrigger/guessing';
 import { SECRET, receive, registeredStaticData } from './triggerContext';
-import {
-	NOW,
-	approvedTransaction,
-	item,
-	notification,
-	paymentApproved,
-	onFakeClockWithFreshMemory,
-} from './webhookEvents';
+import { NOW } from './webhookClock';
+import { approvedTransaction, item, notification, paymentApproved } from './webhookEvents';
 
 // The trigger's webhook() and the guessing lock: 20 wrong secrets in 10 minutes lock it.
-
-onFakeClockWithFreshMemory();
 
 describe('webhook: the guessing lock (20 wrong secrets in 10 minutes)', () => {
 	const wrong = (n: number) =>

@@ -1,17 +1,10 @@
 import { httpError } from '../helpers/executeContext';
 import { BASE_URL, SECRET, receive } from './triggerContext';
-import {
-	NOW,
-	approvedTransaction,
-	item,
-	paymentApproved,
-	onFakeClockWithFreshMemory,
-} from './webhookEvents';
+import { NOW } from './webhookClock';
+import { approvedTransaction, item, paymentApproved } from './webhookEvents';
 
 // The trigger's webhook() as n8n calls it, for a genuine notification: what it reads, answers and
 // starts (the event and the API object), with or without the request's headers.
-
-onFakeClockWithFreshMemory();
 
 describe('webhook: a genuine notification', () => {
 	it('reads what it names, answers 200 itself and starts the workflow with the event and the API object', async () => {

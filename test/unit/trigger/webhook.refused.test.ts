@@ -1,18 +1,11 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { SECRET, receive, registeredStaticData } from './triggerContext';
-import {
-	NOW,
-	item,
-	notification,
-	paymentApproved,
-	onFakeClockWithFreshMemory,
-} from './webhookEvents';
+import { NOW } from './webhookClock';
+import { item, notification, paymentApproved } from './webhookEvents';
 
 // The trigger's webhook() as n8n calls it: forged or broken requests start nothing, and how the
 // secret is checked.
-
-onFakeClockWithFreshMemory();
 
 describe('webhook: forged or broken requests start nothing', () => {
 	it.each<[string, IDataObject]>([

@@ -1,39 +1,14 @@
 import type { IDataObject, IHttpRequestOptions } from 'n8n-workflow';
 import { sleep } from 'n8n-workflow';
 
-import { defaultRetryOptions } from '../../../nodes/FacilitaPay/transport';
-import { clearDuplicateMemory } from '../../../nodes/FacilitaPayTrigger/duplicates';
-import { clearGuessMemory } from '../../../nodes/FacilitaPayTrigger/guessing';
-import { clearProcessLimiters } from '../../../nodes/FacilitaPayTrigger/reads';
 import { httpError } from '../helpers/executeContext';
 import type { Replier } from './triggerContext';
 import { SECRET } from './triggerContext';
 
 /*
- * What the webhook tests (webhook.*.test.ts) share: the webhook as n8n calls it, on a fake clock,
- * each test with fresh process memories (guesses, duplicates, limiters). The rules themselves are
- * table-tested in decision.*.test.ts.
+ * The notifications and API objects the webhook tests (webhook.*.test.ts) send and read, and how
+ * they read what was started. The rules themselves are table-tested in decision.*.test.ts.
  */
-
-export const NOW = new Date('2025-06-02T10:30:00.000Z');
-
-/** For every test of the calling file: the fake clock at NOW, no retry waits, fresh memories. */
-export function onFakeClockWithFreshMemory() {
-	beforeEach(() => {
-		jest.useFakeTimers({
-			now: NOW,
-			doNotFake: ['nextTick', 'queueMicrotask', 'setImmediate'],
-		});
-		jest.spyOn(defaultRetryOptions, 'wait').mockImplementation(async () => {});
-		clearGuessMemory();
-		clearDuplicateMemory();
-		clearProcessLimiters();
-	});
-	afterEach(() => {
-		jest.useRealTimers();
-		jest.restoreAllMocks();
-	});
-}
 
 export function notification(fields: IDataObject): IDataObject {
 	return { notification: { secret: SECRET, ...fields } };
