@@ -250,31 +250,23 @@ describe('Wires and marketplace accounts against the sandbox', () => {
 		});
 		await env.run({ ...docs, labels: ['person-cpf'], fileUrl: 'https://files.example.com/b.pdf' });
 
-		const early = await env.runExpectingError({
+		/** A Marketplace Account operation for this person. */
+		const forPerson = (operation) => ({
 			resource: 'marketplaceAccount',
-			operation: 'requestBankAccount',
+			operation,
 			subjectId: person.id,
 			options: {},
 		});
+		const early = await env.runExpectingError(forPerson('requestBankAccount'));
 		expect(early.message).toMatch(/FacilitaPay rejected the data \(item 0\)/);
 
-		const auth = await env.run({
-			resource: 'marketplaceAccount',
-			operation: 'requestAuthorization',
-			subjectId: person.id,
-			options: {},
-		});
+		const auth = await env.run(forPerson('requestAuthorization'));
 		expect(auth.output[0].json.status).toBe('pending');
 		const [authRequest] = await env.control.received('POST /api/v1/subject/:id/account_request');
 		expect(authRequest.body ?? {}).toEqual({});
 		await env.control.post(`/authorizations/${auth.output[0].json.id}/approve`);
 
-		const request = await env.run({
-			resource: 'marketplaceAccount',
-			operation: 'requestBankAccount',
-			subjectId: person.id,
-			options: {},
-		});
+		const request = await env.run(forPerson('requestBankAccount'));
 		expect(request.output[0].json.status).toBe('processing');
 		await env.control.post(`/bank_account_requests/${request.output[0].json.id}/complete`);
 		const status = await env.run({

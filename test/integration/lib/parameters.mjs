@@ -82,7 +82,11 @@ export const checkoutParameters = (subjectId, extra = {}) => ({
 });
 
 /** Subscription > Create, paid by card: 3 monthly charges of 49.90 into the USD account. */
-export const cardSubscriptionParameters = (subjectId, cardNumber = '4111111111111111') => ({
+export const cardSubscriptionParameters = (
+	subjectId,
+	cardNumber = '4111111111111111',
+	extra = {},
+) => ({
 	resource: 'subscription',
 	operation: 'create',
 	paymentMethod: 'card',
@@ -101,6 +105,7 @@ export const cardSubscriptionParameters = (subjectId, cardNumber = '411111111111
 	mcc: '8999',
 	...browserParameters,
 	additionalFields: {},
+	...extra,
 });
 
 /** Subscription > Create, paid by automatic PIX from the partner's PIX account into the USD one. */
