@@ -3,11 +3,11 @@ import { updateDisplayOptions } from 'n8n-workflow';
 
 import { PERSON_DOCUMENT_TYPES } from '../../validation/documents';
 import { ADDITIONAL_FIELDS, documentTypeOptions } from '../common/fields';
-import { compact, jsonParameter, validateBody } from '../common/input';
+import { compact, validateBody } from '../common/input';
 import { PERSON_LABELS, personCreateSchemaIn } from '../../schemas/subject';
 import { personFieldsToApi, personOptionalFields } from './person.fields';
+import { readDocuments, subjectWork } from './subject.request';
 import type { ItemWork } from '../node.type';
-import { answerAsJson } from '../common/output';
 
 const properties: INodeProperties[] = [
 	{
@@ -67,10 +67,7 @@ export async function prepare(this: IExecuteFunctions, i: number): Promise<ItemW
 		fiscal_country: this.getNodeParameter('fiscalCountry', i) as string,
 		...personFieldsToApi(compact(additional)),
 	});
-	if (raw.documents !== undefined) {
-		raw.documents = jsonParameter(this, i, 'Documents (JSON)', raw.documents) as IDataObject[];
-		if (Array.isArray(raw.documents) && raw.documents.length === 0) delete raw.documents;
-	}
+	readDocuments(this, i, raw);
 	const person = validateBody(
 		this,
 		i,
@@ -78,15 +75,10 @@ export async function prepare(this: IExecuteFunctions, i: number): Promise<ItemW
 		raw,
 		PERSON_LABELS,
 	);
-	return {
-		request: {
-			method: 'POST',
-			path: '/subject/people',
-			body: { person: compact(person as IDataObject) },
-			// Documents are appended on every send: a request with documents is never repeated.
-			retry: person.documents?.length ? 'sendOnce' : 'safe',
-			itemIndex: i,
-		},
-		output: (data) => [{ json: answerAsJson(data) }],
-	};
+	return subjectWork(
+		i,
+		{ method: 'POST', path: '/subject/people' },
+		'person',
+		person as IDataObject,
+	);
 }

@@ -8,10 +8,10 @@ import {
 	PARTNER_DOCUMENT_TYPES,
 } from '../../schemas/company';
 import { ADDITIONAL_FIELDS, documentTypeOptions } from '../common/fields';
-import { compact, jsonParameter, validateBody } from '../common/input';
-import { answerAsJson } from '../common/output';
+import { compact, validateBody } from '../common/input';
 import type { ItemWork } from '../node.type';
 import { personFieldsToApi, personOptionalFields } from './person.fields';
+import { readDocuments, subjectWork } from './subject.request';
 
 /** The person fields a company has too (no birth date, RFC or documents: those differ below). */
 const SHARED_FIELDS = new Set([
@@ -251,19 +251,12 @@ export async function prepare(this: IExecuteFunctions, i: number): Promise<ItemW
 	});
 	const partners = partnersOf(this.getNodeParameter('partners', i, {}));
 	if (partners.length > 0) raw.partners = partners;
-	if (raw.documents !== undefined) {
-		raw.documents = jsonParameter(this, i, 'Documents (JSON)', raw.documents) as IDataObject[];
-		if (Array.isArray(raw.documents) && raw.documents.length === 0) delete raw.documents;
-	}
+	readDocuments(this, i, raw);
 	const company = validateBody(this, i, companySchemaIn(this.getTimezone()), raw, COMPANY_LABELS);
-	return {
-		request: {
-			method: 'POST',
-			path: '/subject/companies',
-			body: { company: compact(company as IDataObject) },
-			retry: company.documents?.length ? 'sendOnce' : 'safe',
-			itemIndex: i,
-		},
-		output: (data) => [{ json: answerAsJson(data) }],
-	};
+	return subjectWork(
+		i,
+		{ method: 'POST', path: '/subject/companies' },
+		'company',
+		company as IDataObject,
+	);
 }

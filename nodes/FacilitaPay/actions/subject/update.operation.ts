@@ -4,10 +4,10 @@ import { updateDisplayOptions } from 'n8n-workflow';
 import { PERSON_LABELS, personUpdateSchemaIn } from '../../schemas/subject';
 import { checkUuid } from '../../validation/uuid';
 import { subjectIdField } from '../common/fields';
-import { compact, jsonParameter, requireValid, validateBody } from '../common/input';
+import { compact, requireValid, validateBody } from '../common/input';
 import { personFieldsToApi, personOptionalFields } from './person.fields';
+import { readDocuments, subjectWork } from './subject.request';
 import type { ItemWork } from '../node.type';
-import { answerAsJson } from '../common/output';
 import { locatorValue } from '../common/locator';
 
 const properties: INodeProperties[] = [
@@ -52,15 +52,7 @@ export async function prepare(this: IExecuteFunctions, i: number): Promise<ItemW
 	const fields = personFieldsToApi(
 		compact(this.getNodeParameter('updateFields', i, {}) as IDataObject),
 	);
-	if (fields.documents !== undefined) {
-		fields.documents = jsonParameter(
-			this,
-			i,
-			'Documents (JSON)',
-			fields.documents,
-		) as IDataObject[];
-		if (Array.isArray(fields.documents) && fields.documents.length === 0) delete fields.documents;
-	}
+	readDocuments(this, i, fields);
 	const person = validateBody(
 		this,
 		i,
@@ -68,15 +60,11 @@ export async function prepare(this: IExecuteFunctions, i: number): Promise<ItemW
 		fields,
 		PERSON_LABELS,
 	);
-	return {
-		request: {
-			method: 'PUT',
-			path: `/subject/people/${encodeURIComponent(id)}`,
-			body: { person: compact(person as IDataObject) },
-			// Documents are appended on every send: a request with documents is never repeated.
-			retry: person.documents?.length ? 'sendOnce' : 'safe',
-			itemIndex: i,
-		},
-		output: (data) => [{ json: answerAsJson(data, { id }) }],
-	};
+	return subjectWork(
+		i,
+		{ method: 'PUT', path: `/subject/people/${encodeURIComponent(id)}` },
+		'person',
+		person as IDataObject,
+		{ id },
+	);
 }
