@@ -1,9 +1,6 @@
-import { startSandbox } from './helpers.mjs';
+import { startSandbox, useSandbox } from './helpers.mjs';
 
-let t;
-beforeAll(async () => (t = await startSandbox()));
-afterAll(() => t.close());
-beforeEach(() => t.control('POST', '/reset'));
+const t = useSandbox();
 
 const signIn = (username = 'sandbox', password = 'sandbox') =>
 	t.api('POST', '/sign_in', { user: { username, password } }, null);

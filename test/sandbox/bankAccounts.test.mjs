@@ -1,12 +1,9 @@
 // What the live docs and the connector add to the sandbox: companies as subjects of their own,
 // customers' bank accounts that a payout then uses, the balance of the partner's accounts, and
 // the status of a refund.
-import { startSandbox, createPerson, dynamicPix, payout, ACCOUNT_IDS } from './helpers.mjs';
+import { useSandbox, createPerson, dynamicPix, payout, ACCOUNT_IDS } from './helpers.mjs';
 
-let t;
-beforeAll(async () => (t = await startSandbox()));
-afterAll(() => t.close());
-beforeEach(() => t.control('POST', '/reset'));
+const t = useSandbox();
 
 const company = (overrides = {}) => ({
 	document_type: 'cnpj',

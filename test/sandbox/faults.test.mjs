@@ -1,9 +1,6 @@
-import { startSandbox, createPerson } from './helpers.mjs';
+import { startSandbox, useSandbox, createPerson } from './helpers.mjs';
 
-let t;
-beforeAll(async () => (t = await startSandbox()));
-afterAll(() => t.close());
-beforeEach(() => t.control('POST', '/reset'));
+const t = useSandbox();
 
 const fault = (f) => t.control('POST', '/faults', f);
 /** A fault that fires on the first matching request only (rate 1, count 1). */

@@ -1,9 +1,6 @@
-import { startSandbox, createPerson, PDF_BASE64 } from './helpers.mjs';
+import { useSandbox, createPerson, PDF_BASE64 } from './helpers.mjs';
 
-let t;
-beforeAll(async () => (t = await startSandbox()));
-afterAll(() => t.close());
-beforeEach(() => t.control('POST', '/reset'));
+const t = useSandbox();
 
 const doc = (label) => ({
 	labels: [label],

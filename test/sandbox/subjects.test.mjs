@@ -1,5 +1,5 @@
 import {
-	startSandbox,
+	useSandbox,
 	person,
 	createPerson,
 	PDF_BASE64,
@@ -8,10 +8,7 @@ import {
 	ACCOUNT_IDS,
 } from './helpers.mjs';
 
-let t;
-beforeAll(async () => (t = await startSandbox()));
-afterAll(() => t.close());
-beforeEach(() => t.control('POST', '/reset'));
+const t = useSandbox();
 
 const post = (p) => t.api('POST', '/subject/people', { person: p });
 /** A person with only the required fields (and `extra`), identified by the document given. */
