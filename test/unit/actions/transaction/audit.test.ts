@@ -12,46 +12,22 @@ import {
 import { createContext, runNode, runNodeExpectingError } from '../../helpers/executeContext';
 import { skipRetryWaits } from '../../helpers/retryWaits';
 import { SUBJECT_ID } from '../../../fixtures/subjects';
-import { BRL_PIX, CUSTOMER, USD_CASHOUT, USD_DEST } from '../../../fixtures/transactions';
+import {
+	boletoParameters,
+	checkoutParameters,
+	dynamicPixParameters,
+	payoutParameters,
+} from '../../../fixtures/transactions';
 
 skipRetryWaits();
 
 const sent = (request: { body?: unknown }) =>
 	((request.body as IDataObject).transaction ?? request.body) as IDataObject;
 
-const pix = (overrides: IDataObject = {}) => ({
-	resource: 'transaction',
-	operation: 'createDynamicPix',
-	subjectId: SUBJECT_ID,
-	fromBankAccountId: BRL_PIX,
-	toBankAccountId: USD_DEST,
-	exchangeCurrency: 'USD',
-	value: '150.00',
-	...overrides,
-});
-
-const payout = (overrides: IDataObject = {}) => ({
-	resource: 'transaction',
-	operation: 'createPayout',
-	subjectId: SUBJECT_ID,
-	fromBankAccountId: USD_CASHOUT,
-	toBankAccountId: CUSTOMER,
-	currency: 'USD',
-	exchangeCurrency: 'BRL',
-	value: '10.00',
-	...overrides,
-});
-
-const checkout = (overrides: IDataObject = {}) => ({
-	resource: 'transaction',
-	operation: 'createCheckout',
-	subjectId: SUBJECT_ID,
-	toBankAccountId: USD_DEST,
-	currency: 'CLP',
-	exchangeCurrency: 'USD',
-	value: '15000',
-	...overrides,
-});
+const pix = dynamicPixParameters;
+const payout = (overrides: IDataObject = {}) => payoutParameters('10.00', overrides);
+const checkout = (overrides: IDataObject = {}) =>
+	checkoutParameters({ currency: 'CLP', value: '15000', ...overrides });
 
 describe('Dynamic PIX expiry', () => {
 	it('an expiry copied from the docs (with milliseconds) is accepted and sent without them', async () => {
@@ -168,16 +144,12 @@ describe('Boleto currencies', () => {
 		expect(BOLETO_CURRENCIES).toEqual(['BRL']);
 		expect(SETTLEMENT_CURRENCIES).toEqual(['BRL', 'EUR', 'USD']);
 		const { error, requests } = await runNodeExpectingError({
-			parameters: {
-				resource: 'transaction',
-				operation: 'createBoleto',
-				subjectId: SUBJECT_ID,
+			parameters: boletoParameters({
 				value: '80.00',
 				currency: 'USD',
 				exchangeCurrency: 'MXN',
 				expireAt: new Date(Date.now() + 3 * 86_400_000).toISOString().slice(0, 10),
-				toBankAccountId: USD_DEST,
-			},
+			}),
 		});
 		expect(requests).toHaveLength(0);
 		expect(error.message).toMatch(/Currency: is USD; only BRL is accepted here/);

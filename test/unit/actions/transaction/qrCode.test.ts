@@ -1,4 +1,4 @@
-import type { INodeExecutionData } from 'n8n-workflow';
+import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 
 import { FacilitaPay } from '../../../../nodes/FacilitaPay/FacilitaPay.node';
 import { crc16CcittFalse } from '../../../../nodes/FacilitaPay/validation/pix';
@@ -6,6 +6,7 @@ import { runNode, runNodeExpectingError } from '../../helpers/executeContext';
 import { skipRetryWaits } from '../../helpers/retryWaits';
 import { decodeMatrix, svgToMatrix } from '../../helpers/qrImage';
 import { dynamicBrCode } from '../../../fixtures/brCode';
+import { dynamicPixParameters } from '../../../fixtures/transactions';
 
 skipRetryWaits();
 
@@ -17,17 +18,11 @@ const brCode = () =>
 		txid: 'FP9D36B84FC70B',
 	});
 
-const createPix = (overrides: Record<string, unknown> = {}) => ({
-	resource: 'transaction',
-	operation: 'createDynamicPix',
-	subjectId: '4b6f3c2a-9d1e-4f7a-8c5b-2e1d0a9f8b7c',
-	fromBankAccountId: '0b5e7c2a-1f3d-4a8e-9c61-000000000001',
-	toBankAccountId: '0b5e7c2a-1f3d-4a8e-9c61-000000000004',
-	exchangeCurrency: 'USD',
-	value: '150.00',
-	dynamicPixExpiresAt: new Date(Date.now() + 3600_000).toISOString().replace(/\.\d{3}Z$/, 'Z'),
-	...overrides,
-});
+const createPix = (overrides: IDataObject = {}) =>
+	dynamicPixParameters({
+		dynamicPixExpiresAt: new Date(Date.now() + 3600_000).toISOString().replace(/\.\d{3}Z$/, 'Z'),
+		...overrides,
+	});
 
 const get = (overrides: Record<string, unknown> = {}) => ({
 	resource: 'transaction',

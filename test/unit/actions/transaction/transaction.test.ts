@@ -4,7 +4,16 @@ import { crc16CcittFalse } from '../../../../nodes/FacilitaPay/validation/pix';
 import { runNode, runNodeExpectingError } from '../../helpers/executeContext';
 import { skipRetryWaits } from '../../helpers/retryWaits';
 import { SUBJECT_ID } from '../../../fixtures/subjects';
-import { BRL_PIX, CUSTOMER, USD_CASHOUT, USD_DEST } from '../../../fixtures/transactions';
+import {
+	boletoParameters,
+	BRL_PIX,
+	checkoutParameters,
+	CUSTOMER,
+	dynamicPixParameters,
+	payoutParameters,
+	USD_CASHOUT,
+	USD_DEST,
+} from '../../../fixtures/transactions';
 import { dynamicBrCode } from '../../../fixtures/brCode';
 
 skipRetryWaits();
@@ -18,17 +27,8 @@ const day = (offset: number) =>
 const brCode = () =>
 	dynamicBrCode(crc16CcittFalse, { location: 'pix.example.com/qr/v2/abc123', txid: '***' });
 
-const pix = (overrides: Record<string, unknown> = {}) => ({
-	resource: 'transaction',
-	operation: 'createDynamicPix',
-	subjectId: SUBJECT_ID,
-	fromBankAccountId: BRL_PIX,
-	toBankAccountId: USD_DEST,
-	exchangeCurrency: 'USD',
-	value: '150.00',
-	dynamicPixExpiresAt: isoIn(3600),
-	...overrides,
-});
+const pix = (overrides: IDataObject = {}) =>
+	dynamicPixParameters({ dynamicPixExpiresAt: isoIn(3600), ...overrides });
 
 describe('Transaction > Create Dynamic PIX', () => {
 	it('reads an expiry without offset (the date picker’s value) in the workflow’s time zone, not as UTC', async () => {
@@ -155,16 +155,7 @@ describe('Transaction > Create Dynamic PIX', () => {
 describe('Transaction > Create Boleto, Payout, Checkout', () => {
 	it('Create Boleto sends from_boleto.expire_at as a date', async () => {
 		const { requests, output } = await runNode({
-			parameters: {
-				resource: 'transaction',
-				operation: 'createBoleto',
-				subjectId: SUBJECT_ID,
-				toBankAccountId: USD_DEST,
-				currency: 'BRL',
-				exchangeCurrency: 'USD',
-				value: '99.90',
-				expireAt: `${day(3)}T00:00:00.000Z`,
-			},
+			parameters: boletoParameters({ expireAt: `${day(3)}T00:00:00.000Z` }),
 			replies: [{ data: { id: 'b-1', url_pdf: 'x', bar_code: '1', digital_line: '2' } }],
 		});
 		expect(requests[0].body).toEqual({
@@ -182,16 +173,7 @@ describe('Transaction > Create Boleto, Payout, Checkout', () => {
 
 	it('Create Boleto refuses a due date in the past', async () => {
 		const { error, requests } = await runNodeExpectingError({
-			parameters: {
-				resource: 'transaction',
-				operation: 'createBoleto',
-				subjectId: SUBJECT_ID,
-				toBankAccountId: USD_DEST,
-				currency: 'BRL',
-				exchangeCurrency: 'BRL',
-				value: '10.00',
-				expireAt: day(-2),
-			},
+			parameters: boletoParameters({ exchangeCurrency: 'BRL', value: '10.00', expireAt: day(-2) }),
 		});
 		expect(requests).toHaveLength(0);
 		expect(error.message).toMatch(/Invalid Expire At \(item 0\)/);
@@ -199,16 +181,7 @@ describe('Transaction > Create Boleto, Payout, Checkout', () => {
 
 	it('Create Payout sends the payout shape', async () => {
 		const { requests } = await runNode({
-			parameters: {
-				resource: 'transaction',
-				operation: 'createPayout',
-				subjectId: SUBJECT_ID,
-				fromBankAccountId: USD_CASHOUT,
-				toBankAccountId: CUSTOMER,
-				currency: 'USD',
-				exchangeCurrency: 'BRL',
-				value: '250.00',
-			},
+			parameters: payoutParameters('250.00'),
 			replies: [{ data: { id: 'p-1' } }],
 		});
 		expect(requests[0].body).toEqual({
@@ -225,15 +198,7 @@ describe('Transaction > Create Boleto, Payout, Checkout', () => {
 
 	it('Create Card Checkout posts to /transactions/checkout without a wrapper', async () => {
 		const { requests } = await runNode({
-			parameters: {
-				resource: 'transaction',
-				operation: 'createCheckout',
-				subjectId: SUBJECT_ID,
-				toBankAccountId: USD_DEST,
-				currency: 'BRL',
-				exchangeCurrency: 'USD',
-				value: '80.00',
-			},
+			parameters: checkoutParameters(),
 			replies: [{ data: { id: 'c-1', checkout_url: 'https://pay/c-1' } }],
 		});
 		expect(requests[0].url).toBe('https://sandbox.test/api/v1/transactions/checkout');
