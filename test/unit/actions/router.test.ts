@@ -3,13 +3,8 @@ import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import { FacilitaPay } from '../../../nodes/FacilitaPay/FacilitaPay.node';
 import { CARD_NUMBER, cardSubscription, SECURITY_CODE } from './subscription/fixtures';
-import {
-	connectionError,
-	createContext,
-	httpError,
-	runNode,
-	runNodeExpectingError,
-} from '../helpers/executeContext';
+import { createContext, runNode, runNodeExpectingError } from '../helpers/executeContext';
+import { connectionError, httpError } from '../helpers/serviceAnswers';
 import { skipRetryWaits } from '../helpers/retryWaits';
 import { SUBJECT_ID } from '../../fixtures/subjects';
 import {

@@ -1,12 +1,10 @@
 import type {
 	IDataObject,
-	JsonObject,
 	IExecuteFunctions,
 	IHttpRequestOptions,
 	INode,
 	INodeExecutionData,
 } from 'n8n-workflow';
-import { NodeApiError } from 'n8n-workflow';
 
 import { FacilitaPay } from '../../../nodes/FacilitaPay/FacilitaPay.node';
 import type { ProcessedStore } from '../../helpers/fakeExecuteContext';
@@ -20,22 +18,6 @@ export const testNode: INode = workflowNode(
 	'FacilitaPay',
 	'n8n-nodes-facilitapay.facilitaPay',
 );
-
-/** What n8n-core's httpRequestWithAuthentication throws for an HTTP error answer. */
-export function httpError(status: number, body: unknown, headers: Record<string, string> = {}) {
-	const cause = Object.assign(new Error(`Request failed with status code ${status}`), {
-		name: 'AxiosError',
-		isAxiosError: true,
-		response: { status, data: body, headers },
-	});
-	return new NodeApiError(testNode, cause as unknown as JsonObject);
-}
-
-/** What it throws when the connection fails (no answer at all). */
-export function connectionError(code: string) {
-	const cause = Object.assign(new Error(`${code} while talking to the server`), { code });
-	return new NodeApiError(testNode, cause as unknown as JsonObject);
-}
 
 type Reply = unknown | ((options: IHttpRequestOptions) => unknown);
 

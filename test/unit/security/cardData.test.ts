@@ -2,7 +2,8 @@ import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 
 import { FacilitaPay } from '../../../nodes/FacilitaPay/FacilitaPay.node';
 import { maskCardData } from '../../../nodes/FacilitaPay/security/cardData';
-import { httpError, runNode, runNodeExpectingError } from '../helpers/executeContext';
+import { runNode, runNodeExpectingError } from '../helpers/executeContext';
+import { httpError } from '../helpers/serviceAnswers';
 import { skipRetryWaits } from '../helpers/retryWaits';
 import {
 	CARD_NUMBER,

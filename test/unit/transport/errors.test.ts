@@ -1,4 +1,5 @@
-import { httpError, runNode, runNodeExpectingError } from '../helpers/executeContext';
+import { runNode, runNodeExpectingError } from '../helpers/executeContext';
+import { httpError } from '../helpers/serviceAnswers';
 import { skipRetryWaits } from '../helpers/retryWaits';
 import { getTransactionParameters } from '../../fixtures/transactions';
 

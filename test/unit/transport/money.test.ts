@@ -4,13 +4,8 @@ import type { FindSent } from '../../../nodes/FacilitaPay/transport/money';
 import { MoneyRun } from '../../../nodes/FacilitaPay/transport/money';
 import { SentMemory } from '../../../nodes/FacilitaPay/transport/sentMemory';
 import { ProcessedStore } from '../../helpers/fakeExecuteContext';
-import {
-	connectionError,
-	createContext,
-	httpError,
-	runNode,
-	runNodeExpectingError,
-} from '../helpers/executeContext';
+import { createContext, runNode, runNodeExpectingError } from '../helpers/executeContext';
+import { connectionError, httpError } from '../helpers/serviceAnswers';
 import { skipRetryWaits } from '../helpers/retryWaits';
 import { SUBJECT_ID } from '../../fixtures/subjects';
 import { newExecutionId, payout, service, valueOf } from './moneyFixtures';

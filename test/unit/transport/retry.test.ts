@@ -1,10 +1,6 @@
 import { defaultRetryOptions } from '../../../nodes/FacilitaPay/transport';
-import {
-	connectionError,
-	httpError,
-	runNode,
-	runNodeExpectingError,
-} from '../helpers/executeContext';
+import { runNode, runNodeExpectingError } from '../helpers/executeContext';
+import { connectionError, httpError } from '../helpers/serviceAnswers';
 import { skipRetryWaits } from '../helpers/retryWaits';
 import { getTransactionParameters } from '../../fixtures/transactions';
 

@@ -4,13 +4,8 @@ import type { IDataObject, IHttpRequestOptions } from 'n8n-workflow';
 
 import { defaultRetryOptions } from '../../../nodes/FacilitaPay/transport';
 import { cardSubscription } from '../actions/subscription/fixtures';
-import {
-	connectionError,
-	createContext,
-	httpError,
-	runNode,
-	runNodeExpectingError,
-} from '../helpers/executeContext';
+import { createContext, runNode, runNodeExpectingError } from '../helpers/executeContext';
+import { connectionError, httpError } from '../helpers/serviceAnswers';
 import { skipRetryWaits } from '../helpers/retryWaits';
 import { SUBJECT_ID } from '../../fixtures/subjects';
 import { newExecutionId, payout, service } from './moneyFixtures';

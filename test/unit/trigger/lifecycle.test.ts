@@ -1,6 +1,6 @@
 import { clearProductionRegistrations } from '../../../nodes/FacilitaPayTrigger/ownership';
 import { legacyDigest } from '../../../nodes/FacilitaPayTrigger/secret';
-import { httpError } from '../helpers/executeContext';
+import { httpError } from '../helpers/serviceAnswers';
 import {
 	BASE_URL,
 	hmacOf,

@@ -1,6 +1,6 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { httpError } from '../helpers/executeContext';
+import { httpError } from '../helpers/serviceAnswers';
 import { receive, registeredStaticData } from './triggerContext';
 import { NOW } from './webhookClock';
 import { approvedTransaction, item, notification, paymentApproved } from './webhookEvents';

@@ -6,7 +6,7 @@ import {
 	accountOf,
 	processLimiter,
 } from '../../../nodes/FacilitaPayTrigger/reads';
-import { httpError } from '../helpers/executeContext';
+import { httpError } from '../helpers/serviceAnswers';
 import type { Replier } from './triggerContext';
 import { credentials, receive } from './triggerContext';
 import { NOW } from './webhookClock';

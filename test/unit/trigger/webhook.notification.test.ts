@@ -1,4 +1,4 @@
-import { httpError } from '../helpers/executeContext';
+import { httpError } from '../helpers/serviceAnswers';
 import { BASE_URL, SECRET, receive } from './triggerContext';
 import { NOW } from './webhookClock';
 import { approvedTransaction, item, paymentApproved } from './webhookEvents';

@@ -1,7 +1,7 @@
 import type { IDataObject, IHttpRequestOptions } from 'n8n-workflow';
 import { sleep } from 'n8n-workflow';
 
-import { httpError } from '../helpers/executeContext';
+import { httpError } from '../helpers/serviceAnswers';
 import type { Replier } from './triggerContext';
 import { SECRET } from './triggerContext';
 

@@ -1,4 +1,5 @@
-import { httpError, runNode, runNodeExpectingError } from '../../helpers/executeContext';
+import { runNode, runNodeExpectingError } from '../../helpers/executeContext';
+import { httpError } from '../../helpers/serviceAnswers';
 import { skipRetryWaits } from '../../helpers/retryWaits';
 
 const ACCOUNT_ID = '0b5e7c2a-1f3d-4a8e-9c61-000000000003';

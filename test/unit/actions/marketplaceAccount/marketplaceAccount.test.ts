@@ -2,12 +2,8 @@ import type { IDataObject } from 'n8n-workflow';
 
 import { description as requestBankAccountDescription } from '../../../../nodes/FacilitaPay/actions/marketplaceAccount/requestBankAccount.operation';
 import { description as requestAuthorizationDescription } from '../../../../nodes/FacilitaPay/actions/marketplaceAccount/requestAuthorization.operation';
-import {
-	connectionError,
-	httpError,
-	runNode,
-	runNodeExpectingError,
-} from '../../helpers/executeContext';
+import { runNode, runNodeExpectingError } from '../../helpers/executeContext';
+import { connectionError, httpError } from '../../helpers/serviceAnswers';
 import { skipRetryWaits } from '../../helpers/retryWaits';
 import { SUBJECT_ID } from '../../../fixtures/subjects';
 

@@ -1,6 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { httpError, runNode, runNodeExpectingError } from '../../helpers/executeContext';
+import { runNode, runNodeExpectingError } from '../../helpers/executeContext';
+import { httpError } from '../../helpers/serviceAnswers';
 import { skipRetryWaits } from '../../helpers/retryWaits';
 
 skipRetryWaits();

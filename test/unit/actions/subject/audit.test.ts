@@ -3,7 +3,8 @@
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
 import { FacilitaPay } from '../../../../nodes/FacilitaPay/FacilitaPay.node';
-import { httpError, runNode, runNodeExpectingError } from '../../helpers/executeContext';
+import { runNode, runNodeExpectingError } from '../../helpers/executeContext';
+import { httpError } from '../../helpers/serviceAnswers';
 import { skipRetryWaits } from '../../helpers/retryWaits';
 import { personParameters as create, SUBJECT_ID } from '../../../fixtures/subjects';
 

@@ -1,7 +1,8 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { checkPercentageShare } from '../../../../nodes/FacilitaPay/schemas/company';
-import { httpError, runNode, runNodeExpectingError } from '../../helpers/executeContext';
+import { runNode, runNodeExpectingError } from '../../helpers/executeContext';
+import { httpError } from '../../helpers/serviceAnswers';
 import { skipRetryWaits } from '../../helpers/retryWaits';
 import { companyParameters as company, partnerBody } from '../../../fixtures/subjects';
 

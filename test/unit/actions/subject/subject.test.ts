@@ -1,11 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import {
-	binaryItem,
-	httpError,
-	runNode,
-	runNodeExpectingError,
-} from '../../helpers/executeContext';
+import { binaryItem, runNode, runNodeExpectingError } from '../../helpers/executeContext';
+import { httpError } from '../../helpers/serviceAnswers';
 import { personParameters, SUBJECT_ID } from '../../../fixtures/subjects';
 
 const created = { data: { id: SUBJECT_ID, status: 'approved', social_name: 'Maria da Silva' } };

@@ -1,12 +1,8 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { clock } from '../../../../nodes/FacilitaPay/clock';
-import {
-	connectionError,
-	httpError,
-	runNode,
-	runNodeExpectingError,
-} from '../../helpers/executeContext';
+import { runNode, runNodeExpectingError } from '../../helpers/executeContext';
+import { connectionError, httpError } from '../../helpers/serviceAnswers';
 import { skipRetryWaits } from '../../helpers/retryWaits';
 import {
 	CARD_NUMBER,

@@ -1,7 +1,8 @@
 import { description as enableDescription } from '../../../../nodes/FacilitaPay/actions/webhook/enable.operation';
 import { description as disableDescription } from '../../../../nodes/FacilitaPay/actions/webhook/disable.operation';
 import { description as resourceDescription } from '../../../../nodes/FacilitaPay/actions/webhook/Webhook.resource';
-import { httpError, runNode, runNodeExpectingError } from '../../helpers/executeContext';
+import { runNode, runNodeExpectingError } from '../../helpers/executeContext';
+import { httpError } from '../../helpers/serviceAnswers';
 import { skipRetryWaits } from '../../helpers/retryWaits';
 
 skipRetryWaits();

@@ -2,12 +2,8 @@ import type { IDataObject } from 'n8n-workflow';
 
 import { description } from '../../../../nodes/FacilitaPay/actions/wire/updateBankAccount.operation';
 import { description as resourceDescription } from '../../../../nodes/FacilitaPay/actions/wire/Wire.resource';
-import {
-	connectionError,
-	httpError,
-	runNode,
-	runNodeExpectingError,
-} from '../../helpers/executeContext';
+import { runNode, runNodeExpectingError } from '../../helpers/executeContext';
+import { connectionError, httpError } from '../../helpers/serviceAnswers';
 import { skipRetryWaits } from '../../helpers/retryWaits';
 import { wireBankAccountParameters } from '../../../fixtures/bankAccounts';
 

@@ -1,0 +1,22 @@
+import type { JsonObject } from 'n8n-workflow';
+import { NodeApiError } from 'n8n-workflow';
+
+import { testNode } from './executeContext';
+
+// The failures the fake service of the unit tests answers with, as n8n-core throws them.
+
+/** What n8n-core's httpRequestWithAuthentication throws for an HTTP error answer. */
+export function httpError(status: number, body: unknown, headers: Record<string, string> = {}) {
+	const cause = Object.assign(new Error(`Request failed with status code ${status}`), {
+		name: 'AxiosError',
+		isAxiosError: true,
+		response: { status, data: body, headers },
+	});
+	return new NodeApiError(testNode, cause as unknown as JsonObject);
+}
+
+/** What it throws when the connection fails (no answer at all). */
+export function connectionError(code: string) {
+	const cause = Object.assign(new Error(`${code} while talking to the server`), { code });
+	return new NodeApiError(testNode, cause as unknown as JsonObject);
+}
