@@ -2,6 +2,8 @@
 // customers' bank accounts that a payout then uses, the balance of the partner's accounts, and
 // the status of a refund.
 import { useSandbox, createPerson, dynamicPix, payout, ACCOUNT_IDS } from './helpers.mjs';
+import { bankAccountBody as bankAccount } from '../fixtures/bankAccounts.js';
+import { partnerBody } from '../fixtures/subjects.js';
 
 const t = useSandbox();
 
@@ -13,29 +15,7 @@ const company = (overrides = {}) => ({
 	fiscal_country: 'BR',
 	net_monthly_average_income: '4000',
 	net_value: '10000',
-	partners: [
-		{
-			document_type: 'cpf',
-			document_number: '39053344705',
-			name: 'Maria da Silva',
-			percentage_share: '50',
-			kind: 'person',
-		},
-	],
-	...overrides,
-});
-
-const bankAccount = (overrides = {}) => ({
-	currency: 'BRL',
-	account_type: 'conta-corrente',
-	account_number: '12345-6',
-	branch_number: '0001',
-	owner_name: 'Maria da Silva',
-	owner_document_type: 'cpf',
-	owner_document_number: '39053344705',
-	branch_country: 'BRA',
-	bank: { code: '031', name: 'Banco Beg S.A.' },
-	pix_info: { type: 'CPF', key: '39053344705' },
+	partners: [partnerBody],
 	...overrides,
 });
 
