@@ -2,6 +2,7 @@
 // operations, compiled, against the local sandbox over real HTTP.
 import http from 'node:http';
 
+import { wireBankAccountParameters } from '../fixtures/bankAccounts.js';
 import { createSandbox } from '../../sandbox/server.mjs';
 import { useSandbox } from './lib/harness.mjs';
 import {
@@ -215,15 +216,7 @@ describe('Wires and marketplace accounts against the sandbox', () => {
 			resource: 'wire',
 			operation: 'updateBankAccount',
 			wireId: wire.id,
-			currency: 'BRL',
-			bankCode: '001',
-			bankName: 'Banco do Brasil',
-			branchNumber: '0001',
-			accountNumber: '12345-6',
-			accountType: 'conta-corrente',
-			ownerDocumentNumber: '390.533.447-05',
-			ownerName: 'Maria da Silva',
-			branchCountry: 'br',
+			...wireBankAccountParameters,
 		});
 		expect(output[0].json).toMatchObject({ id: wire.id });
 		const [sent] = await env.control.received('PUT /api/v1/wires/:id/update_bank_account');
