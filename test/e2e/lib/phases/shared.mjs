@@ -4,6 +4,7 @@
 // a Return All listing's pages, the run's failure). Uses jest's global `expect`.
 import { sandboxControl } from '../n8n-e2e.mjs';
 import { ACCOUNT_IDS } from '../../../../sandbox/accounts.mjs';
+import { browserParameters } from '../../../fixtures/cards.js';
 
 /* global expect */
 
@@ -37,19 +38,8 @@ export const PDF_BASE64 = Buffer.from(
 	'%PDF-1.4\n1 0 obj<</Type/Catalog>>endobj\ntrailer<</Root 1 0 R>>\n%%EOF\n',
 ).toString('base64');
 
-export const CARD_3DS = {
-	httpAcceptBrowserValue: 'text/html,application/xhtml+xml',
-	httpBrowserColorDepth: '24',
-	httpBrowserJavaEnabled: false,
-	httpBrowserJavaScriptEnabled: true,
-	httpBrowserLanguage: 'pt-BR',
-	httpBrowserScreenHeight: '1080',
-	httpBrowserScreenWidth: '1920',
-	httpBrowserTimeDifference: '180',
-	userAgentBrowserValue: 'Mozilla/5.0 (X11; Linux x86_64)',
-	ipAddress: '203.0.113.7',
-	challengeWindowSize: 'fullPage',
-};
+/** A card's 3DS browser data (test/fixtures/cards.js is its one source). */
+export const CARD_3DS = browserParameters;
 
 export const UUID = '[0-9a-f-]{36}';
 
