@@ -7,7 +7,7 @@ import axios from 'axios';
 import { createSandbox } from '../../sandbox/server.mjs';
 import { ACCOUNTS, useSandbox } from './lib/harness.mjs';
 import { dynamicPixParameters, transactionParameters } from './lib/parameters.mjs';
-import { personParameters } from '../fixtures/subjects.js';
+import { companyParameters, partnerParameters, personParameters } from '../fixtures/subjects.js';
 
 const env = useSandbox(createSandbox);
 
@@ -144,27 +144,12 @@ describe('the node and the sandbox hold the same rules', () => {
 
 describe('the operations from the public documentation, end to end', () => {
 	test('a company, then its bank account, a payout to it, the balance, and the wire', async () => {
-		const { output: companyOut } = await env.run({
-			resource: 'subject',
-			operation: 'createCompany',
-			documentType: 'cnpj',
-			documentNumber: '16.727.230/0001-97',
-			socialName: 'Exemplo Comércio Ltda',
-			companyName: 'Exemplo',
-			fiscalCountry: 'BR',
-			partners: {
-				partner: [
-					{
-						name: 'Maria da Silva',
-						documentType: 'cpf',
-						documentNumber: '39053344705',
-						percentageShare: '100',
-						kind: 'person',
-					},
-				],
-			},
-			additionalFields: { netValue: '10000' },
-		});
+		const { output: companyOut } = await env.run(
+			companyParameters({
+				partners: { partner: [partnerParameters('100')] },
+				additionalFields: { netValue: '10000' },
+			}),
+		);
 		const company = companyOut[0].json;
 		expect(company).toMatchObject({ document_number: '16727230000197', net_value: '10000.00' });
 		const { output: accountOut } = await env.run({
