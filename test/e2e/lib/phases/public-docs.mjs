@@ -5,6 +5,8 @@
 import { actionStep, sandboxApi } from '../n8n-e2e.mjs';
 import { PAY_IN_ACCOUNT_IDS } from '../../../../sandbox/domain/localPayIns.mjs';
 import { ACCOUNTS, expectRunOk, one, ref } from './shared.mjs';
+import { bankDetailsParameters } from '../../../fixtures/bankAccounts.js';
+import { companyParameters, partnerParameters } from '../../../fixtures/subjects.js';
 
 /* global expect */
 
@@ -31,34 +33,24 @@ export async function publicDocsOperations({ sb, runPhase, ctx, covered }) {
 
 /** A Brazilian company with two partners, its CNPJ and their CPFs punctuated or bare. */
 function companyStep() {
-	return actionStep('Create Company', {
-		resource: 'subject',
-		operation: 'createCompany',
-		documentType: 'cnpj',
-		documentNumber: '16.727.230/0001-97',
-		socialName: 'Exemplo Comércio Ltda',
-		companyName: 'Exemplo',
-		fiscalCountry: 'BR',
-		partners: {
-			partner: [
-				{
-					name: 'Maria da Silva',
-					documentType: 'cpf',
-					documentNumber: '390.533.447-05',
-					percentageShare: '60',
-					kind: 'person',
-				},
-				{
-					name: 'João Souza',
-					documentType: 'cpf',
-					documentNumber: '70590071050',
-					percentageShare: '40',
-					kind: 'person',
-				},
-			],
-		},
-		additionalFields: { netMonthlyAverageIncome: '4000', netValue: '10000', companyType: 'ltda' },
-	});
+	return actionStep(
+		'Create Company',
+		companyParameters({
+			partners: {
+				partner: [
+					partnerParameters('60', { documentNumber: '390.533.447-05' }),
+					{
+						name: 'João Souza',
+						documentType: 'cpf',
+						documentNumber: '70590071050',
+						percentageShare: '40',
+						kind: 'person',
+					},
+				],
+			},
+			additionalFields: { netMonthlyAverageIncome: '4000', netValue: '10000', companyType: 'ltda' },
+		}),
+	);
 }
 
 /**
@@ -76,13 +68,7 @@ function bankAccountSteps(ctx) {
 			ownerDocumentType: 'cpf',
 			ownerDocumentNumber: ctx.subjectCpf,
 			branchCountry: 'BRA',
-			bankDetails: {
-				bankCode: '031',
-				bankName: 'Banco Beg S.A.',
-				branchNumber: '0001',
-				accountNumber: '12345-6',
-				accountType: 'conta-corrente',
-			},
+			bankDetails: bankDetailsParameters,
 			pixKey: ctx.subjectCpf,
 		}),
 		actionStep('Balance Before', {
