@@ -84,114 +84,132 @@ const PEOPLE = [
 ];
 const PICKED_LABEL = 'Maria Silva · CPF ***.456.789-** · approved';
 
-/** The workflow whose FacilitaPay node the panel and picker shots show. */
-function chargeWorkflow(mariaId) {
-	const trigger = 'When clicking ‘Execute workflow’';
+/**
+ * A workflow for the shots: n8n's manual trigger (id `triggerId`), then `chain` one after another,
+ * and `aside` (not connected).
+ * @param {string} name @param {string} triggerId
+ * @param {{chain: Array<{name: string}>, aside?: object[]}} nodes
+ */
+function screenshotWorkflow(name, triggerId, { chain, aside = [] }) {
+	const trigger = {
+		id: triggerId,
+		name: 'When clicking ‘Execute workflow’',
+		type: 'n8n-nodes-base.manualTrigger',
+		typeVersion: 1,
+		position: [0, 0],
+		parameters: {},
+	};
+	const steps = [trigger, ...chain];
 	return {
-		name: 'FacilitaPay: Charge a customer (screenshots)',
+		name,
 		active: false,
 		settings: { executionOrder: 'v1' },
-		nodes: [
-			{
-				id: 'b7d1a3c0-0000-4000-8000-000000000001',
-				name: trigger,
-				type: 'n8n-nodes-base.manualTrigger',
-				typeVersion: 1,
-				position: [0, 0],
-				parameters: {},
-			},
-			{
-				id: 'b7d1a3c0-0000-4000-8000-000000000002',
-				name: 'Create PIX Charge',
-				type: 'n8n-nodes-facilitapay.facilitaPay',
-				typeVersion: 1,
-				position: [240, 0],
-				credentials: { facilitaPayApi: CREDENTIALS },
-				parameters: {
-					resource: 'transaction',
-					operation: 'createDynamicPix',
-					subjectId: { __rl: true, mode: 'list', value: mariaId, cachedResultName: PICKED_LABEL },
-					value: '49.90',
-					fromBankAccountId: '0b5e7c2a-1f3d-4a8e-9c61-000000000001',
-					toBankAccountId: '0b5e7c2a-1f3d-4a8e-9c61-000000000002',
-					exchangeCurrency: 'BRL',
-					qrCodeImage: true,
-					qrCodeBinaryProperty: 'qrCode',
-				},
-			},
-		],
-		connections: { [trigger]: { main: [[{ node: 'Create PIX Charge', type: 'main', index: 0 }]] } },
+		nodes: [...steps, ...aside],
+		connections: Object.fromEntries(
+			steps
+				.slice(0, -1)
+				.map((step, i) => [
+					step.name,
+					{ main: [[{ node: steps[i + 1].name, type: 'main', index: 0 }]] },
+				]),
+		),
 	};
 }
 
-/** Three payouts into Create Payout with Preview Only on, and a FacilitaPay Trigger beside. */
-function previewWorkflow(mariaId) {
-	const trigger = 'When clicking ‘Execute workflow’';
+/**
+ * A node of this package on the sandbox credentials.
+ * @param {{id: string, name: string, node?: 'facilitaPay'|'facilitaPayTrigger', typeVersion?: number, position: number[], parameters: object, webhookId?: string}} options
+ */
+function facilitaPayNode({ node = 'facilitaPay', typeVersion = 1, ...rest }) {
 	return {
-		name: 'FacilitaPay: Preview payouts (screenshots)',
-		active: false,
-		settings: { executionOrder: 'v1' },
-		nodes: [
-			{
-				id: 'b7d1a3c0-0000-4000-8000-000000000011',
-				name: trigger,
-				type: 'n8n-nodes-base.manualTrigger',
-				typeVersion: 1,
-				position: [0, 0],
-				parameters: {},
-			},
-			{
-				id: 'b7d1a3c0-0000-4000-8000-000000000012',
-				name: 'Payouts',
-				type: 'n8n-nodes-base.code',
-				typeVersion: 2,
-				position: [220, 0],
-				parameters: {
-					jsCode: `return ${JSON.stringify(
-						[
-							{ order: 'A-1001', value: '150.00' },
-							{ order: 'A-1002', value: '89.90' },
-							{ order: 'A-1003', value: '1200.00' },
-						].map((json) => ({ json })),
-					)};`,
-				},
-			},
-			{
-				id: 'b7d1a3c0-0000-4000-8000-000000000013',
-				name: 'Preview Payouts',
-				type: 'n8n-nodes-facilitapay.facilitaPay',
-				typeVersion: 1,
-				position: [440, 0],
-				credentials: { facilitaPayApi: CREDENTIALS },
-				parameters: {
-					resource: 'transaction',
-					operation: 'createPayout',
-					subjectId: { __rl: true, mode: 'id', value: mariaId },
-					value: '={{ $json.value }}',
-					currency: 'USD',
-					exchangeCurrency: 'BRL',
-					fromBankAccountId: '0b5e7c2a-1f3d-4a8e-9c61-000000000003',
-					toBankAccountId: '0b5e7c2a-1f3d-4a8e-9c61-000000000006',
-					idempotencyKey: '={{ $json.order }}',
-					previewOnly: true,
-				},
-			},
-			{
-				id: 'b7d1a3c0-0000-4000-8000-000000000014',
-				name: 'FacilitaPay Trigger',
-				type: 'n8n-nodes-facilitapay.facilitaPayTrigger',
-				typeVersion: 1.1,
-				position: [0, 260],
-				webhookId: 'b7d1a3c0-0000-4000-8000-000000000015',
-				credentials: { facilitaPayApi: CREDENTIALS },
-				parameters: { events: ['identified', 'wire_created'] },
-			},
-		],
-		connections: {
-			[trigger]: { main: [[{ node: 'Payouts', type: 'main', index: 0 }]] },
-			Payouts: { main: [[{ node: 'Preview Payouts', type: 'main', index: 0 }]] },
-		},
+		type: `n8n-nodes-facilitapay.${node}`,
+		typeVersion,
+		credentials: { facilitaPayApi: CREDENTIALS },
+		...rest,
 	};
+}
+
+/** The workflow whose FacilitaPay node the panel and picker shots show. @param {string} mariaId */
+function chargeWorkflow(mariaId) {
+	return screenshotWorkflow(
+		'FacilitaPay: Charge a customer (screenshots)',
+		'b7d1a3c0-0000-4000-8000-000000000001',
+		{
+			chain: [
+				facilitaPayNode({
+					id: 'b7d1a3c0-0000-4000-8000-000000000002',
+					name: 'Create PIX Charge',
+					position: [240, 0],
+					parameters: {
+						resource: 'transaction',
+						operation: 'createDynamicPix',
+						subjectId: { __rl: true, mode: 'list', value: mariaId, cachedResultName: PICKED_LABEL },
+						value: '49.90',
+						fromBankAccountId: '0b5e7c2a-1f3d-4a8e-9c61-000000000001',
+						toBankAccountId: '0b5e7c2a-1f3d-4a8e-9c61-000000000002',
+						exchangeCurrency: 'BRL',
+						qrCodeImage: true,
+						qrCodeBinaryProperty: 'qrCode',
+					},
+				}),
+			],
+		},
+	);
+}
+
+/** Three payouts into Create Payout with Preview Only on, and a FacilitaPay Trigger beside. @param {string} mariaId */
+function previewWorkflow(mariaId) {
+	const payouts = [
+		{ order: 'A-1001', value: '150.00' },
+		{ order: 'A-1002', value: '89.90' },
+		{ order: 'A-1003', value: '1200.00' },
+	];
+	return screenshotWorkflow(
+		'FacilitaPay: Preview payouts (screenshots)',
+		'b7d1a3c0-0000-4000-8000-000000000011',
+		{
+			chain: [
+				{
+					id: 'b7d1a3c0-0000-4000-8000-000000000012',
+					name: 'Payouts',
+					type: 'n8n-nodes-base.code',
+					typeVersion: 2,
+					position: [220, 0],
+					parameters: {
+						jsCode: `return ${JSON.stringify(payouts.map((json) => ({ json })))};`,
+					},
+				},
+				facilitaPayNode({
+					id: 'b7d1a3c0-0000-4000-8000-000000000013',
+					name: 'Preview Payouts',
+					position: [440, 0],
+					parameters: {
+						resource: 'transaction',
+						operation: 'createPayout',
+						subjectId: { __rl: true, mode: 'id', value: mariaId },
+						value: '={{ $json.value }}',
+						currency: 'USD',
+						exchangeCurrency: 'BRL',
+						fromBankAccountId: '0b5e7c2a-1f3d-4a8e-9c61-000000000003',
+						toBankAccountId: '0b5e7c2a-1f3d-4a8e-9c61-000000000006',
+						idempotencyKey: '={{ $json.order }}',
+						previewOnly: true,
+					},
+				}),
+			],
+			aside: [
+				facilitaPayNode({
+					id: 'b7d1a3c0-0000-4000-8000-000000000014',
+					name: 'FacilitaPay Trigger',
+					node: 'facilitaPayTrigger',
+					typeVersion: 1.1,
+					position: [0, 260],
+					webhookId: 'b7d1a3c0-0000-4000-8000-000000000015',
+					parameters: { events: ['identified', 'wire_created'] },
+				}),
+			],
+		},
+	);
 }
 
 // ---------------------------------------------------------------------------------------------
