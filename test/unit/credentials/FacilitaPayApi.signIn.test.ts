@@ -1,5 +1,3 @@
-import type { IHttpRequestHelper, IHttpRequestOptions } from 'n8n-workflow';
-
 import {
 	FacilitaPayApi,
 	forgetSignIns,
@@ -9,7 +7,13 @@ import {
 	signInRetry,
 	TOKEN_REUSE_MS,
 } from '../../../credentials/FacilitaPayApi.credentials';
-import { scriptedService, helperReturning } from './scriptedService';
+import {
+	helperAnswering,
+	helperReturning,
+	httpError,
+	scriptedService,
+	signInCalls,
+} from './scriptedService';
 
 describe('FacilitaPay API credentials: one shared sign-in', () => {
 	const credentials = new FacilitaPayApi();
@@ -26,16 +30,10 @@ describe('FacilitaPay API credentials: one shared sign-in', () => {
 
 		it('concurrent refused requests of one account share one sign-in and get the same token', async () => {
 			let release: (value: unknown) => void = () => {};
-			const calls: IHttpRequestOptions[] = [];
-			const helper = {
-				helpers: {
-					httpRequest: jest.fn(async (options: IHttpRequestOptions) => {
-						calls.push(options);
-						await new Promise((resolve) => (release = resolve));
-						return { jwt: `jwt-${calls.length}` };
-					}),
-				},
-			} as unknown as IHttpRequestHelper;
+			const { helper, calls } = helperAnswering(async (_options, sent) => {
+				await new Promise((resolve) => (release = resolve));
+				return { jwt: `jwt-${sent.length}` };
+			});
 			const pending = Array.from(
 				{ length: 50 },
 				async () =>
@@ -89,30 +87,24 @@ describe('FacilitaPay API credentials: one shared sign-in', () => {
 			jest.spyOn(signInRetry, 'wait').mockImplementation(async (ms: number) => {
 				waits.push(ms);
 			});
-			let call = 0;
-			const helper = {
-				helpers: {
-					httpRequest: jest.fn(async () => {
-						call++;
-						if (call < 3) {
-							throw Object.assign(new Error('Request failed with status code 429'), {
-								response: {
-									status: 429,
-									headers: { 'retry-after': '7' },
-									data: { error: 'too_many_requests' },
-								},
-							});
-						}
-						return { jwt: 'after-wait' };
-					}),
-				},
-			} as unknown as IHttpRequestHelper;
+			const { helper, calls } = helperAnswering(async (_options, sent) => {
+				if (sent.length < 3) {
+					throw Object.assign(new Error('Request failed with status code 429'), {
+						response: {
+							status: 429,
+							headers: { 'retry-after': '7' },
+							data: { error: 'too_many_requests' },
+						},
+					});
+				}
+				return { jwt: 'after-wait' };
+			});
 			const result = await credentials.preAuthentication.call(helper, {
 				...account,
 				sessionToken: '',
 			});
 			expect(result.sessionToken).toBe('after-wait');
-			expect(call).toBe(3);
+			expect(calls).toHaveLength(3);
 			expect(waits).toHaveLength(2);
 			for (const ms of waits) {
 				expect(ms).toBeGreaterThanOrEqual(7000);
@@ -196,11 +188,7 @@ describe('FacilitaPay API credentials: one shared sign-in', () => {
 		it('a request that carried no usable token gets a token issued within TOKEN_REUSE_MS without a sign-in, and a new sign-in after', async () => {
 			let clock = 1_000_000;
 			const now = () => clock;
-			let issued = 0;
-			const calls = {
-				signIn: jest.fn(async () => `jwt-${++issued}`),
-				refuses: jest.fn(async () => true),
-			};
+			const calls = signInCalls(true);
 			const noToken = { ...account, sessionToken: '' };
 			expect(await sharedSignIn(noToken, calls, now)).toBe('jwt-1');
 			clock += TOKEN_REUSE_MS - 1;
@@ -213,11 +201,7 @@ describe('FacilitaPay API credentials: one shared sign-in', () => {
 
 		it('a token the node saw refused (401) is not handed to the next request without a token, even within TOKEN_REUSE_MS: one sign-in follows', async () => {
 			const clock = 1_000_000;
-			let issued = 0;
-			const calls = {
-				signIn: jest.fn(async () => `jwt-${++issued}`),
-				refuses: jest.fn(async () => true),
-			};
+			const calls = signInCalls(true);
 			const noToken = { ...account, sessionToken: '' };
 			expect(await sharedSignIn(noToken, calls, () => clock)).toBe('jwt-1');
 			noteRefusedToken(account, 'jwt-1');
@@ -232,11 +216,7 @@ describe('FacilitaPay API credentials: one shared sign-in', () => {
 
 		it('a request that carried a usable token never gets the just-issued token without its own token being refused, inside TOKEN_REUSE_MS too', async () => {
 			const clock = 1_000_000;
-			let issued = 0;
-			const calls = {
-				signIn: jest.fn(async () => `jwt-${++issued}`),
-				refuses: jest.fn(async () => false),
-			};
+			const calls = signInCalls(false);
 			expect(await sharedSignIn({ ...account, sessionToken: '' }, calls, () => clock)).toBe(
 				'jwt-1',
 			);
@@ -261,15 +241,7 @@ describe('FacilitaPay API credentials: one shared sign-in', () => {
 		};
 
 		it('keeps a token the service still takes: one cheap read, no sign-in, nothing new for n8n (so nothing is sent again)', async () => {
-			const calls: IHttpRequestOptions[] = [];
-			const helper = {
-				helpers: {
-					httpRequest: jest.fn(async (options: IHttpRequestOptions) => {
-						calls.push(options);
-						return { data: [] };
-					}),
-				},
-			} as unknown as IHttpRequestHelper;
+			const { helper, calls } = helperReturning({ data: [] });
 			const result = await credentials.preAuthentication.call(helper, signedIn);
 			expect(result).toEqual({});
 			expect(calls).toHaveLength(1);
@@ -281,48 +253,29 @@ describe('FacilitaPay API credentials: one shared sign-in', () => {
 		});
 
 		it('signs in when that read is refused too (the token expired)', async () => {
-			const calls: IHttpRequestOptions[] = [];
-			const helper = {
-				helpers: {
-					httpRequest: jest.fn(async (options: IHttpRequestOptions) => {
-						calls.push(options);
-						if (String(options.url).endsWith('/notifications')) {
-							throw Object.assign(new Error('Request failed with status code 401'), {
-								response: { status: 401, data: { error: 'invalid_token' } },
-							});
-						}
-						return { jwt: 'renewed' };
-					}),
-				},
-			} as unknown as IHttpRequestHelper;
+			const { helper, lines } = helperAnswering(async (options) => {
+				if (String(options.url).endsWith('/notifications')) {
+					throw Object.assign(new Error('Request failed with status code 401'), {
+						response: { status: 401, data: { error: 'invalid_token' } },
+					});
+				}
+				return { jwt: 'renewed' };
+			});
 			const result = await credentials.preAuthentication.call(helper, signedIn);
 			expect(result).toEqual({
 				sessionToken: 'renewed',
 				sessionFingerprint: sessionFingerprint(account),
 			});
-			expect(calls.map((c) => `${c.method} ${String(c.url).split('/api/v1')[1]}`)).toEqual([
-				'GET /notifications',
-				'POST /sign_in',
-			]);
+			expect(lines()).toEqual(['GET /notifications', 'POST /sign_in']);
 		});
 
 		it('keeps the token when that read fails for another reason (service down): no sign-in, so n8n sends nothing again', async () => {
-			const calls: IHttpRequestOptions[] = [];
-			const helper = {
-				helpers: {
-					httpRequest: jest.fn(async (options: IHttpRequestOptions) => {
-						calls.push(options);
-						throw Object.assign(new Error('Request failed with status code 503'), {
-							response: { status: 503, data: {} },
-						});
-					}),
-				},
-			} as unknown as IHttpRequestHelper;
+			const { helper, lines } = helperAnswering(async () => {
+				throw httpError(503);
+			});
 			const result = await credentials.preAuthentication.call(helper, signedIn);
 			expect(result).toEqual({});
-			expect(calls.map((c) => `${c.method} ${String(c.url).split('/api/v1')[1]}`)).toEqual([
-				'GET /notifications',
-			]);
+			expect(lines()).toEqual(['GET /notifications']);
 		});
 	});
 });

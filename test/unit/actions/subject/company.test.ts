@@ -4,7 +4,11 @@ import { checkPercentageShare } from '../../../../nodes/FacilitaPay/schemas/comp
 import { runNode, runNodeExpectingError } from '../../helpers/executeContext';
 import { httpError } from '../../helpers/serviceAnswers';
 import { skipRetryWaits } from '../../helpers/retryWaits';
-import { companyParameters as company, partnerBody } from '../../../fixtures/subjects';
+import {
+	companyParameters as company,
+	partnerBody,
+	partnerParameters,
+} from '../../../fixtures/subjects';
 
 const COMPANY_ID = '7a1b2c3d-4e5f-4a6b-8c7d-9e0f1a2b3c4d';
 const answer = { data: { id: COMPANY_ID, status: 'approved', social_name: 'Exemplo Ltda' } };
@@ -21,14 +25,7 @@ describe('Subject > Create or Update Company', () => {
 			parameters: company({
 				partners: {
 					partner: [
-						{
-							name: 'Maria da Silva',
-							documentType: 'cpf',
-							documentNumber: '390.533.447-05',
-							percentageShare: '50',
-							kind: 'person',
-							addressCountry: 'BR',
-						},
+						partnerParameters('50', { documentNumber: '390.533.447-05', addressCountry: 'BR' }),
 						{
 							name: 'João Souza',
 							documentType: 'cpf',
