@@ -7,8 +7,8 @@ import { ProcessedStore } from '../../helpers/fakeExecuteContext';
 import { createContext, runNode, runNodeExpectingError } from '../helpers/executeContext';
 import { connectionError, httpError } from '../helpers/serviceAnswers';
 import { skipRetryWaits } from '../helpers/retryWaits';
-import { SUBJECT_ID } from '../../fixtures/subjects';
-import { newExecutionId, payout, service, valueOf } from './moneyFixtures';
+import { BRL_NO_PIX_KEY, dynamicPixParameters } from '../../fixtures/transactions';
+import { newExecution, newExecutionId, payout, service, valueOf } from './moneyFixtures';
 
 skipRetryWaits();
 
@@ -21,25 +21,14 @@ describe("n8n's Retry button: a retried execution pays nothing twice", () => {
 				: { data: { id: `p-${value}` } },
 		);
 		const parameters = ['1.00', '2.00', '3.00', '4.00'].map((value) => payout(value));
-		const failed = await runNodeExpectingError({
-			parameters,
-			executionId: newExecutionId(),
-			processedStore: store,
-			replies: facilitaPay.replies,
-		});
+		const failed = await runNodeExpectingError(newExecution(store, facilitaPay, { parameters }));
 		expect(failed.error.message).toMatch(/\(item 2\)/);
 		expect(failed.error.description).toMatch(
 			/Not sent \(the run stopped at the first failure\): 3/,
 		);
 		expect(failed.error.description).toMatch(/Retrying this execution from n8n/);
 
-		const retried = await runNode({
-			parameters,
-			executionId: newExecutionId(),
-			mode: 'retry',
-			processedStore: store,
-			replies: facilitaPay.replies,
-		});
+		const retried = await runNode(newExecution(store, facilitaPay, { parameters, mode: 'retry' }));
 		expect(facilitaPay.sent).toEqual(['1.00', '2.00', '3.00', '3.00', '4.00']);
 		expect(retried.output.map((item) => item.json.alreadyDone ?? false)).toEqual([
 			true,
@@ -58,17 +47,14 @@ describe("n8n's Retry button: a retried execution pays nothing twice", () => {
 
 	it('a PIX charge whose expiry came from the clock is still recognised in the retry', async () => {
 		const store = new ProcessedStore();
-		const pix = (expiry: string, value: string) => ({
-			resource: 'transaction',
-			operation: 'createDynamicPix',
-			subjectId: SUBJECT_ID,
-			fromBankAccountId: '0b5e7c2a-1f3d-4a8e-9c61-000000000001',
-			toBankAccountId: '0b5e7c2a-1f3d-4a8e-9c61-000000000002',
-			exchangeCurrency: 'BRL',
-			value,
-			dynamicPixExpiresAt: expiry,
-			requestOptions: { concurrency: 1 },
-		});
+		const pix = (expiry: string, value: string) =>
+			dynamicPixParameters({
+				toBankAccountId: BRL_NO_PIX_KEY,
+				exchangeCurrency: 'BRL',
+				value,
+				dynamicPixExpiresAt: expiry,
+				requestOptions: { concurrency: 1 },
+			});
 		const soon = (minutes: number) => new Date(Date.now() + minutes * 60_000).toISOString();
 		const sent: string[] = [];
 		const reply = (request: IHttpRequestOptions) => {
@@ -97,12 +83,7 @@ describe("n8n's Retry button: a retried execution pays nothing twice", () => {
 		const store = new ProcessedStore();
 		const facilitaPay = service();
 		for (let run = 0; run < 2; run++)
-			await runNode({
-				parameters: [payout('5.00')],
-				executionId: newExecutionId(),
-				processedStore: store,
-				replies: facilitaPay.replies,
-			});
+			await runNode(newExecution(store, facilitaPay, { parameters: [payout('5.00')] }));
 		expect(facilitaPay.sent).toEqual(['5.00', '5.00']);
 	});
 });
@@ -221,18 +202,8 @@ describe('Idempotency Key', () => {
 		const store = new ProcessedStore();
 		const facilitaPay = service();
 		const parameters = [payout('7.00', { idempotencyKey: 'order-1001' })];
-		const first = await runNode({
-			parameters,
-			executionId: newExecutionId(),
-			processedStore: store,
-			replies: facilitaPay.replies,
-		});
-		const second = await runNode({
-			parameters,
-			executionId: newExecutionId(),
-			processedStore: store,
-			replies: facilitaPay.replies,
-		});
+		const first = await runNode(newExecution(store, facilitaPay, { parameters }));
+		const second = await runNode(newExecution(store, facilitaPay, { parameters }));
 		expect(facilitaPay.sent).toEqual(['7.00']);
 		expect(first.output[0].json.id).toBe('p-7.00');
 		expect(second.output[0].json).toMatchObject({
@@ -248,18 +219,8 @@ describe('Idempotency Key', () => {
 			seen === 1 ? httpError(422, { errors: { value: ['too low'] } }) : { data: { id: 'ok' } },
 		);
 		const parameters = [payout('7.00', { idempotencyKey: 'order-1002' })];
-		await runNodeExpectingError({
-			parameters,
-			executionId: newExecutionId(),
-			processedStore: store,
-			replies: facilitaPay.replies,
-		});
-		const second = await runNode({
-			parameters,
-			executionId: newExecutionId(),
-			processedStore: store,
-			replies: facilitaPay.replies,
-		});
+		await runNodeExpectingError(newExecution(store, facilitaPay, { parameters }));
+		const second = await runNode(newExecution(store, facilitaPay, { parameters }));
 		expect(facilitaPay.sent).toEqual(['7.00', '7.00']);
 		expect(second.output[0].json.id).toBe('ok');
 	});
@@ -268,18 +229,8 @@ describe('Idempotency Key', () => {
 		const store = new ProcessedStore();
 		const facilitaPay = service(() => connectionError('ECONNRESET'));
 		const parameters = [payout('7.50', { idempotencyKey: 'order-1003' })];
-		await runNodeExpectingError({
-			parameters,
-			executionId: newExecutionId(),
-			processedStore: store,
-			replies: facilitaPay.replies,
-		});
-		const second = await runNodeExpectingError({
-			parameters,
-			executionId: newExecutionId(),
-			processedStore: store,
-			replies: facilitaPay.replies,
-		});
+		await runNodeExpectingError(newExecution(store, facilitaPay, { parameters }));
+		const second = await runNodeExpectingError(newExecution(store, facilitaPay, { parameters }));
 		expect(facilitaPay.sent).toEqual(['7.50']);
 		expect(second.error.message).toMatch(
 			/^Outcome unknown \(item 0\): a request with the idempotency key "order-1003"/,

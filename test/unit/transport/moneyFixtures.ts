@@ -1,6 +1,8 @@
 import type { IDataObject, IHttpRequestOptions } from 'n8n-workflow';
 
+import type { ProcessedStore } from '../../helpers/fakeExecuteContext';
 import { payoutParameters } from '../../fixtures/transactions';
+import type { ContextOptions } from '../helpers/executeContext';
 
 // Payouts and a FacilitaPay that counts them: what the money-rule tests share.
 
@@ -12,6 +14,21 @@ export const valueOf = (request: IHttpRequestOptions) =>
 
 let counter = 0;
 export const newExecutionId = () => `money-exec-${++counter}-${Math.random()}`;
+
+/**
+ * The context of a new execution (its own id) of a workflow that shares n8n's deduplication store
+ * `store` with its other executions, against the FacilitaPay `facilitaPay`.
+ */
+export const newExecution = (
+	store: ProcessedStore,
+	facilitaPay: { replies: unknown[] },
+	options: ContextOptions,
+): ContextOptions => ({
+	executionId: newExecutionId(),
+	processedStore: store,
+	replies: facilitaPay.replies,
+	...options,
+});
 
 /** A FacilitaPay that records every payout it receives and answers as `answer` says. */
 export function service(

@@ -7,7 +7,7 @@ import { cardSubscription } from '../actions/subscription/fixtures';
 import { createContext, runNode, runNodeExpectingError } from '../helpers/executeContext';
 import { connectionError, httpError } from '../helpers/serviceAnswers';
 import { skipRetryWaits } from '../helpers/retryWaits';
-import { SUBJECT_ID } from '../../fixtures/subjects';
+import { BRL_NO_PIX_KEY, dynamicPixParameters } from '../../fixtures/transactions';
 import { newExecutionId, payout, service } from './moneyFixtures';
 
 skipRetryWaits();
@@ -47,17 +47,13 @@ describe('every path keeps its truth', () => {
 	it('a payout whose output could not be built is "Done (ID …)", not failed', async () => {
 		const fake = createContext({
 			parameters: [
-				{
-					resource: 'transaction',
-					operation: 'createDynamicPix',
-					subjectId: SUBJECT_ID,
-					fromBankAccountId: '0b5e7c2a-1f3d-4a8e-9c61-000000000001',
-					toBankAccountId: '0b5e7c2a-1f3d-4a8e-9c61-000000000002',
+				dynamicPixParameters({
+					toBankAccountId: BRL_NO_PIX_KEY,
 					exchangeCurrency: 'BRL',
 					value: '10.00',
 					dynamicPixExpiresAt: '',
 					qrCodeImage: true,
-				},
+				}),
 			],
 			executionId: newExecutionId(),
 			replies: [
