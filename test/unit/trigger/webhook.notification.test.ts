@@ -1,7 +1,7 @@
 import { httpError } from '../helpers/serviceAnswers';
 import { BASE_URL, SECRET, receive } from './triggerContext';
 import { NOW } from './webhookClock';
-import { approvedTransaction, item, paymentApproved } from './webhookEvents';
+import { approvedTransaction, item, kycStatusData, paymentApproved } from './webhookEvents';
 
 // The trigger's webhook() as n8n calls it, for a genuine notification: what it reads, answers and
 // starts (the event and the API object), with or without the request's headers.
@@ -70,12 +70,7 @@ describe('webhook: a genuine notification', () => {
 	});
 
 	it('the KYC status payload is verified by reading the subject, with no option', async () => {
-		const data = {
-			id: 'sub-1',
-			status: 'approved',
-			document_type: 'cpf',
-			document_number: '39053344705',
-		};
+		const data = kycStatusData;
 		const { responseData, requests } = await receive({
 			bodyData: { data },
 			replies: [{ data: { ...data, social_name: 'Ana' } }],

@@ -27,6 +27,14 @@ export const approvedTransaction = {
 	checkout_id: 'co-9',
 };
 
+/** The KYC status payload of an approved person (no secret: it comes unsigned). */
+export const kycStatusData = {
+	id: 'sub-1',
+	status: 'approved',
+	document_type: 'cpf',
+	document_number: '39053344705',
+};
+
 /** The item that came out, or a failure when no execution started. */
 export function item(responseData: {
 	workflowData?: Array<Array<{ json: IDataObject }>>;

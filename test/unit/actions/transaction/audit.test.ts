@@ -16,6 +16,7 @@ import {
 	boletoParameters,
 	checkoutParameters,
 	dynamicPixParameters,
+	getTransactionParameters,
 	payoutParameters,
 } from '../../../fixtures/transactions';
 
@@ -160,12 +161,7 @@ describe('Boleto currencies', () => {
 describe('Outputs as the service gives them', () => {
 	it('Simplify keeps checkout_id, exchange_id and wire_id, which users act on', async () => {
 		const { output } = await runNode({
-			parameters: {
-				resource: 'transaction',
-				operation: 'get',
-				transactionId: 'tx-1',
-				simplify: true,
-			},
+			parameters: getTransactionParameters('tx-1', { simplify: true }),
 			replies: [
 				{
 					data: {
