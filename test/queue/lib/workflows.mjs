@@ -10,7 +10,7 @@ import {
 } from '../../e2e/lib/workflows.mjs';
 import { createActiveWorkflow, createCredentials, queueState, waitFor } from './cluster.mjs';
 
-export { triggerNode } from '../../e2e/lib/workflows.mjs';
+export { actionNode, triggerNode } from '../../e2e/lib/workflows.mjs';
 
 /**
  * FacilitaPay credentials for a case's own sandbox (through its recording proxy): the access token,
