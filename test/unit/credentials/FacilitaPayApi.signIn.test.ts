@@ -17,17 +17,16 @@ import {
 
 describe('FacilitaPay API credentials: one shared sign-in', () => {
 	const credentials = new FacilitaPayApi();
+	const account = {
+		environment: 'custom',
+		baseUrl: 'http://127.0.0.1:4010/api/v1',
+		authentication: 'usernamePassword',
+		username: 'sandbox',
+		password: 'secret',
+	};
 	beforeEach(() => forgetSignIns());
 
 	describe('one sign-in for many refused requests', () => {
-		const account = {
-			environment: 'custom',
-			baseUrl: 'http://127.0.0.1:4010/api/v1',
-			authentication: 'usernamePassword',
-			username: 'sandbox',
-			password: 'secret',
-		};
-
 		it('concurrent refused requests of one account share one sign-in and get the same token', async () => {
 			let release: (value: unknown) => void = () => {};
 			const { helper, calls } = helperAnswering(async (_options, sent) => {
@@ -114,13 +113,6 @@ describe('FacilitaPay API credentials: one shared sign-in', () => {
 	});
 
 	describe("a new token only for a request whose token the service refused (n8n's HTTP Request node sends the request again on a new token)", () => {
-		const account = {
-			environment: 'custom',
-			baseUrl: 'http://127.0.0.1:4010/api/v1',
-			authentication: 'usernamePassword',
-			username: 'sandbox',
-			password: 'secret',
-		};
 		const carrying = (sessionToken: string) => ({
 			...account,
 			sessionToken,
@@ -227,13 +219,6 @@ describe('FacilitaPay API credentials: one shared sign-in', () => {
 	});
 
 	describe('a failure that is not about the token (n8n asks for a new one after any error in its HTTP Request node)', () => {
-		const account = {
-			environment: 'custom',
-			baseUrl: 'http://127.0.0.1:4010/api/v1',
-			authentication: 'usernamePassword',
-			username: 'sandbox',
-			password: 'secret',
-		};
 		const signedIn = {
 			...account,
 			sessionToken: 'still-good',

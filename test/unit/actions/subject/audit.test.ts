@@ -6,7 +6,11 @@ import { FacilitaPay } from '../../../../nodes/FacilitaPay/FacilitaPay.node';
 import { runNode, runNodeExpectingError } from '../../helpers/executeContext';
 import { httpError } from '../../helpers/serviceAnswers';
 import { skipRetryWaits } from '../../helpers/retryWaits';
-import { personParameters as create, SUBJECT_ID } from '../../../fixtures/subjects';
+import {
+	personParameters as create,
+	personUpdateParameters as update,
+	SUBJECT_ID,
+} from '../../../fixtures/subjects';
 
 const created = { data: { id: SUBJECT_ID, status: 'approved' } };
 
@@ -14,13 +18,6 @@ const PDF = Buffer.from('%PDF-1.4\n1 0 obj<</Type/Catalog>>endobj\n%%EOF\n');
 const PNG = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 0x0d]);
 
 skipRetryWaits();
-
-const update = (updateFields: IDataObject) => ({
-	resource: 'subject',
-	operation: 'update',
-	subjectId: SUBJECT_ID,
-	updateFields,
-});
 
 const sentPerson = (request: { body?: unknown }) =>
 	(request.body as { person: IDataObject }).person;

@@ -2,7 +2,11 @@ import type { IDataObject } from 'n8n-workflow';
 
 import { binaryItem, runNode, runNodeExpectingError } from '../../helpers/executeContext';
 import { httpError } from '../../helpers/serviceAnswers';
-import { personParameters, SUBJECT_ID } from '../../../fixtures/subjects';
+import {
+	personParameters,
+	personUpdateParameters as update,
+	SUBJECT_ID,
+} from '../../../fixtures/subjects';
 
 const created = { data: { id: SUBJECT_ID, status: 'approved', social_name: 'Maria da Silva' } };
 
@@ -171,12 +175,7 @@ describe('Subject > Create or Update', () => {
 describe('Subject > Update', () => {
 	it('sends only the fields to change with PUT', async () => {
 		const { requests } = await runNode({
-			parameters: {
-				resource: 'subject',
-				operation: 'update',
-				subjectId: SUBJECT_ID,
-				updateFields: { email: 'new@example.com', addressCity: 'São Paulo' },
-			},
+			parameters: update({ email: 'new@example.com', addressCity: 'São Paulo' }),
 			replies: [created],
 		});
 		expect(requests[0].method).toBe('PUT');
@@ -188,12 +187,7 @@ describe('Subject > Update', () => {
 
 	it('refuses an update with no field to change', async () => {
 		const { error, requests } = await runNodeExpectingError({
-			parameters: {
-				resource: 'subject',
-				operation: 'update',
-				subjectId: SUBJECT_ID,
-				updateFields: {},
-			},
+			parameters: update({}),
 		});
 		expect(requests).toHaveLength(0);
 		expect(error.message).toMatch(/no field to change/);
@@ -201,12 +195,7 @@ describe('Subject > Update', () => {
 
 	it('refuses a subject ID that is not a UUID', async () => {
 		const { error, requests } = await runNodeExpectingError({
-			parameters: {
-				resource: 'subject',
-				operation: 'update',
-				subjectId: '12',
-				updateFields: { email: 'a@b.co' },
-			},
+			parameters: update({ email: 'a@b.co' }, '12'),
 		});
 		expect(requests).toHaveLength(0);
 		expect(error.message).toMatch(/Invalid Subject ID \(item 0\)/);
