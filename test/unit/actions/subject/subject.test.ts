@@ -6,6 +6,7 @@ import {
 	personParameters,
 	personUpdateParameters as update,
 	SUBJECT_ID,
+	subjectTransactionsParameters,
 } from '../../../fixtures/subjects';
 
 const created = { data: { id: SUBJECT_ID, status: 'approved', social_name: 'Maria da Silva' } };
@@ -247,13 +248,7 @@ describe('Subject > Get, Get Many, Transactions, Transaction Values', () => {
 
 	it('Get Transactions reads the subject’s transactions', async () => {
 		const { output, requests } = await runNode({
-			parameters: {
-				resource: 'subject',
-				operation: 'getTransactions',
-				subjectId: SUBJECT_ID,
-				returnAll: true,
-				simplify: true,
-			},
+			parameters: subjectTransactionsParameters(),
 			replies: [
 				{
 					data: [
@@ -285,27 +280,14 @@ describe('Subject > Get, Get Many, Transactions, Transaction Values', () => {
 			status: 'pending',
 		}));
 		const all = await runNode({
-			parameters: {
-				resource: 'subject',
-				operation: 'getTransactions',
-				subjectId: SUBJECT_ID,
-				returnAll: true,
-				simplify: false,
-			},
+			parameters: subjectTransactionsParameters({ simplify: false }),
 			replies: [{ data: many }, { data: [] }],
 		});
 		expect(all.requests).toHaveLength(1);
 		expect(all.requests[0].qs).toBeUndefined();
 		expect(all.output).toHaveLength(120);
 		const limited = await runNode({
-			parameters: {
-				resource: 'subject',
-				operation: 'getTransactions',
-				subjectId: SUBJECT_ID,
-				returnAll: false,
-				limit: 5,
-				simplify: false,
-			},
+			parameters: subjectTransactionsParameters({ returnAll: false, limit: 5, simplify: false }),
 			replies: [{ data: many }],
 		});
 		expect(limited.requests).toHaveLength(1);

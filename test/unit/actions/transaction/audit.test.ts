@@ -11,7 +11,7 @@ import {
 } from '../../../../nodes/FacilitaPay/schemas/transaction';
 import { createContext, runNode, runNodeExpectingError } from '../../helpers/executeContext';
 import { skipRetryWaits } from '../../helpers/retryWaits';
-import { SUBJECT_ID } from '../../../fixtures/subjects';
+import { subjectTransactionsParameters } from '../../../fixtures/subjects';
 import {
 	boletoParameters,
 	checkoutParameters,
@@ -185,13 +185,7 @@ describe('Outputs as the service gives them', () => {
 
 	it('Subject Get Transactions with Simplify keeps them too', async () => {
 		const { output } = await runNode({
-			parameters: {
-				resource: 'subject',
-				operation: 'getTransactions',
-				subjectId: SUBJECT_ID,
-				returnAll: true,
-				simplify: true,
-			},
+			parameters: subjectTransactionsParameters(),
 			replies: [{ data: [{ id: 'tx-1', wire_id: 'wi-1', exchange_id: 'ex-1' }] }],
 		});
 		expect(output[0].json).toEqual({ id: 'tx-1', wire_id: 'wi-1', exchange_id: 'ex-1' });
