@@ -1,5 +1,6 @@
 import { startSandbox, createPerson, ACCOUNT_IDS } from './helpers.mjs';
 import { parseBrCode } from '../../sandbox/brcode.mjs';
+import { threedsBody } from '../fixtures/cards.js';
 
 let t;
 let subject;
@@ -10,20 +11,7 @@ beforeEach(async () => {
 	subject = await createPerson(t);
 });
 
-const threeds = () => ({
-	softDescriptor: 'MYSHOP',
-	httpAcceptBrowserValue: 'text/html',
-	httpBrowserLanguage: 'pt-BR',
-	httpBrowserJavaEnabled: 'false',
-	httpBrowserJavaScriptEnabled: 'true',
-	httpBrowserColorDepth: '24',
-	httpBrowserScreenHeight: '1080',
-	httpBrowserScreenWidth: '1920',
-	httpBrowserTimeDifference: '180',
-	userAgentBrowserValue: 'Mozilla/5.0',
-	ipAddress: '203.0.113.7',
-	challengeWindowSize: 'fullPage',
-});
+const threeds = () => ({ softDescriptor: 'MYSHOP', ...threedsBody });
 const card = (o = {}) => ({
 	card_type: 'credit',
 	card_number: '4111111111111111',
