@@ -6,12 +6,12 @@
 import { randomUUID } from 'node:crypto';
 import net from 'node:net';
 import {
-	dataOf,
 	describeE2e,
 	nodeOutput,
 	runWorkflow,
 	sandboxApi,
 	sandboxControl,
+	sandboxData,
 	sandboxMark,
 	sandboxRequests,
 	testE2e,
@@ -56,8 +56,11 @@ describeE2e('Example workflow "Catch up on missed events" in a real n8n 2.x', ()
 				await sandboxControl('POST', '/clock/advance', { minutes }, state);
 				await sandboxControl('POST', '/deliveries/wait', undefined, state);
 			}
-			const failedBefore = dataOf(
-				await sandboxApi('GET', '/notifications?failed=true&per_page=1000', undefined, state),
+			const failedBefore = await sandboxData(
+				'GET',
+				'/notifications?failed=true&per_page=1000',
+				undefined,
+				state,
 			);
 			const missed = failedBefore.find(
 				(/** @type {any} */ n) => n.notification?.subject_id === subjectId,
@@ -99,9 +102,7 @@ describeE2e('Example workflow "Catch up on missed events" in a real n8n 2.x', ()
 				failedBefore.map((/** @type {any} */ n) => `/api/v1/notifications/${n.id}`).sort(),
 			);
 			expect(marks.every((r) => r.status === 200)).toBe(true);
-			expect(
-				dataOf(await sandboxApi('GET', '/notifications?failed=true', undefined, state)),
-			).toEqual([]);
+			expect(await sandboxData('GET', '/notifications?failed=true', undefined, state)).toEqual([]);
 
 			// Leave no webhook pointing at the dead port for the tests that follow.
 			await sandboxApi('GET', '/disable_webhooks', undefined, state);

@@ -11,10 +11,9 @@
 import { ACCOUNT_IDS } from '../../sandbox/accounts.mjs';
 import { listExecutions, nodeBinary, nodeOutput } from './lib/n8n.mjs';
 import {
-	dataOf,
 	formattedCpf,
-	sandboxApi,
 	sandboxControl,
+	sandboxData,
 	sandboxMark,
 	sandboxRequests,
 	validCpf,
@@ -139,8 +138,11 @@ describeE2e('Example workflow "Onboard a customer" in a real n8n 2.x', () => {
 				},
 			});
 			const [registered] = /** @type {any[]} */ (nodeOutput(waiting, 'Create or Update Customer'));
-			const subject = dataOf(
-				await sandboxApi('GET', `/subject/people/${registered.id}`, undefined, state),
+			const subject = await sandboxData(
+				'GET',
+				`/subject/people/${registered.id}`,
+				undefined,
+				state,
 			);
 			expect(subject).toMatchObject({
 				document_number: cpf,

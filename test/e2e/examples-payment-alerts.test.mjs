@@ -6,12 +6,11 @@ import { randomUUID } from 'node:crypto';
 import { ACCOUNT_IDS } from '../../sandbox/accounts.mjs';
 import {
 	createPerson,
-	dataOf,
 	describeE2e,
 	nodeOutput,
 	samplePerson,
-	sandboxApi,
 	sandboxControl,
+	sandboxData,
 	testE2e,
 	waitFor,
 } from './lib/n8n-e2e.mjs';
@@ -30,19 +29,17 @@ describeE2e('Example workflow "Payment alerts" in a real n8n 2.x', () => {
 			const customer = await createPerson(samplePerson(seed, 'Joana Alerts'), state);
 
 			// Card checkout: one declined attempt (payment_failed), then an approved one (payment_approved).
-			const checkout = dataOf(
-				await sandboxApi(
-					'POST',
-					'/transactions/checkout',
-					{
-						subject_id: customer.id,
-						value: '150.00',
-						currency: 'BRL',
-						exchange_currency: 'BRL',
-						to_bank_account_id: ACCOUNT_IDS.brlNoPixKey,
-					},
-					state,
-				),
+			const checkout = await sandboxData(
+				'POST',
+				'/transactions/checkout',
+				{
+					subject_id: customer.id,
+					value: '150.00',
+					currency: 'BRL',
+					exchange_currency: 'BRL',
+					to_bank_account_id: ACCOUNT_IDS.brlNoPixKey,
+				},
+				state,
 			);
 			const declined = (
 				await sandboxControl('POST', `/transactions/${checkout.id}/pay`, { success: false }, state)
@@ -62,10 +59,10 @@ describeE2e('Example workflow "Payment alerts" in a real n8n 2.x', () => {
 					use_dynamic_pix: true,
 				},
 			});
-			const unpaid = dataOf(await sandboxApi('POST', '/transactions', pixBody('80.00'), state));
+			const unpaid = await sandboxData('POST', '/transactions', pixBody('80.00'), state);
 			await sandboxControl('POST', `/transactions/${unpaid.id}/pay`, { success: false }, state);
 			// A paid dynamic PIX to the customer's own account, wired with error AC14 (wire_waiting_correction).
-			const paid = dataOf(await sandboxApi('POST', '/transactions', pixBody('120.00'), state));
+			const paid = await sandboxData('POST', '/transactions', pixBody('120.00'), state);
 			await sandboxControl('POST', `/transactions/${paid.id}/pay`, { success: true }, state);
 			const settlement = (
 				await sandboxControl('POST', '/settlement/run', { wire_error_code: 'AC14' }, state)

@@ -3,24 +3,17 @@
 // production webhook registers the customer and their bank account, checks the balance and pays
 // out once per reference; the wire event FacilitaPay sends then starts its trigger path.
 import { ACCOUNT_IDS } from '../../sandbox/accounts.mjs';
-import { nodeOutput } from './lib/n8n.mjs';
+import { knownExecutions, nodeOutput } from './lib/n8n.mjs';
 import {
-	dataOf,
 	formattedCpf,
-	sandboxApi,
 	sandboxControl,
+	sandboxData,
 	sandboxMark,
 	sandboxRequests,
 	validCpf,
 } from './lib/sandbox.mjs';
 import { describeE2e, testE2e, waitFor } from './lib/state.mjs';
-import {
-	knownExecutions,
-	loadExample,
-	newExecutions,
-	nodeOfType,
-	usePublishedExamples,
-} from './lib/examples.mjs';
+import { loadExample, newExecutions, nodeOfType, usePublishedExamples } from './lib/examples.mjs';
 
 describeE2e('Example workflow "Pay out to a new customer" in a real n8n 2.x', () => {
 	const publish = usePublishedExamples();
@@ -47,13 +40,11 @@ describeE2e('Example workflow "Pay out to a new customer" in a real n8n 2.x', ()
 				pix_key: '',
 				amount: '250.00',
 			};
-			const balanceBefore = dataOf(
-				await sandboxApi(
-					'GET',
-					`/bank_accounts/${ACCOUNT_IDS.usdCashOut}/balance`,
-					undefined,
-					state,
-				),
+			const balanceBefore = await sandboxData(
+				'GET',
+				`/bank_accounts/${ACCOUNT_IDS.usdCashOut}/balance`,
+				undefined,
+				state,
 			);
 			const post = (/** @type {object} */ body) =>
 				fetch(url, {
@@ -128,13 +119,11 @@ describeE2e('Example workflow "Pay out to a new customer" in a real n8n 2.x', ()
 			});
 			expect(payout.to_bank_account).toMatchObject({ id: account.id, owner_name: 'Paulo Payout' });
 			expect(payout.payout_method).toBe('ted');
-			const balanceAfter = dataOf(
-				await sandboxApi(
-					'GET',
-					`/bank_accounts/${ACCOUNT_IDS.usdCashOut}/balance`,
-					undefined,
-					state,
-				),
+			const balanceAfter = await sandboxData(
+				'GET',
+				`/bank_accounts/${ACCOUNT_IDS.usdCashOut}/balance`,
+				undefined,
+				state,
 			);
 			expect(balanceAfter.debit_transactions).toBe(balanceBefore.debit_transactions + 1);
 

@@ -4,7 +4,13 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { activateWorkflow, deactivateWorkflow, importWorkflows, listExecutions } from './n8n.mjs';
+import {
+	activateWorkflow,
+	deactivateWorkflow,
+	importWorkflows,
+	knownExecutions,
+	listExecutions,
+} from './n8n.mjs';
 import { sharedState, waitFor } from './state.mjs';
 import { activateAndWaitForRegistration } from './trigger.mjs';
 
@@ -73,14 +79,5 @@ export async function newExecutions(
 			return executions.length >= count && settled ? executions : null;
 		},
 		{ what, timeoutMs: 60_000 },
-	);
-}
-
-/** Ids of the executions a workflow has so far. @param {string} workflowId @param {E2eState} state */
-export async function knownExecutions(workflowId, state) {
-	return new Set(
-		(await listExecutions({ workflowId, limit: 100, includeData: false }, state)).map((e) =>
-			String(e.id),
-		),
 	);
 }

@@ -113,6 +113,15 @@ export async function listExecutions(filter = {}, state = sharedState()) {
 
 export { nodeOutput };
 
+/** Ids of the executions a workflow has so far. @param {string} workflowId @param {E2eState} [state] */
+export async function knownExecutions(workflowId, state = sharedState()) {
+	return new Set(
+		(await listExecutions({ workflowId, limit: 100, includeData: false }, state)).map((e) =>
+			String(e.id),
+		),
+	);
+}
+
 /** Runs any other n8n CLI command against the shared user folder. @param {string[]} args @param {E2eState} [state] */
 export async function cli(args, state = sharedState()) {
 	return n8nCli(args, { ...cliOptions(state), allowFailure: true });

@@ -10,7 +10,7 @@ import {
 	createWorkflowViaApi,
 	deactivateWorkflow,
 	getWorkflowViaApi,
-	listExecutions,
+	knownExecutions,
 	nodeOutput,
 } from './n8n.mjs';
 import { retryExecution, waitForNewExecution } from './retry.mjs';
@@ -91,9 +91,7 @@ async function newSubject(state) {
  * @param {Instance} n8n @param {{id: string, path: string}} workflow @param {object} body
  */
 async function startExecution(n8n, workflow, body) {
-	const known = (await listExecutions({ workflowId: workflow.id, limit: 100 }, n8n.state)).map(
-		(e) => e.id,
-	);
+	const known = await knownExecutions(workflow.id, n8n.state);
 	await waitFor(
 		async () => {
 			const response = await fetch(`${n8n.server.url}/webhook/${workflow.path}`, {

@@ -153,6 +153,15 @@ export function dataOf(answer) {
 }
 
 /**
+ * Calls the sandbox's API (as sandboxApi) and returns the answer's `data`; throws with the answer
+ * when it is not a success.
+ * @param {string} method @param {string} apiPath @param {unknown} [body] @param {E2eState} [state]
+ */
+export async function sandboxData(method, apiPath, body, state = sharedState()) {
+	return dataOf(await sandboxApi(method, apiPath, body, state));
+}
+
+/**
  * A dynamic PIX the subject pays (`value` BRL, exchanged to USD, into the USD destination account),
  * created through the sandbox's API; returns the transaction.
  * @param {string} subjectId @param {string} value @param {E2eState} [state]
@@ -167,7 +176,7 @@ export async function createDynamicPix(subjectId, value, state = sharedState()) 
 		value,
 		use_dynamic_pix: true,
 	};
-	return dataOf(await sandboxApi('POST', '/transactions', { transaction }, state));
+	return sandboxData('POST', '/transactions', { transaction }, state);
 }
 
 /**
@@ -183,7 +192,7 @@ export async function createCheckout(subjectId, value, state = sharedState()) {
 		exchange_currency: 'USD',
 		value,
 	};
-	return dataOf(await sandboxApi('POST', '/transactions/checkout', checkout, state));
+	return sandboxData('POST', '/transactions/checkout', checkout, state);
 }
 
 /**
