@@ -1,8 +1,9 @@
 // The subscriptions phase: card and automatic PIX subscriptions, a day for the first invoices to
 // be charged, the 3DS challenge of the declined card, the reads, then a cancel (7 operations), one
 // workflow. Needs `ctx.subjectId` from the first phase. Uses jest's global `expect`.
+import { cardSubscriptionParameters } from '../../../integration/lib/parameters.mjs';
 import { actionStep, httpStep, sandboxApi } from '../n8n-e2e.mjs';
-import { ACCOUNTS, CARD_3DS, controlUrl, expectRunOk, one, pages, ref } from './shared.mjs';
+import { ACCOUNTS, controlUrl, expectRunOk, one, pages, ref } from './shared.mjs';
 
 /* global expect */
 
@@ -45,23 +46,17 @@ const card = (number, brand) => ({
 	fullname: 'Maria Souza',
 });
 
-/** A monthly card subscription with 3DS. @param {string} subjectId @param {string} number */
-const cardSubscription = (subjectId, number) => ({
-	resource: 'subscription',
-	operation: 'create',
-	paymentMethod: 'card',
-	subjectId,
-	value: '49.90',
-	frequency: 'month',
-	cycles: 12,
-	toBankAccountId: ACCOUNTS.usdDestination,
-	...card(number, 'visa'),
-	cardType: 'credit',
-	dfReferenceId: 'df-e2e-session-1',
-	mcc: '8999',
-	...CARD_3DS,
-	additionalFields: { description: 'Premium plan', softDescriptor: 'E2E PLAN' },
-});
+/**
+ * A monthly card subscription with 3DS, 12 cycles (the integration tests' builder, with this
+ * phase's card and description). @param {string} subjectId @param {string} number
+ */
+const cardSubscription = (subjectId, number) =>
+	cardSubscriptionParameters(subjectId, number, {
+		cycles: 12,
+		...card(number, 'visa'),
+		dfReferenceId: 'df-e2e-session-1',
+		additionalFields: { description: 'Premium plan', softDescriptor: 'E2E PLAN' },
+	});
 
 /** A card that pays, a test card that declines, an automatic PIX. @param {string} subjectId */
 function creationSteps(subjectId) {
