@@ -31,9 +31,8 @@ const DETAILS: readonly string[] = [
 
 /**
  * The fields of a subject people act on (Simplify): the representation without its details, plus
- * `inserted_at`, which the subject's own endpoints return beside `updated_at`.
+ * `inserted_at` (before `updated_at`), which the subject's own endpoints return.
  */
-export const SUBJECT_SUMMARY: readonly string[] = [
-	...SUBJECT_REPRESENTATION.filter((key) => !DETAILS.includes(key)),
-	'inserted_at',
-];
+export const SUBJECT_SUMMARY: readonly string[] = SUBJECT_REPRESENTATION.filter(
+	(key) => !DETAILS.includes(key),
+).flatMap((key) => (key === 'updated_at' ? ['inserted_at', key] : [key]));
