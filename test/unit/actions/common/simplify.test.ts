@@ -24,20 +24,10 @@ const subject = {
 };
 
 it('keeps the fields people act on, in the documented order, with inserted_at before updated_at', () => {
-	expect(Object.keys(simplifySubject(subject))).toEqual([
-		'id',
-		'status',
-		'social_name',
-		'document_type',
-		'document_number',
-		'fiscal_country',
-		'email',
-		'phone_number',
-		'clearance_level',
-		'required_clearance_level',
-		'inserted_at',
-		'updated_at',
-	]);
+	const expected =
+		'id status social_name document_type document_number fiscal_country email phone_number ' +
+		'clearance_level required_clearance_level inserted_at updated_at';
+	expect(Object.keys(simplifySubject(subject))).toEqual(expected.split(' '));
 });
 
 it('leaves out personal details, attachments and the address', () => {
