@@ -8,7 +8,7 @@ import { Errors, documentNumberError, isBlank, ALL_DOCUMENT_TYPES } from '../val
 import { check, notFound } from '../errors.mjs';
 import { CURRENCIES, formatCents } from '../money.mjs';
 import { OPENING_BALANCES } from '../accounts.mjs';
-import { amountCents, writeAmount } from './transactions.mjs';
+import { amountCents, writeAmount } from './transactions/amounts.mjs';
 import { PAY_IN_ACCOUNT_IDS } from './localPayIns.mjs';
 
 const PAY_IN_IDS = new Set(Object.values(PAY_IN_ACCOUNT_IDS));

@@ -14,14 +14,13 @@ import { Errors, isBlank, requireMoney } from '../validation.mjs';
 import { check, notFound } from '../errors.mjs';
 import { CURRENCIES } from '../money.mjs';
 import { BANKS, PARTNER_COMPANY } from '../accounts.mjs';
-import { ADDRESS_FIELDS } from './subjects.mjs';
+import { ADDRESS_FIELDS } from './subjects/records.mjs';
 import { STABLECOINS } from './transactions/amounts.mjs';
 import { newTransaction } from './transactions/record.mjs';
 import { subjectRef } from './transactions/references.mjs';
 import { expire } from './transactions/status.mjs';
 import { transactionEnv } from './transactions/env.mjs';
 
-export { STABLECOINS };
 export const LOCAL_CURRENCIES = ['CLP', 'COP', 'MXN'];
 /** What a pay-in may be converted to. */
 export const PAY_IN_EXCHANGE_CURRENCIES = [...CURRENCIES, ...STABLECOINS];

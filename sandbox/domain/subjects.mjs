@@ -22,11 +22,6 @@ import {
 } from './subjects/kyc.mjs';
 import { createRegistration } from './subjects/registration.mjs';
 
-export { MAX_FILE_BYTES, MANDATORY_DOCUMENTS, validateDocument } from './subjects/documents.mjs';
-export { MONEY_MOVED, ANNUAL_LIMIT_USD_CENTS } from './subjects/kyc.mjs';
-export { ADDRESS_FIELDS } from './subjects/records.mjs';
-export { COMPANY_DOCUMENT_TYPES, PARTNER_DOCUMENT_TYPES } from './subjects/companyFields.mjs';
-
 export function createSubjects(ctx) {
 	const { state, clock } = ctx;
 

@@ -18,15 +18,6 @@ import {
 	threedsChallengeRefusal,
 } from './subscriptions/transitions.mjs';
 
-export { FREQUENCIES, addDays, addPeriods, dueDate } from './subscriptions/schedule.mjs';
-export {
-	MCC_CODES,
-	CHALLENGE_WINDOW_SIZES,
-	THREEDS_REQUIRED,
-	DECLINED_CARD,
-} from './subscriptions/card.mjs';
-export { QR_CODE_READY_EVENT } from './subscriptions/charging.mjs';
-
 /** A refused change answers 422 with its field and message. @param {import('./subscriptions/transitions.mjs').Refusal} refusal */
 function refuseIf(refusal) {
 	if (refusal) throw invalid(refusal.field, refusal.message);

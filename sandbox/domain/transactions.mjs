@@ -5,7 +5,7 @@
  *
  * The rules live in ./transactions/, one job a file, as plain functions of what they need (the
  * state, the clock, ids, events: a TransactionEnv). `createTransactions(ctx)` binds them to the
- * running sandbox; the names other modules import from here stay exported here.
+ * running sandbox; other modules import each rule from the file that owns it.
  */
 import { transactionEnv } from './transactions/env.mjs';
 import { getTransaction, transactionView } from './transactions/record.mjs';
@@ -19,20 +19,6 @@ import { cancelPayment, identifyNow, refundReceived } from './transactions/statu
 import { identifyPendingBankTransactions, receive } from './transactions/bankReceipts.mjs';
 import { groupedWire, settle } from './transactions/settlement.mjs';
 import { updateWireBankAccount } from './transactions/wireCorrection.mjs';
-
-export {
-	CARD_CURRENCIES,
-	EXCHANGE_CURRENCIES,
-	amountCents,
-	writeAmount,
-	requireAmount,
-} from './transactions/amounts.mjs';
-export { CARD_SUBJECT_FIELDS } from './transactions/references.mjs';
-export { DEFAULT_PIX_EXPIRY_SECONDS } from './transactions/dynamicPix.mjs';
-export { CARD_IDENTIFICATION } from './transactions/cardCheckout.mjs';
-export { WIRE_ERRORS } from './transactions/settlement.mjs';
-export { WIRE_RETRY_SECONDS } from './transactions/wireCorrection.mjs';
-export { transactionEnv };
 
 export function createTransactions(ctx) {
 	const env = transactionEnv(ctx);

@@ -4,7 +4,7 @@
  */
 import { page } from '../state.mjs';
 import { formatCents, toCents, convertCents } from '../money.mjs';
-import { MONEY_MOVED } from '../domain/subjects.mjs';
+import { MONEY_MOVED } from '../domain/subjects/kyc.mjs';
 
 export const PAGE_SIZE = 100;
 

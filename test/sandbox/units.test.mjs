@@ -15,7 +15,7 @@ import {
 	documentNumberError,
 } from '../../sandbox/validation.mjs';
 import { renderPdf } from '../../sandbox/pdf.mjs';
-import { addPeriods, dueDate } from '../../sandbox/domain/subscriptions.mjs';
+import { addPeriods, dueDate } from '../../sandbox/domain/subscriptions/schedule.mjs';
 import { convert } from '../../sandbox/money.mjs';
 
 describe('BR Code', () => {

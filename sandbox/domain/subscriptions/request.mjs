@@ -4,7 +4,7 @@
  */
 import { Errors, isBlank, requireMoney } from '../../validation.mjs';
 import { check } from '../../errors.mjs';
-import { CARD_SUBJECT_FIELDS } from '../transactions.mjs';
+import { CARD_SUBJECT_FIELDS } from '../transactions/references.mjs';
 import { FREQUENCIES } from './schedule.mjs';
 import { maskCard, validateCard, validateCardMeta, validateThreeds } from './card.mjs';
 

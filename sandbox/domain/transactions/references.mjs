@@ -3,7 +3,7 @@
  * Each rule adds its messages to an `Errors` collector under the API's field names.
  */
 import { isBlank } from '../../validation.mjs';
-import { ADDRESS_FIELDS } from '../subjects.mjs';
+import { ADDRESS_FIELDS } from '../subjects/records.mjs';
 
 /** Subject fields a boleto or a card payment needs. */
 export const CARD_SUBJECT_FIELDS = ['email', 'phone_number', ...ADDRESS_FIELDS];
