@@ -12,7 +12,7 @@
 //   wires.mjs           wire correction, marketplace account, webhooks, notifications (9)
 //   subscriptions.mjs   subscriptions and invoices (7)
 //   public-docs.mjs     company, registered bank account and balance, local pay-in (5)
-export { ACCOUNTS, CARD_3DS, PDF_BASE64, expectRunOk, one, pages, ref } from './phases/shared.mjs';
+export { ACCOUNTS, PDF_BASE64, expectRunOk, one, pages, ref } from './phases/shared.mjs';
 export { subjectsAndTransactions } from './phases/subjects.mjs';
 export { wiresMarketplaceWebhooks } from './phases/wires.mjs';
 export { subscriptionsAndInvoices } from './phases/subscriptions.mjs';

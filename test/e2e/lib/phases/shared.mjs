@@ -4,7 +4,6 @@
 // a Return All listing's pages, the run's failure). Uses jest's global `expect`.
 import { sandboxControl } from '../n8n-e2e.mjs';
 import { ACCOUNT_IDS } from '../../../../sandbox/accounts.mjs';
-import { browserParameters } from '../../../fixtures/cards.js';
 
 /* global expect */
 
@@ -37,9 +36,6 @@ export const ACCOUNTS = ACCOUNT_IDS;
 export const PDF_BASE64 = Buffer.from(
 	'%PDF-1.4\n1 0 obj<</Type/Catalog>>endobj\ntrailer<</Root 1 0 R>>\n%%EOF\n',
 ).toString('base64');
-
-/** A card's 3DS browser data (test/fixtures/cards.js is its one source). */
-export const CARD_3DS = browserParameters;
 
 export const UUID = '[0-9a-f-]{36}';
 
