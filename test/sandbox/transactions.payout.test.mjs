@@ -116,7 +116,7 @@ describe('payout, exchange and wire', () => {
 		expect(bad.status).toBe(422);
 		expect(bad.json.errors).toMatchObject({
 			account_type: ['must be one of: conta-corrente, poupanca'],
-			branch_country: ['must be a two-letter country code, e.g. "BR"'],
+			branch_country: ['must be a two- or three-letter country code, e.g. "BR" or "BRA"'],
 			bank: ["can't be blank"],
 		});
 		const fix = await t.api('PUT', `/wires/${wire.id}/update_bank_account`, {

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 
+import { checkCountryCode, isBrazilianCountryCode } from '../validation/address';
 import {
 	ACCOUNT_TYPES,
 	checkBrazilianAccountNumber,
@@ -9,7 +10,7 @@ import {
 import { checkDocumentNumber, DOCUMENT_TYPES } from '../validation/documents';
 import { checkCurrency, CURRENCIES } from '../validation/money';
 import { checkPixKey, type PixKeyKind } from '../validation/pix';
-import { invalid, valid, type Check } from '../validation/result';
+import { type Check } from '../validation/result';
 import { asciiUpperCase } from '../validation/text';
 import { checked, oneOf, optionalText, text } from './checked';
 
@@ -51,21 +52,6 @@ export const REGISTER_BANK_ACCOUNT_LABELS: Record<string, string> = {
 	'pix_info.type': 'PIX Key Type',
 	'pix_info.key': 'PIX Key',
 };
-
-/**
- * A country of two letters (`BR`, ISO 3166-1 alpha-2, as the wire correction takes it) or three
- * (`BRA`, alpha-3, as the documentation's bank account example writes it), upper-cased.
- */
-export function checkCountryCode(raw: string): Check {
-	const value = asciiUpperCase(String(raw ?? '').trim());
-	if (value === '') return invalid('is empty; enter the country of the branch, e.g. BRA or BR');
-	if (!/^[A-Z]{2,3}$/.test(value)) {
-		return invalid('is not a country code; use two or three letters (ISO 3166-1), e.g. BRA or BR');
-	}
-	return valid(value);
-}
-
-const isBrazilianBranch = (country: string) => country === 'BR' || country === 'BRA';
 
 export const registerBankAccountSchema = z
 	.object({
@@ -119,7 +105,7 @@ export const registerBankAccountSchema = z
 		}
 
 		if (!account.account_number) return;
-		if (!isBrazilianBranch(account.branch_country)) {
+		if (!isBrazilianCountryCode(account.branch_country)) {
 			// Other countries write banks, branches and accounts in other shapes: FacilitaPay decides.
 			if (!account.bank?.code && !account.bank?.name)
 				issue(['bank', 'code'], 'is empty; enter the bank’s code or name with the account number');

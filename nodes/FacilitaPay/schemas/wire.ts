@@ -1,6 +1,6 @@
 import { z } from 'zod';
 
-import { checkCountryCode2 } from '../validation/address';
+import { checkCountryCode, isBrazilianCountryCode } from '../validation/address';
 import {
 	ACCOUNT_TYPES,
 	checkBrazilianAccountNumber,
@@ -27,7 +27,7 @@ export const BANK_ACCOUNT_LABELS: Record<string, string> = {
 
 /**
  * `bank_account` of `PUT /wires/:id/update_bank_account`. Every field is required (a correction
- * sends the whole account). When the branch country is BR the bank code, branch, account number
+ * sends the whole account). When the branch country is BR or BRA the bank code, branch, account number
  * and owner document follow the Brazilian rules (see validation/bankAccount.ts).
  */
 export const bankAccountSchema = z
@@ -41,11 +41,11 @@ export const bankAccountSchema = z
 		account_number: text('the account number'),
 		owner_document_number: text('the owner’s document number'),
 		owner_name: text('the owner’s full name'),
-		branch_country: checked(checkCountryCode2),
+		branch_country: checked(checkCountryCode),
 		account_type: oneOf(ACCOUNT_TYPES, 'conta-corrente: checking, poupanca: savings'),
 	})
 	.superRefine((account, ctx) => {
-		if (account.branch_country !== 'BR') return;
+		if (!isBrazilianCountryCode(account.branch_country)) return;
 		const apply = (path: string[], check: (raw: string) => Check, set: (value: string) => void) => {
 			const raw = path.reduce<unknown>(
 				(object, key) => (object as Record<string, unknown>)[key],

@@ -61,17 +61,22 @@ export function checkCep(raw: string): Check {
 }
 
 /**
- * A country as two letters (ISO 3166-1 alpha-2, e.g. BR, MX), trimmed and ASCII upper-cased (other
- * letters are refused). Only the shape is checked; the service decides whether it knows the country.
+ * A country code as FacilitaPay's own examples write it: two letters (`BR`, ISO 3166-1 alpha-2, as
+ * the spec writes the wire correction's) or three (`BRA`, `COL`, alpha-3, as the public docs and
+ * clients write `branch_country`), trimmed and ASCII upper-cased (other letters are refused). Only
+ * the shape is checked; the service decides whether it knows the country.
  */
-export function checkCountryCode2(raw: string): Check {
-	const text = asciiUpperCase(String(raw ?? '').trim());
-	if (text === '') return invalid('is empty; enter a two-letter country code, e.g. BR');
-	if (!/^[A-Z]{2}$/.test(text)) {
-		return invalid('is not a two-letter country code (ISO 3166-1); use e.g. BR, MX, CO or CL');
+export function checkCountryCode(raw: string): Check {
+	const value = asciiUpperCase(String(raw ?? '').trim());
+	if (value === '') return invalid('is empty; enter the country of the branch, e.g. BR or BRA');
+	if (!/^[A-Z]{2,3}$/.test(value)) {
+		return invalid('is not a country code; use two or three letters (ISO 3166-1), e.g. BR or BRA');
 	}
-	return valid(text);
+	return valid(value);
 }
+
+/** Whether a country code (`checkCountryCode`'s value) names Brazil. */
+export const isBrazilianCountryCode = (country: string) => country === 'BR' || country === 'BRA';
 
 /** What the reason says when a calling code does not have the 2 digits of the spec. */
 const TWO_DIGIT_CODES =

@@ -29,8 +29,10 @@ export function wireAccountErrors(ba, wire) {
 		'owner_name',
 	]);
 	if (isBlank(ba.branch_country)) errors.add('branch_country', "can't be blank");
-	else if (!/^[A-Z]{2}$/.test(ba.branch_country))
-		errors.add('branch_country', 'must be a two-letter country code, e.g. "BR"');
+	// The spec writes the wire correction's country with two letters; the public docs and clients
+	// write `branch_country` with three (`BRA`, `COL`): both are taken.
+	else if (!/^[A-Z]{2,3}$/.test(ba.branch_country))
+		errors.add('branch_country', 'must be a two- or three-letter country code, e.g. "BR" or "BRA"');
 	if (isBlank(ba.account_type)) errors.add('account_type', "can't be blank");
 	else if (!WIRE_ACCOUNT_TYPES.includes(ba.account_type))
 		errors.add('account_type', `must be one of: ${WIRE_ACCOUNT_TYPES.join(', ')}`);

@@ -26,12 +26,13 @@ describe('wire correction (PUT /wires/:id/update_bank_account)', () => {
 	});
 	const wire = { currency: 'USD' };
 
-	test.each([[account()], [account({ account_type: 'poupanca' })]])(
-		'%p is a valid correction',
-		(ba) => {
-			expect(wireAccountErrors(ba, wire).map).toEqual({});
-		},
-	);
+	test.each([
+		[account()],
+		[account({ account_type: 'poupanca' })],
+		[account({ branch_country: 'USA' })],
+	])('%p is a valid correction', (ba) => {
+		expect(wireAccountErrors(ba, wire).map).toEqual({});
+	});
 
 	test.each([
 		[undefined, { bank_account: ["can't be blank"] }],
@@ -50,7 +51,7 @@ describe('wire correction (PUT /wires/:id/update_bank_account)', () => {
 		[account({ bank: { code: '341' } }), { 'bank.name': ["can't be blank"] }],
 		[
 			account({ branch_country: 'usa' }),
-			{ branch_country: ['must be a two-letter country code, e.g. "BR"'] },
+			{ branch_country: ['must be a two- or three-letter country code, e.g. "BR" or "BRA"'] },
 		],
 		[account({ branch_country: '' }), { branch_country: ["can't be blank"] }],
 		[

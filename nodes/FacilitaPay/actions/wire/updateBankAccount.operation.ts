@@ -89,7 +89,8 @@ const properties: INodeProperties[] = [
 		required: true,
 		default: 'BR',
 		placeholder: 'e.g. BR',
-		description: 'Country of the branch, two letters (ISO 3166-1), e.g. BR',
+		description:
+			'Country of the branch, two or three letters (ISO 3166-1), e.g. BR or BRA. The spec writes two letters; FacilitaPay’s own examples write three.',
 	},
 ];
 

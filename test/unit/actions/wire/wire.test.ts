@@ -56,6 +56,11 @@ describe('Wire > Update Bank Account', () => {
 			{ ownerDocumentNumber: '12ABC34501DE35' },
 			{ owner_document_number: '12ABC34501DE35' },
 		],
+		[
+			'the three-letter country of FacilitaPay’s own examples (BRA, COL)',
+			{ branchCountry: 'bra' },
+			{ branch_country: 'BRA' },
+		],
 		['an account with check digit X', { accountNumber: '98765-x' }, { account_number: '98765-X' }],
 		[
 			'an account without check digit, 5-digit branch',
@@ -124,9 +129,14 @@ describe('Wire > Update Bank Account', () => {
 			/Invalid Owner Document Number \(item 0\): has 9 characters; .*CPF \(11 digits\) or a CNPJ/,
 		],
 		[
-			'a 3-letter branch country',
-			{ branchCountry: 'BRA' },
-			/Invalid Branch Country \(item 0\): is not a two-letter country code/,
+			'a branch country written out',
+			{ branchCountry: 'Brazil' },
+			/Invalid Branch Country \(item 0\): is not a country code; use two or three letters/,
+		],
+		[
+			'a Brazilian bank code of 4 digits under the three-letter BRA',
+			{ branchCountry: 'BRA', bankCode: '0001' },
+			/Invalid Bank Code \(item 0\): has 4 digits; a Brazilian bank code has exactly 3 digits/,
 		],
 		[
 			'an unknown account type',
