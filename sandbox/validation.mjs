@@ -111,8 +111,14 @@ export function isValidCurp(value) {
 	return (10 - (sum % 10)) % 10 === Number(value[17]);
 }
 
+/** A person's Mexican RFC (`rfc_pf`): 13 characters. */
 export function isValidRfc(value) {
 	return /^[A-ZÑ&]{4}\d{6}[A-Z\d]{2}[A\d]$/.test(value);
+}
+
+/** An RFC as a document: a person's (13 characters) or a company's (12: 3 letters first). */
+function isValidRfcDocument(value) {
+	return /^[A-ZÑ&]{3,4}\d{6}[A-Z\d]{2}[A\d]$/.test(value);
 }
 
 export function isValidRut(value) {
@@ -147,7 +153,7 @@ export function documentNumberError(type, number) {
 		case 'curp':
 			return isValidCurp(number) ? null : 'is not a valid CURP';
 		case 'rfc':
-			return isValidRfc(number) ? null : 'is not a valid RFC';
+			return isValidRfcDocument(number) ? null : 'is not a valid RFC';
 		case 'cc':
 			return /^\d{6,10}$/.test(number) ? null : 'must have 6 to 10 digits (Colombian CC)';
 		case 'ce':

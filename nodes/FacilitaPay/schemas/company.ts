@@ -6,6 +6,7 @@ import { checkPhoneAreaCode, checkPhoneCountryCode, checkPhoneNumber } from '../
 import { checkCreationDate, type TimeZoneOption } from '../validation/dates';
 import { checkIncome } from '../validation/money';
 import { checkEmail } from '../validation/email';
+import { DOCUMENT_TYPES } from '../validation/documents';
 import { invalid, valid, type Check } from '../validation/result';
 import { checked, oneOf, optionalText, refineDocumentNumber, text } from './checked';
 import { addressFields, optionalChecked, personDocumentSchema, refineAddress } from './subject';
@@ -18,20 +19,19 @@ import { addressFields, optionalChecked, personDocumentSchema, refineAddress } f
  * that company) and the legal name. Every other field of the documented example is optional.
  */
 
-/** Document types of a company: a Brazilian CNPJ, or the tax ID of a foreign company. */
-export const COMPANY_DOCUMENT_TYPES = ['cnpj', 'tax_id'] as const;
+/**
+ * Document types of a company: a Brazilian CNPJ, a Colombian NIT, a Mexican RFC (12 characters for
+ * a company; 13 are taken too, a person's, as a sole trader registers with it), or the tax ID of a
+ * company elsewhere. The live docs named cnpj and tax_id; FacilitaPay's public connector adds nit
+ * (Colombian companies) and rfc (Mexican companies).
+ */
+export const COMPANY_DOCUMENT_TYPES = ['cnpj', 'nit', 'rfc', 'tax_id'] as const;
 
-/** Document types of a partner: people (CPF, passport…) and companies (CNPJ, tax ID). */
-export const PARTNER_DOCUMENT_TYPES = [
-	'cc',
-	'ce',
-	'cnpj',
-	'cpf',
-	'curp',
-	'passport',
-	'rut',
-	'tax_id',
-] as const;
+/**
+ * Document types of a partner: people (CPF, CURP, passport…) and companies (CNPJ, NIT, RFC, tax ID),
+ * i.e. every document type the API accepts.
+ */
+export const PARTNER_DOCUMENT_TYPES = DOCUMENT_TYPES;
 
 /** `activity_type` values seen in the documentation (others may exist). */
 export const ACTIVITY_TYPES_SEEN = ['non-profit', 'open-capital', 'other'] as const;
@@ -103,7 +103,7 @@ export const companySchemaFor = (options: TimeZoneOption & { now?: Date } = {}) 
 		.object({
 			document_type: oneOf(
 				COMPANY_DOCUMENT_TYPES,
-				'cnpj for a Brazilian company, tax_id for a foreign one',
+				'cnpj for a Brazilian company, nit for a Colombian one, rfc for a Mexican one, tax_id for another',
 			),
 			document_number: text('the company’s document number'),
 			social_name: text('the company’s legal name'),

@@ -6,16 +6,21 @@ import { Errors, documentNumberError, isBlank, percentageError } from '../../val
 import { validatePersonFields } from './personFields.mjs';
 import { STRING_FIELDS } from './records.mjs';
 
-/** Document types of a company (live docs: cnpj, and tax_id for foreign companies). */
-export const COMPANY_DOCUMENT_TYPES = ['cnpj', 'tax_id'];
-/** Document types of a company's partner. */
+/**
+ * Document types of a company: the live docs name cnpj and tax_id (foreign companies); the public
+ * connector adds nit (Colombian companies) and rfc (Mexican companies).
+ */
+export const COMPANY_DOCUMENT_TYPES = ['cnpj', 'nit', 'rfc', 'tax_id'];
+/** Document types of a company's partner: a person's or a company's (the connector's list). */
 export const PARTNER_DOCUMENT_TYPES = [
 	'cc',
 	'ce',
 	'cnpj',
 	'cpf',
 	'curp',
+	'nit',
 	'passport',
+	'rfc',
 	'rut',
 	'tax_id',
 ];

@@ -119,7 +119,12 @@ describe('company fields and partners', () => {
 		[
 			{ document_type: 'cpf', document_number: CPF },
 			'document_type',
-			'must be one of: cnpj, tax_id',
+			'must be one of: cnpj, nit, rfc, tax_id',
+		],
+		[
+			{ document_type: 'rfc', document_number: 'AB010203XY1' },
+			'document_number',
+			'is not a valid RFC',
 		],
 		[{ social_name: '' }, 'social_name', "can't be blank"],
 		[{ website: 42 }, 'website', 'must be a string'],
@@ -128,6 +133,25 @@ describe('company fields and partners', () => {
 		expect(
 			collect((errors) => validateCompanyFields(errors, { ...company, ...fields }, NOW))[field],
 		).toEqual([message]);
+	});
+
+	test.each([
+		[
+			'a Colombian company (NIT)',
+			{ document_type: 'nit', document_number: '9001234567', fiscal_country: 'Colombia' },
+		],
+		[
+			'a Mexican company (RFC of 12)',
+			{ document_type: 'rfc', document_number: 'ABC010203XY1', fiscal_country: 'MEX' },
+		],
+		[
+			'a Mexican sole trader (RFC of 13)',
+			{ document_type: 'rfc', document_number: 'BOXW310820AB1', fiscal_country: 'Mexico' },
+		],
+	])('%s is registered', (_name, fields) => {
+		expect(
+			collect((errors) => validateCompanyFields(errors, { ...company, ...fields }, NOW)),
+		).toEqual({});
 	});
 
 	test.each([
@@ -148,7 +172,7 @@ describe('company fields and partners', () => {
 		).toEqual({
 			'partners[0].name': ["can't be blank"],
 			'partners[0].document_type': [
-				'must be one of: cc, ce, cnpj, cpf, curp, passport, rut, tax_id',
+				'must be one of: cc, ce, cnpj, cpf, curp, nit, passport, rfc, rut, tax_id',
 			],
 		});
 	});

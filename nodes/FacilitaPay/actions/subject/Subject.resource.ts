@@ -41,7 +41,7 @@ export const description: INodeProperties[] = [
 				value: 'createCompany',
 				description:
 					'Register a company (KYB) with its partners; an existing document number updates that company',
-				action: 'Create or update a company subject by document number',
+				action: 'Create or update a company subject (CNPJ, NIT, RFC or tax ID) by document number',
 			},
 			{
 				name: 'Get',

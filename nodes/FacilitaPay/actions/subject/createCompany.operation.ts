@@ -3,6 +3,7 @@ import { updateDisplayOptions } from 'n8n-workflow';
 
 import {
 	ACTIVITY_TYPES_SEEN,
+	COMPANY_DOCUMENT_TYPES,
 	COMPANY_LABELS,
 	companySchemaIn,
 	PARTNER_DOCUMENT_TYPES,
@@ -100,10 +101,7 @@ const properties: INodeProperties[] = [
 		name: 'documentType',
 		type: 'options',
 		required: true,
-		options: [
-			{ name: 'CNPJ (Brazil)', value: 'cnpj' },
-			{ name: 'Tax ID (Foreign Company)', value: 'tax_id' },
-		],
+		options: documentTypeOptions(COMPANY_DOCUMENT_TYPES),
 		default: 'cnpj',
 		description: 'Type of the company’s document. It cannot be changed later.',
 	},
@@ -115,7 +113,7 @@ const properties: INodeProperties[] = [
 		default: '',
 		placeholder: 'e.g. 16727230000197',
 		description:
-			'The document number; dots, dashes, slashes and spaces are removed. A CNPJ has 14 characters (the alphanumeric form of 2026 included) and its check digits are verified. If a company with this number exists, its details are updated.',
+			'The document number; dots, dashes, slashes and spaces are removed. A CNPJ has 14 characters (the alphanumeric form of 2026 included) and its check digits are verified; a NIT 6 to 11 digits (its verification digit included, e.g. 900123456-7); an RFC 12 characters (3 letters, YYMMDD, 3 letters or digits; 13 for a sole trader). If a company with this number exists, its details are updated.',
 	},
 	{
 		displayName: 'Social Name',

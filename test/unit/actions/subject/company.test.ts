@@ -1,6 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { checkPercentageShare } from '../../../../nodes/FacilitaPay/schemas/company';
+import { description as companyDescription } from '../../../../nodes/FacilitaPay/actions/subject/createCompany.operation';
 import { runNode, runNodeExpectingError } from '../../helpers/executeContext';
 import { httpError } from '../../helpers/serviceAnswers';
 import { skipRetryWaits } from '../../helpers/retryWaits';
@@ -193,6 +194,54 @@ describe('Subject > Create or Update Company', () => {
 			address_state: 'Delaware',
 			address_postal_code: '19801',
 		});
+	});
+
+	it.each([
+		[
+			'a Colombian NIT written with its verification digit',
+			'nit',
+			'900.123.456-7',
+			'9001234567',
+			'Colombia',
+		],
+		['a Mexican company RFC', 'rfc', 'ABC-010203-XY1', 'ABC010203XY1', 'MEX'],
+	])('registers %s', async (_name, documentType, documentNumber, sent, fiscalCountry) => {
+		const { requests } = await runNode({
+			parameters: company({ documentType, documentNumber, fiscalCountry }),
+			replies: [answer],
+		});
+		expect(sentCompany(requests[0])).toMatchObject({
+			document_type: documentType,
+			document_number: sent,
+			fiscal_country: fiscalCountry,
+		});
+	});
+
+	it.each([
+		['a NIT with letters', 'nit', '90012345A', /Document Number \(item 0\).*NIT/],
+		[
+			'an RFC of 11 characters',
+			'rfc',
+			'AB010203XY1',
+			/Document Number \(item 0\).*RFC has 13 characters \(person\) or 12 \(company\)/,
+		],
+	])('refuses %s and sends nothing', async (_name, documentType, documentNumber, message) => {
+		const { error, requests } = await runNodeExpectingError({
+			parameters: company({ documentType, documentNumber, fiscalCountry: 'CO' }),
+			replies: [answer],
+		});
+		expect(requests).toHaveLength(0);
+		expect(error.message).toMatch(message);
+	});
+
+	it('offers CNPJ, NIT, RFC and Tax ID as the company’s Document Type', () => {
+		const field = companyDescription.find((property) => property.name === 'documentType');
+		expect(field?.options?.map((option) => ('value' in option ? option.value : ''))).toEqual([
+			'cnpj',
+			'nit',
+			'rfc',
+			'tax_id',
+		]);
 	});
 
 	it('is retried as idempotent without documents, and sent once with documents', async () => {
