@@ -11,12 +11,28 @@ export function isoSeconds(ms) {
 }
 
 /**
+ * How the sandbox writes the timestamps of its records (`inserted_at`, `updated_at`…):
+ * - `docs`: `2025-07-09T13:51:30Z`, as the public docs' example outputs (from FacilitaPay's
+ *   sandbox) show them; the default.
+ * - `live`: `2025-07-09T13:51:30.989491`, microseconds and no zone (UTC), as real answers quoted by
+ *   FacilitaPay's public clients show them.
+ */
+export const TIMESTAMP_FORMS = ['docs', 'live'];
+
+/** @param {number} ms @param {string} form one of TIMESTAMP_FORMS */
+export function timestampIn(form, ms) {
+	if (form === 'live') return new Date(ms).toISOString().slice(0, 23) + '000';
+	return isoSeconds(ms);
+}
+
+/**
  * @param {{ now?: number|string|Date }} [options]
  */
 export function createClock(options = {}) {
 	const initial = toMs(options.now ?? Date.now());
 	let current = initial;
 	let seq = 0;
+	let timestampForm = 'docs';
 	/** @type {{id:number, at:number, fn:() => unknown, label:string, canceled:boolean}[]} */
 	let tasks = [];
 	/** @type {() => Promise<void>} */
@@ -25,7 +41,13 @@ export function createClock(options = {}) {
 
 	const clock = {
 		now: () => current,
-		iso: () => isoSeconds(current),
+		/** The current time as the sandbox's records write it (see TIMESTAMP_FORMS). */
+		iso: () => timestampIn(timestampForm, current),
+		timestampForm: () => timestampForm,
+		/** @param {string} form one of TIMESTAMP_FORMS */
+		setTimestampForm(form) {
+			timestampForm = form;
+		},
 		initial: () => initial,
 		/** Hook awaited before and after every task (used to wait for in-flight webhooks). */
 		setSettle(fn) {
@@ -64,6 +86,7 @@ export function createClock(options = {}) {
 		reset() {
 			tasks = [];
 			current = initial;
+			timestampForm = 'docs';
 		},
 	};
 

@@ -3,6 +3,7 @@
  * banks, the back office), move the virtual clock, inject faults and show what was received.
  * Every endpoint is documented in docs/sandbox.md.
  */
+import { TIMESTAMP_FORMS } from '../clock.mjs';
 import { Errors, isBlank } from '../validation.mjs';
 import { check, invalid, notFound } from '../errors.mjs';
 import { notificationView } from '../webhooks.mjs';
@@ -28,7 +29,22 @@ export function registerControlRoutes(app, ctx) {
 	});
 
 	// ---- clock ----
-	app.get('/clock', async () => ({ data: { now: ctx.clock.iso(), pending: ctx.clock.pending() } }));
+	const clockView = () => ({
+		now: ctx.clock.iso(),
+		timestamps: ctx.clock.timestampForm(),
+		pending: ctx.clock.pending(),
+	});
+	app.get('/clock', async () => ({ data: clockView() }));
+	// How record timestamps are written, which the public material leaves open (docs vs live form).
+	app.post('/clock', async (request) => {
+		const { timestamps } = body(request);
+		const errors = new Errors();
+		if (!TIMESTAMP_FORMS.includes(timestamps))
+			errors.add('timestamps', `must be one of: ${TIMESTAMP_FORMS.join(', ')}`);
+		check(errors);
+		ctx.clock.setTimestampForm(timestamps);
+		return { data: clockView() };
+	});
 	app.post('/clock/advance', async (request) => {
 		const amount = body(request);
 		const errors = new Errors();

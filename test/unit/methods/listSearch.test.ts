@@ -113,6 +113,26 @@ describe('Resource Locator pickers', () => {
 		]);
 	});
 
+	it('the transaction picker writes the date of a live timestamp (microseconds, no zone) the same way', async () => {
+		const { ctx } = loadOptionsContext((path) => {
+			if (path === '/subject/people') return [person(1)];
+			return [
+				{
+					id: 'tx-2',
+					value: '10.00',
+					currency: 'BRL',
+					status: 'identified',
+					subject_is_receiver: true,
+					inserted_at: '2025-07-09T13:51:30.989491',
+				},
+			];
+		});
+		const found = await searchTransactions.call(ctx, 'person');
+		expect(found.results).toEqual([
+			{ name: 'BRL 10.00 · payout · identified · 2025-07-09 13:51 · Person 1', value: 'tx-2' },
+		]);
+	});
+
 	it('the invoice picker names status and subscription', async () => {
 		const { ctx } = loadOptionsContext(() => [
 			{ id: '2c7e9a14-5b3d', status: 'paid', subscription_id: '6d2f1a3b-8c4e' },
