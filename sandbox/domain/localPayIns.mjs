@@ -3,7 +3,10 @@
  * stablecoins): `POST /transactions` with `currency`, `exchange_currency`, `value`,
  * `from_bank_account_id` (the partner's real account in the currency paid), `to_bank_account_id`
  * (an internal cash-in account whose currency is `exchange_currency`) and `subject_id`, and no
- * `use_dynamic_pix` or `from_boleto`.
+ * `use_dynamic_pix` or `from_boleto`. FacilitaPay's public Python client asks for two of them
+ * without `from_bank_account_id`: Colombia's PSE with `from_pse` (./pse.mjs) and Mexico's dynamic
+ * CLABE with `from_spei: {dynamic_clabe: true}` (the CLABE valid 30 days, a top-level
+ * `payment_description` taken); the sandbox then pays in through the partner's real account.
  *
  * `POST /transactions` sends such a body here (transactions/requestKind.mjs), and
  * `POST /_sandbox/pay/:id` pays it like a dynamic PIX (transactions/customerPayment.mjs). The record
@@ -20,12 +23,19 @@ import { newTransaction } from './transactions/record.mjs';
 import { subjectRef } from './transactions/references.mjs';
 import { expire } from './transactions/status.mjs';
 import { transactionEnv } from './transactions/env.mjs';
+import { financialInstitutions, isPseRequest, pseAnswer, validatePse } from './pse.mjs';
+
+/**
+ * Mexico's dynamic CLABE as the public Python client asks for it: `from_spei: {dynamic_clabe:
+ * true}` and no `from_bank_account_id`. @param {any} tx
+ */
+const isSpeiRequest = (tx) => tx?.from_spei !== undefined && tx?.from_spei !== null;
 
 export const LOCAL_CURRENCIES = ['CLP', 'COP', 'MXN'];
 /** What a pay-in may be converted to. */
 export const PAY_IN_EXCHANGE_CURRENCIES = [...CURRENCIES, ...STABLECOINS];
-/** A dynamic CLABE stays payable this long (the docs do not say how long; the sandbox's choice). */
-export const CLABE_EXPIRY_SECONDS = 24 * 3600;
+/** A dynamic CLABE stays payable 30 days (FacilitaPay's public Python client). */
+export const CLABE_EXPIRY_SECONDS = 30 * 24 * 3600;
 /** A PSE bank payment URL is valid once for 21 minutes (live docs). */
 export const PSE_EXPIRY_SECONDS = 21 * 60;
 /** Subject fields a PSE payment needs (spec: e-mail, phone with country and area code, address). */
@@ -116,6 +126,13 @@ export function clabeFor(seed) {
 export function createLocalPayIns(ctx) {
 	const { state, clock } = ctx;
 	const env = transactionEnv(ctx);
+	let pseTickets = 0;
+	/** Whether GET /pse/financial_institutions answers its list (played: POST /_sandbox/pse/banks). */
+	const psePlay = { listed: true };
+
+	/** The partner's real account in `currency`, where a pay-in without a source account comes in. */
+	const realAccountFor = (currency) =>
+		payInAccounts().find((account) => account.currency === currency && !account.internal);
 
 	/**
 	 * Puts the pay-in accounts in the state when first needed (a pay-in, a balance), not at start:
@@ -138,7 +155,23 @@ export function createLocalPayIns(ctx) {
 			errors.add('currency', `must be one of: ${currencies.join(', ')}`);
 		if (!PAY_IN_EXCHANGE_CURRENCIES.includes(tx.exchange_currency))
 			errors.add('exchange_currency', `must be one of: ${PAY_IN_EXCHANGE_CURRENCIES.join(', ')}`);
-		if (isBlank(tx.from_bank_account_id)) errors.add('from_bank_account_id', "can't be blank");
+		const clientShape = isPseRequest(tx) || isSpeiRequest(tx);
+		if (isPseRequest(tx)) {
+			if (tx.currency !== 'COP') errors.add('currency', 'must be COP for a PSE payment (from_pse)');
+			validatePse(errors, tx.from_pse);
+		}
+		if (isSpeiRequest(tx)) {
+			if (tx.currency !== 'MXN')
+				errors.add('currency', 'must be MXN for a dynamic CLABE (from_spei)');
+			if (tx.from_spei?.dynamic_clabe !== true)
+				errors.add('from_spei.dynamic_clabe', 'must be true');
+		}
+		if (tx.payment_description !== undefined && typeof tx.payment_description !== 'string')
+			errors.add('payment_description', 'must be a string');
+		if (clientShape && isBlank(tx.from_bank_account_id)) {
+			// No source account in these flows: the partner's real account in the currency paid.
+		} else if (isBlank(tx.from_bank_account_id))
+			errors.add('from_bank_account_id', "can't be blank");
 		else if (!from || !PAY_IN_IDS.has(from.id) || from.internal)
 			errors.add('from_bank_account_id', "must be the partner's real account in the currency paid");
 		else if (from.currency !== tx.currency)
@@ -168,6 +201,7 @@ export function createLocalPayIns(ctx) {
 				errors.add('subject_id', `the subject must have ${missing.join(', ')} registered for PSE`);
 		}
 		check(errors);
+		const source = from ?? realAccountFor(tx.currency);
 		const value = tx.currency === 'CLP' ? tx.value.replace(/\.00$/, '') : tx.value;
 		const transaction = newTransaction(
 			'local_pay_in',
@@ -177,17 +211,33 @@ export function createLocalPayIns(ctx) {
 				currency: tx.currency,
 				exchange_currency: tx.exchange_currency,
 				to_bank_account_id: to.id,
-				from_bank_account_id: from.id,
+				from_bank_account_id: source.id,
+				meta: tx.meta,
 			},
 			env,
 		);
+		if (tx.payment_description !== undefined)
+			transaction.payment_description = tx.payment_description;
 		const { id } = transaction;
 		let expiresAt = null;
 		if (tx.currency === 'MXN') {
 			expiresAt = clock.now() + CLABE_EXPIRY_SECONDS * 1000;
-			transaction.payment_info = {
-				dynamic_clabe: clabeFor(BigInt(`0x${id.replace(/-/g, '').slice(0, 12)}`)),
-			};
+			const clabe = clabeFor(BigInt(`0x${id.replace(/-/g, '').slice(0, 12)}`));
+			transaction.payment_info = { dynamic_clabe: clabe };
+			if (isSpeiRequest(tx))
+				transaction.from_spei = {
+					dynamic_clabe: true,
+					clabe,
+					expires_at: new Date(expiresAt).toISOString().replace(/\.\d{3}Z$/, 'Z'),
+				};
+		} else if (isPseRequest(tx)) {
+			expiresAt = clock.now() + PSE_EXPIRY_SECONDS * 1000;
+			transaction.from_pse = pseAnswer(tx.from_pse, {
+				id,
+				paymentUrl: `${ctx.baseUrl()}/_sandbox/pse/${id}`,
+				now: clock.iso(),
+				seq: ++pseTickets,
+			});
 		} else if (tx.currency === 'COP') {
 			expiresAt = clock.now() + PSE_EXPIRY_SECONDS * 1000;
 			transaction.payment_info = {
@@ -212,5 +262,16 @@ export function createLocalPayIns(ctx) {
 		return transaction;
 	}
 
-	return { create, get, expire, ensureAccounts };
+	return {
+		create,
+		get,
+		expire,
+		ensureAccounts,
+		financialInstitutions: () => financialInstitutions(psePlay),
+		/** @param {{ listed?: boolean }} changes */
+		playPseBanks(changes = {}) {
+			if (typeof changes.listed === 'boolean') psePlay.listed = changes.listed;
+			return { ...psePlay };
+		},
+	};
 }

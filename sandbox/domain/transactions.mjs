@@ -1,5 +1,5 @@
 /**
- * Transactions: dynamic PIX, boleto, payout, card checkout, static PIX / TED receipts, refunds,
+ * Transactions: dynamic PIX, boleto, payout, card payment and checkout, static PIX / TED receipts, refunds,
  * and the exchange / wire step (with corrections).
  * Status machine: pending → identified → (exchanged) → (wired); pending|identified → canceled.
  *
@@ -13,6 +13,7 @@ import { requestKind } from './transactions/requestKind.mjs';
 import { createDynamicPix } from './transactions/dynamicPix.mjs';
 import { createBoleto } from './transactions/boleto.mjs';
 import { createPayout } from './transactions/payout.mjs';
+import { createCardPayment } from './transactions/cardPayment.mjs';
 import { createCheckout, play } from './transactions/cardCheckout.mjs';
 import { pay } from './transactions/customerPayment.mjs';
 import { cancelPayment, identifyNow, refundReceived } from './transactions/status.mjs';
@@ -26,6 +27,7 @@ export function createTransactions(ctx) {
 	const creators = {
 		dynamic_pix: createDynamicPix,
 		boleto: createBoleto,
+		card: createCardPayment,
 		local_pay_in: (tx) => ctx.localPayIns.create(tx),
 		payout: createPayout,
 	};

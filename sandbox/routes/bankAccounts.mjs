@@ -1,6 +1,6 @@
 /**
- * Endpoints from the live docs and the connector that the spec does not list: customers' bank
- * accounts, the balance of the partner's accounts, and the status of a refund.
+ * Endpoints from the live docs and the public clients that the spec does not list: customers' bank
+ * accounts, the balance of the partner's accounts, the status of a refund, and the PSE banks.
  */
 export function registerBankAccountRoutes(api, ctx) {
 	api.post('/subject/:id/bank_accounts', async (request) => ({
@@ -12,6 +12,11 @@ export function registerBankAccountRoutes(api, ctx) {
 
 	api.get('/bank_accounts/:id/balance', async (request) => ({
 		data: ctx.bankAccounts.balance(/** @type {any} */ (request.params).id),
+	}));
+
+	// Colombia's PSE banks (the public Python client); its answer may be played away.
+	api.get('/pse/financial_institutions', async () => ({
+		data: ctx.localPayIns.financialInstitutions(),
 	}));
 
 	api.get('/transactions/:id/refund_received_transaction/:refund_id', async (request) => {

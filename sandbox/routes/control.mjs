@@ -96,6 +96,13 @@ export function registerControlRoutes(app, ctx) {
 	// What the spec leaves open, played on demand: when a card payment becomes identified.
 	app.get('/play', async () => ({ data: ctx.transactions.play() }));
 	app.post('/play', async (request) => ({ data: ctx.transactions.play(body(request)) }));
+	// Whether GET /api/v1/pse/financial_institutions can give its list ({"listed": false}: 503).
+	app.get('/pse/banks', async () => ({ data: ctx.localPayIns.playPseBanks() }));
+	app.post('/pse/banks', async (request) => {
+		const { listed } = body(request);
+		if (typeof listed !== 'boolean') throw invalid('listed', 'must be true or false');
+		return { data: ctx.localPayIns.playPseBanks({ listed }) };
+	});
 	app.post('/transactions/:id/identify', async (request) => {
 		const transaction = ctx.transactions.identifyNow(id(request));
 		await ctx.webhooks.idle();

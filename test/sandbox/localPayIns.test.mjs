@@ -35,7 +35,7 @@ test('Mexico: a pending pay-in with its own dynamic CLABE, readable at GET /tran
 	const read = await t.api('GET', `/transactions/${transaction.id}`);
 	expect(read.json.data.payment_info).toEqual(transaction.payment_info);
 	expect(read.json.data).not.toHaveProperty('_kind');
-	await t.advance(24 * 3600 + 1);
+	await t.advance(30 * 24 * 3600 + 1);
 	expect((await t.api('GET', `/transactions/${transaction.id}`)).json.data).toMatchObject({
 		status: 'canceled',
 		canceled_reason: 'expired',
@@ -172,5 +172,102 @@ describe('readPixExpiry: the PIX expiry as the service takes it', () => {
 		null,
 	])('%p is not', (value) => {
 		expect(readPixExpiry(value)).toBeNull();
+	});
+});
+
+describe('as FacilitaPay’s public Python client asks for them (no from_bank_account_id)', () => {
+	const pse = (subjectId, fromPse = {}, overrides = {}) => ({
+		transaction: {
+			subject_id: subjectId,
+			to_bank_account_id: ids.usdCashIn,
+			currency: 'COP',
+			exchange_currency: 'USD',
+			value: '200000.00',
+			from_pse: {
+				financial_institution_code: '1007',
+				redirect_url: 'https://shop.example.co/paid',
+				payment_description: 'Order 77',
+				...fromPse,
+			},
+			...overrides,
+		},
+	});
+
+	test('Colombia, PSE: the answer’s from_pse has the payment URL, ticket, traceability code and bank', async () => {
+		const subject = await createPerson(t);
+		const r = await t.api('POST', '/transactions', pse(subject.id, {}, { meta: { order: 77 } }));
+		expect(r.status).toBe(200);
+		expect(r.json.data).toMatchObject({
+			status: 'pending',
+			currency: 'COP',
+			from_bank_account: { id: ids.copReal },
+			meta: { order: 77 },
+			from_pse: {
+				financial_institution_code: '1007',
+				bank_name: 'BANCOLOMBIA',
+				payment_description: 'Order 77',
+				payment_url: expect.stringMatching(/^http:\/\/127\.0\.0\.1:\d+\/_sandbox\/pse\//),
+				ticket_id: expect.stringMatching(/^\d+$/),
+				trazability_code: expect.stringMatching(/^[0-9A-F]{12}$/),
+				creation_date: '2025-03-10T12:00:00Z',
+			},
+		});
+	});
+
+	test.each([
+		[{ financial_institution_code: '9999' }, 'from_pse.financial_institution_code'],
+		[{ financial_institution_code: '' }, 'from_pse.financial_institution_code'],
+		[{ redirect_url: 'shop.example.co' }, 'from_pse.redirect_url'],
+	])('PSE %p is refused under %s', async (fromPse, field) => {
+		const subject = await createPerson(t);
+		const r = await t.api('POST', '/transactions', pse(subject.id, fromPse));
+		expect(r.status).toBe(422);
+		expect(Object.keys(r.json.errors)).toEqual([field]);
+	});
+
+	test('the PSE banks are listed, and the list can be played away (503)', async () => {
+		const listed = await t.api('GET', '/pse/financial_institutions');
+		expect(listed.json.data).toContainEqual({
+			financial_institution_code: '1007',
+			financial_institution_name: 'BANCOLOMBIA',
+		});
+		await t.control('POST', '/pse/banks', { listed: false });
+		const refused = await t.api('GET', '/pse/financial_institutions');
+		expect(refused.status).toBe(503);
+		expect((await t.control('GET', '/pse/banks')).json.data).toEqual({ listed: false });
+	});
+
+	test('Mexico, SPEI: from_spei {dynamic_clabe: true} gets a CLABE valid 30 days', async () => {
+		const subject = await createPerson(t);
+		const { from_bank_account_id: _none, ...body } = localPayIn(subject.id);
+		const r = await t.api('POST', '/transactions', {
+			transaction: { ...body, from_spei: { dynamic_clabe: true }, payment_description: 'Pedido 9' },
+		});
+		expect(r.status).toBe(200);
+		expect(r.json.data).toMatchObject({
+			status: 'pending',
+			from_bank_account: { id: ids.mxnReal },
+			payment_description: 'Pedido 9',
+			from_spei: {
+				dynamic_clabe: true,
+				clabe: expect.stringMatching(/^\d{18}$/),
+				expires_at: '2025-04-09T12:00:00Z',
+			},
+		});
+		expect(r.json.data.payment_info.dynamic_clabe).toBe(r.json.data.from_spei.clabe);
+		await t.advance(30 * 24 * 3600 - 1);
+		expect((await t.api('GET', `/transactions/${r.json.data.id}`)).json.data.status).toBe(
+			'pending',
+		);
+	});
+
+	test('SPEI in another currency, or without dynamic_clabe: true, is refused', async () => {
+		const subject = await createPerson(t);
+		const { from_bank_account_id: _none, ...body } = localPayIn(subject.id);
+		const r = await t.api('POST', '/transactions', {
+			transaction: { ...body, from_spei: { dynamic_clabe: 'yes' } },
+		});
+		expect(r.status).toBe(422);
+		expect(r.json.errors).toEqual({ 'from_spei.dynamic_clabe': ['must be true'] });
 	});
 });
