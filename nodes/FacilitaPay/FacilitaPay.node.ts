@@ -15,6 +15,7 @@ import {
 import { router } from './actions/router';
 import {
 	searchInvoices,
+	searchPseBanks,
 	searchSubjects,
 	searchSubscriptions,
 	searchTransactions,
@@ -74,7 +75,13 @@ export class FacilitaPay implements INodeType {
 	};
 
 	methods = {
-		listSearch: { searchInvoices, searchSubjects, searchSubscriptions, searchTransactions },
+		listSearch: {
+			searchInvoices,
+			searchPseBanks,
+			searchSubjects,
+			searchSubscriptions,
+			searchTransactions,
+		},
 	};
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {

@@ -195,6 +195,37 @@ export async function searchTransactions(
 	return { results, paginationToken: next < people.length ? String(next) : undefined };
 }
 
+/**
+ * A PSE bank's code and name. The list's field names are not published (FacilitaPay's public
+ * Python client only reads the list): the request's `financial_institution_code` and a matching
+ * `financial_institution_name` are read first, then the usual `code`/`name`/`id`/`description`.
+ */
+export function pseBank(bank: IDataObject): { code: string; name: string } | undefined {
+	const code = bank.financial_institution_code ?? bank.code ?? bank.id;
+	if (code === undefined || code === null || String(code).trim() === '') return undefined;
+	const name =
+		bank.financial_institution_name ?? bank.name ?? bank.description ?? bank.bank_name ?? '';
+	return { code: String(code).trim(), name: String(name).trim() };
+}
+
+/** Colombia's PSE banks (`GET /pse/financial_institutions`), by name and code. */
+export async function searchPseBanks(
+	this: ILoadOptionsFunctions,
+	filter?: string,
+): Promise<INodeListSearchResult> {
+	const banks = await page(this, '/pse/financial_institutions');
+	const results: INodeListSearchItems[] = banks
+		.map((bank) => pseBank(bank))
+		.filter((bank): bank is { code: string; name: string } => bank !== undefined)
+		.map((bank) => ({
+			name: bank.name ? `${bank.name} (${bank.code})` : bank.code,
+			value: bank.code,
+		}))
+		.filter((bank) => matches(filter, bank.name, bank.value))
+		.sort((first, second) => first.name.localeCompare(second.name));
+	return { results };
+}
+
 /** Invoices, by status, due date and subscription. */
 export async function searchInvoices(
 	this: ILoadOptionsFunctions,

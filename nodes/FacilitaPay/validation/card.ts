@@ -28,6 +28,36 @@ export function checkCardNumber(raw: string): Check {
 	return valid(text);
 }
 
+/** Whether a string of digits passes the Luhn checksum (the last digit checks the others). */
+export function passesLuhn(digits: string): boolean {
+	let sum = 0;
+	for (let index = 0; index < digits.length; index++) {
+		let digit = Number(digits[digits.length - 1 - index]);
+		if (index % 2 === 1) {
+			digit *= 2;
+			if (digit > 9) digit -= 9;
+		}
+		sum += digit;
+	}
+	return digits.length > 0 && sum % 10 === 0;
+}
+
+/**
+ * A card number for a card payment (Transaction > Create Card Payment): as `checkCardNumber`, and
+ * its last digit must check the others (Luhn), as every issued card number's does: a number that
+ * fails it is mistyped, and is refused before the card is charged.
+ */
+export function checkCardNumberForPayment(raw: string): Check {
+	const result = checkCardNumber(raw);
+	if (!result.ok) return result;
+	if (!passesLuhn(result.value)) {
+		return invalid(
+			'is not a valid card number: its check digit does not match (Luhn); check the digits as printed on the card',
+		);
+	}
+	return result;
+}
+
 /** The security code (CVV/CVC): exactly 3 digits, surrounding spaces ignored. */
 export function checkSecurityCode(raw: string): Check {
 	const text = String(raw ?? '').trim();

@@ -3,6 +3,7 @@ import type { IDataObject, IHttpRequestOptions, ILoadOptionsFunctions } from 'n8
 import {
 	maskDocument,
 	searchInvoices,
+	searchPseBanks,
 	searchSubjects,
 	searchSubscriptions,
 	searchTransactions,
@@ -145,5 +146,23 @@ describe('Resource Locator pickers', () => {
 	it('masks documents', () => {
 		expect(maskDocument('cpf', '123.456.789-01')).toBe('CPF ***.456.789-**');
 		expect(maskDocument('passport', 'AB123456')).toBe('PASSPORT …3456');
+	});
+
+	it('the PSE bank picker lists the banks of GET /pse/financial_institutions by name, searchable by name or code', async () => {
+		const { ctx, requests } = loadOptionsContext(() => [
+			{ financial_institution_code: '1051', financial_institution_name: 'DAVIVIENDA' },
+			{ financial_institution_code: '1007', financial_institution_name: 'BANCOLOMBIA' },
+			{ code: '1507', name: 'NEQUI' },
+			{ name: 'a bank without a code' },
+		]);
+		expect((await searchPseBanks.call(ctx)).results).toEqual([
+			{ name: 'BANCOLOMBIA (1007)', value: '1007' },
+			{ name: 'DAVIVIENDA (1051)', value: '1051' },
+			{ name: 'NEQUI (1507)', value: '1507' },
+		]);
+		expect((await searchPseBanks.call(ctx, '1051')).results).toEqual([
+			{ name: 'DAVIVIENDA (1051)', value: '1051' },
+		]);
+		expect(String(requests[0].url)).toBe('https://sandbox.test/api/v1/pse/financial_institutions');
 	});
 });

@@ -1,10 +1,12 @@
 import {
 	CHALLENGE_WINDOW_SIZES,
 	checkCardNumber,
+	checkCardNumberForPayment,
 	checkFullName,
 	checkSecurityCode,
 	maskCardNumber,
 	MCC_CODES,
+	passesLuhn,
 	truncateSoftDescriptor,
 } from '../../../nodes/FacilitaPay/validation/card';
 
@@ -35,6 +37,33 @@ describe('checkCardNumber', () => {
 		],
 	])('rejects %j: %s', (raw, reason) => {
 		expect(checkCardNumber(raw)).toEqual({ ok: false, reason });
+	});
+});
+
+describe('checkCardNumberForPayment (a card charged once: the Luhn check digit too)', () => {
+	it.each([
+		['4111 1111 1111 1111', '4111111111111111'],
+		['5555555555554444', '5555555555554444'],
+		['378282246310005', '378282246310005'],
+		['4000000000000002', '4000000000000002'],
+	])('accepts %j as %j', (raw, value) => {
+		expect(checkCardNumberForPayment(raw)).toEqual({ ok: true, value });
+	});
+
+	it.each([
+		[
+			'4111111111111112',
+			'is not a valid card number: its check digit does not match (Luhn); check the digits as printed on the card',
+		],
+		['411111111111', 'has 12 digits; a card number has at least 13 digits'],
+	])('rejects %j: %s', (raw, reason) => {
+		expect(checkCardNumberForPayment(raw)).toEqual({ ok: false, reason });
+	});
+
+	it('passesLuhn follows the checksum digit by digit', () => {
+		expect(passesLuhn('79927398713')).toBe(true);
+		expect(passesLuhn('79927398710')).toBe(false);
+		expect(passesLuhn('')).toBe(false);
 	});
 });
 
