@@ -43,6 +43,8 @@ export class FacilitaPay implements INodeType {
 			'from_card.number',
 			'from_card.card_security_code',
 			'from_card.security_code',
+			'from_credit_card.card_number',
+			'from_credit_card.card_security_code',
 		],
 		builderHint: {
 			searchHint:

@@ -1,4 +1,4 @@
-// Every operation of the FacilitaPay action node in a real n8n 2.x (35/35), against a sandbox of
+// Every operation of the FacilitaPay action node in a real n8n 2.x (38/38), against a sandbox of
 // its own (so the clock can move days and webhooks can be switched without disturbing other
 // files). The workflows and their checks are in lib/operation-phases.mjs, shared with the n8n 1.x
 // run in v1-smoke.test.mjs: four workflows, so four `n8n execute` calls in all.
@@ -18,6 +18,7 @@ import {
 } from './lib/n8n-e2e.mjs';
 import {
 	publicDocsOperations,
+	servicePart2Operations,
 	subjectsAndTransactions,
 	subscriptionsAndInvoices,
 	wiresMarketplaceWebhooks,
@@ -67,6 +68,12 @@ describeE2e('Every FacilitaPay operation in a real n8n 2.x', () => {
 	test(
 		'From the public docs: company, customer bank account, payout to it, balance before and after, local pay-in',
 		() => publicDocsOperations({ sb, runPhase, ctx, covered }),
+		CLI_TIMEOUT,
+	);
+
+	test(
+		'From FacilitaPay’s public clients: a card charged once (approved and declined), PSE with a listed bank, a dynamic CLABE, a NIT company',
+		() => servicePart2Operations({ sb, runPhase, ctx, covered }),
 		CLI_TIMEOUT,
 	);
 

@@ -32,11 +32,11 @@ const toolNode = (resource: string, operation: string): INode =>
 	});
 
 describe('the node as an AI agent tool', () => {
-	it('has 35 operations, each with its own action text', () => {
+	it('has 38 operations, each with its own action text', () => {
 		const all = operations();
-		expect(all).toHaveLength(35);
+		expect(all).toHaveLength(38);
 		const actions = all.map(({ option }) => option.action);
-		expect(new Set(actions).size).toBe(35);
+		expect(new Set(actions).size).toBe(38);
 	});
 
 	it.each(

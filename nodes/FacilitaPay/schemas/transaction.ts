@@ -173,3 +173,6 @@ export const payInSchema = z
 	})
 	.superRefine(valueInCurrency)
 	.transform(valueAsText);
+
+/** The building blocks of a transaction schema, for the schemas of other payment kinds. */
+export { currency as currencyIn, rawValue, uuid, valueAsText, valueInCurrency };

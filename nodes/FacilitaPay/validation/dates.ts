@@ -252,3 +252,26 @@ export function checkCardExpiration(raw: string, now: Date, options: TimeZoneOpt
 	}
 	return valid(value);
 }
+
+/**
+ * A time as FacilitaPay writes it, in epoch milliseconds: real answers carry microseconds and no
+ * zone (`2025-07-09T13:51:30.989491`, read as UTC); the docs' examples end in `Z`; an offset is
+ * honoured. A date alone is its midnight UTC. Undefined for anything else.
+ */
+export function readServiceTime(raw: unknown): number | undefined {
+	if (typeof raw !== 'string') return undefined;
+	const match =
+		/^(\d{4}-\d{2}-\d{2})(?:[T ](\d{2}:\d{2})(?::(\d{2}))?(?:[.,](\d+))?)?\s*(Z|[+-]\d{2}(?::?\d{2})?)?$/i.exec(
+			raw.trim(),
+		);
+	if (!match) return undefined;
+	const [, date, hoursMinutes = '00:00', secondsText = '00', fraction = '', zone] = match;
+	let offset = 'Z';
+	if (zone && zone.toUpperCase() !== 'Z') {
+		const digits = zone.slice(1).replace(':', '').padEnd(4, '0');
+		offset = `${zone[0]}${digits.slice(0, 2)}:${digits.slice(2, 4)}`;
+	}
+	const milliseconds = fraction ? `.${fraction.slice(0, 3).padEnd(3, '0')}` : '';
+	const ms = Date.parse(`${date}T${hoursMinutes}:${secondsText}${milliseconds}${offset}`);
+	return Number.isNaN(ms) ? undefined : ms;
+}

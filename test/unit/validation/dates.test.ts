@@ -3,6 +3,7 @@ import {
 	checkBoletoExpireAt,
 	checkCardExpiration,
 	checkDynamicPixExpiry,
+	readServiceTime,
 } from '../../../nodes/FacilitaPay/validation/dates';
 
 const NOW = new Date('2026-03-15T12:00:00.000Z');
@@ -271,5 +272,21 @@ describe('checkCardExpiration', () => {
 			ok: true,
 			value: '03/2026',
 		});
+	});
+});
+
+describe('readServiceTime: a time as FacilitaPay writes it', () => {
+	it.each([
+		['2025-07-09T13:51:30.989491', '2025-07-09T13:51:30.989Z'],
+		['2025-07-09T13:51:30Z', '2025-07-09T13:51:30.000Z'],
+		['2025-07-09T13:51:30.5-03:00', '2025-07-09T16:51:30.500Z'],
+		['2025-07-09 13:51', '2025-07-09T13:51:00.000Z'],
+		['2025-07-09', '2025-07-09T00:00:00.000Z'],
+	])('reads %j as %s (no zone: UTC)', (raw, iso) => {
+		expect(new Date(readServiceTime(raw) as number).toISOString()).toBe(iso);
+	});
+
+	it.each([undefined, 42, '', 'yesterday', '2025-13-45T99:00:00'])('cannot read %j', (raw) => {
+		expect(readServiceTime(raw)).toBeUndefined();
 	});
 });

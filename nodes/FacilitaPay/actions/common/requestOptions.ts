@@ -47,10 +47,13 @@ export const MONEY_OPERATIONS: Record<string, string[]> = {
 	transaction: [
 		'cancel',
 		'createBoleto',
+		'createCardPayment',
 		'createCheckout',
 		'createDynamicPix',
 		'createPayIn',
 		'createPayout',
+		'createPsePayment',
+		'createSpeiPayment',
 		'refund',
 	],
 	wire: ['updateBankAccount'],

@@ -2,10 +2,13 @@ import type { INodeProperties } from 'n8n-workflow';
 
 import * as cancel from './cancel.operation';
 import * as createBoleto from './createBoleto.operation';
+import * as createCardPayment from './createCardPayment.operation';
 import * as createCheckout from './createCheckout.operation';
 import * as createDynamicPix from './createDynamicPix.operation';
 import * as createPayIn from './createPayIn.operation';
 import * as createPayout from './createPayout.operation';
+import * as createPsePayment from './createPsePayment.operation';
+import * as createSpeiPayment from './createSpeiPayment.operation';
 import * as get from './get.operation';
 import * as getBoletoPdf from './getBoletoPdf.operation';
 import * as getRefund from './getRefund.operation';
@@ -14,10 +17,13 @@ import * as refund from './refund.operation';
 export {
 	cancel,
 	createBoleto,
+	createCardPayment,
 	createCheckout,
 	createDynamicPix,
 	createPayIn,
 	createPayout,
+	createPsePayment,
+	createSpeiPayment,
 	get,
 	getBoletoPdf,
 	getRefund,
@@ -52,6 +58,12 @@ export const description: INodeProperties[] = [
 				action: 'Create a card checkout page for a customer to pay',
 			},
 			{
+				name: 'Create Card Payment',
+				value: 'createCardPayment',
+				description: 'Charge a card once, now; card data is checked first and never shown',
+				action: 'Charge a customer card once',
+			},
+			{
 				name: 'Create Dynamic PIX',
 				value: 'createDynamicPix',
 				description:
@@ -70,6 +82,20 @@ export const description: INodeProperties[] = [
 				value: 'createPayout',
 				description: 'Pay out to a customer’s registered bank account',
 				action: 'Pay out money to a customer bank account',
+			},
+			{
+				name: 'Create PSE Payment (Colombia)',
+				value: 'createPsePayment',
+				description:
+					'Collect in COP through the customer’s bank with PSE; returns the payment URL, valid 21 minutes',
+				action: 'Collect a payment through the customer bank by PSE',
+			},
+			{
+				name: 'Create SPEI Dynamic CLABE (Mexico)',
+				value: 'createSpeiPayment',
+				description:
+					'Collect in MXN by SPEI transfer to a dynamic CLABE, valid 30 days; no source account',
+				action: 'Create an account number for a customer to pay by SPEI',
 			},
 			{
 				name: 'Get',
@@ -103,6 +129,9 @@ export const description: INodeProperties[] = [
 	...createPayIn.description,
 	...createPayout.description,
 	...createCheckout.description,
+	...createCardPayment.description,
+	...createPsePayment.description,
+	...createSpeiPayment.description,
 	...get.description,
 	...getBoletoPdf.description,
 	...cancel.description,

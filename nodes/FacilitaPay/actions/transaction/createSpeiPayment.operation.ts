@@ -1,0 +1,99 @@
+import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
+
+import { LOCAL_PAY_IN_LABELS, speiPaymentSchema } from '../../schemas/localPayIn';
+import { PAY_IN_EXCHANGE_CURRENCIES } from '../../schemas/transaction';
+import { bankAccountIdField, currencyField, subjectIdField, valueField } from '../common/fields';
+import { validateBody } from '../common/input';
+import { answerAsJson } from '../common/output';
+import type { ItemWork } from '../node.type';
+import { createTransaction, transactionInput } from './transaction.requests';
+import { validUntil } from './payIn.output';
+
+/** A dynamic CLABE can be paid to for this long (FacilitaPay's public Python client). */
+export const CLABE_DAYS = 30;
+
+const properties: INodeProperties[] = [
+	{
+		displayName:
+			'Mexico’s SPEI, as FacilitaPay’s public clients ask for it: the output’s Dynamic CLABE is the account the customer transfers to, valid 30 days. No source account is needed.',
+		name: 'speiPaymentNotice',
+		type: 'notice',
+		default: '',
+	},
+	subjectIdField('The registered customer who pays'),
+	{ ...valueField('Amount in Mexican pesos (MXN)'), placeholder: 'e.g. 1500.00' },
+	currencyField(
+		'exchangeCurrency',
+		'Exchange Currency',
+		'Currency the amount is converted to (the currency of the To Bank Account); MXN for no conversion',
+		PAY_IN_EXCHANGE_CURRENCIES,
+		'MXN',
+	),
+	bankAccountIdField(
+		'toBankAccountId',
+		'To Bank Account ID',
+		'Your internal cash-in account that receives the funds; its currency must equal the Exchange Currency',
+	),
+	{
+		displayName: 'Payment Description',
+		name: 'paymentDescription',
+		type: 'string',
+		default: '',
+		placeholder: 'e.g. Pedido 1001',
+		description: 'What the customer pays for',
+	},
+];
+
+export const description = updateDisplayOptions(
+	{ show: { resource: ['transaction'], operation: ['createSpeiPayment'] } },
+	properties,
+);
+
+/** The CLABE of the answer: `from_spei.clabe`, else `payment_info.dynamic_clabe`. */
+export function clabeOf(json: IDataObject): string | undefined {
+	const spei = (json.from_spei ?? {}) as IDataObject;
+	const info = (json.payment_info ?? {}) as IDataObject;
+	for (const candidate of [spei.clabe, spei.dynamic_clabe, info.dynamic_clabe]) {
+		if (typeof candidate === 'string' && /^\d{18}$/.test(candidate)) return candidate;
+	}
+	return undefined;
+}
+
+/**
+ * `POST /transactions` in MXN with `from_spei: {dynamic_clabe: true}` and no
+ * `from_bank_account_id` (FacilitaPay's public Python client). Sent once. The output adds
+ * `dynamic_clabe` and `dynamic_clabe_valid_until` (the answer's expiry, else creation + 30 days).
+ */
+export async function prepare(this: IExecuteFunctions, i: number): Promise<ItemWork> {
+	const transaction = validateBody(
+		this,
+		i,
+		speiPaymentSchema,
+		{
+			...transactionInput(this, i, { fromAccount: false, currency: 'MXN' }),
+			from_spei: { dynamic_clabe: true },
+			payment_description: this.getNodeParameter('paymentDescription', i, ''),
+		},
+		LOCAL_PAY_IN_LABELS,
+	);
+	const { payment_description: description, ...rest } = transaction;
+	const body = description === undefined ? rest : transaction;
+	return createTransaction(i, '/transactions', { transaction: body }, (data) => {
+		const json = answerAsJson(data);
+		const clabe = clabeOf(json);
+		if (clabe === undefined) return [{ json }];
+		const spei = (json.from_spei ?? {}) as IDataObject;
+		const until =
+			validUntil(spei.expires_at, 0) ?? validUntil(json.inserted_at, CLABE_DAYS * 24 * 3600);
+		return [
+			{
+				json: {
+					...json,
+					dynamic_clabe: clabe,
+					...(until ? { dynamic_clabe_valid_until: until } : {}),
+				},
+			},
+		];
+	});
+}

@@ -1,0 +1,120 @@
+// The phase of what FacilitaPay's public clients send beyond the docs (issue "the real FacilitaPay,
+// part 2"): a card charged once (approved, and declined by the sandbox's declining card), Colombia's
+// PSE with the bank from the list, Mexico's dynamic CLABE without a source account, and a Colombian
+// company with its NIT; one workflow. Needs `ctx.subjectId` from the first phase (a complete
+// person: card and PSE need e-mail, phone and address). Uses jest's global `expect`.
+import { actionStep } from '../n8n-e2e.mjs';
+import { PAY_IN_ACCOUNT_IDS } from '../../../../sandbox/domain/localPayIns.mjs';
+import { ACCOUNTS, expectRunOk } from './shared.mjs';
+import { companyParameters } from '../../../fixtures/subjects.js';
+
+/* global expect */
+
+const CARD = '4111111111111111';
+const DECLINED_CARD = '4000000000000002';
+
+/** A card payment step of 50.00 BRL with `cardNumber`. @param {string} name @param {string} subjectId @param {string} cardNumber */
+function cardStep(name, subjectId, cardNumber) {
+	return actionStep(name, {
+		resource: 'transaction',
+		operation: 'createCardPayment',
+		subjectId,
+		value: '50.00',
+		currency: 'BRL',
+		exchangeCurrency: 'BRL',
+		toBankAccountId: ACCOUNTS.brlPixExclusive,
+		cardNumber,
+		cardExpirationDate: '12/2034',
+		cardBrand: 'visa',
+		cardSecurityCode: '123',
+		fullname: 'Maria da Silva',
+		additionalFields: {},
+	});
+}
+
+/**
+ * Card payments, PSE, SPEI and a NIT company through the node in a real n8n.
+ * @param {import('./shared.mjs').PhaseOptions} options
+ */
+export async function servicePart2Operations({ runPhase, ctx, covered }) {
+	expect(ctx.subjectId).toBeDefined();
+	const { run, log, out } = await runPhase([
+		cardStep('Card Approved', ctx.subjectId, CARD),
+		cardStep('Card Declined', ctx.subjectId, DECLINED_CARD),
+		actionStep('PSE Payment', {
+			resource: 'transaction',
+			operation: 'createPsePayment',
+			subjectId: ctx.subjectId,
+			value: '200000.00',
+			exchangeCurrency: 'USD',
+			toBankAccountId: PAY_IN_ACCOUNT_IDS.usdCashIn,
+			financialInstitutionCode: { __rl: true, mode: 'list', value: '1007' },
+			redirectUrl: 'https://shop.example.co/paid',
+			paymentDescription: 'Order 77',
+		}),
+		actionStep('SPEI CLABE', {
+			resource: 'transaction',
+			operation: 'createSpeiPayment',
+			subjectId: ctx.subjectId,
+			value: '1500.00',
+			exchangeCurrency: 'MXN',
+			toBankAccountId: PAY_IN_ACCOUNT_IDS.mxnCashIn,
+			paymentDescription: 'Pedido 9',
+		}),
+		actionStep(
+			'NIT Company',
+			companyParameters({
+				documentType: 'nit',
+				documentNumber: '900.123.456-7',
+				socialName: 'Ejemplo Colombia S.A.S.',
+				fiscalCountry: 'Colombia',
+			}),
+		),
+	]);
+	expectRunOk(run);
+	const posted = log.filter((r) => r.method === 'POST' && /\/api\/v1\/transactions$/.test(r.url));
+
+	const [approved] = out('Card Approved');
+	expect(approved).toMatchObject({ status: 'identified', approved: true, value: '50.00' });
+	const [declined] = out('Card Declined');
+	expect(declined).toMatchObject({
+		status: 'canceled',
+		canceled_reason: 'card_declined',
+		approved: false,
+	});
+	const cardBodies = posted.filter((r) => r.body?.transaction?.from_credit_card);
+	expect(cardBodies).toHaveLength(2);
+	expect(cardBodies[0].body.transaction.from_credit_card).toMatchObject({
+		card_expiration_date: '12/2034',
+		card_brand: 'visa',
+		fullname: 'Maria da Silva',
+	});
+	expect(JSON.stringify([approved, declined])).not.toContain(CARD);
+	covered.add('transaction.createCardPayment');
+
+	const [pse] = out('PSE Payment');
+	expect(pse).toMatchObject({
+		status: 'pending',
+		currency: 'COP',
+		payment_url: expect.stringMatching(/\/_sandbox\/pse\//),
+		payment_url_valid_until: expect.stringMatching(/Z$/),
+		from_pse: { bank_name: 'BANCOLOMBIA' },
+	});
+	const pseBody = posted.find((r) => r.body?.transaction?.from_pse)?.body.transaction;
+	expect(pseBody).not.toHaveProperty('from_bank_account_id');
+	covered.add('transaction.createPsePayment');
+
+	const [spei] = out('SPEI CLABE');
+	expect(spei).toMatchObject({
+		status: 'pending',
+		dynamic_clabe: expect.stringMatching(/^\d{18}$/),
+		dynamic_clabe_valid_until: expect.stringMatching(/Z$/),
+	});
+	const speiBody = posted.find((r) => r.body?.transaction?.from_spei)?.body.transaction;
+	expect(speiBody).toMatchObject({ from_spei: { dynamic_clabe: true } });
+	expect(speiBody).not.toHaveProperty('from_bank_account_id');
+	covered.add('transaction.createSpeiPayment');
+
+	const [company] = out('NIT Company');
+	expect(company).toMatchObject({ document_type: 'nit', document_number: '9001234567' });
+}
