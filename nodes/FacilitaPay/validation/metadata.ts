@@ -1,0 +1,54 @@
+import type { IDataObject } from 'n8n-workflow';
+
+/**
+ * The most `meta` the node sends, as JSON text. FacilitaPay publishes no limit; its public clients
+ * keep an order id or two there. 8 kB holds any such reference many times over while keeping a
+ * runaway expression (a whole input item, a file) out of every payment record.
+ */
+export const METADATA_MAX_BYTES = 8 * 1024;
+
+export type MetadataCheck = { ok: true; value: IDataObject } | { ok: false; reason: string };
+
+/**
+ * Your own data kept on a FacilitaPay record (`meta`): a JSON object (text or an object from an
+ * expression), at most METADATA_MAX_BYTES as JSON, none of whose keys is one the node keeps there
+ * itself (`reservedKeys`). An empty value (`''`, `{}`) is no metadata.
+ */
+export function checkMetadata(raw: unknown, reservedKeys: readonly string[] = []): MetadataCheck {
+	let value = raw;
+	if (value === undefined || value === null) return { ok: true, value: {} };
+	if (typeof value === 'string') {
+		const text = value.trim();
+		if (text === '') return { ok: true, value: {} };
+		try {
+			value = JSON.parse(text);
+		} catch {
+			return {
+				ok: false,
+				reason: 'is not valid JSON; write an object such as {"order_id": "1001"}',
+			};
+		}
+	}
+	if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+		return {
+			ok: false,
+			reason: `is ${Array.isArray(value) ? 'a list' : `a ${value === null ? 'null' : typeof value}`}; write an object such as {"order_id": "1001"}`,
+		};
+	}
+	const object = value as IDataObject;
+	const clash = Object.keys(object).filter((key) => reservedKeys.includes(key));
+	if (clash.length > 0) {
+		return {
+			ok: false,
+			reason: `uses ${clash.join(', ')}, which the node keeps there itself (the payment's identity); rename your key`,
+		};
+	}
+	const bytes = new TextEncoder().encode(JSON.stringify(object)).length;
+	if (bytes > METADATA_MAX_BYTES) {
+		return {
+			ok: false,
+			reason: `is ${bytes} bytes as JSON; keep it to at most ${METADATA_MAX_BYTES} (a reference such as an order number, not a whole item)`,
+		};
+	}
+	return { ok: true, value: object };
+}
