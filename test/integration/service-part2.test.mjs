@@ -1,0 +1,142 @@
+// Issue 26 against the sandbox over real HTTP, the compiled node on one side: card payments,
+// Colombia's PSE and Mexico's dynamic CLABE as FacilitaPay's public clients send them, the PSE bank
+// list and its unreadable variant, NIT and RFC companies, and FacilitaPay's live timestamp form.
+import { createSandbox } from '../../sandbox/server.mjs';
+import { PAY_IN_ACCOUNT_IDS } from '../../sandbox/domain/localPayIns.mjs';
+import { ACCOUNTS, useSandbox } from './lib/harness.mjs';
+import { companyParameters } from '../fixtures/subjects.js';
+
+const env = useSandbox(createSandbox);
+
+const fullAddress = {
+	email: 'maria@example.com',
+	phoneCountryCode: '55',
+	phoneAreaCode: '11',
+	phoneNumber: '987654321',
+	addressStreet: 'Avenida Paulista',
+	addressNumber: 1000,
+	addressNeighborhood: 'Bela Vista',
+	addressPostalCode: '01310-100',
+	addressCity: 'São Paulo',
+	addressState: 'SP',
+	addressCountry: 'BR',
+};
+
+const cardPayment = (subjectId, overrides = {}) => ({
+	resource: 'transaction',
+	operation: 'createCardPayment',
+	subjectId,
+	value: '80.00',
+	currency: 'BRL',
+	exchangeCurrency: 'BRL',
+	toBankAccountId: ACCOUNTS.brlPixExclusive,
+	cardNumber: '4111 1111 1111 1111',
+	cardExpirationDate: '12/2034',
+	cardBrand: 'visa',
+	cardSecurityCode: '123',
+	fullname: 'Maria da Silva',
+	additionalFields: {},
+	...overrides,
+});
+
+const pse = (subjectId, overrides = {}) => ({
+	resource: 'transaction',
+	operation: 'createPsePayment',
+	subjectId,
+	value: '200000.00',
+	exchangeCurrency: 'USD',
+	toBankAccountId: PAY_IN_ACCOUNT_IDS.usdCashIn,
+	financialInstitutionCode: { __rl: true, mode: 'list', value: '1007' },
+	redirectUrl: 'https://shop.example.co/paid',
+	paymentDescription: 'Order 77',
+	...overrides,
+});
+
+describe('Transaction > Create Card Payment against the sandbox', () => {
+	test('an approved card: one request, approved, identified; the events of the trigger follow', async () => {
+		const subject = await env.createSubject(fullAddress);
+		const { output } = await env.run(cardPayment(subject.id));
+		expect(output[0].json).toMatchObject({ status: 'identified', approved: true, value: '80.00' });
+		expect(JSON.stringify(output[0].json)).not.toContain('4111111111111111');
+		expect(await env.control.received('POST /api/v1/transactions')).toHaveLength(1);
+		const events = (await env.control.get('/events')).data.map((event) => event.type);
+		expect(events).toEqual(['payment_approved', 'identified']);
+	});
+
+	test('the declining card: the payment comes back canceled, not approved, with payment_failed', async () => {
+		const subject = await env.createSubject(fullAddress);
+		const { output } = await env.run(cardPayment(subject.id, { cardNumber: '4000000000000002' }));
+		expect(output[0].json).toMatchObject({
+			status: 'canceled',
+			canceled_reason: 'card_declined',
+			approved: false,
+		});
+		const events = (await env.control.get('/events')).data.map((event) => event.type);
+		expect(events).toEqual(['payment_failed']);
+	});
+
+	test('a mistyped card (Luhn) is refused by the node and never reaches the sandbox', async () => {
+		const subject = await env.createSubject(fullAddress);
+		const error = await env.runExpectingError(
+			cardPayment(subject.id, { cardNumber: '4111111111111112' }),
+		);
+		expect(error.message).toMatch(/Card Number \(item 0\).*Luhn/);
+		expect(await env.control.received('POST /api/v1/transactions')).toHaveLength(0);
+	});
+});
+
+describe('PSE and dynamic CLABE against the sandbox', () => {
+	test('PSE: the payment URL and its validity, read from a live timestamp (microseconds, no zone)', async () => {
+		await env.control.post('/clock', { timestamps: 'live' });
+		const subject = await env.createSubject(fullAddress);
+		const { output } = await env.run(pse(subject.id));
+		const json = output[0].json;
+		expect(json.from_pse.creation_date).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}$/);
+		const created = Date.parse(`${json.from_pse.creation_date.slice(0, 23)}Z`);
+		expect(json.payment_url).toMatch(/\/_sandbox\/pse\//);
+		expect(Date.parse(json.payment_url_valid_until)).toBe(
+			Math.floor(created / 1000) * 1000 + 21 * 60 * 1000,
+		);
+	});
+
+	test('the PSE bank list: the picker reads it, and when it cannot be read the bank By ID still pays', async () => {
+		await env.control.post('/pse/banks', { listed: false });
+		const subject = await env.createSubject(fullAddress);
+		const { output } = await env.run(
+			pse(subject.id, { financialInstitutionCode: { __rl: true, mode: 'id', value: '1051' } }),
+		);
+		expect(output[0].json).toMatchObject({ from_pse: { bank_name: 'DAVIVIENDA' } });
+	});
+
+	test('SPEI: a CLABE valid 30 days, no source account sent', async () => {
+		const subject = await env.createSubject(fullAddress);
+		const { output } = await env.run({
+			resource: 'transaction',
+			operation: 'createSpeiPayment',
+			subjectId: subject.id,
+			value: '1500.00',
+			exchangeCurrency: 'MXN',
+			toBankAccountId: PAY_IN_ACCOUNT_IDS.mxnCashIn,
+			paymentDescription: '',
+		});
+		const json = output[0].json;
+		expect(json.dynamic_clabe).toMatch(/^\d{18}$/);
+		expect(Date.parse(json.dynamic_clabe_valid_until) - Date.parse(json.inserted_at)).toBe(
+			30 * 24 * 3600 * 1000,
+		);
+		const [sent] = await env.control.received('POST /api/v1/transactions');
+		expect(sent.body.transaction).not.toHaveProperty('from_bank_account_id');
+	});
+});
+
+describe('Companies of Colombia and Mexico against the sandbox', () => {
+	test.each([
+		['nit', '900.123.456-7', '9001234567', 'Colombia'],
+		['rfc', 'ABC-010203-XY1', 'ABC010203XY1', 'MEX'],
+	])('a %s company is registered with its document as sent', async (type, typed, sent, country) => {
+		const { output } = await env.run(
+			companyParameters({ documentType: type, documentNumber: typed, fiscalCountry: country }),
+		);
+		expect(output[0].json).toMatchObject({ document_type: type, document_number: sent });
+	});
+});
