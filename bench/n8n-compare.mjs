@@ -1,5 +1,6 @@
 // Benchmark in a REAL n8n 2.41.1 (`n8n execute` of imported workflows), against the in-process
-// sandbox with injected latency: the FacilitaPay node at Max Parallel Requests 1, the default and a
+// sandbox with injected latency and, for the part where n8n rather than the service is the limit,
+// a neutral stand-in (bench/compare/neutral.mjs: answers after the same latency, checks nothing): the FacilitaPay node at Max Parallel Requests 1, the default and a
 // high setting, beside n8n's own HTTP Request node sending the same requests (FacilitaPay
 // credentials as its predefined credential type; its default batching: every item at once); the
 // same under the sandbox's rate limit (20 requests/s per token, 429 + Retry-After); Return All over
@@ -17,7 +18,7 @@
 //   BENCH_LATENCY_MS=50     latency the sandbox adds to every API request
 //   BENCH_HIGH=100          the "high" Max Parallel Requests (1..100)
 //   BENCH_RATE=20           the rate limit, requests per second per token (burst = the same)
-//   BENCH_ONLY=latency,payout,ratelimit,signin,returnall,profile,before   a subset (default: all)
+//   BENCH_ONLY=latency,neutral,payout,ratelimit,signin,returnall,profile,before   a subset (default: all)
 //   BENCH_BEFORE=<commit>   also profile that commit's build (`git archive` into $TMPDIR); unset or
 //                           none (the default): no comparison
 //   BENCH_PEOPLE=10000      people listed by the Return All run
@@ -66,6 +67,7 @@ export async function main(env = process.env) {
 			userFolder,
 			runsBase,
 			profileDir,
+			tarball,
 			results: { rows: [], extra: [], profiles: [] },
 		};
 		const wfs = parts.subjectWorkflows(bench);
@@ -73,6 +75,7 @@ export async function main(env = process.env) {
 		await importWorkflows(userFolder, Object.values(wfs));
 		const { only } = options;
 		if (only.has('latency')) await parts.latency(bench, wfs);
+		if (only.has('neutral')) await parts.neutral(bench);
 		if (only.has('payout')) await parts.payout(bench);
 		if (only.has('ratelimit')) await parts.ratelimit(bench);
 		if (only.has('signin')) await parts.signin(bench);

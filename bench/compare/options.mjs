@@ -3,7 +3,16 @@ import path from 'node:path';
 import { ROOT } from '../../scripts/n8n-runtime.mjs';
 
 /** The parts of the benchmark, in the order they run. */
-export const PARTS = ['latency', 'payout', 'ratelimit', 'signin', 'returnall', 'profile', 'before'];
+export const PARTS = [
+	'latency',
+	'neutral',
+	'payout',
+	'ratelimit',
+	'signin',
+	'returnall',
+	'profile',
+	'before',
+];
 
 /**
  * @param {NodeJS.ProcessEnv} env

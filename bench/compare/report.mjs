@@ -58,6 +58,12 @@ function printTargets(rows, extra, { items, high, rate, people }) {
 			`  Max Parallel Requests ${high} vs HTTP Request node: ${ratio(ch, http)} (target ≥ 1.00×)`,
 		);
 	if (cd && http) say(`  default vs HTTP Request node: ${ratio(cd, http)}`);
+	const nh = by(`Neutral stand-in, Subject create: FacilitaPay, Max Parallel Requests ${high}`);
+	const nhttp = by('Neutral stand-in, Subject create: HTTP Request');
+	if (nh && nhttp)
+		say(
+			`  on the neutral stand-in (n8n, not the service, the limit): Max Parallel Requests ${high} vs HTTP Request node: ${ratio(nh, nhttp)} (target ≥ 1.00×, issue 27)`,
+		);
 	if (limited) {
 		const share = limited.requests ? (100 * limited.limited) / limited.requests : 0;
 		say(

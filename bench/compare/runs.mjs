@@ -3,6 +3,7 @@
 // profiles) for bench/compare/report.mjs.
 import { importIntoN8n } from '../../scripts/n8n-runtime.mjs';
 import { execute, importWorkflows, prepareN8n } from './n8n.mjs';
+import { startNeutralServer } from './neutral.mjs';
 import { fmt, progress } from './output.mjs';
 import { gitHead, packCommit } from './package.mjs';
 import {
@@ -22,7 +23,7 @@ import {
  * @typedef {ReturnType<typeof import('./options.mjs').readOptions>} Options
  * @typedef {Awaited<ReturnType<typeof import('./sandbox.mjs').startBenchSandbox>>} BenchSandbox
  * @typedef {{rows: any[], extra: string[], profiles: Array<{title: string, r: any}>}} Results
- * @typedef {{options: Options, sandbox: BenchSandbox, userFolder: string, runsBase: string, profileDir: string, results: Results}} Bench
+ * @typedef {{options: Options, sandbox: BenchSandbox, userFolder: string, runsBase: string, profileDir: string, tarball: string, results: Results}} Bench
  */
 
 /** @param {Results} results @param {string} label @param {any} r */
@@ -249,4 +250,50 @@ export async function before(bench) {
 		title: `before (${commit}), Subject create, ${items} items, ${fmt(r.itemsPerSecond, 1)} items/s under the profiler`,
 		r,
 	});
+}
+
+/**
+ * Subject create on the neutral stand-in (a plain server answering after the same latency, checking
+ * nothing): our node at the default and high Max Parallel Requests beside the HTTP Request node, in
+ * an n8n user folder of its own whose credentials point at the stand-in.
+ * @param {Bench} bench
+ */
+export async function neutral(bench) {
+	const { items, high, latencyMs } = bench.options;
+	const server = await startNeutralServer({ latencyMs });
+	try {
+		const userFolder = await prepareN8n(bench.runsBase, 'neutral', bench.tarball, server.url);
+		const people = benchPeople(items);
+		const runs = /** @type {const} */ ([
+			['default (20)', workflow('bench-neutral-default', people, ourNode(subjectParameters))],
+			[
+				`Max Parallel Requests ${high}`,
+				workflow('bench-neutral-high', people, ourNode(subjectParameters, high)),
+			],
+			[
+				'HTTP Request node (all at once)',
+				workflow(
+					'bench-neutral-http',
+					people,
+					httpNode(server.url, '/subject/people', subjectBody),
+				),
+			],
+		]);
+		await importWorkflows(
+			userFolder,
+			runs.map(([, wf]) => wf),
+		);
+		for (const [label, wf] of runs) {
+			server.reset();
+			const r = await execute(userFolder, wf, { items, facts: server.facts });
+			r.created = r.subjects;
+			record(
+				bench.results,
+				`Neutral stand-in, Subject create: ${label.startsWith('HTTP') ? label : `FacilitaPay, ${label}`}`,
+				r,
+			);
+		}
+	} finally {
+		await server.close();
+	}
 }
