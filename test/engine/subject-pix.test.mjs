@@ -92,6 +92,20 @@ describe('FacilitaPay on n8n-core: Subject > Create, then Transaction > Create D
 	});
 });
 
+describe('FacilitaPay on n8n-core: the processed-data store', () => {
+	test("what moved money is recorded through n8n-core's checkProcessedAndRecord under the PIX node; the customer is not", async () => {
+		const engine = await engineFor();
+		const run = await engine.run(workflowOf([createCustomer(), chargeByPix()]));
+
+		expect(run.error).toBeUndefined();
+		const rows = Object.fromEntries(engine.store.rows);
+		// n8n keys the row by workflow and node ID (scope "node"): node-1 creates, node-2 charges.
+		expect(Object.keys(rows)).toEqual(['engine-workflow|n:node-2']);
+		expect(rows['engine-workflow|n:node-2'].mode).toBe('entries');
+		expect(rows['engine-workflow|n:node-2'].data.length).toBeGreaterThan(0);
+	});
+});
+
 describe('FacilitaPay on n8n-core: a bad CPF among the items', () => {
 	/** Two customers pinned on the trigger, as a user pins test data; the second CPF is wrong. */
 	const twoCustomers = (step) =>

@@ -20,6 +20,7 @@ const {
 	ExecutionLifecycleHooks,
 	PackageDirectoryLoader,
 	DataDeduplicationService,
+	WorkflowHasIssuesError,
 } = require('n8n-core');
 
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
@@ -67,6 +68,36 @@ const storeProxy = Object.fromEntries(
 /** Execution IDs are unique in the process, as a server's are (the node keys its memory by them). */
 let executions = 0;
 
+/**
+ * The expression engine a server of n8n 2.41 starts with: N8N_EXPRESSION_ENGINE, by default "vm"
+ * (isolated-vm, which needs Node 24: its prebuilt binary is for Node 24's ABI) with the server's
+ * defaults; "legacy" (in-process) on Node 20. See docs/testing-engine.md.
+ */
+export const EXPRESSION_ENGINE =
+	process.env.N8N_EXPRESSION_ENGINE ??
+	(Number(process.versions.node.split('.')[0]) >= 24 ? 'vm' : 'legacy');
+
+async function startExpressionEngine() {
+	if (EXPRESSION_ENGINE === 'legacy') {
+		Expression.setExpressionEngine('legacy');
+		return;
+	}
+	await Expression.initExpressionEngine({
+		engine: EXPRESSION_ENGINE,
+		poolSize: 1,
+		maxCodeCacheSize: 1024,
+		bridgeTimeout: 5000,
+		bridgeMemoryLimit: 128,
+		lazyAcquire: false,
+	});
+}
+
+/** Stops the expression engine's isolates (call in afterAll: they keep the process alive). */
+export async function stopEngine() {
+	if (loaded && EXPRESSION_ENGINE !== 'legacy') await Expression.disposeExpressionEngine();
+	loaded = undefined;
+}
+
 let loaded;
 /** Loads the package (dist/) once per process with n8n-core's PackageDirectoryLoader. */
 async function loadPackage() {
@@ -78,6 +109,7 @@ async function loadPackage() {
 			nodeTypes[`${loader.packageName}.${name}`] = entry;
 		}
 		loaded = { nodeTypes, credentialTypes: loader.credentialTypes };
+		await startExpressionEngine();
 		try {
 			await DataDeduplicationService.init(storeProxy);
 		} catch {
@@ -148,7 +180,7 @@ export function workflowOf(steps, { id = 'engine-workflow', pinData, settings } 
 	};
 }
 
-/** What one node did in a run, as n8n records it: items per output, the error, the status. */
+/** What one node did in a run, as n8n records it: items per output, the error, hints, status. */
 function nodeResult(tasks) {
 	const last = tasks.at(-1);
 	const outputs = last?.data?.main ?? [];
@@ -156,6 +188,7 @@ function nodeResult(tasks) {
 		outputs,
 		items: outputs[0] ?? [],
 		error: last?.error,
+		hints: last?.hints ?? [],
 		status: last?.executionStatus,
 		runs: tasks.length,
 	};
@@ -214,7 +247,15 @@ export async function createEngine({
 		};
 		const startNode = workflow.getNode(TRIGGER_NAME) ?? undefined;
 		const execute = new WorkflowExecute(additionalData, mode);
-		const result = await execute.run({ workflow, startNode, pinData: workflowJson.pinData });
+		let result;
+		try {
+			result = await execute.run({ workflow, startNode, pinData: workflowJson.pinData });
+		} catch (error) {
+			// n8n refuses to start a workflow whose nodes have issues (a required parameter empty, a
+			// locator ID its regex refuses): no node runs, the editor shows the message.
+			if (!(error instanceof WorkflowHasIssuesError)) throw error;
+			return { nodes: {}, error, status: 'error', run: undefined, staticData: workflow.staticData };
+		}
 		const { runData, error } = result.data.resultData;
 		const nodes = Object.fromEntries(
 			Object.entries(runData).map(([name, tasks]) => [name, nodeResult(tasks)]),
@@ -231,5 +272,5 @@ export async function createEngine({
 	};
 }
 
-/** The expression engine in use (n8n 2.41's server default is "vm": see docs/testing-engine.md). */
-export const expressionEngine = () => Expression.getActiveImplementation?.() ?? 'legacy';
+/** The expression engine evaluating now: "vm" or "legacy". */
+export const expressionEngine = () => Expression.getActiveImplementation();

@@ -1,7 +1,8 @@
 // The in-process sandbox (sandbox/server.mjs) for an engine test file: started once on a free port,
 // reset before each test; `received(route)` lists the requests FacilitaPay "received" on a route
-// ("METHOD /api/v1/path/:param"), bodies included.
+// ("METHOD /api/v1/path/:param"), bodies included. Stops the engine's expression isolates at the end.
 import { createSandbox } from '../../../sandbox/server.mjs';
+import { stopEngine } from './engine.mjs';
 
 /** Credential data (facilitaPayApi) pointing at the sandbox, as a user saves it in n8n. */
 export const sandboxCredentials = (url, overrides = {}) => ({
@@ -36,6 +37,7 @@ export function useEngineSandbox(options = {}) {
 	});
 	afterAll(async () => {
 		await env.sandbox?.close();
+		await stopEngine();
 	});
 	beforeEach(async () => {
 		await env.control('POST', '/reset', {});
