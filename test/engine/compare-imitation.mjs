@@ -4,7 +4,7 @@
 // docs/testing-engine.md; not a test. Build first. Usage: node test/engine/compare-imitation.mjs
 import { ACCOUNT_IDS } from '../../sandbox/accounts.mjs';
 import { createSandbox } from '../../sandbox/server.mjs';
-import { createEngine, TRIGGER_NAME, workflowOf } from './lib/engine.mjs';
+import { createEngine, stopEngine, TRIGGER_NAME, workflowOf } from './lib/engine.mjs';
 import { sandboxCredentials } from './lib/sandbox.mjs';
 
 const { runAction } = await import('../integration/lib/harness.mjs');
@@ -14,24 +14,6 @@ const url = await sandbox.listen();
 const control = async (method, route) =>
 	(await (await fetch(`${url}/_sandbox${route}`, { method })).json()).data;
 
-/** Maria, registered straight at the sandbox after each reset: the subject the PIX cases charge. */
-let SUBJECT;
-async function registerMaria() {
-	const response = await fetch(`${url}/api/v1/subject/people`, {
-		method: 'POST',
-		headers: { authorization: 'Bearer sandbox-token', 'content-type': 'application/json' },
-		body: JSON.stringify({
-			person: {
-				document_type: 'cpf',
-				document_number: '39053344705',
-				social_name: 'Maria da Silva',
-				fiscal_country: 'BR',
-			},
-		}),
-	});
-	SUBJECT = (await response.json()).data.id;
-	await control('DELETE', '/requests');
-}
 const pix =
 	(extra = {}) =>
 	() => ({
@@ -57,6 +39,14 @@ const person =
 		additionalFields: {},
 		...extra,
 	});
+/** Maria, registered through the node on n8n-core after each reset: whom the PIX cases charge. */
+let SUBJECT;
+async function registerMaria() {
+	const engine = await createEngine({ credentials: { facilitaPayApi: sandboxCredentials(url) } });
+	const run = await engine.run(workflowOf([{ name: 'Register', parameters: person()() }]));
+	SUBJECT = run.nodes.Register.items[0].json.id;
+	await control('DELETE', '/requests');
+}
 const withoutKey = (parameters, key) => () => {
 	const copy = { ...parameters() };
 	delete copy[key];
@@ -173,3 +163,4 @@ for (const testCase of CASES) {
 	if (!same) console.log(JSON.stringify(result, null, 1));
 }
 await sandbox.close();
+await stopEngine();
