@@ -9,6 +9,8 @@ const env = useEngineSandbox();
 
 const PEOPLE = 'POST /api/v1/subject/people';
 const TRANSACTIONS = 'POST /api/v1/transactions';
+/** A subject ID of the right form (Preview Only sends nothing, so it need not exist). */
+const SUBJECT = '4b6f3c2a-9d1e-4f7a-8c5b-2e1d0a9f8b7c';
 
 /** Subject > Create or Update, as the editor saves it; `documentNumber` may be an expression. */
 const createCustomer = (documentNumber = '390.533.447-05', extra = {}) => ({
@@ -92,6 +94,26 @@ describe('FacilitaPay on n8n-core: Subject > Create, then Transaction > Create D
 	});
 });
 
+describe('FacilitaPay on n8n-core: Preview Only', () => {
+	test('nothing is sent; each item shows its request and n8n shows the count above the output', async () => {
+		const engine = await engineFor();
+		const run = await engine.run(
+			workflowOf([
+				chargeByPix({ subjectId: { __rl: true, mode: 'id', value: SUBJECT }, previewOnly: true }),
+			]),
+		);
+
+		expect(run.error).toBeUndefined();
+		const [preview] = run.nodes['Charge by PIX'].items;
+		expect(preview.json).toMatchObject({ preview: true, method: 'POST', path: '/transactions' });
+		expect(preview.json.body.transaction).toMatchObject({ subject_id: SUBJECT, value: '25.00' });
+		expect(run.nodes['Charge by PIX'].hints).toEqual([
+			expect.objectContaining({ message: expect.stringMatching(/^Preview: 1 .*Nothing was sent/) }),
+		]);
+		expect(await env.received()).toHaveLength(0);
+	});
+});
+
 describe('FacilitaPay on n8n-core: the processed-data store', () => {
 	test("what moved money is recorded through n8n-core's checkProcessedAndRecord under the PIX node; the customer is not", async () => {
 		const engine = await engineFor();
@@ -168,15 +190,16 @@ describe('FacilitaPay on n8n-core: a bad CPF among the items', () => {
 });
 
 describe('FacilitaPay on n8n-core: the credential', () => {
+	const signInCredentials = () =>
+		sandboxCredentials(env.url, {
+			authentication: 'usernamePassword',
+			username: 'sandbox',
+			password: 'sandbox',
+			accessToken: '',
+		});
+
 	test('Username and Password: n8n-core signs in once, keeps the session token, and sends with it', async () => {
-		const engine = await engineFor(
-			sandboxCredentials(env.url, {
-				authentication: 'usernamePassword',
-				username: 'sandbox',
-				password: 'sandbox',
-				accessToken: '',
-			}),
-		);
+		const engine = await engineFor(signInCredentials());
 		const first = await engine.run(workflowOf([createCustomer()]));
 		const second = await engine.run(workflowOf([createCustomer()]));
 
@@ -187,5 +210,22 @@ describe('FacilitaPay on n8n-core: the credential', () => {
 		expect(await env.received('POST /api/v1/sign_in')).toHaveLength(1);
 		expect(engine.storedCredentials().sessionToken).toEqual(expect.any(String));
 		expect(await env.received(PEOPLE)).toHaveLength(2);
+	});
+
+	test('a session token expired between two executions: n8n-core signs in again after the 401 and sends the request again', async () => {
+		const engine = await engineFor(signInCredentials());
+		await engine.run(workflowOf([createCustomer()]));
+		const firstToken = engine.storedCredentials().sessionToken;
+		await env.control('POST', '/clock/advance', { hours: 25 });
+		await env.control('DELETE', '/requests');
+
+		const run = await engine.run(workflowOf([createCustomer()]));
+
+		expect(run.error).toBeUndefined();
+		expect(run.nodes['Create customer'].items[0].json.document_number).toBe('39053344705');
+		expect(await env.received('POST /api/v1/sign_in')).toHaveLength(1);
+		const creates = await env.received(PEOPLE);
+		expect(creates.map((request) => request.status)).toEqual([401, 200]);
+		expect(engine.storedCredentials().sessionToken).not.toBe(firstToken);
 	});
 });
