@@ -7,6 +7,7 @@
 // the processed-data store (processedStore.mjs) and a Manual Trigger node type (n8n-nodes-base is
 // not installed). See docs/testing-engine.md.
 import './env.mjs';
+import { randomInt } from 'node:crypto';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -65,8 +66,11 @@ const storeProxy = Object.fromEntries(
 	].map((method) => [method, async (...args) => await currentStore[method](...args)]),
 );
 
-/** Execution IDs are unique in the process, as a server's are (the node keys its memory by them). */
-let executions = 0;
+/**
+ * Execution IDs never repeat in the process, as a server's do (the node keys its memory by them):
+ * a counter from a random start, since n8n-core and the node may outlive this module (test files).
+ */
+let executions = randomInt(1, 1_000_000) * 1_000_000;
 
 /**
  * The expression engine a server of n8n 2.41 starts with: N8N_EXPRESSION_ENGINE, by default "vm"
@@ -110,11 +114,11 @@ async function loadPackage() {
 		}
 		loaded = { nodeTypes, credentialTypes: loader.credentialTypes };
 		await startExpressionEngine();
-		try {
-			await DataDeduplicationService.init(storeProxy);
-		} catch {
-			// Already initialised in this process (by an earlier engine): it calls storeProxy.
-		}
+		if (DataDeduplicationService.instance) {
+			// n8n-core is shared by this process's earlier test files (a module cache outside jest's):
+			// its singleton must call this file's stores.
+			DataDeduplicationService.instance.deduplicator = storeProxy;
+		} else await DataDeduplicationService.init(storeProxy);
 	}
 	return loaded;
 }

@@ -2,7 +2,7 @@
 // reset before each test; `received(route)` lists the requests FacilitaPay "received" on a route
 // ("METHOD /api/v1/path/:param"), bodies included. Stops the engine's expression isolates at the end.
 import { createSandbox } from '../../../sandbox/server.mjs';
-import { stopEngine } from './engine.mjs';
+import { createEngine, stopEngine } from './engine.mjs';
 
 /** Credential data (facilitaPayApi) pointing at the sandbox, as a user saves it in n8n. */
 export const sandboxCredentials = (url, overrides = {}) => ({
@@ -13,7 +13,10 @@ export const sandboxCredentials = (url, overrides = {}) => ({
 	...overrides,
 });
 
-/** jest hooks around one sandbox; read `.url` and call `.received()` inside tests. */
+/**
+ * jest hooks around one sandbox; inside tests read `.url`, call `.received()`, and `.engine()` for
+ * an engine whose facilitaPayApi credential points at the sandbox (or is `credentials`).
+ */
 export function useEngineSandbox(options = {}) {
 	const env = {
 		sandbox: undefined,
@@ -26,6 +29,8 @@ export function useEngineSandbox(options = {}) {
 			});
 			return await response.json();
 		},
+		engine: async (credentials = sandboxCredentials(env.url)) =>
+			await createEngine({ credentials: { facilitaPayApi: credentials } }),
 		received: async (route) => {
 			const query = route ? `?route=${encodeURIComponent(route)}` : '';
 			return (await env.control('GET', `/requests${query}`)).data;
