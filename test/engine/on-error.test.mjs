@@ -34,27 +34,23 @@ describe('FacilitaPay on n8n-core: a bad CPF among the items', () => {
 		expect(sent.map((request) => request.body.person.document_number)).toEqual(['39053344705']);
 	});
 
-	// KNOWN DEFECT found by the engine (docs/testing-engine.md): n8n moves an item to the error
-	// output only when it carries `item.error` or its json has no keys but error/message/details;
-	// the node's error items also carry `description` and `outcome`, so n8n leaves them on the
-	// success output. `test.failing` passes while the defect is there; when the node is fixed it
-	// fails: then make it a plain `test`.
-	test.failing(
-		'On Error "Continue (using error output)": n8n routes the bad customer to the error output',
-		async () => {
-			const engine = await env.engine();
-			const run = await engine.run(
-				twoCustomers(createCustomer('={{ $json.cpf }}', { onError: 'continueErrorOutput' })),
-			);
+	// Found by the engine (docs/testing-engine.md): n8n moves an item to the error output only when
+	// its json has no keys but error/message/details; the node puts the other fields under details.
+	test('On Error "Continue (using error output)": n8n routes the bad customer to the error output, its facts under details', async () => {
+		const engine = await env.engine();
+		const run = await engine.run(
+			twoCustomers(createCustomer('={{ $json.cpf }}', { onError: 'continueErrorOutput' })),
+		);
 
-			const [success, failure] = run.nodes['Create customer'].outputs;
-			expect(success.map((item) => item.json.document_number)).toEqual(['39053344705']);
-			expect(failure).toHaveLength(1);
-			expect(failure[0].json.error).toMatch(/Invalid Document Number \(item 1\)/);
-			expect(failure[0].pairedItem).toEqual({ item: 1 });
-			expect(await env.received(PEOPLE)).toHaveLength(1);
-		},
-	);
+		const [success, failure] = run.nodes['Create customer'].outputs;
+		expect(success.map((item) => item.json.document_number)).toEqual(['39053344705']);
+		expect(failure).toHaveLength(1);
+		expect(failure[0].json.error).toMatch(/Invalid Document Number \(item 1\)/);
+		expect(failure[0].json.details).toMatchObject({ description: expect.any(String) });
+		expect(failure[0].json).toMatchObject({ cpf: '231.002.999-00', name: 'João Souza' });
+		expect(failure[0].pairedItem).toEqual({ item: 1 });
+		expect(await env.received(PEOPLE)).toHaveLength(1);
+	});
 
 	test('On Error "Stop Workflow": the execution fails with the message n8n shows, and nothing is sent', async () => {
 		const engine = await env.engine();

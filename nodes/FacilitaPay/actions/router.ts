@@ -1,4 +1,4 @@
-import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INode, INodeExecutionData } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
 import type { ApiRequest, ErrorFacts, FacilitaPayError } from '../transport';
@@ -312,15 +312,28 @@ function batchSummary(
 	return lines.join('\n');
 }
 
-/** The error item of a failed item under Continue On Fail. */
-function errorItem(error: FacilitaPayError, index: number): INodeExecutionData {
-	const json: IDataObject = { error: error.message };
-	if (error.description) json.description = error.description;
+/**
+ * The error item of a failed item under Continue On Fail: `error` (the message), `description`,
+ * `httpCode`, `outcome` and the record's `id` when known. With On Error "Continue (using error
+ * output)" the fields besides `error` go under `details`: n8n moves an item to the error output
+ * only when its JSON holds nothing but `error`, `message` and `details`.
+ */
+function errorItem(
+	error: FacilitaPayError,
+	index: number,
+	onError: INode['onError'],
+): INodeExecutionData {
+	const details: IDataObject = {};
+	if (error.description) details.description = error.description;
 	const httpCode = (error as { httpCode?: string | null }).httpCode;
-	if (httpCode) json.httpCode = httpCode;
+	if (httpCode) details.httpCode = httpCode;
 	const facts: ErrorFacts | undefined = factsOf(error);
-	if (facts?.outcome) json.outcome = facts.outcome;
-	if (facts?.recordId) json.id = facts.recordId;
+	if (facts?.outcome) details.outcome = facts.outcome;
+	if (facts?.recordId) details.id = facts.recordId;
+	const json: IDataObject =
+		onError === 'continueErrorOutput'
+			? { error: error.message, ...(Object.keys(details).length > 0 ? { details } : {}) }
+			: { error: error.message, ...details };
 	return { json, pairedItem: { item: index } };
 }
 
@@ -391,7 +404,7 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 		for (let i = 0; i < items.length; i++) {
 			const slot = slots[i];
 			if (!slot) {
-				previews.push(errorItem(results[i] as FacilitaPayError, i));
+				previews.push(errorItem(results[i] as FacilitaPayError, i, this.getNode().onError));
 				continue;
 			}
 			const work = slot.work ?? (await operation.prepare.call(this, i));
@@ -470,12 +483,13 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 	}
 
 	const output: INodeExecutionData[] = [];
+	const { onError } = this.getNode();
 	results.forEach((result, index) => {
 		if (result === undefined) return;
 		if (Array.isArray(result)) {
 			for (const item of result) output.push({ ...item, pairedItem: { item: index } });
 		} else {
-			output.push(errorItem(result, index));
+			output.push(errorItem(result, index, onError));
 		}
 	});
 	return [output];
