@@ -48,6 +48,7 @@ describe('create: activating the workflow', () => {
 			testRegistration: false,
 			registeredAt: NOW.toISOString(),
 			ownUrls: [PRODUCTION_URL],
+			keyCheck: expect.stringMatching(/^[0-9a-f]{16}$/),
 		});
 		expect(JSON.stringify(staticData)).not.toContain(`"${SECRET}"`);
 		expect(JSON.stringify(staticData)).not.toContain(legacyDigest(SECRET));
@@ -149,16 +150,13 @@ describe('create: activating the workflow', () => {
 		expect(refused.error.message).toMatch(/this workflow, which is active/);
 	});
 
-	it('replaces what an earlier registration stored (a new secret), keeping the old one as previous for 24 h', async () => {
+	it('replaces what an earlier registration stored (a new secret); the old one is not kept (the records settle redeliveries under it)', async () => {
 		const { staticData } = await runLifecycle('create', {
 			staticData: registeredStaticData(),
 			replies: [{ data: [] }, { data: { secret: '5555' } }],
 		});
 		expect(staticData.secretHmac).toBe(hmacOf('5555'));
-		expect(staticData.previousSecretHmac).toBe(hmacOf(SECRET));
-		expect(staticData.previousSecretUntil).toBe(
-			new Date(NOW.getTime() + 24 * 3600 * 1000).toISOString(),
-		);
+		expect(JSON.stringify(staticData)).not.toContain(hmacOf(SECRET));
 	});
 
 	it('fails visibly when FacilitaPay returns no secret, and stores nothing', async () => {
@@ -322,17 +320,13 @@ describe('checkExists: answers from what this node registered', () => {
 });
 
 describe('delete: deactivating the workflow', () => {
-	it('by default forgets the secret (kept 24 h as the previous one) and leaves the account alone (no request)', async () => {
+	it('by default forgets the secret and leaves the account alone (no request)', async () => {
 		const { result, requests, staticData } = await runLifecycle('delete', {
 			staticData: registeredStaticData(),
 		});
 		expect(result).toBe(true);
 		expect(requests).toHaveLength(0);
-		expect(staticData).toEqual({
-			ownUrls: [PRODUCTION_URL],
-			previousSecretHmac: hmacOf(SECRET),
-			previousSecretUntil: new Date(NOW.getTime() + 24 * 3600 * 1000).toISOString(),
-		});
+		expect(staticData).toEqual({ ownUrls: [PRODUCTION_URL] });
 	});
 
 	it('with Disable Notifications on Deactivation, calls GET /disable_webhooks when the notifications are ours', async () => {
