@@ -409,3 +409,53 @@ describe('delete: deactivating the workflow', () => {
 		expect(staticData).not.toHaveProperty('secretHmac');
 	});
 });
+
+describe('credentials changed, and several workflows on one account', () => {
+	it('checkExists notices credentials changed since the registration (a new token) and registers again', async () => {
+		const { staticData: registered } = await runLifecycle('create', {
+			replies: [{ data: [] }, { data: { secret: SECRET } }],
+		});
+		const changed = { ...credentials, accessToken: 'rotated-token' };
+		const { result, logger } = await runLifecycle('checkExists', {
+			staticData: { ...registered },
+			credentials: changed,
+		});
+		expect(result).toBe(false);
+		expect(logger.info).toHaveBeenCalledWith(expect.stringMatching(/credentials changed/));
+		const same = await runLifecycle('checkExists', {
+			staticData: { ...registered },
+			replies: [{ data: [] }],
+		});
+		expect(same.result).toBe(true);
+	});
+
+	it('a registration of an earlier version (no key check) is kept, and the check stored', async () => {
+		const { result, staticData } = await runLifecycle('checkExists', {
+			staticData: registeredStaticData(),
+			replies: [{ data: [] }],
+		});
+		expect(result).toBe(true);
+		expect(staticData.keyCheck).toMatch(/^[0-9a-f]{16}$/);
+	});
+
+	it('A unpublished with Disable Notifications on Deactivation while B (same service, another token) is active: nothing disabled', async () => {
+		const { staticData: a } = await runLifecycle('create', {
+			workflowId: 'wf-A',
+			replies: [{ data: [] }, { data: { secret: SECRET } }],
+		});
+		await runLifecycle('create', {
+			workflowId: 'wf-B',
+			webhookUrl: 'https://n8n.example.com/webhook/b/webhook',
+			credentials: { ...credentials, accessToken: 'token-of-b' },
+			replies: [{ data: [] }, { data: { secret: '5555' } }],
+		});
+		const { requests, logger } = await runLifecycle('delete', {
+			workflowId: 'wf-A',
+			staticData: a,
+			parameters: { options: { disableOnDeactivation: true } },
+			replies: [{ data: [] }],
+		});
+		expect(requests.map((request) => request.url)).not.toContain(`${BASE_URL}/disable_webhooks`);
+		expect(logger.warn).toHaveBeenCalledWith(expect.stringMatching(/wf-B/));
+	});
+});

@@ -211,6 +211,7 @@ export interface HookOptions {
 	credentials?: IDataObject;
 	/** Whether n8n says the workflow is active (it is during a test listening of an active one). */
 	active?: boolean;
+	workflowId?: string;
 }
 
 export type LifecycleMethod = 'checkExists' | 'create' | 'delete';
@@ -225,7 +226,11 @@ function hookContext(options: HookOptions) {
 		logger,
 		getNode: () => node,
 		getMode: () => mode,
-		getWorkflow: () => ({ id: 'workflow-1', name: 'test', active: options.active === true }),
+		getWorkflow: () => ({
+			id: options.workflowId ?? 'workflow-1',
+			name: 'test',
+			active: options.active === true,
+		}),
 		getActivationMode: () => (mode === 'manual' ? 'manual' : 'activate'),
 		getNodeWebhookUrl: () => webhookUrl,
 		getWorkflowStaticData: () => staticData,
