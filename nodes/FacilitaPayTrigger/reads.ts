@@ -47,23 +47,26 @@ export function clearProcessLimiters(): void {
 	strangerLimiters.clear();
 }
 
-/** The strangers' small share of an account's reads (see STRANGER_READS_PER_PROCESS). */
-export function strangerLimiter(account: string): AdaptiveLimiter {
-	let limiter = strangerLimiters.get(account);
+function limiterOf(
+	map: Map<string, AdaptiveLimiter>,
+	account: string,
+	max: number,
+): AdaptiveLimiter {
+	let limiter = map.get(account);
 	if (!limiter) {
-		limiter = new AdaptiveLimiter(STRANGER_READS_PER_PROCESS);
-		strangerLimiters.set(account, limiter);
+		limiter = new AdaptiveLimiter(max);
+		map.set(account, limiter);
 	}
 	return limiter;
 }
 
 export function processLimiter(account: string): AdaptiveLimiter {
-	let limiter = limiters.get(account);
-	if (!limiter) {
-		limiter = new AdaptiveLimiter(READS_PER_PROCESS);
-		limiters.set(account, limiter);
-	}
-	return limiter;
+	return limiterOf(limiters, account, READS_PER_PROCESS);
+}
+
+/** The strangers' small share of an account's reads (see STRANGER_READS_PER_PROCESS). */
+export function strangerLimiter(account: string): AdaptiveLimiter {
+	return limiterOf(strangerLimiters, account, STRANGER_READS_PER_PROCESS);
 }
 
 /** Which account a credential reaches: its base URL and a hash of who signs in (never the token). */
