@@ -198,7 +198,7 @@ export function decide(facts: Facts): Decision {
 
 	if (!options.verifyWithApi) {
 		if (facts.duplicate === 'emitted' && options.dropDuplicates) {
-			return answer(ANSWERS.duplicate, { log: LOGS.duplicate(type) });
+			return answer(ANSWERS.duplicate, { log: LOGS.duplicate(type, signed) });
 		}
 		return start(facts, fields, unverified, {
 			verified: false,
@@ -210,10 +210,10 @@ export function decide(facts: Facts): Decision {
 	const plan = planVerification({ ...unverified, ...fields });
 	const subjectState = plan.kind === 'reads' && plan.reads.some((r) => r.target === 'subject');
 	if (facts.duplicate === 'emitted' && options.dropDuplicates && !subjectState) {
-		return answer(ANSWERS.duplicate, { log: LOGS.duplicate(type) });
+		return answer(ANSWERS.duplicate, { log: LOGS.duplicate(type, signed) });
 	}
 	if (plan.kind === 'invalid')
-		return answer(ANSWERS.provenFalse, { log: LOGS.invalid(plan.reason) });
+		return answer(ANSWERS.provenFalse, { log: LOGS.invalid(plan.reason, signed) });
 	if (plan.kind === 'nothingToRead' || plan.kind === 'tooMany') {
 		const summary =
 			plan.kind === 'tooMany' ? SUMMARIES.tooMany(plan.count) : SUMMARIES.nothingToRead;
@@ -242,7 +242,7 @@ export function decide(facts: Facts): Decision {
 	const dropping = options.dropDuplicates || !signed;
 	if (found.kind === 'deliver' || found.kind === 'verified') {
 		if (dropping && key !== undefined && facts.emitted?.(key)) {
-			return answer(ANSWERS.duplicate, { log: LOGS.duplicate(type) });
+			return answer(ANSWERS.duplicate, { log: LOGS.duplicate(type, signed) });
 		}
 	}
 	const remember = dropping ? key : undefined;

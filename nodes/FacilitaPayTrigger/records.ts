@@ -15,10 +15,13 @@ import { canonicalSecret } from './secret';
  *
  * What is read: the newest records (order_by=desc) and the newest failed ones (failed=true: a
  * redelivery is of a record whose delivery failed), RECORD_PAGES pages of RECORDS_PER_PAGE each at
- * most, paging on while the oldest record of a page is younger than RECORD_WINDOW_MS (a first
- * delivery is seconds old; FacilitaPay's last redelivery comes about 7.5 hours after it). A record
- * not found within that is unlisted; a lookup that could not look far enough, or failed, says so
- * (the notification is then asked again, never counted as a forgery).
+ * most. How far back is measured on FacilitaPay's own clock, from its newest record (whatever zone
+ * its timestamps are in, they are compared with each other, never with n8n's clock): the newest
+ * records back FIRST_DELIVERY_WINDOW_MS (a first delivery's record was written moments before it),
+ * the failed ones back REDELIVERY_WINDOW_MS (FacilitaPay's last redelivery comes about 7.5 hours
+ * after the first attempt). A record not found within that is unlisted; a lookup that could not
+ * look that far back, or failed, says so (the notification is then asked again, never counted as a
+ * forgery).
  *
  * The reads are strangers' reads: through the small share of the account's reads kept for what
  * the trigger cannot verify (reads.ts), and coalesced: every request waiting on the records of one
@@ -28,8 +31,10 @@ import { canonicalSecret } from './secret';
 
 export const RECORDS_PER_PAGE = 100;
 export const RECORD_PAGES = 3;
-/** How far back a notification being delivered can have been recorded (1+5+15+60+360 min, rounded up). */
-export const RECORD_WINDOW_MS = 8 * 60 * 60 * 1000;
+/** How far back, from FacilitaPay's newest record, a notification delivered for the first time is. */
+export const FIRST_DELIVERY_WINDOW_MS = 10 * 60 * 1000;
+/** How far back a notification being redelivered can have been recorded (1+5+15+60+360 min, rounded up). */
+export const REDELIVERY_WINDOW_MS = 8 * 60 * 60 * 1000;
 
 /** One record's payload and secret, as compared. */
 export interface ListedRecord {
@@ -81,13 +86,28 @@ export function recordTime(record: unknown): number | undefined {
 	return Number.isFinite(time) ? time : undefined;
 }
 
+interface ListRead {
+	records: ListedRecord[];
+	/** Whether the pages reached back far enough (or to the end of the records). */
+	complete: boolean;
+	/** FacilitaPay's time of its newest record (ms), when readable. */
+	newest?: number;
+}
+
+/**
+ * Reads one list of records, newest first, paging on while the oldest record of a page is younger
+ * than `windowMs` before `anchor` (FacilitaPay's newest record; this list's own newest when not
+ * given).
+ */
 async function readList(
 	ctx: FacilitaPayContext,
 	failed: boolean,
-	since: number,
 	deadline: number,
-): Promise<{ records: ListedRecord[]; complete: boolean }> {
+	windowMs: number,
+	anchor?: number,
+): Promise<ListRead> {
 	const records: ListedRecord[] = [];
+	let newest = anchor;
 	let lastId: string | undefined;
 	for (let page = 0; page < RECORD_PAGES; page++) {
 		const qs: IDataObject = { order_by: 'desc', per_page: String(RECORDS_PER_PAGE) };
@@ -102,31 +122,31 @@ async function readList(
 		for (const record of list) {
 			const listed = listedRecord(record);
 			if (listed) records.push(listed);
+			const time = recordTime(record);
+			if (newest === undefined && time !== undefined) newest = time;
 		}
-		if (list.length < RECORDS_PER_PAGE) return { records, complete: true };
+		if (list.length < RECORDS_PER_PAGE) return { records, complete: true, newest };
 		const oldest = recordTime(list[list.length - 1]);
-		if (oldest !== undefined && oldest < since) return { records, complete: true };
+		if (oldest !== undefined && newest !== undefined && oldest < newest - windowMs) {
+			return { records, complete: true, newest };
+		}
 		const id = (list[list.length - 1] as IDataObject | null)?.id;
-		if (typeof id !== 'string' || id === '') return { records, complete: false };
+		if (typeof id !== 'string' || id === '') break;
 		lastId = id;
 	}
-	return { records, complete: false };
+	return { records, complete: false, newest };
 }
 
 /** Reads the newest and the newest failed records of the account. Throws when a read fails. */
 export async function readSnapshot(
 	ctx: FacilitaPayContext,
 	account: string,
-	now: number,
 	deadline: number,
 ): Promise<Snapshot> {
 	const run = beginRun(ctx, { concurrency: 2, timeoutMs: Math.max(1, deadline - Date.now()) });
 	run.limiter = strangerLimiter(account);
-	const since = now - RECORD_WINDOW_MS;
-	const [newest, failed] = await Promise.all([
-		readList(ctx, false, since, deadline),
-		readList(ctx, true, since, deadline),
-	]);
+	const newest = await readList(ctx, false, deadline, FIRST_DELIVERY_WINDOW_MS);
+	const failed = await readList(ctx, true, deadline, REDELIVERY_WINDOW_MS, newest.newest);
 	return {
 		records: [...newest.records, ...failed.records],
 		complete: newest.complete && failed.complete,
@@ -154,7 +174,6 @@ export function clearRecordLookups(): void {
 export async function recordsAfterNow(
 	ctx: FacilitaPayContext,
 	account: string,
-	now: number,
 	deadline: number,
 ): Promise<Snapshot | undefined> {
 	let lookup = lookups.get(account);
@@ -164,7 +183,7 @@ export async function recordsAfterNow(
 	}
 	const state = lookup;
 	const start = (): Promise<Snapshot> => {
-		const promise = readSnapshot(ctx, account, now, deadline);
+		const promise = readSnapshot(ctx, account, deadline);
 		state.current = promise;
 		const done = () => {
 			if (state.current === promise) state.current = undefined;

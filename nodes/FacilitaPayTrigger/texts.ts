@@ -48,8 +48,8 @@ export const LOGS = {
 		level: 'debug',
 		text: `${LOG}: a notification under a secret this trigger does not hold, which FacilitaPay's notification records do not list, started nothing.`,
 	}),
-	invalid: (reason: string): LogLine => ({
-		level: 'warn',
+	invalid: (reason: string, signed = true): LogLine => ({
+		level: signed ? 'warn' : 'debug',
 		text: `${LOG}: ${reason} started nothing (answered 200: it cannot be true).`,
 	}),
 	provenFalse: (type: string, reason: string, signed: boolean): LogLine => ({
@@ -64,8 +64,8 @@ export const LOGS = {
 		level: 'info',
 		text: `${LOG}: a notification of type ${type} started the workflow with verified: false (${reason}).`,
 	}),
-	duplicate: (type: string): LogLine => ({
-		level: 'info',
+	duplicate: (type: string, signed = true): LogLine => ({
+		level: signed ? 'info' : 'debug',
 		text: `${LOG}: a notification of type ${type} identical to one received in the last 24 hours started nothing (Drop Duplicates)`,
 	}),
 };

@@ -126,6 +126,63 @@ describe("webhook: FacilitaPay's notification records settle a secret the trigge
 	});
 });
 
+describe('webhook: how far back the records are read', () => {
+	const event = { type: 'identified', transaction_id: 'tx-1' };
+	/** `count` records a second apart on FacilitaPay's clock (no zone, as it writes them), newest first. */
+	const busy = (count: number, listed: number) =>
+		Array.from({ length: count }, (_, n) => ({
+			id: `r${n}`,
+			url: 'u',
+			inserted_at: new Date(Date.parse('2025-06-02T07:30:00Z') - n * 1000)
+				.toISOString()
+				.replace('Z', ''),
+			notification:
+				n === listed
+					? { ...event, secret: '5555' }
+					: { type: 'identified', transaction_id: `x${n}` },
+		}));
+	/** Answers GET /notifications from `list`, paged by last_id as the service does. */
+	const paged = (list: IDataObject[]) => (request: IHttpRequestOptions) => {
+		if (!isRecords(request)) return { data: approvedTransaction };
+		const qs = request.qs as IDataObject;
+		const rows = qs.failed === 'true' ? [] : list;
+		const start = qs.last_id ? rows.findIndex((row) => row.id === qs.last_id) + 1 : 0;
+		return { data: rows.slice(start, start + Number(qs.per_page)) };
+	};
+
+	it('a notification on the second page of the newest records (within 10 minutes of the newest) is found', async () => {
+		const { responseData, requests } = await receive({
+			bodyData: notification({ ...event, secret: '5555' }),
+			replies: paged(busy(250, 150)),
+		});
+		expect(item(responseData).verified).toBe(true);
+		expect(
+			requests.filter(isRecords).map((request) => (request.qs as IDataObject).last_id),
+		).toEqual([undefined, 'r99', 'r199', undefined]);
+	});
+
+	it('more than 300 records within 10 minutes: not read far enough, sent again (503), never answered as false', async () => {
+		const { response, responseData } = await receive({
+			bodyData: notification({ ...event, secret: '5555' }),
+			replies: paged(busy(400, 350)),
+		});
+		expect(response.statusCode).toBe(503);
+		expect(responseData.workflowData).toBeUndefined();
+	});
+
+	it('records older than 10 minutes before the newest end the reading: unlisted', async () => {
+		const old = busy(250, 249).map((row, n) =>
+			n >= 100 ? { ...row, inserted_at: '2025-06-01T07:30:00' } : row,
+		);
+		const { response, requests } = await receive({
+			bodyData: notification({ ...event, secret: '5555' }),
+			replies: paged(old),
+		});
+		expect(response).toMatchObject({ statusCode: 200, body: { message: 'Received' } });
+		expect(requests.filter(isRecords)).toHaveLength(3);
+	});
+});
+
 describe('webhook: unsigned payloads and the strangers share of reads', () => {
 	it('160 unsigned KYC payloads waiting on the API do not hold back a signed event', async () => {
 		const hanging = new Promise(() => {});
