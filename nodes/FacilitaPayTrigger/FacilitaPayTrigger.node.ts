@@ -351,7 +351,7 @@ export class FacilitaPayTrigger implements INodeType {
 		const call = await gather(this, clock.now().getTime());
 		let decision = decide(call.facts);
 		if (decision.kind === 'records' && call.facts.received.kind === 'notification') {
-			const snapshot = await recordsAfterNow(this, call.account, deadline);
+			const snapshot = await recordsAfterNow(this, call.account, deadline, call.credentials);
 			const listing = snapshot ? listingOf(snapshot, call.facts.received.notification) : 'unread';
 			call.facts = { ...call.facts, listing };
 			decision = decide(call.facts);

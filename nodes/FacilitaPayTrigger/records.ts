@@ -1,4 +1,4 @@
-import type { IDataObject } from 'n8n-workflow';
+import type { ICredentialDataDecryptedObject, IDataObject } from 'n8n-workflow';
 import { sleep } from 'n8n-workflow';
 
 import type { FacilitaPayContext } from '../FacilitaPay/transport';
@@ -142,9 +142,12 @@ export async function readSnapshot(
 	ctx: FacilitaPayContext,
 	account: string,
 	deadline: number,
+	credentials?: ICredentialDataDecryptedObject,
 ): Promise<Snapshot> {
 	const run = beginRun(ctx, { concurrency: 2, timeoutMs: Math.max(1, deadline - Date.now()) });
 	run.limiter = strangerLimiter(account);
+	// The credentials the call already read: n8n reads them from its database each time.
+	if (credentials) run.credentials = Promise.resolve({ ...credentials });
 	const newest = await readList(ctx, false, deadline, FIRST_DELIVERY_WINDOW_MS);
 	const failed = await readList(ctx, true, deadline, REDELIVERY_WINDOW_MS, newest.newest);
 	return {
@@ -175,6 +178,7 @@ export async function recordsAfterNow(
 	ctx: FacilitaPayContext,
 	account: string,
 	deadline: number,
+	credentials?: ICredentialDataDecryptedObject,
 ): Promise<Snapshot | undefined> {
 	let lookup = lookups.get(account);
 	if (!lookup) {
@@ -183,7 +187,7 @@ export async function recordsAfterNow(
 	}
 	const state = lookup;
 	const start = (): Promise<Snapshot> => {
-		const promise = readSnapshot(ctx, account, deadline);
+		const promise = readSnapshot(ctx, account, deadline, credentials);
 		state.current = promise;
 		const done = () => {
 			if (state.current === promise) state.current = undefined;

@@ -4,6 +4,8 @@
 // account, and strangers (wrong secrets beside true events, a brute force over every secret,
 // unsigned payloads beside a signed event). Timing is reported, never asserted.
 // The other trigger files: trigger-registration, trigger-events, trigger-duplicates, trigger-open-cases.
+import { performance } from 'node:perf_hooks';
+
 import {
 	activateWorkflow,
 	createWorkflowViaApi,
@@ -38,6 +40,8 @@ import { workflowWithTrigger } from './lib/workflows.mjs';
 
 const figures = triggerFigures();
 const LONG = 5 * CLI_TIMEOUT;
+/** How many secrets the brute force tries (all 10,000 four-digit ones by default). */
+const BRUTE_FORCE = Number(process.env.E2E_BRUTE_FORCE ?? 10_000);
 
 /** A person of this sandbox. @param {any} state @param {string} label */
 async function person(state, label) {
@@ -144,7 +148,6 @@ describeE2e('FacilitaPay Trigger in a real n8n 2.x: two workflows on one account
 				options: { disableOnDeactivation: true },
 			});
 			const subjectId = await person(account.state, 'AB Person');
-			await account.next();
 
 			const base = workflowWithTrigger({ parameters: { events: ['*'] } });
 			base.name = `${base.name} B`;
@@ -183,7 +186,6 @@ describeE2e('FacilitaPay Trigger in a real n8n 2.x: strangers hold nothing back'
 		async () => {
 			await account.publish({ events: ['*'] });
 			const subjectId = await person(account.state, 'Stranger Person');
-			await account.next();
 			const hook = (await sandboxControl('GET', '/webhook', undefined, account.state)).data;
 			for (let n = 1; n <= 20; n++) {
 				const forged = await postRaw(hook.url, {
@@ -214,31 +216,41 @@ describeE2e('FacilitaPay Trigger in a real n8n 2.x: strangers hold nothing back'
 	);
 
 	test(
-		'a brute force over all 10,000 secrets yields no signal: one status, one body (timing reported)',
+		`a brute force over ${BRUTE_FORCE} secrets (the right one among them) yields no signal: one status, one body (timing reported)`,
 		async () => {
 			const hook = (await sandboxControl('GET', '/webhook', undefined, account.state)).data;
 			const event = { type: 'identified', transaction_id: '0b5e7c2a-1f3d-4a8e-9c61-0000000b7ute' };
-			const secrets = Array.from({ length: 10_000 }, (_, n) => String(n).padStart(4, '0'));
+			const rightSecret = Number(hook.secret);
+			const secrets = Array.from({ length: BRUTE_FORCE }, (_, n) =>
+				String((rightSecret + n - Math.floor(BRUTE_FORCE / 2) + 10_000) % 10_000).padStart(4, '0'),
+			);
+			const startedAt = performance.now();
 			const answers = await postAll(
 				hook.url,
 				secrets.map((secret) => ({ notification: { ...event, secret } })),
-				16,
+				8,
 			);
-			const seen = new Set(answers.map((answer) => `${answer.status} ${answer.text}`));
-			expect([...seen]).toEqual(['200 {"message":"Received"}']);
 			const right = secrets.indexOf(String(hook.secret).padStart(4, '0'));
 			expect(right).toBeGreaterThanOrEqual(0);
 			const wrong = answers.filter((_, index) => index !== right).map((answer) => answer.ms);
+			const seconds = (performance.now() - startedAt) / 1000;
+			/** @type {Record<string, number>} */
+			const counts = {};
+			for (const answer of answers) {
+				const key = `${answer.status} ${answer.text}`;
+				counts[key] = (counts[key] ?? 0) + 1;
+			}
 			console.log(
-				`brute force, 10,000 secrets: answers ${JSON.stringify([...seen])}; wrong secrets ${JSON.stringify(spread(wrong))} ms; the right one ${Math.round(answers[right].ms)} ms`,
+				`brute force, ${BRUTE_FORCE} secrets in ${seconds.toFixed(0)} s: answers ${JSON.stringify(counts)}; wrong secrets ${JSON.stringify(spread(wrong))} ms; the right one ${Math.round(answers[right].ms)} ms`,
 			);
-			figures.forgedWrongSecret += 9_999;
+			expect(Object.keys(counts)).toEqual(['200 {"message":"Received"}']);
+			figures.forgedWrongSecret += BRUTE_FORCE - 1;
 			figures.forgedRightSecretFalseContent += 1;
 			expect(await listExecutions({ workflowId: account.workflow.id }, account.state)).toHaveLength(
 				account.expected,
 			);
 		},
-		LONG,
+		4 * LONG,
 	);
 
 	test(
@@ -247,7 +259,6 @@ describeE2e('FacilitaPay Trigger in a real n8n 2.x: strangers hold nothing back'
 			const hook = (await sandboxControl('GET', '/webhook', undefined, account.state)).data;
 			const subjectId = await person(account.state, 'Payer');
 			const pix = await createDynamicPix(subjectId, '10.00', account.state);
-			await account.next(0);
 			await sandboxControl(
 				'POST',
 				'/faults',
@@ -259,7 +270,9 @@ describeE2e('FacilitaPay Trigger in a real n8n 2.x: strangers hold nothing back'
 				Array.from({ length: 160 }, (_, n) => ({
 					data: { id: `nobody-${n}`, status: 'approved', document_number: '39053344705' },
 				})),
-				160,
+				// More at once than the signed events' share of reads (16) holds; not so many that n8n
+				// itself, on this machine, is too busy to hand a request over within FacilitaPay's 10 s.
+				24,
 			);
 			await new Promise((resolve) => setTimeout(resolve, 300));
 			await sandboxControl('POST', `/transactions/${pix.id}/pay`, {}, account.state);

@@ -152,7 +152,7 @@ export function useTriggerSandbox({ id, name, timeout = CLI_TIMEOUT, beforeClose
 			await deactivateWorkflow(holder.workflow.id, holder.sb.state).catch(() => undefined);
 		await beforeClose?.(holder.sb.state).catch(() => undefined);
 		await holder.sb.close();
-	});
+	}, timeout);
 	return holder;
 }
 
