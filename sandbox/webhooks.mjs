@@ -9,7 +9,10 @@
  * - `retry_seconds`: redelivery after these REAL seconds (e.g. [1, 2, 4, 8, 16]) instead of
  *   1, 5, 15, 60 and 360 minutes of the virtual clock;
  * - `extra_fields`: fields the spec does not list, added to every event of a type
- *   (`{"payment_failed": {"failure_reason": "insufficient_funds"}}`).
+ *   (`{"payment_failed": {"failure_reason": "insufficient_funds"}}`);
+ * - `records_secret`: whether the notification records (`GET /notifications`) carry the secret
+ *   each notification was delivered with, in `notification.secret` (default true; whether the live
+ *   service's records do is not published).
  */
 import { randomUUID, randomInt } from 'node:crypto';
 import axios from 'axios';
@@ -36,6 +39,7 @@ export function createWebhooks({ state, clock, timeoutMs = 10000 }) {
 		retry_seconds: null,
 		/** @type {Record<string, Record<string, unknown>>} */
 		extra_fields: {},
+		records_secret: true,
 	};
 	let http = client();
 	const stats = {
@@ -107,8 +111,16 @@ export function createWebhooks({ state, clock, timeoutMs = 10000 }) {
 				Object.values(body.extra_fields).some((v) => typeof v !== 'object' || v === null))
 		)
 			errors.add('extra_fields', 'must map event types to objects of fields');
+		if (body.records_secret !== undefined && typeof body.records_secret !== 'boolean')
+			errors.add('records_secret', 'must be true or false');
 		check(errors);
-		for (const name of ['concurrent', 'timeout_ms', 'retry_seconds', 'extra_fields'])
+		for (const name of [
+			'concurrent',
+			'timeout_ms',
+			'retry_seconds',
+			'extra_fields',
+			'records_secret',
+		])
 			if (body[name] !== undefined) settings[name] = body[name];
 		http = client();
 		return view();
@@ -272,9 +284,15 @@ export function createWebhooks({ state, clock, timeoutMs = 10000 }) {
 		realTimers.clear();
 	}
 
+	/** A notification record as `GET /notifications` shows it (with its secret or not, see above). */
+	function recordView(rec) {
+		return notificationView(rec, settings.records_secret);
+	}
+
 	return {
 		enable,
 		disable,
+		recordView,
 		emit,
 		idle,
 		markSuccessful,
@@ -293,9 +311,12 @@ function percentiles(list) {
 	return { p50: at(0.5), p95: at(0.95), max: sorted.at(-1) };
 }
 
-/** Public view of a notification record. */
-export function notificationView(rec) {
+/**
+ * Public view of a notification record. With `withSecret`, the payload keeps the secret it was
+ * delivered with (the sandbox's default; the live service may leave it out).
+ */
+export function notificationView(rec, withSecret = true) {
 	const { _secret, _retryTask, _retryTimer, ...pub } = rec;
-	// As the service's records do, the payload keeps the secret it was delivered with.
+	if (!withSecret) return { ...pub, notification: { ...rec.notification } };
 	return { ...pub, notification: { ...rec.notification, secret: _secret } };
 }

@@ -6,7 +6,6 @@
 import { TIMESTAMP_FORMS } from '../clock.mjs';
 import { Errors, isBlank } from '../validation.mjs';
 import { check, invalid, notFound } from '../errors.mjs';
-import { notificationView } from '../webhooks.mjs';
 
 export function registerControlRoutes(app, ctx) {
 	const body = (request) => (request.body && typeof request.body === 'object' ? request.body : {});
@@ -208,7 +207,7 @@ export function registerControlRoutes(app, ctx) {
 		const rec = ctx.emit(type, fields);
 		await ctx.webhooks.idle();
 		return {
-			data: { event: { type, ...fields }, notification: rec ? notificationView(rec) : null },
+			data: { event: { type, ...fields }, notification: rec ? ctx.webhooks.recordView(rec) : null },
 		};
 	});
 	app.get('/events', async () => ({ data: ctx.state.events }));

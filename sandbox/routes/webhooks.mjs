@@ -1,7 +1,6 @@
 /** Webhook management and the notification log. */
 import { Errors, isBlank, toBool } from '../validation.mjs';
 import { check, notFound, invalid } from '../errors.mjs';
-import { notificationView } from '../webhooks.mjs';
 
 export function registerWebhookRoutes(api, ctx) {
 	api.post('/enable_webhooks', async (request) => {
@@ -44,12 +43,12 @@ export function registerWebhookRoutes(api, ctx) {
 			const index = list.findIndex((notification) => notification.id === query.last_id);
 			list = index === -1 ? [] : list.slice(index + 1);
 		}
-		return { data: list.slice(0, perPage).map(notificationView) };
+		return { data: list.slice(0, perPage).map((rec) => ctx.webhooks.recordView(rec)) };
 	});
 
 	api.put('/notifications/:id', async (request) => {
 		const rec = ctx.state.notifications.get(/** @type {any} */ (request.params).id);
 		if (!rec) throw notFound();
-		return { data: notificationView(ctx.webhooks.markSuccessful(rec)) };
+		return { data: ctx.webhooks.recordView(ctx.webhooks.markSuccessful(rec)) };
 	});
 }

@@ -225,6 +225,7 @@ describe('delivery as the spec leaves it open, played on demand', () => {
 			timeout_ms: 10000,
 			retry_seconds: null,
 			extra_fields: {},
+			records_secret: true,
 		});
 	});
 
@@ -316,6 +317,23 @@ describe('delivery as the spec leaves it open, played on demand', () => {
 		await t.control('POST', '/deliveries/wait', { redeliveries: true });
 		expect(rx.received).toHaveLength(6);
 		expect((await list('?failed=true'))[0]).toMatchObject({ attempts: 6, next_attempt_at: null });
+	});
+
+	test('the records carry the secret each notification was delivered with, or (records_secret: false) none', async () => {
+		const first = await enable();
+		await t.control('POST', '/events', { type: 'identified', transaction_id: 't1' });
+		const second = await enable();
+		await t.control('POST', '/events', { type: 'identified', transaction_id: 't1' });
+		expect((await list('?order_by=desc')).map((rec) => rec.notification.secret)).toEqual([
+			second,
+			first,
+		]);
+		await t.control('POST', '/webhooks/delivery', { records_secret: false });
+		const [newest] = await list('?order_by=desc');
+		expect(newest.notification).toEqual({ type: 'identified', transaction_id: 't1' });
+		expect((await t.control('POST', '/webhooks/delivery', { records_secret: 'no' })).status).toBe(
+			422,
+		);
 	});
 
 	test('fields the spec does not list are added to every event of a type', async () => {
