@@ -9,6 +9,7 @@ import {
 	truncateSoftDescriptor,
 } from '../validation/card';
 import { checkCardExpiration, type TimeZoneOption } from '../validation/dates';
+import { checkMetadata, NODE_META_KEY } from '../validation/metadata';
 import { checkCurrency, checkMoney } from '../validation/money';
 import { checkUuid } from '../validation/uuid';
 import { invalid, valid, type Check } from '../validation/result';
@@ -179,6 +180,7 @@ const threedsSchema = z.object({
 	),
 });
 
+/** Your own data on the subscription: a JSON object of at most 8 kB, without the node's own key. */
 const metaObject = z.unknown().superRefine((value, ctx) => {
 	if (value === undefined) return;
 	if (value === null || typeof value !== 'object' || Array.isArray(value)) {
@@ -186,7 +188,10 @@ const metaObject = z.unknown().superRefine((value, ctx) => {
 			code: z.ZodIssueCode.custom,
 			message: 'must be a JSON object, e.g. {"order_id": "1234"}',
 		});
+		return;
 	}
+	const result = checkMetadata(value, [NODE_META_KEY]);
+	if (!result.ok) ctx.addIssue({ code: z.ZodIssueCode.custom, message: result.reason });
 });
 
 const commonFields = {

@@ -188,3 +188,14 @@ export const binaryPropertyOutputField = (defaultName = 'data'): INodeProperties
 	default: defaultName,
 	hint: 'The name of the output binary field to put the file in',
 });
+
+/** Your own data on a new transaction (`meta`), read by `withMetadata`. */
+export const metadataField: INodeProperties = {
+	displayName: 'Metadata (JSON)',
+	name: 'metadata',
+	type: 'json',
+	default: '{}',
+	description:
+		'Your own data kept on FacilitaPay’s record of the transaction and returned with it, as a JSON object (e.g. an order number to reconcile by); at most 8 kB',
+	hint: 'Sent as the transaction’s meta, beside the key n8n_facilitapay_ref the node keeps there to find the payment again',
+};

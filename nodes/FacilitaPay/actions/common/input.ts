@@ -3,6 +3,7 @@ import type { z } from 'zod';
 
 import { problemsOf } from '../../schemas/checked';
 import type { Check } from '../../validation/result';
+import { checkMetadata, NODE_META_KEY } from '../../validation/metadata';
 import { checkPathId } from '../../validation/pathId';
 import type { FacilitaPayError } from '../../transport';
 import { errorFromFacts } from '../../transport/errors';
@@ -109,4 +110,14 @@ export function idParameter(
 	if (value === '')
 		throw invalidInput(ctx, itemIndex, label, 'is empty: enter the ID or pick one from the list');
 	return requireValid(ctx, itemIndex, label, checkPathId(value, options));
+}
+
+/**
+ * The record with the item's Metadata (JSON) as its `meta`, checked first (a JSON object of at most
+ * 8 kB, without the node's own key); the record as it is when no metadata is given.
+ */
+export function withMetadata(ctx: IExecuteFunctions, i: number, record: IDataObject): IDataObject {
+	const result = checkMetadata(ctx.getNodeParameter('metadata', i, '{}'), [NODE_META_KEY]);
+	if (!result.ok) throw invalidInput(ctx, i, 'Metadata (JSON)', result.reason);
+	return Object.keys(result.value).length > 0 ? { ...record, meta: result.value } : record;
 }

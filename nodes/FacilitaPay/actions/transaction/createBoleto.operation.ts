@@ -8,8 +8,14 @@ import {
 	SETTLEMENT_CURRENCIES,
 	TRANSACTION_LABELS,
 } from '../../schemas/transaction';
-import { bankAccountIdField, currencyField, subjectIdField, valueField } from '../common/fields';
-import { validateBody } from '../common/input';
+import {
+	bankAccountIdField,
+	currencyField,
+	metadataField,
+	subjectIdField,
+	valueField,
+} from '../common/fields';
+import { validateBody, withMetadata } from '../common/input';
 import type { ItemWork } from '../node.type';
 import { createTransaction, transactionInput } from './transaction.requests';
 
@@ -39,6 +45,7 @@ const properties: INodeProperties[] = [
 		'To Bank Account ID',
 		'Account that receives the funds after payment',
 	),
+	metadataField,
 ];
 
 export const description = updateDisplayOptions(
@@ -57,5 +64,7 @@ export async function prepare(this: IExecuteFunctions, i: number): Promise<ItemW
 		},
 		TRANSACTION_LABELS,
 	);
-	return createTransaction(i, '/transactions', { transaction: transaction as IDataObject });
+	return createTransaction(i, '/transactions', {
+		transaction: withMetadata(this, i, transaction as IDataObject),
+	});
 }

@@ -10,11 +10,12 @@ import {
 	ADDITIONAL_FIELDS,
 	bankAccountIdField,
 	currencyField,
+	metadataField,
 	documentTypeOptions,
 	subjectIdField,
 	valueField,
 } from '../common/fields';
-import { compact, validateBody } from '../common/input';
+import { compact, validateBody, withMetadata } from '../common/input';
 import type { ItemWork } from '../node.type';
 import { cardFromParameters, cardProperties, secretsOf } from '../subscription/card.fields';
 import { createTransaction, transactionInput } from './transaction.requests';
@@ -51,6 +52,7 @@ const properties: INodeProperties[] = [
 		'Destination account; its currency must equal the Exchange Currency',
 	),
 	...cardProperties,
+	metadataField,
 	{
 		...ADDITIONAL_FIELDS,
 		options: [
@@ -133,7 +135,7 @@ export async function prepare(this: IExecuteFunctions, i: number): Promise<ItemW
 			CARD_PAYMENT_LABELS,
 		);
 		const body = {
-			...transaction,
+			...withMetadata(this, i, transaction as IDataObject),
 			from_credit_card: compact(transaction.from_credit_card as IDataObject),
 		};
 		return {

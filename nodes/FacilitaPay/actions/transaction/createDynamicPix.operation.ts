@@ -7,8 +7,14 @@ import {
 	SETTLEMENT_CURRENCIES,
 	TRANSACTION_LABELS,
 } from '../../schemas/transaction';
-import { bankAccountIdField, currencyField, subjectIdField, valueField } from '../common/fields';
-import { invalidInput, validateBody } from '../common/input';
+import {
+	bankAccountIdField,
+	currencyField,
+	metadataField,
+	subjectIdField,
+	valueField,
+} from '../common/fields';
+import { invalidInput, validateBody, withMetadata } from '../common/input';
 import { checkDynamicPixExpiry } from '../../validation/dates';
 import { pixOutputItem, qrCodeImageFields, qrCodeTarget } from './pix.output';
 import type { ItemWork } from '../node.type';
@@ -44,6 +50,7 @@ const properties: INodeProperties[] = [
 		SETTLEMENT_CURRENCIES,
 	),
 	...qrCodeImageFields,
+	metadataField,
 ];
 
 export const description = updateDisplayOptions(
@@ -67,7 +74,7 @@ export async function prepare(this: IExecuteFunctions, i: number): Promise<ItemW
 	const work = createTransaction(
 		i,
 		'/transactions',
-		{ transaction: transaction as IDataObject },
+		{ transaction: withMetadata(this, i, transaction as IDataObject) },
 		async function (data) {
 			const json = answerAsJson(data);
 			return [await pixOutputItem(this, json, json, qrProperty)];

@@ -11,10 +11,11 @@ import {
 	ADDITIONAL_FIELDS,
 	bankAccountIdField,
 	currencyField,
+	metadataField,
 	subjectIdField,
 	valueField,
 } from '../common/fields';
-import { invalidInput, jsonParameter, validateBody } from '../common/input';
+import { invalidInput, jsonParameter, validateBody, withMetadata } from '../common/input';
 import { answerAsJson } from '../common/output';
 import type { ItemWork } from '../node.type';
 import { createTransaction, transactionInput } from './transaction.requests';
@@ -56,6 +57,7 @@ const properties: INodeProperties[] = [
 		'To Bank Account ID',
 		'Your internal cash-in account that receives the funds; its currency must equal the Exchange Currency',
 	),
+	metadataField,
 	{
 		...ADDITIONAL_FIELDS,
 		options: [
@@ -86,6 +88,7 @@ const CHECKED_FIELDS = [
 	'to_bank_account_id',
 	'use_dynamic_pix',
 	'from_boleto',
+	'meta',
 ];
 
 /**
@@ -128,7 +131,12 @@ export async function prepare(this: IExecuteFunctions, i: number): Promise<ItemW
 	return createTransaction(
 		i,
 		'/transactions',
-		{ transaction: { ...((extra ?? {}) as IDataObject), ...(transaction as IDataObject) } },
+		{
+			transaction: withMetadata(this, i, {
+				...((extra ?? {}) as IDataObject),
+				...(transaction as IDataObject),
+			}),
+		},
 		(data) => {
 			const json = answerAsJson(data);
 			const clabe = (json.payment_info as IDataObject | undefined)?.dynamic_clabe;

@@ -2,8 +2,14 @@ import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { PAYOUT_CURRENCIES, payoutSchema, TRANSACTION_LABELS } from '../../schemas/transaction';
-import { bankAccountIdField, currencyField, subjectIdField, valueField } from '../common/fields';
-import { validateBody } from '../common/input';
+import {
+	bankAccountIdField,
+	currencyField,
+	metadataField,
+	subjectIdField,
+	valueField,
+} from '../common/fields';
+import { validateBody, withMetadata } from '../common/input';
 import type { ItemWork } from '../node.type';
 import { createTransaction, transactionInput } from './transaction.requests';
 
@@ -35,6 +41,7 @@ const properties: INodeProperties[] = [
 		'To Bank Account ID',
 		'The customer’s registered bank account. With bank details and a PIX key both registered, TED is preferred; with only a PIX key, PIX is used.',
 	),
+	metadataField,
 ];
 
 export const description = updateDisplayOptions(
@@ -45,5 +52,7 @@ export const description = updateDisplayOptions(
 export async function prepare(this: IExecuteFunctions, i: number): Promise<ItemWork> {
 	const input = transactionInput(this, i, { fromAccount: true });
 	const transaction = validateBody(this, i, payoutSchema, input, TRANSACTION_LABELS);
-	return createTransaction(i, '/transactions', { transaction: transaction as IDataObject });
+	return createTransaction(i, '/transactions', {
+		transaction: withMetadata(this, i, transaction as IDataObject),
+	});
 }

@@ -3,8 +3,14 @@ import { updateDisplayOptions } from 'n8n-workflow';
 
 import { LOCAL_PAY_IN_LABELS, psePaymentSchema } from '../../schemas/localPayIn';
 import { PAY_IN_EXCHANGE_CURRENCIES } from '../../schemas/transaction';
-import { bankAccountIdField, currencyField, subjectIdField, valueField } from '../common/fields';
-import { validateBody } from '../common/input';
+import {
+	bankAccountIdField,
+	currencyField,
+	metadataField,
+	subjectIdField,
+	valueField,
+} from '../common/fields';
+import { validateBody, withMetadata } from '../common/input';
 import { locatorField, locatorValue } from '../common/locator';
 import { answerAsJson } from '../common/output';
 import type { ItemWork } from '../node.type';
@@ -66,6 +72,7 @@ const properties: INodeProperties[] = [
 		placeholder: 'e.g. Order 1001',
 		description: 'What the customer pays for, shown by PSE',
 	},
+	metadataField,
 ];
 
 export const description = updateDisplayOptions(
@@ -95,7 +102,7 @@ export async function prepare(this: IExecuteFunctions, i: number): Promise<ItemW
 	);
 	const { payment_description: description, ...pse } = transaction.from_pse;
 	const body = {
-		...transaction,
+		...withMetadata(this, i, transaction as IDataObject),
 		from_pse: description === undefined ? pse : { ...pse, payment_description: description },
 	};
 	return createTransaction(i, '/transactions', { transaction: body }, (data) => {

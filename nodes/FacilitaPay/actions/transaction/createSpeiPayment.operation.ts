@@ -3,8 +3,14 @@ import { updateDisplayOptions } from 'n8n-workflow';
 
 import { LOCAL_PAY_IN_LABELS, speiPaymentSchema } from '../../schemas/localPayIn';
 import { PAY_IN_EXCHANGE_CURRENCIES } from '../../schemas/transaction';
-import { bankAccountIdField, currencyField, subjectIdField, valueField } from '../common/fields';
-import { validateBody } from '../common/input';
+import {
+	bankAccountIdField,
+	currencyField,
+	metadataField,
+	subjectIdField,
+	valueField,
+} from '../common/fields';
+import { validateBody, withMetadata } from '../common/input';
 import { answerAsJson } from '../common/output';
 import type { ItemWork } from '../node.type';
 import { createTransaction, transactionInput } from './transaction.requests';
@@ -43,6 +49,7 @@ const properties: INodeProperties[] = [
 		placeholder: 'e.g. Pedido 1001',
 		description: 'What the customer pays for',
 	},
+	metadataField,
 ];
 
 export const description = updateDisplayOptions(
@@ -78,7 +85,7 @@ export async function prepare(this: IExecuteFunctions, i: number): Promise<ItemW
 		LOCAL_PAY_IN_LABELS,
 	);
 	const { payment_description: description, ...rest } = transaction;
-	const body = description === undefined ? rest : transaction;
+	const body = withMetadata(this, i, description === undefined ? rest : transaction);
 	return createTransaction(i, '/transactions', { transaction: body }, (data) => {
 		const json = answerAsJson(data);
 		const clabe = clabeOf(json);

@@ -71,6 +71,16 @@ describe('Subscription > Create: rules shared by both methods', () => {
 			/Meta \(JSON\) \(item 0\): must be a JSON object/,
 		],
 		[
+			'meta using the key the node keeps there',
+			{ additionalFields: { meta: '{"n8n_facilitapay_ref": "x"}' } },
+			/Meta \(JSON\) \(item 0\): uses n8n_facilitapay_ref, which the node keeps there itself/,
+		],
+		[
+			'meta over 8 kB',
+			{ additionalFields: { meta: JSON.stringify({ note: 'x'.repeat(9000) }) } },
+			/Meta \(JSON\) \(item 0\): is 9011 bytes as JSON; keep it to at most 8192/,
+		],
+		[
 			'a destination account that is not an id',
 			{ toBankAccountId: 'acct-1' },
 			/To Bank Account ID \(item 0\): is not an id/,
