@@ -13,7 +13,7 @@ import { companyParameters } from '../../../fixtures/subjects.js';
 const CARD = '4111111111111111';
 const DECLINED_CARD = '4000000000000002';
 
-/** A card payment step of 50.00 BRL with `cardNumber`. @param {string} name @param {string} subjectId @param {string} cardNumber */
+/** A card payment step of 50.00 BRL with `cardNumber`, the order's number as metadata. @param {string} name @param {string} subjectId @param {string} cardNumber */
 function cardStep(name, subjectId, cardNumber) {
 	return actionStep(name, {
 		resource: 'transaction',
@@ -29,6 +29,7 @@ function cardStep(name, subjectId, cardNumber) {
 		cardSecurityCode: '123',
 		fullname: 'Maria da Silva',
 		additionalFields: {},
+		metadata: `={{ JSON.stringify({ order_id: '${name}' }) }}`,
 	});
 }
 
@@ -75,7 +76,12 @@ export async function servicePart2Operations({ runPhase, ctx, covered }) {
 	const posted = log.filter((r) => r.method === 'POST' && /\/api\/v1\/transactions$/.test(r.url));
 
 	const [approved] = out('Card Approved');
-	expect(approved).toMatchObject({ status: 'identified', approved: true, value: '50.00' });
+	expect(approved).toMatchObject({
+		status: 'identified',
+		approved: true,
+		value: '50.00',
+		meta: { order_id: 'Card Approved' },
+	});
 	const [declined] = out('Card Declined');
 	expect(declined).toMatchObject({
 		status: 'canceled',
