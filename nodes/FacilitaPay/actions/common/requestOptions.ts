@@ -56,19 +56,39 @@ export const MONEY_OPERATIONS: Record<string, string[]> = {
 	wire: ['updateBankAccount'],
 };
 
-/** "Idempotency Key", one per resource with money-moving operations (shown only for those). */
-export const idempotencyKeyFields: INodeProperties[] = Object.entries(MONEY_OPERATIONS).map(
-	([resource, operations]) => ({
-		displayName: 'Idempotency Key',
-		name: 'idempotencyKey',
-		type: 'string',
-		default: '',
-		placeholder: 'e.g. {{ $json.orderId }}',
-		description:
-			'A value that names this payment, such as an order number. A key already done by this node in the last 24 hours is not sent again, in any execution: the item comes out with alreadyDone set. Leave empty to send every time.',
-		hint: 'Retrying a failed execution never sends a request twice, with or without a key',
-		displayOptions: { show: { resource: [resource], operation: operations } },
-	}),
+/** What the Idempotency Key does, for the field's description. */
+const KEY_DESCRIPTION =
+	"A value that names this payment, such as an order number. It is written in the payment's meta at FacilitaPay (n8n_facilitapay_ref): a key FacilitaPay already holds is not sent again, in any execution, on any day; the item comes out with alreadyDone and the record. Leave empty to send every time (a Retry of a failed execution still never pays twice).";
+
+/** How the AI model fills the key when the node is a tool. */
+const TOOL_KEY_DEFAULT =
+	"={{ $fromAI('idempotency_key', 'A short reference naming this one payment, such as the order or invoice number it pays. Give the same reference again when you repeat a request for the same payment (it is then not paid twice); give a new reference for every different payment.', 'string') }}";
+
+/**
+ * "Idempotency Key", one per resource with money-moving operations (shown only for those). As an
+ * AI tool the model gives it (`$fromAI`), so that the same payment asked twice is paid once.
+ */
+export const idempotencyKeyFields: INodeProperties[] = Object.entries(MONEY_OPERATIONS).flatMap(
+	([resource, operations]) => [
+		{
+			displayName: 'Idempotency Key',
+			name: 'idempotencyKey',
+			type: 'string',
+			default: '',
+			placeholder: 'e.g. {{ $json.orderId }}',
+			description: KEY_DESCRIPTION,
+			hint: 'Retrying a failed execution never sends a request twice, with or without a key',
+			displayOptions: { show: { resource: [resource], operation: operations, '@tool': [false] } },
+		},
+		{
+			displayName: 'Idempotency Key',
+			name: 'idempotencyKey',
+			type: 'string',
+			default: TOOL_KEY_DEFAULT,
+			description: `${KEY_DESCRIPTION} As a tool, the model gives it: the same reference is paid once, a different one is paid`,
+			displayOptions: { show: { resource: [resource], operation: operations, '@tool': [true] } },
+		},
+	],
 );
 
 /** "Preview Only", one per resource with money-moving operations (shown only for those). */

@@ -2,7 +2,7 @@ import type { IDataObject } from 'n8n-workflow';
 
 import type { ApiRequest } from '../../../transport';
 import { SERVICE_PAGE_SIZE } from '../../../transport/paging';
-import type { FindSentResult } from './candidates';
+import type { FindSentResult } from '../../../transport/money';
 import { isObject, messageOf, statusOf, textOf } from './records';
 
 /** Sends one read (always `retry: 'safe'`) and gives the answer's `data`. */
@@ -99,20 +99,4 @@ export async function judgeStatus(
 			}, which does not tell whether the request was processed. ${check}`,
 		}
 	);
-}
-
-/** A request the node sends, read back: `undefined` fields make the lookup impossible. */
-export function required(
-	fields: Record<string, string | undefined>,
-	what: string,
-): { values: Record<string, string> } | { cannotTell: string } {
-	const missing = Object.entries(fields)
-		.filter(([, value]) => value === undefined)
-		.map(([label]) => label);
-	if (missing.length > 0) {
-		return {
-			cannotTell: `The ${what} request has no readable ${missing.join(', ')}, so it cannot be looked up at FacilitaPay.`,
-		};
-	}
-	return { values: fields as Record<string, string> };
 }

@@ -1,21 +1,18 @@
-import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
+import type { IDataObject } from 'n8n-workflow';
 
-import {
-	findSent,
-	type FindSentResult,
-} from '../../../../../nodes/FacilitaPay/actions/common/findSent';
+import { RecordLookups } from '../../../../../nodes/FacilitaPay/actions/common/findSent';
 import type { ApiRequest } from '../../../../../nodes/FacilitaPay/transport';
+import type { FindSentResult } from '../../../../../nodes/FacilitaPay/transport/money';
 
 /*
  * A scripted FacilitaPay and the payout every findSent test file starts from; each lookup's own
  * request and record shapes are in its test file.
  */
 
-const ctx = {} as IExecuteFunctions;
-
-/** The first attempt of the request looked up. */
-export const SINCE = Date.parse('2025-06-01T12:00:00Z');
-export const at = (seconds: number) => new Date(SINCE + seconds * 1000).toISOString();
+/** The identity looked up: the first item of node-1's first run in execution e1. */
+export const REF = 'run:e1:node-1:0:0';
+export const at = (seconds: number) =>
+	new Date(Date.parse('2025-06-01T12:00:00Z') + seconds * 1000).toISOString();
 
 export const SUBJECT = '4b6f3c2a-9d1e-4f7a-8c5b-2e1d0a9f8b7c';
 export const CASH_OUT = 'acc-usd-cash-out';
@@ -49,13 +46,13 @@ export function paged(records: IDataObject[], pageSize = 100): Route {
 export const subjectList = (records: IDataObject[]) =>
 	service({ [`/subject/${SUBJECT}/transactions`]: paged(records) });
 
+/** One lookup of a run of its own. */
 export async function lookup(
 	request: ApiRequest,
 	read: (request: ApiRequest) => Promise<unknown>,
-	taken = new Set<string>(),
-	since = SINCE,
+	ref = REF,
 ): Promise<FindSentResult> {
-	return await findSent.call(ctx, request, since, taken, read);
+	return await new RecordLookups(read).find(request, ref);
 }
 
 /** found:<id> | notFound | cannotTell */
@@ -107,5 +104,6 @@ export const payoutRecord = (fields: IDataObject = {}): IDataObject => ({
 	subject_is_receiver: true,
 	inserted_at: at(5),
 	dynamic_pix_code: null,
+	meta: { n8n_facilitapay_ref: REF },
 	...fields,
 });
