@@ -1,5 +1,5 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
-import { NodeOperationError } from 'n8n-workflow';
+import { NodeOperationError, sleep } from 'n8n-workflow';
 
 import type { ApiRequest, ErrorFacts, FacilitaPayError } from '../transport';
 import {
@@ -16,7 +16,7 @@ import type { MoneyItem } from '../transport/money';
 import { MoneyRun } from '../transport/money';
 import { estimateBytes, recordIdOf } from '../transport/sentMemory';
 import { maskCardData, redactCardError } from '../security/cardData';
-import { metaHolder, RecordLookups, recordPlaceOf } from './common/findSent';
+import { RecordLookups, undeclared } from './common/findSent';
 import { countText, totalsText } from './common/moneySummary';
 import { readIdempotencyKey, readPreviewOnly, readRunSettings } from './common/requestOptions';
 import type { ItemWork, OperationModule } from './node.type';
@@ -186,6 +186,25 @@ async function perform(
 }
 
 /**
+ * A pause of the run's own loops: every 50 ms of work it lets the event loop run (n8n's other
+ * executions, timers, answers), so that 50,000 items never block the process for long.
+ */
+function breather(): () => Promise<void> {
+	let last = Date.now();
+	let breath: Promise<void> | undefined;
+	return async () => {
+		if (breath) return await breath;
+		if (Date.now() - last < 50) return;
+		// One pause for every worker of the pool: they all wait for the same turn of the loop.
+		breath = sleep(0).then(() => {
+			last = Date.now();
+			breath = undefined;
+		});
+		await breath;
+	};
+}
+
+/**
  * Runs `task` for indexes 0..count-1 with at most `size` running at once, starting them in order.
  * Stops starting new ones once `stopped()` says so; those already running finish.
  */
@@ -196,10 +215,12 @@ async function runPool(
 	stopped: () => boolean,
 ): Promise<void> {
 	let next = 0;
+	const breathe = breather();
 	const worker = async () => {
 		while (next < count && !stopped()) {
 			const index = next++;
 			await task(index);
+			await breathe();
 		}
 	};
 	await Promise.all(Array.from({ length: Math.min(size, count) }, worker));
@@ -354,7 +375,9 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 	);
 	const invalid: Array<{ index: number; error: FacilitaPayError }> = [];
 	let movesMoney = false;
+	const breathe = breather();
 	for (let i = 0; i < items.length; i++) {
+		await breathe();
 		try {
 			const work = await operation.prepare.call(this, i);
 			const slot: Slot = { work };
@@ -364,8 +387,7 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 					itemIndex: i,
 					request: work.request,
 					idempotencyKey: readIdempotencyKey(this, i),
-					metaHolder: metaHolder(work.request),
-					findable: recordPlaceOf(work.request).by !== 'none',
+					place: operation.money?.record(work.request) ?? undeclared(work.request),
 				};
 			}
 			// A big request (a document) is not held for every item at once: checked now, built
@@ -415,7 +437,7 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 		moneyItems.length > 0
 			? MoneyRun.begin(this, moneyItems, {
 					runIndex,
-					findSent: async (request, ref) => await lookups.find(request, ref),
+					findSent: async (place, ref) => await lookups.find(place, ref),
 				})
 			: undefined;
 

@@ -47,7 +47,22 @@ export type FindSentResult =
 	| { notFound: true; metaShown?: boolean }
 	| { cannotTell: string };
 
-export type FindSent = (request: ApiRequest, ref: string) => Promise<FindSentResult>;
+/** Where a money request's record is found at FacilitaPay (declared by its operation module). */
+export type RecordPlace =
+	/** In the list `list`, by the identity in the `meta` of the body's `holder` object. */
+	| { by: 'meta'; holder: string; list: string; what: string; name: string }
+	/** The record the request names: its status tells. */
+	| {
+			by: 'state';
+			find: (
+				taken: Set<string>,
+				read: (request: ApiRequest) => Promise<unknown>,
+			) => Promise<FindSentResult>;
+	  }
+	/** Nowhere: `why` says what to check instead. */
+	| { by: 'none'; why: string };
+
+export type FindSent = (place: RecordPlace, ref: string) => Promise<FindSentResult>;
 
 /** One money-moving request of one item. */
 export interface MoneyItem {
@@ -55,10 +70,8 @@ export interface MoneyItem {
 	request: ApiRequest;
 	/** The user's Idempotency Key for this item, when given. */
 	idempotencyKey?: string;
-	/** The body wrapper that carries `meta` ("transaction", "subscription"), when there is one. */
-	metaHolder?: string;
-	/** Whether FacilitaPay keeps a record this request can be found by (false: card checkout…). */
-	findable?: boolean;
+	/** Where its record is found (its operation declares it); nowhere when not given. */
+	place?: RecordPlace;
 }
 
 /** What to do with an item's money request. */
@@ -113,6 +126,11 @@ function chainText(chain: Chain): string {
 
 function shortHash(text: string): string {
 	return createHash('sha256').update(text).digest('base64url').slice(0, 10);
+}
+
+/** Whether FacilitaPay keeps a record this request can be found by (not: card checkout…). */
+function findable(item: MoneyItem): boolean {
+	return item.place?.by === 'meta' || item.place?.by === 'state';
 }
 
 function safe<T>(read: () => T): T | undefined {
@@ -254,7 +272,7 @@ export class MoneyRun {
 	/** The request as it is sent: the identity in `meta`, beside the user's own `meta`. */
 	withIdentity(item: MoneyItem): ApiRequest {
 		const ref = this.refOf(item);
-		const holder = item.metaHolder;
+		const holder = item.place?.by === 'meta' ? item.place.holder : undefined;
 		const body = item.request.body;
 		if (ref === undefined || holder === undefined || !body) return item.request;
 		const inner = (body[holder] ?? {}) as IDataObject;
@@ -309,7 +327,7 @@ export class MoneyRun {
 			if (decision) return decision;
 		}
 		this.memory.set(key, { state: 'sending' });
-		if (this.ledger && (item.findable === false || item.idempotencyKey !== undefined))
+		if (this.ledger && (!findable(item) || item.idempotencyKey !== undefined))
 			await this.guard(this.ledger.record([`A:${ref}`]));
 		return { kind: 'send' };
 	}
@@ -324,7 +342,10 @@ export class MoneyRun {
 		if (!this.findSent) result = { cannotTell: 'no lookup at FacilitaPay is available' };
 		else {
 			try {
-				result = await this.findSent(this.withIdentity(item), ref);
+				result = await this.findSent(
+					item.place ?? { by: 'none', why: 'nothing declares where its record is' },
+					ref,
+				);
 			} catch (error) {
 				result = {
 					cannotTell: `looking it up at FacilitaPay failed (${(error as Error).message})`,
@@ -359,7 +380,7 @@ export class MoneyRun {
 				`FacilitaPay shows no record under ${IDENTITY_FIELD} "${ref}", but it was not seen to keep meta on these records, so "not found" does not prove "not sent"`,
 			);
 		}
-		if (item.findable === false && !earlierUnknown)
+		if (!findable(item) && !earlierUnknown)
 			return await this.byLedger(item, ref, result.cannotTell);
 		throw this.unknown(item, `it may have been sent before and ${lowerFirst(result.cannotTell)}`);
 	}
@@ -395,7 +416,7 @@ export class MoneyRun {
 			};
 		if (
 			seen.has(`A:${ref}`) ||
-			(this.earlier && item.idempotencyKey === undefined && item.findable !== false)
+			(this.earlier && item.idempotencyKey === undefined && findable(item))
 		)
 			throw this.unknown(item, `it was sent before without a known outcome: ${why}`);
 		return undefined;
@@ -410,14 +431,14 @@ export class MoneyRun {
 			answer,
 			recordId: recordIdOf(answer),
 		});
-		if (item.metaHolder !== undefined && this.chain && this.chain.meta !== 'd') {
+		if (item.place?.by === 'meta' && this.chain && this.chain.meta !== 'd') {
 			const kept = echoedRef(answer) === ref ? 'k' : 'd';
 			if (kept !== this.chain.meta) {
 				this.chain.meta = kept;
 				safe(() => this.data?.set(CHAIN_DATA_KEY, chainText(this.chain!)));
 			}
 		}
-		if (this.ledger && (item.findable === false || item.idempotencyKey !== undefined))
+		if (this.ledger && (!findable(item) || item.idempotencyKey !== undefined))
 			this.writes.push(this.guard(this.ledger.record([`D:${ref}`])));
 	}
 

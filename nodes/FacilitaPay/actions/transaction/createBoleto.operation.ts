@@ -10,8 +10,9 @@ import {
 } from '../../schemas/transaction';
 import { bankAccountIdField, currencyField, subjectIdField, valueField } from '../common/fields';
 import { validateBody } from '../common/input';
-import type { ItemWork } from '../node.type';
+import type { ItemWork, MoneyDeclaration } from '../node.type';
 import { createTransaction, transactionInput } from './transaction.requests';
+import { inSubjectTransactions } from '../common/findSent';
 
 const properties: INodeProperties[] = [
 	subjectIdField(
@@ -59,3 +60,6 @@ export async function prepare(this: IExecuteFunctions, i: number): Promise<ItemW
 	);
 	return createTransaction(i, '/transactions', { transaction: transaction as IDataObject });
 }
+
+/** It creates or moves money; where FacilitaPay keeps its record. */
+export const money: MoneyDeclaration = { record: inSubjectTransactions };

@@ -11,9 +11,10 @@ import { bankAccountIdField, currencyField, subjectIdField, valueField } from '.
 import { invalidInput, validateBody } from '../common/input';
 import { checkDynamicPixExpiry } from '../../validation/dates';
 import { pixOutputItem, qrCodeImageFields, qrCodeTarget } from './pix.output';
-import type { ItemWork } from '../node.type';
+import type { ItemWork, MoneyDeclaration } from '../node.type';
 import { createTransaction, transactionInput } from './transaction.requests';
 import { answerAsJson } from '../common/output';
+import { inSubjectTransactions } from '../common/findSent';
 
 const properties: INodeProperties[] = [
 	subjectIdField('ID of the registered customer who will pay'),
@@ -97,3 +98,6 @@ export function recheckExpiry(i: number, expiresAt: string): (this: IExecuteFunc
 		}
 	};
 }
+
+/** It creates or moves money; where FacilitaPay keeps its record. */
+export const money: MoneyDeclaration = { record: inSubjectTransactions };

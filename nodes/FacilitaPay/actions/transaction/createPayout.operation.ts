@@ -4,8 +4,9 @@ import { updateDisplayOptions } from 'n8n-workflow';
 import { PAYOUT_CURRENCIES, payoutSchema, TRANSACTION_LABELS } from '../../schemas/transaction';
 import { bankAccountIdField, currencyField, subjectIdField, valueField } from '../common/fields';
 import { validateBody } from '../common/input';
-import type { ItemWork } from '../node.type';
+import type { ItemWork, MoneyDeclaration } from '../node.type';
 import { createTransaction, transactionInput } from './transaction.requests';
+import { inSubjectTransactions } from '../common/findSent';
 
 const properties: INodeProperties[] = [
 	subjectIdField('ID of the customer who receives the money'),
@@ -47,3 +48,6 @@ export async function prepare(this: IExecuteFunctions, i: number): Promise<ItemW
 	const transaction = validateBody(this, i, payoutSchema, input, TRANSACTION_LABELS);
 	return createTransaction(i, '/transactions', { transaction: transaction as IDataObject });
 }
+
+/** It creates or moves money; where FacilitaPay keeps its record. */
+export const money: MoneyDeclaration = { record: inSubjectTransactions };

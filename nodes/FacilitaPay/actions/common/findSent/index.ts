@@ -1,7 +1,9 @@
 /**
  * Finds at FacilitaPay the record a money-moving request created or changed, by its exact
  * identity, when a retry, an unknown outcome or a re-used Idempotency Key has to be settled. Only
- * reads, every one with `retry: 'safe'`. Never matched on value, accounts or time.
+ * reads, every one with `retry: 'safe'`. Never matched on value, accounts or time. Each
+ * money-moving operation module declares where its record is, once (`export const money`, with one
+ * of the places below); the router hands that place to `RecordLookups.find`.
  *
  * - POST /transactions (payout, dynamic PIX, boleto, local pay-in): the node writes the payment's
  *   identity in the transaction's `meta` (`meta.n8n_facilitapay_ref`, beside the user's own meta).
@@ -24,117 +26,77 @@ import type { IDataObject } from 'n8n-workflow';
 
 import type { ApiRequest } from '../../../transport';
 import { IDENTITY_FIELD } from '../../../transport/money';
-import type { FindSentResult } from '../../../transport/money';
+import type { FindSentResult, RecordPlace } from '../../../transport/money';
 import { type Read, readAll } from './reads';
 import { isObject, textOf } from './records';
 import { findSubscriptionState } from './subscriptions';
 import { findTransactionState } from './transactions';
-
-/** Where a request's record is found. */
-export type RecordPlace =
-	| { by: 'meta'; list: string; what: string; name: string }
-	| { by: 'state'; find: (taken: Set<string>, read: Read) => Promise<FindSentResult> }
-	| { by: 'none'; why: string };
 
 function bodyPart(request: ApiRequest, key: string): IDataObject {
 	const body = request.body ?? {};
 	return isObject(body[key]) ? (body[key] as IDataObject) : {};
 }
 
-/** The one wrapper object of a create body that carries `meta` ("transaction", "subscription"). */
-export function metaHolder(request: ApiRequest): string | undefined {
-	const method = String(request.method).toUpperCase();
-	const path = request.path.split('?')[0].replace(/\/+$/, '');
-	if (method === 'POST' && path === '/transactions') return 'transaction';
-	if (method === 'POST' && path === '/subscriptions') return 'subscription';
-	return undefined;
+/** The path segment at `position` of a request's path (`/transactions/:id/refund` → 2: the ID). */
+function segment(request: ApiRequest, position: number): string {
+	return request.path.split('?')[0].split('/')[position] ?? '';
 }
 
-/** Where the record of `request` is found, or why it cannot be. */
-export function recordPlaceOf(request: ApiRequest): RecordPlace {
-	const method = String(request.method).toUpperCase();
-	const path = request.path.split('?')[0].replace(/\/+$/, '');
-	let match: RegExpExecArray | null;
-	const holder = metaHolder(request);
-	if (holder === 'transaction') {
-		const subject = textOf(bodyPart(request, 'transaction').subject_id);
-		if (subject === undefined)
-			return { by: 'none', why: 'The transaction names no subject, so its list cannot be read.' };
-		return {
-			by: 'meta',
-			list: `/subject/${encodeURIComponent(subject)}/transactions`,
-			what: `the transactions of subject ${subject}`,
-			name: 'transaction',
-		};
-	}
-	if (holder === 'subscription')
-		return {
-			by: 'meta',
-			list: '/subscriptions',
-			what: "the partner's subscriptions",
-			name: 'subscription',
-		};
-	if (method === 'PUT' && (match = /^\/subscriptions\/([^/]+)\/cancel$/.exec(path))) {
-		const id = match[1];
-		return { by: 'state', find: async (t, r) => await findSubscriptionState('cancel', id, t, r) };
-	}
-	if (method === 'POST' && (match = /^\/subscriptions\/([^/]+)\/threeds_challenge$/.exec(path))) {
-		const id = match[1];
-		return {
-			by: 'state',
-			find: async (t, r) => await findSubscriptionState('threedsChallenge', id, t, r),
-		};
-	}
-	if (method === 'GET' && (match = /^\/transactions\/([^/]+)\/refund$/.exec(path))) {
-		const id = match[1];
-		return { by: 'state', find: async (t, r) => await findTransactionState('cancel', id, t, r) };
-	}
-	if (
-		method === 'GET' &&
-		(match = /^\/transactions\/([^/]+)\/refund_received_transaction$/.exec(path))
-	) {
-		const id = match[1];
-		return { by: 'state', find: async (t, r) => await findTransactionState('refund', id, t, r) };
-	}
-	if (method === 'POST' && path === '/transactions/checkout')
-		return {
-			by: 'none',
-			why: 'A card checkout page cannot be found at FacilitaPay by an identity (it carries no meta and is listed nowhere until a customer pays). Check the FacilitaPay dashboard (or the payment_failed / payment_approved events) before creating it again.',
-		};
-	if (method === 'POST' && /^\/subject\/[^/]+\/documents$/.test(path))
-		return {
-			by: 'none',
-			why: 'An uploaded document carries no identity FacilitaPay returns. Read the subject (Subject > Get) and look at its documents before uploading it again.',
-		};
-	if (method === 'POST' && /^\/subject\/[^/]+\/bank_accounts$/.test(path))
-		return {
-			by: 'none',
-			why: 'FacilitaPay publishes no list of a customer’s bank accounts. Check the FacilitaPay dashboard before registering it again.',
-		};
-	if (method === 'POST' && (path === '/subject/people' || path === '/subject/companies'))
-		return {
-			by: 'none',
-			why: 'A subject sent with documents carries no identity FacilitaPay returns. Read the subject (Subject > Get) before sending it again.',
-		};
-	if (method === 'POST' && /^\/subject\/[^/]+\/account_request$/.test(path))
-		return {
-			by: 'none',
-			why: 'FacilitaPay has no list of account authorisation requests. Wait for the subject_account_authorization event, or check the FacilitaPay dashboard, before requesting it again.',
-		};
-	if (method === 'POST' && path === '/bank/accounts/request')
-		return {
-			by: 'none',
-			why: 'FacilitaPay has no list of bank account requests. Wait for the account_request_status event, or check the FacilitaPay dashboard, before requesting it again.',
-		};
-	if (method === 'PUT' && /^\/wires\/[^/]+\/update_bank_account$/.test(path))
-		return {
-			by: 'none',
-			why: 'FacilitaPay has no way to read a wire. Wait for the wire_created event, or check the FacilitaPay dashboard, before sending the correction again.',
-		};
+/*
+ * Where a money request's record is found: each money-moving operation module declares one of
+ * these once, as `export const money: MoneyDeclaration` (node.type.ts).
+ */
+
+/** A transaction create: the subject's transactions, by the identity in `transaction.meta`. */
+export function inSubjectTransactions(request: ApiRequest): RecordPlace {
+	const subject = textOf(bodyPart(request, 'transaction').subject_id);
+	if (subject === undefined)
+		return { by: 'none', why: 'The transaction names no subject, so its list cannot be read.' };
 	return {
-		by: 'none',
-		why: `No record of ${method} ${path} can be found at FacilitaPay. Check the FacilitaPay dashboard before sending it again.`,
+		by: 'meta',
+		holder: 'transaction',
+		list: `/subject/${encodeURIComponent(subject)}/transactions`,
+		what: `the transactions of subject ${subject}`,
+		name: 'transaction',
 	};
+}
+
+/** A subscription create: the partner's subscriptions, by the identity in `subscription.meta`. */
+export function inPartnerSubscriptions(): RecordPlace {
+	return {
+		by: 'meta',
+		holder: 'subscription',
+		list: '/subscriptions',
+		what: "the partner's subscriptions",
+		name: 'subscription',
+	};
+}
+
+/** Cancel or Refund of the transaction the path names (`/transactions/:id/…`): its status. */
+export function transactionStatus(action: 'cancel' | 'refund', request: ApiRequest): RecordPlace {
+	const id = segment(request, 2);
+	return { by: 'state', find: async (t, r) => await findTransactionState(action, id, t, r) };
+}
+
+/** Cancel or 3-D Secure of the subscription the path names (`/subscriptions/:id/…`): its status. */
+export function subscriptionStatus(
+	action: 'cancel' | 'threedsChallenge',
+	request: ApiRequest,
+): RecordPlace {
+	const id = segment(request, 2);
+	return { by: 'state', find: async (t, r) => await findSubscriptionState(action, id, t, r) };
+}
+
+/** A request FacilitaPay keeps nothing to find by: `why` says what to check instead. */
+export function nowhere(why: string): RecordPlace {
+	return { by: 'none', why };
+}
+
+/** For a request sent once by an operation that declares no record (a subject sent with documents). */
+export function undeclared(request: ApiRequest): RecordPlace {
+	return nowhere(
+		`No record of ${request.method} ${request.path.split('?')[0]} can be found at FacilitaPay. Check the FacilitaPay dashboard before sending it again.`,
+	);
 }
 
 /** A list read to its end, indexed by the identity its records carry in `meta`. */
@@ -158,9 +120,8 @@ export class RecordLookups {
 
 	constructor(private readonly read: Read) {}
 
-	/** The record `request` made under the identity `ref`, nothing, or why it cannot tell. */
-	async find(request: ApiRequest, ref: string): Promise<FindSentResult> {
-		const place = recordPlaceOf(request);
+	/** The record made under the identity `ref` at `place`, nothing, or why it cannot tell. */
+	async find(place: RecordPlace, ref: string): Promise<FindSentResult> {
 		if (place.by === 'none') return { cannotTell: place.why };
 		if (place.by === 'state') return await place.find(this.taken, this.read);
 		let list = this.lists.get(place.list);

@@ -8,8 +8,11 @@ import { isObject, messageOf, statusOf, textOf } from './records';
 /** Sends one read (always `retry: 'safe'`) and gives the answer's `data`. */
 export type Read = (request: ApiRequest) => Promise<unknown>;
 
-/** The most pages read from one list; a longer list cannot be settled. */
-export const MAX_PAGES = 100;
+/**
+ * The most pages read from one list (a million records); a longer list cannot be settled. A guard
+ * against a list that never ends, not a budget: a retry reads each subject's list once.
+ */
+export const MAX_PAGES = 10_000;
 /**
  * Every record of a list that pages by `last_id`, or why it could not be read to its end.
  */

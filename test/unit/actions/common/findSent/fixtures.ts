@@ -1,6 +1,22 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { RecordLookups } from '../../../../../nodes/FacilitaPay/actions/common/findSent';
+import {
+	RecordLookups,
+	undeclared,
+} from '../../../../../nodes/FacilitaPay/actions/common/findSent';
+import { money as cancelSubscription } from '../../../../../nodes/FacilitaPay/actions/subscription/cancel.operation';
+import { money as subscriptionCreate } from '../../../../../nodes/FacilitaPay/actions/subscription/create.operation';
+import { money as threeds } from '../../../../../nodes/FacilitaPay/actions/subscription/submitThreedsChallenge.operation';
+import { money as cancelTransaction } from '../../../../../nodes/FacilitaPay/actions/transaction/cancel.operation';
+import { money as checkout } from '../../../../../nodes/FacilitaPay/actions/transaction/createCheckout.operation';
+import { money as payout } from '../../../../../nodes/FacilitaPay/actions/transaction/createPayout.operation';
+import { money as refund } from '../../../../../nodes/FacilitaPay/actions/transaction/refund.operation';
+import { money as registerBankAccount } from '../../../../../nodes/FacilitaPay/actions/subject/registerBankAccount.operation';
+import { money as requestAuthorization } from '../../../../../nodes/FacilitaPay/actions/marketplaceAccount/requestAuthorization.operation';
+import { money as requestBankAccount } from '../../../../../nodes/FacilitaPay/actions/marketplaceAccount/requestBankAccount.operation';
+import { money as updateBankAccount } from '../../../../../nodes/FacilitaPay/actions/wire/updateBankAccount.operation';
+import type { MoneyDeclaration } from '../../../../../nodes/FacilitaPay/actions/node.type';
+import type { RecordPlace } from '../../../../../nodes/FacilitaPay/transport/money';
 import type { ApiRequest } from '../../../../../nodes/FacilitaPay/transport';
 import type { FindSentResult } from '../../../../../nodes/FacilitaPay/transport/money';
 
@@ -46,13 +62,36 @@ export function paged(records: IDataObject[], pageSize = 100): Route {
 export const subjectList = (records: IDataObject[]) =>
 	service({ [`/subject/${SUBJECT}/transactions`]: paged(records) });
 
+/** What each money operation declares, by the path its request goes to (as the router finds it). */
+const DECLARED: Array<[RegExp, string, MoneyDeclaration]> = [
+	[/^\/transactions$/, 'POST', payout],
+	[/^\/transactions\/checkout$/, 'POST', checkout],
+	[/^\/transactions\/[^/]+\/refund$/, 'GET', cancelTransaction],
+	[/^\/transactions\/[^/]+\/refund_received_transaction$/, 'GET', refund],
+	[/^\/subscriptions$/, 'POST', subscriptionCreate],
+	[/^\/subscriptions\/[^/]+\/cancel$/, 'PUT', cancelSubscription],
+	[/^\/subscriptions\/[^/]+\/threeds_challenge$/, 'POST', threeds],
+	[/^\/subject\/[^/]+\/bank_accounts$/, 'POST', registerBankAccount],
+	[/^\/subject\/[^/]+\/account_request$/, 'POST', requestAuthorization],
+	[/^\/bank\/accounts\/request$/, 'POST', requestBankAccount],
+	[/^\/wires\/[^/]+\/update_bank_account$/, 'PUT', updateBankAccount],
+];
+
+/** Where the operation that sends `request` declares its record. */
+export function placeOf(request: ApiRequest): RecordPlace {
+	const declared = DECLARED.find(
+		([path, method]) => path.test(request.path) && method === request.method,
+	);
+	return declared ? declared[2].record(request) : undeclared(request);
+}
+
 /** One lookup of a run of its own. */
 export async function lookup(
 	request: ApiRequest,
 	read: (request: ApiRequest) => Promise<unknown>,
 	ref = REF,
 ): Promise<FindSentResult> {
-	return await new RecordLookups(read).find(request, ref);
+	return await new RecordLookups(read).find(placeOf(request), ref);
 }
 
 /** found:<id> | notFound | cannotTell */

@@ -3,6 +3,7 @@ import type { ApiRequest } from '../../../../../nodes/FacilitaPay/transport';
 import {
 	outcome,
 	paged,
+	placeOf,
 	payoutRecord,
 	payoutRequest,
 	REF,
@@ -18,8 +19,8 @@ describe('A payment is found by the identity it carries in meta, never by its co
 			payoutRecord({ id: 'tuesday' }),
 		]);
 		const lookups = new RecordLookups(read);
-		expect(outcome(await lookups.find(payoutRequest(), REF))).toBe('found:tuesday');
-		expect(await lookups.find(payoutRequest(), 'run:wednesday:node-1:0:0')).toEqual({
+		expect(outcome(await lookups.find(placeOf(payoutRequest()), REF))).toBe('found:tuesday');
+		expect(await lookups.find(placeOf(payoutRequest()), 'run:wednesday:node-1:0:0')).toEqual({
 			notFound: true,
 			metaShown: true,
 		});
@@ -29,7 +30,9 @@ describe('A payment is found by the identity it carries in meta, never by its co
 		const { read } = subjectList([
 			payoutRecord({ id: 'edited', value: '999.00', from_bank_account: { id: 'other' } }),
 		]);
-		expect(outcome(await new RecordLookups(read).find(payoutRequest(), REF))).toBe('found:edited');
+		expect(outcome(await new RecordLookups(read).find(placeOf(payoutRequest()), REF))).toBe(
+			'found:edited',
+		);
 	});
 
 	it('a list whose records carry no identity shows no meta: "not found" proves nothing', async () => {
@@ -38,11 +41,15 @@ describe('A payment is found by the identity it carries in meta, never by its co
 			payoutRecord({ id: 'a', meta: {} }),
 			payoutRecord({ id: 'b', meta: null }),
 		]);
-		expect(await new RecordLookups(withoutMeta.read).find(payoutRequest(), 'key:x')).toEqual({
+		expect(
+			await new RecordLookups(withoutMeta.read).find(placeOf(payoutRequest()), 'key:x'),
+		).toEqual({
 			notFound: true,
 			metaShown: false,
 		});
-		expect(outcome(await new RecordLookups(read).find(payoutRequest(), REF))).toBe('found:b');
+		expect(outcome(await new RecordLookups(read).find(placeOf(payoutRequest()), REF))).toBe(
+			'found:b',
+		);
 	});
 
 	it("one run reads a subject's pages once, however many items look it up", async () => {
@@ -53,7 +60,7 @@ describe('A payment is found by the identity it carries in meta, never by its co
 		const lookups = new RecordLookups(read);
 		const results = await Promise.all(
 			Array.from({ length: 400 }, async (_unused, i) =>
-				outcome(await lookups.find(payoutRequest(), `run:e1:node-1:0:${i}`)),
+				outcome(await lookups.find(placeOf(payoutRequest()), `run:e1:node-1:0:${i}`)),
 			),
 		);
 		expect(results.filter((result) => result.startsWith('found')).length).toBe(250);
@@ -74,8 +81,8 @@ describe('A payment is found by the identity it carries in meta, never by its co
 			]),
 		});
 		const lookups = new RecordLookups(read);
-		expect(outcome(await lookups.find(request, 'key:order-2'))).toBe('found:sub-1');
-		expect(outcome(await lookups.find(request, 'key:order-3'))).toBe('notFound');
+		expect(outcome(await lookups.find(placeOf(request), 'key:order-2'))).toBe('found:sub-1');
+		expect(outcome(await lookups.find(placeOf(request), 'key:order-3'))).toBe('notFound');
 		expect(sent.map((read) => read.path)).toEqual(['/subscriptions', '/subscriptions']);
 	});
 });
