@@ -16,9 +16,8 @@ import { money as requestAuthorization } from '../../../../../nodes/FacilitaPay/
 import { money as requestBankAccount } from '../../../../../nodes/FacilitaPay/actions/marketplaceAccount/requestBankAccount.operation';
 import { money as updateBankAccount } from '../../../../../nodes/FacilitaPay/actions/wire/updateBankAccount.operation';
 import type { MoneyDeclaration } from '../../../../../nodes/FacilitaPay/actions/node.type';
-import type { RecordPlace } from '../../../../../nodes/FacilitaPay/transport/money';
 import type { ApiRequest } from '../../../../../nodes/FacilitaPay/transport';
-import type { FindSentResult } from '../../../../../nodes/FacilitaPay/transport/money';
+import type { FindSentResult, RecordPlace } from '../../../../../nodes/FacilitaPay/transport/money';
 
 /*
  * A scripted FacilitaPay and the payout every findSent test file starts from; each lookup's own
