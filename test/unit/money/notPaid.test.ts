@@ -19,9 +19,12 @@ describe('Not paid (issue 24): a payment FacilitaPay does not hold under its ide
 		const service = facilitaPay({
 			decide: (_transaction, attempt) => (attempt === 2 ? refused() : 'ok'),
 		});
+		// One workflow: its executions share n8n's deduplication store.
+		const store = new ProcessedStore();
 		await runNode({
 			parameters: [payout('1000.00')],
 			executionId: newExecutionId(),
+			processedStore: store,
 			replies: service.replies,
 		});
 		const tuesday = {};
@@ -29,6 +32,7 @@ describe('Not paid (issue 24): a payment FacilitaPay does not hold under its ide
 			parameters: [payout('1000.00')],
 			executionId: newExecutionId(),
 			customData: tuesday,
+			processedStore: store,
 			replies: service.replies,
 		});
 		sentMemory.clear();
@@ -37,6 +41,7 @@ describe('Not paid (issue 24): a payment FacilitaPay does not hold under its ide
 			executionId: newExecutionId(),
 			mode: 'retry',
 			customData: tuesday,
+			processedStore: store,
 			replies: service.replies,
 		});
 		expect(service.sent()).toEqual(['1000.00', '1000.00', '1000.00']);
@@ -81,12 +86,16 @@ describe('Not paid (issue 24): a payment FacilitaPay does not hold under its ide
 		]);
 	});
 
-	it('Idempotency Keys order-1 and order-2 with one amount: both are paid', async () => {
+	it('Idempotency Keys order-1 and order-2 with one amount (an AI tool, one workflow): both are paid', async () => {
 		const service = facilitaPay();
-		for (const key of ['order-1', 'order-2'])
+		const store = new ProcessedStore();
+		for (const [call, key] of ['order-1', 'order-2'].entries())
 			await runNode({
 				parameters: [payout('50.00', { idempotencyKey: `${key}-${newExecutionId()}` })],
 				executionId: newExecutionId(),
+				runIndex: call,
+				nodeType: 'n8n-nodes-facilitapay.facilitaPayTool',
+				processedStore: store,
 				replies: service.replies,
 			});
 		expect(service.sent()).toEqual(['50.00', '50.00']);
@@ -136,10 +145,12 @@ describe('Not paid (issue 24): a payment FacilitaPay does not hold under its ide
 
 	it('a new execution with content identical to an earlier one is another payment (monthly payouts)', async () => {
 		const service = facilitaPay();
+		const store = new ProcessedStore();
 		for (let month = 0; month < 3; month++)
 			await runNode({
 				parameters: [payout('300.00')],
 				executionId: newExecutionId(),
+				processedStore: store,
 				replies: service.replies,
 			});
 		expect(service.sent()).toEqual(['300.00', '300.00', '300.00']);
