@@ -98,14 +98,23 @@ interface CustomData {
 	set(key: string, value: string): void;
 }
 
+const isCustomData = (data: unknown): data is CustomData =>
+	typeof (data as CustomData | undefined)?.get === 'function' &&
+	typeof (data as CustomData | undefined)?.set === 'function';
+
+/**
+ * The execution's custom data: `this.customData` (n8n 2.x), else `$execution.customData` of the
+ * expression proxy (n8n 1.x offers it only there; measured in 1.123.81).
+ */
 function customDataOf(ctx: IExecuteFunctions): CustomData | undefined {
-	try {
-		const data = (ctx as { customData?: CustomData }).customData;
-		if (data && typeof data.get === 'function' && typeof data.set === 'function') return data;
-	} catch {
-		// Outside an execution (n8n has no run data): no custom data.
-	}
-	return undefined;
+	const direct = safe(() => (ctx as { customData?: unknown }).customData);
+	if (isCustomData(direct)) return direct;
+	const proxied = safe(
+		() =>
+			(ctx.getWorkflowDataProxy(0) as { $execution?: { customData?: unknown } }).$execution
+				?.customData,
+	);
+	return isCustomData(proxied) ? proxied : undefined;
 }
 
 function parseChain(value: unknown): Chain | undefined {

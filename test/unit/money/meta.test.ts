@@ -2,7 +2,9 @@ import type { IDataObject } from 'n8n-workflow';
 
 import { sentMemory } from '../../../nodes/FacilitaPay/transport/sentMemory';
 import { ProcessedStore } from '../../helpers/fakeExecuteContext';
-import { runNode, runNodeExpectingError } from '../helpers/executeContext';
+import { FacilitaPay } from '../../../nodes/FacilitaPay/FacilitaPay.node';
+import type { ContextOptions } from '../helpers/executeContext';
+import { createContext, runNode, runNodeExpectingError } from '../helpers/executeContext';
 import { skipRetryWaits } from '../helpers/retryWaits';
 import { httpError } from '../helpers/serviceAnswers';
 import { facilitaPay, newExecutionId, payout } from '../transport/moneyFixtures';
@@ -56,6 +58,45 @@ describe("The payment's identity travels in meta, beside the user's own", () => 
 		});
 		expect(error.message).toMatch(/custom data of this execution is full/);
 		expect(service.sent()).toEqual(['1.00']);
+	});
+});
+
+describe('n8n 1.x: custom data only through $execution.customData', () => {
+	/** A context whose custom data, like n8n 1.123.81's, is only on the expression proxy. */
+	const run = async (options: ContextOptions, data: Record<string, string>) => {
+		const { ctx } = createContext(options);
+		const store = {
+			get: (key: string) => data[key],
+			set: (key: string, value: string) => (data[key] = value),
+		};
+		Object.assign(ctx, {
+			customData: undefined,
+			getWorkflowDataProxy: () => ({ $runIndex: 0, $execution: { customData: store } }),
+		});
+		return await new FacilitaPay().execute.call(ctx).then(
+			([output]) => output,
+			(error: Error) => error,
+		);
+	};
+
+	it('the retry reads the origin there and pays nothing twice', async () => {
+		const service = facilitaPay({
+			decide: (transaction) => (transaction.value === '2.00' ? 'lostAnswer' : 'ok'),
+		});
+		const data: Record<string, string> = {};
+		const parameters = [payout('1.00'), payout('2.00')];
+		const failed = await run(
+			{ parameters, executionId: newExecutionId(), replies: service.replies },
+			data,
+		);
+		expect((failed as Error).message).toMatch(/^Outcome unknown \(item 1\)/);
+		sentMemory.clear();
+		const retried = await run(
+			{ parameters, executionId: newExecutionId(), mode: 'retry', replies: service.replies },
+			data,
+		);
+		expect(service.sent()).toEqual(['1.00', '2.00']);
+		expect(Array.isArray(retried) && retried.map((item) => item.json.id)).toEqual(['tx-1', 'tx-2']);
 	});
 });
 
