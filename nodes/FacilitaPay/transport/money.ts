@@ -1,6 +1,8 @@
-import { createHash, randomUUID } from 'crypto';
+import { randomUUID } from 'crypto';
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
+import type { Chain, CustomData } from './chain';
+import { CHAIN_DATA_KEY, chainText, customDataOf, parseChain, runToken, safe } from './chain';
 import type { FacilitaPayError } from './errors';
 import { errorFromFacts, factsOf, setFacts } from './errors';
 import { Ledger } from './ledger';
@@ -35,10 +37,6 @@ import { recordIdOf, sentMemory } from './sentMemory';
 
 /** Where the identity travels in FacilitaPay's `meta`. */
 export const IDENTITY_FIELD = 'n8n_facilitapay_ref';
-/** The execution custom data key (n8n keeps 10 per execution, values up to 512 characters). */
-export const CHAIN_DATA_KEY = 'facilitapay';
-/** The most characters of the custom data value; past it the node runs are written as `*`. */
-const CHAIN_DATA_MAX = 500;
 
 /** What a lookup at FacilitaPay found: the record, nothing (and whether `meta` showed), or why it cannot tell. */
 export type FindSentResult =
@@ -84,70 +82,9 @@ export type MoneyDecision =
 	/** Another item of this run carries the same identity: not sent, not a failure. */
 	| { kind: 'notSent'; json: IDataObject };
 
-/** What the execution's custom data says of the money requests of its chain of retries. */
-interface Chain {
-	origin: string;
-	/** What create answers showed: `k` FacilitaPay kept the identity in meta, `d` dropped it. */
-	meta: '' | 'k' | 'd';
-	/** Node runs (hashed) that attempted money requests in this chain; `*`: some were not written. */
-	runs: string[];
-}
-
-interface CustomData {
-	get(key: string): unknown;
-	set(key: string, value: string): void;
-}
-
-const isCustomData = (data: unknown): data is CustomData =>
-	typeof (data as CustomData | undefined)?.get === 'function' &&
-	typeof (data as CustomData | undefined)?.set === 'function';
-
-/**
- * The execution's custom data: `this.customData` (n8n 2.x), else `$execution.customData` of the
- * expression proxy (n8n 1.x offers it only there; measured in 1.123.81).
- */
-function customDataOf(ctx: IExecuteFunctions): CustomData | undefined {
-	const direct = safe(() => (ctx as { customData?: unknown }).customData);
-	if (isCustomData(direct)) return direct;
-	const proxied = safe(
-		() =>
-			(ctx.getWorkflowDataProxy(0) as { $execution?: { customData?: unknown } }).$execution
-				?.customData,
-	);
-	return isCustomData(proxied) ? proxied : undefined;
-}
-
-function parseChain(value: unknown): Chain | undefined {
-	if (typeof value !== 'string' || value === '') return undefined;
-	const [origin, meta, runs] = value.split('|');
-	if (!origin) return undefined;
-	return {
-		origin,
-		meta: meta === 'k' || meta === 'd' ? meta : '',
-		runs: runs ? runs.split(',') : [],
-	};
-}
-
-function chainText(chain: Chain): string {
-	const text = `${chain.origin}|${chain.meta}|${chain.runs.join(',')}`;
-	return text.length <= CHAIN_DATA_MAX ? text : `${chain.origin}|${chain.meta}|*`;
-}
-
-function shortHash(text: string): string {
-	return createHash('sha256').update(text).digest('base64url').slice(0, 10);
-}
-
 /** Whether FacilitaPay keeps a record this request can be found by (not: card checkout…). */
 function findable(item: MoneyItem): boolean {
 	return item.place?.by === 'meta' || item.place?.by === 'state';
-}
-
-function safe<T>(read: () => T): T | undefined {
-	try {
-		return read();
-	} catch {
-		return undefined;
-	}
 }
 
 function alreadyDone(note: string, ref: string, record?: IDataObject): IDataObject {
@@ -242,7 +179,7 @@ export class MoneyRun {
 		const retrying = safe(() => this.ctx.getMode()) === 'retry';
 		this.data = customDataOf(this.ctx);
 		const stored = parseChain(safe(() => this.data?.get(CHAIN_DATA_KEY)));
-		const token = shortHash(`${nodeId}\u0000${this.runIndex}`);
+		const token = runToken(nodeId, this.runIndex);
 		if (this.data) {
 			const chain = stored ?? { origin: execution, meta: '', runs: [] };
 			this.earlier = chain.runs.includes(token) || chain.runs.includes('*');
