@@ -3,8 +3,11 @@
 // network: it measures the node, not HTTP). Prints numbers; asserts nothing.
 //   npm run build && node --expose-gc bench/money.mjs [--payouts 50000] [--uploads 100] [--dist DIR]
 // 1. Retry On Fail over a big run: N payouts, the last one refused (422), so n8n would run the node
-//    again in the same execution; the second run must send only that one again. Prints how many
-//    requests each run sent and the memory the money rule holds.
+//    again in the same execution; the second run must send only that one again. Then the Retry
+//    button with the process memory emptied (n8n restarted): a new execution that gets the failed
+//    one's custom data. Prints requests sent, list pages read, the longest event-loop pause and the
+//    memory the money rule holds. 1b: the memory still held after 2,000 payouts answered 503 with
+//    a 100 kB page.
 // 2. Peak memory of U document uploads of 15 MB each (the files come from n8n's binary store one
 //    at a time, as in n8n's filesystem binary mode).
 import { createRequire } from 'node:module';
@@ -21,7 +24,7 @@ const DIST = path.resolve(argument('dist', path.join(ROOT, 'dist')));
 const PAYOUTS = Number(argument('payouts', 50_000));
 const UPLOADS = Number(argument('uploads', 100));
 const { FacilitaPay } = require(path.join(DIST, 'nodes/FacilitaPay/FacilitaPay.node.js'));
-const { createExecuteContext } = require('../test/helpers/fakeExecuteContext.js');
+const { createExecuteContext, ProcessedStore } = require('../test/helpers/fakeExecuteContext.js');
 const { NodeApiError } = require('n8n-workflow');
 const mb = (bytes) => `${(bytes / 1024 / 1024).toFixed(1)} MB`;
 const node = {
@@ -66,10 +69,71 @@ async function peakOf(work) {
 	}
 }
 
-// 1. Retry On Fail over N payouts
-{
-	const executionId = `bench-${Date.now()}`;
-	const parameters = Array.from({ length: PAYOUTS }, (_, i) => ({
+/** The longest the event loop was blocked while `work` ran, in ms (a 5 ms ticker's longest gap). */
+async function longestPause(work) {
+	let last = performance.now();
+	let longest = 0;
+	const ticker = setInterval(() => {
+		const now = performance.now();
+		longest = Math.max(longest, now - last);
+		last = now;
+	}, 5);
+	try {
+		const result = await work();
+		longest = Math.max(longest, performance.now() - last);
+		return { result, pauseMs: longest };
+	} finally {
+		clearInterval(ticker);
+	}
+}
+
+/**
+ * A FacilitaPay answering at once: payouts become records (with their meta) in one subject's list,
+ * read 100 a page by last_id; `refuse(n)` refuses the n-th payout (422); `unavailable(n)` answers
+ * it 503 with a 100 kB HTML page (nothing processed).
+ */
+function fakeService({ refuse = () => false, unavailable = () => false } = {}) {
+	const records = [];
+	const counts = { posts: 0, reads: 0 };
+	const page503 = `<html>${'x'.repeat(100 * 1024)}</html>`;
+	const http = async (_type, options) => {
+		// An answer arrives through the event loop, as a real one does (I/O), not as a microtask.
+		await new Promise((resolve) => setImmediate(resolve));
+		if (options.method === 'GET') {
+			counts.reads++;
+			const lastId = options.qs?.last_id;
+			let start = 0;
+			if (lastId) start = Number(lastId.slice(-12));
+			return { data: records.slice(start, start + 100) };
+		}
+		counts.posts++;
+		if (counts.posts % 1000 === 0) sample();
+		if (unavailable(counts.posts))
+			return { statusCode: 503, headers: { 'content-type': 'text/html' }, body: page503 };
+		if (refuse(counts.posts)) {
+			const cause = Object.assign(new Error('Request failed with status code 422'), {
+				response: { status: 422, data: { errors: { value: ['limit reached'] } }, headers: {} },
+			});
+			throw new NodeApiError(node, cause);
+		}
+		const transaction = options.body.transaction;
+		const record = {
+			id: `0b5e7c2a-1f3d-4a8e-9c61-${String(records.length + 1).padStart(12, '0')}`,
+			status: 'pending',
+			value: transaction.value,
+			currency: 'USD',
+			exchange_currency: 'BRL',
+			subject_id: SUBJECT,
+			meta: transaction.meta ?? {},
+		};
+		records.push(record);
+		return { data: record };
+	};
+	return { http, counts };
+}
+
+const payoutParameters = (count) =>
+	Array.from({ length: count }, (_, i) => ({
 		resource: 'transaction',
 		operation: 'createPayout',
 		subjectId: SUBJECT,
@@ -80,50 +144,67 @@ async function peakOf(work) {
 		value: `${(i % 900) + 100}.00`,
 		requestOptions: { concurrency: 100 },
 	}));
-	let sent = 0;
-	const http = async (_type, options) => {
-		sent++;
-		if (sent % 1000 === 0) sample();
-		if (sent === PAYOUTS) {
-			const cause = Object.assign(new Error('Request failed with status code 422'), {
-				response: { status: 422, data: { errors: { value: ['limit reached'] } }, headers: {} },
-			});
-			throw new NodeApiError(node, cause);
-		}
-		return {
-			data: {
-				id: `0b5e7c2a-1f3d-4a8e-9c61-${String(sent).padStart(12, '0')}`,
-				status: 'pending',
-				value: options.body.transaction.value,
-				currency: 'USD',
-				exchange_currency: 'BRL',
-			},
-		};
+
+const execute = (options) =>
+	new FacilitaPay().execute.call(createExecuteContext({ node, credentials, ...options })).then(
+		() => 'success',
+		(error) => error.message.slice(0, 60),
+	);
+
+// 1. Retry On Fail over N payouts, then the Retry button with the memory emptied (n8n restarted)
+{
+	const executionId = `${Date.now()}`;
+	const parameters = payoutParameters(PAYOUTS);
+	const service = fakeService({ refuse: (n) => n === PAYOUTS });
+	const customData = {};
+	const processedStore = new ProcessedStore();
+	const options = {
+		parameters,
+		executionId,
+		runIndex: 0,
+		customData,
+		processedStore,
+		httpRequestWithAuthentication: service.http,
 	};
-	const run = () =>
-		new FacilitaPay().execute
-			.call(
-				createExecuteContext({
-					node,
-					parameters,
-					credentials,
-					executionId,
-					runIndex: 0,
-					httpRequestWithAuthentication: http,
-				}),
-			)
-			.then(
-				() => 'success',
-				(error) => error.message.slice(0, 60),
-			);
-	const first = await peakOf(run);
-	const sentFirst = sent;
+	const first = await peakOf(() => longestPause(() => execute(options)));
+	const sentFirst = service.counts.posts;
 	global.gc?.();
 	const held = process.memoryUsage().heapUsed - first.start.heapUsed;
-	const second = await peakOf(run);
+	const readsBefore = service.counts.reads;
+	const second = await peakOf(() => longestPause(() => execute(options)));
 	console.log(
-		`Retry On Fail over ${PAYOUTS} payouts: first run sent ${sentFirst} (${first.result}), ${(first.ms / 1000).toFixed(1)} s, peak heap+external ${mb(first.peakHeap)}; ` +
-			`second run sent ${sent - sentFirst}, ${(second.ms / 1000).toFixed(1)} s; heap held after the first run ${mb(held)} (${(held / PAYOUTS) | 0} B per payout)`,
+		`Retry On Fail over ${PAYOUTS} payouts: first run sent ${sentFirst} (${first.result.result}), ${(first.ms / 1000).toFixed(1)} s, longest pause ${first.result.pauseMs.toFixed(0)} ms, peak heap+external ${mb(first.peakHeap)}; ` +
+			`second run sent ${service.counts.posts - sentFirst}, ${service.counts.reads - readsBefore} list reads, ${(second.ms / 1000).toFixed(1)} s, longest pause ${second.result.pauseMs.toFixed(0)} ms; heap held after the first run ${mb(held)} (${(held / PAYOUTS) | 0} B per payout)`,
+	);
+
+	// The Retry button days later: a new execution, n8n restarted (no process memory, same store).
+	const memory = require(path.join(DIST, 'nodes/FacilitaPay/transport/sentMemory.js')).sentMemory;
+	if (typeof memory.clear === 'function') memory.clear();
+	const postsBefore = service.counts.posts;
+	const readsBeforeRetry = service.counts.reads;
+	const retry = await peakOf(() =>
+		longestPause(() => execute({ ...options, executionId: `${Date.now() + 1}`, mode: 'retry' })),
+	);
+	console.log(
+		`Retry button over ${PAYOUTS} payouts (memory emptied): sent ${service.counts.posts - postsBefore} (${retry.result.result}), ${service.counts.reads - readsBeforeRetry} list reads, ${(retry.ms / 1000).toFixed(1)} s, longest pause ${retry.result.pauseMs.toFixed(0)} ms`,
+	);
+}
+
+// 1b. 2,000 payouts answered 503 with a 100 kB page: what the process still holds after the run
+{
+	const service = fakeService({ unavailable: () => true });
+	global.gc?.();
+	const before = process.memoryUsage().heapUsed;
+	const result = await execute({
+		parameters: payoutParameters(2000).map((p) => ({ ...p, requestOptions: { concurrency: 100 } })),
+		executionId: `${Date.now() + 2}`,
+		continueOnFail: true,
+		httpRequestWithAuthentication: service.http,
+	});
+	global.gc?.();
+	const held = process.memoryUsage().heapUsed - before;
+	console.log(
+		`2,000 payouts answered 503 (100 kB page each, Continue On Fail): ${result}; heap held after the run ${mb(held)}`,
 	);
 }
 

@@ -76,12 +76,14 @@ export async function createSandbox(options = {}) {
 		password: config.password,
 	});
 	ctx.faults = createFaults({ random: options.random });
+	ctx.metaMode = 'keep';
 	buildDomain();
 	ctx.reset = async () => {
 		await ctx.webhooks.idle();
 		clock.reset();
 		ctx.state = createState();
 		ctx.faults.clear();
+		ctx.metaMode = 'keep';
 		ctx.auth.reset();
 		buildDomain();
 	};

@@ -9,6 +9,7 @@ import { NodeConnectionTypes } from 'n8n-workflow';
 import { resourceOptions, resources } from './actions/resources';
 import {
 	idempotencyKeyFields,
+	moneyOperations,
 	previewFields,
 	requestOptionsField,
 } from './actions/common/requestOptions';
@@ -70,8 +71,8 @@ export class FacilitaPay implements INodeType {
 				default: 'subject',
 			},
 			...Object.values(resources).flatMap((resource) => resource.description),
-			...idempotencyKeyFields,
-			...previewFields,
+			...idempotencyKeyFields(moneyOperations(resources)),
+			...previewFields(moneyOperations(resources)),
 			requestOptionsField,
 		],
 	};

@@ -6,6 +6,7 @@
 import { TIMESTAMP_FORMS } from '../clock.mjs';
 import { Errors, isBlank } from '../validation.mjs';
 import { check, invalid, notFound } from '../errors.mjs';
+import { META_MODES } from '../metaMode.mjs';
 
 export function registerControlRoutes(app, ctx) {
 	const body = (request) => (request.body && typeof request.body === 'object' ? request.body : {});
@@ -218,6 +219,16 @@ export function registerControlRoutes(app, ctx) {
 			enabled: ctx.state.webhook.enabled,
 		},
 	}));
+
+	// ---- what FacilitaPay does with `meta` (sandbox/metaMode.mjs) ----
+	app.post('/meta', async (request) => {
+		const mode = String(body(request).mode ?? '');
+		if (!META_MODES.includes(mode))
+			throw invalid('mode', `must be one of: ${META_MODES.join(', ')}`);
+		ctx.metaMode = mode;
+		return { data: { mode } };
+	});
+	app.get('/meta', async () => ({ data: { mode: ctx.metaMode } }));
 
 	// ---- faults and the request log ----
 	app.post('/faults', async (request) => ({ data: ctx.faults.add(body(request)) }));

@@ -1,10 +1,11 @@
 /** Subscription and invoice endpoints. */
 import { page } from '../state.mjs';
+import { applyMetaMode } from '../metaMode.mjs';
 
 export function registerSubscriptionRoutes(api, ctx) {
 	const subs = () => ctx.subscriptions;
 	api.post('/subscriptions', async (request) => ({
-		data: subs().view(subs().create(request.body)),
+		data: subs().view(subs().create(applyMetaMode(ctx.metaMode, request.body, 'subscription'))),
 	}));
 
 	api.get('/subscriptions', async (request) => {

@@ -1,10 +1,13 @@
 /** Transaction endpoints: create (dynamic PIX / boleto / payout), checkout, read, refunds, boleto PDF. */
 import { renderPdf } from '../pdf.mjs';
 import { notFound } from '../errors.mjs';
+import { applyMetaMode } from '../metaMode.mjs';
 
 export function registerTransactionRoutes(api, ctx) {
 	api.post('/transactions', async (request) => ({
-		data: ctx.transactions.view(ctx.transactions.create(request.body)),
+		data: ctx.transactions.view(
+			ctx.transactions.create(applyMetaMode(ctx.metaMode, request.body, 'transaction')),
+		),
 	}));
 
 	api.post('/transactions/checkout', async (request) => ({

@@ -191,7 +191,7 @@ describeE2e('FacilitaPay as an AI agent tool in a real n8n 2.x', () => {
 				toolWorkflow({
 					toolName: 'Create_PIX',
 					parameters: dynamicPixTool(),
-					args: { customerId: subjectId, amount: '87.45' },
+					args: { customerId: subjectId, amount: '87.45', idempotency_key: `pix-${subjectId}` },
 				}),
 				{ state, nodeName: EXECUTOR },
 			);
@@ -227,7 +227,7 @@ describeE2e('FacilitaPay as an AI agent tool in a real n8n 2.x', () => {
 					toolName: 'Create_PIX',
 					parameters: dynamicPixTool('4b6f3c2a-9d1e-4f7a-8c5b-2e1d0a9f8b7c'),
 					// A model that forgot the second decimal.
-					args: { amount: '87.4' },
+					args: { amount: '87.4', idempotency_key: 'pix-bad-amount' },
 				}),
 				{ state, nodeName: EXECUTOR },
 			);
@@ -243,7 +243,7 @@ describeE2e('FacilitaPay as an AI agent tool in a real n8n 2.x', () => {
 	);
 
 	testE2e(
-		'an agent that asks for the same payout twice (two tool calls, two executions) pays once; the second call says it was already done; another amount is paid',
+		'an agent that asks for the same payout twice with the same reference (two tool calls, two executions) pays once; the second call says it was already done; an identical payout under another reference is paid (issue 24)',
 		['sandbox', 'node'],
 		async (state) => {
 			const seed = (Date.now() % 100000) + 6300;
@@ -252,7 +252,8 @@ describeE2e('FacilitaPay as an AI agent tool in a real n8n 2.x', () => {
 				`Agent Payee ${seed}`,
 				`payee-${seed}@example.com`,
 			);
-			const payoutTool = (/** @type {string} */ amount) =>
+			// The node's Idempotency Key is, as a tool, $fromAI('idempotency_key'): its default there.
+			const payoutTool = (/** @type {string} */ amount, /** @type {string} */ reference) =>
 				toolWorkflow({
 					toolName: 'Pay_out',
 					parameters: {
@@ -270,9 +271,9 @@ describeE2e('FacilitaPay as an AI agent tool in a real n8n 2.x', () => {
 						fromBankAccountId: ACCOUNT_IDS.usdCashOut,
 						toBankAccountId: ACCOUNT_IDS.brlCustomer,
 					},
-					args: { customerId: subjectId, amount },
+					args: { customerId: subjectId, amount, idempotency_key: reference },
 				});
-			const workflow = payoutTool('64.10');
+			const workflow = payoutTool('64.10', `invoice-${seed}-1`);
 			const mark = await sandboxMark(state);
 			const first = await runWorkflow(workflow, { state, nodeName: EXECUTOR });
 			const second = await runWorkflow(workflow, { state, nodeName: EXECUTOR, imported: true });
@@ -288,19 +289,23 @@ describeE2e('FacilitaPay as an AI agent tool in a real n8n 2.x', () => {
 			expect(toolAnswer(first.items)).not.toContain('alreadyDone');
 			expect(toolAnswer(second.items)).toContain('"alreadyDone":true');
 
-			// A different amount is a different payment: sent.
-			const other = payoutTool('64.20');
+			expect(payouts[0].body.transaction.meta).toEqual({
+				n8n_facilitapay_ref: `key:invoice-${seed}-1`,
+			});
+
+			// Another reference is another payment, even with the very same content: sent.
+			const other = payoutTool('64.10', `invoice-${seed}-2`);
 			other.id = workflow.id;
-			// The same workflow (re-imported), its Tool Executor asking for 64.20.
+			// The same workflow (re-imported), its Tool Executor asking under another reference.
 			const third = await runWorkflow(other, { state, nodeName: EXECUTOR });
 			expect(third.runData?.status).toBe('success');
 			const after = await sandboxRequests(
 				{ after: mark, method: 'POST', pathPrefix: '/transactions' },
 				state,
 			);
-			expect(after.map((r) => r.body.transaction.value)).toEqual(['64.10', '64.20']);
+			expect(after.map((r) => r.body.transaction.value)).toEqual(['64.10', '64.10']);
 			process.stderr.write(
-				`agent payout twice: ${after.length} payouts for 3 tool calls (64.10, 64.10, 64.20); second answer: ${toolAnswer(second.items).slice(0, 200)}\n`,
+				`agent payout twice: ${after.length} payouts for 3 tool calls (64.10 ref 1, 64.10 ref 1, 64.10 ref 2); second answer: ${toolAnswer(second.items).slice(0, 200)}\n`,
 			);
 		},
 		CLI_TIMEOUT * 3,

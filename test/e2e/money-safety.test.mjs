@@ -1,8 +1,10 @@
 // Money under n8n's own retries, in a real n8n 2.x: four payouts with Retry On Fail (3 tries); the
 // sandbox creates the second payout and then drops the connection before answering (`reset_after`),
-// so the node cannot know whether it was paid. n8n runs the node again twice; no payout may reach
-// the service twice, and the run must end as a failure that names the unknown outcome, not as a
-// success. With Continue On Fail the other payouts go through and the unknown one is an error item.
+// so the node cannot know whether it was paid. n8n runs the node again; the node finds the payout
+// at FacilitaPay by the identity in its meta (issue 24) and sends only the rest: no payout reaches
+// the service twice. With a FacilitaPay that drops meta, the payout cannot be settled: the run
+// fails naming the unknown outcome. With Continue On Fail the other payouts go through and the
+// unknown one is an error item.
 import { CREDENTIAL_TYPE } from '../../scripts/n8n-runtime.mjs';
 import { ACCOUNTS } from './lib/operation-phases.mjs';
 import { importWorkflows, runWorkflow } from './lib/n8n.mjs';
@@ -88,16 +90,35 @@ describeE2e(
 			});
 
 		test(
-			'a reset after the second payout was created: each payout reaches the service at most once, and the run fails naming the unknown outcome',
+			'a reset after the second payout was created: Retry On Fail finds it at FacilitaPay by its identity, sends the rest, and each payout reaches the service once',
 			async () => {
 				await resetAfterSecondPayout();
 				const mark = await sandboxMark();
 
 				const run = await runWorkflow(stopping, { imported: true });
 
+				expect(run.exitCode).toBe(0);
+				expect(run.items).toHaveLength(4);
+				expect(run.items[1]).toMatchObject({ value: '11.02', alreadyDone: true });
+				expect(run.items[1].alreadyDoneNote).toMatch(/FacilitaPay already holds this payment/);
+				expect(await payoutsSince(mark)).toEqual(values);
+			},
+			CLI_TIMEOUT,
+		);
+
+		test(
+			'the same with a FacilitaPay that drops meta: the unknown payout cannot be settled, so it is never sent again and the run fails naming it',
+			async () => {
+				await resetAfterSecondPayout();
+				await sandboxControl('POST', '/meta', { mode: 'drop' });
+				const mark = await sandboxMark();
+
+				const run = await runWorkflow(stopping, { imported: true });
+				await sandboxControl('POST', '/meta', { mode: 'keep' });
+
 				expect(run.exitCode).not.toBe(0);
 				expect(run.error?.message).toMatch(/^Outcome unknown \(item 1\)/);
-				expect(run.error?.description ?? '').toMatch(/Transaction > Get/);
+				expect(run.error?.message).toMatch(/not seen to keep meta/);
 				// Three tries of the node, yet only the first two payouts were ever sent, once each.
 				expect(await payoutsSince(mark)).toEqual(['11.01', '11.02']);
 			},

@@ -20,7 +20,13 @@
 import { setupOwner } from '../../scripts/n8n-runtime.mjs';
 import { startPrivateSandbox } from './lib/sandbox.mjs';
 import { CLI_TIMEOUT, describeE2e } from './lib/state.mjs';
-import { idempotencyKeyAcrossExecutions, retryCase, useRetryInstance } from './lib/retry-cases.mjs';
+import {
+	editedRetryCase,
+	identicalExecutionsCase,
+	idempotencyKeyAcrossExecutions,
+	retryCase,
+	useRetryInstance,
+} from './lib/retry-cases.mjs';
 
 describeE2e("n8n's Retry button sends no payout twice, in n8n 2.41.1 (the shared server)", () => {
 	const instance = useRetryInstance({
@@ -62,6 +68,18 @@ describeE2e("n8n's Retry button sends no payout twice, in n8n 2.41.1 (the shared
 			idempotencyKeyAcrossExecutions(instance.n8n, {
 				values: ['34.01', '34.02', '34.03', '34.04'],
 			}),
+		CLI_TIMEOUT,
+	);
+
+	test(
+		'Retry with currently saved workflow after To Bank Account was edited: items paid before the failure are not paid again (issue 24)',
+		() => editedRetryCase(instance.n8n, { values: ['35.01', '35.02', '35.03', '35.04'] }),
+		CLI_TIMEOUT,
+	);
+
+	test(
+		'another ordinary execution with identical payouts pays them again: content is not identity (issue 24)',
+		() => identicalExecutionsCase(instance.n8n, { values: ['36.01', '36.02'] }),
 		CLI_TIMEOUT,
 	);
 });

@@ -14,6 +14,8 @@ export interface ExecuteContextOptions {
 	workflowId?: string;
 	/** n8n's deduplication store, shared between contexts to play several executions. */
 	processedStore?: ProcessedStore;
+	/** The execution's custom data; one object shared by contexts plays a Retry's carry-over. */
+	customData?: Record<string, string>;
 	httpRequestWithAuthentication: (...args: never[]) => Promise<unknown>;
 }
 

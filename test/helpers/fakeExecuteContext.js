@@ -17,12 +17,14 @@
  *   mode?: string,
  *   workflowId?: string,
  *   processedStore?: ProcessedStore,
+ *   customData?: Record<string, string>,
  *   httpRequestWithAuthentication: (...args: any[]) => Promise<unknown>,
  * }} options
  */
 function createExecuteContext(options) {
 	const sets = Array.isArray(options.parameters) ? options.parameters : [options.parameters];
 	const items = options.items ?? sets.map(() => ({ json: {} }));
+	const customData = options.customData ?? {};
 	return {
 		getNode: () => options.node,
 		// n8n's execution mode: 'retry' in an execution started by the Retry button.
@@ -33,6 +35,17 @@ function createExecuteContext(options) {
 		// n8n's $runIndex, when the test gives one (the same on Retry On Fail, higher in a loop).
 		getWorkflowDataProxy: () =>
 			options.runIndex === undefined ? {} : { $runIndex: options.runIndex },
+		// The execution's custom data (n8n's resultData.metadata): pass one object to several
+		// contexts to play what n8n carries into the execution its Retry button starts. As n8n
+		// does: 10 keys at most (a new key past that is ignored), values cut at 512 characters.
+		customData: {
+			get: (key) => customData[key],
+			set: (key, value) => {
+				const data = customData;
+				if (!(key in data) && Object.keys(data).length >= 10) return;
+				data[key] = String(value).slice(0, 512);
+			},
+		},
 		getInputData: () => items,
 		continueOnFail: () => options.continueOnFail ?? false,
 		getCredentials: async () => options.credentials,

@@ -1,6 +1,7 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
 import type { ApiRequest, PageOptions } from '../transport';
+import type { RecordPlace } from '../transport/money';
 import type { CardSecrets } from '../security/cardData';
 
 /**
@@ -30,9 +31,21 @@ export interface ItemWork {
 	): INodeExecutionData[] | Promise<INodeExecutionData[]>;
 }
 
+/**
+ * What an operation that creates or moves money declares, once, beside its `prepare` (whose request
+ * it sends with `retry: 'sendOnce'`): where FacilitaPay keeps the record its request makes, so that
+ * a retry can find it (actions/common/findSent). From it follow the Idempotency Key and Preview
+ * fields, the identity in `meta` and the lookup.
+ */
+export interface MoneyDeclaration {
+	record(request: ApiRequest): RecordPlace;
+}
+
 /** What every `<operation>.operation.ts` exports. */
 export interface OperationModule {
 	description: INodeProperties[];
+	/** Present when the operation creates or moves money. */
+	money?: MoneyDeclaration;
 	/**
 	 * Reads and validates one input item's parameters into its work. Sends nothing; throws the
 	 * readable error (which field, which item, how to fix it) when the input breaks a rule.

@@ -1,5 +1,5 @@
 import type { IDataObject, IExecuteFunctions, INode, INodeExecutionData } from 'n8n-workflow';
-import { NodeOperationError } from 'n8n-workflow';
+import { NodeOperationError, sleep } from 'n8n-workflow';
 
 import type { ApiRequest, ErrorFacts, FacilitaPayError } from '../transport';
 import {
@@ -14,10 +14,9 @@ import {
 import { errorFromFacts, setFacts } from '../transport/errors';
 import type { MoneyItem } from '../transport/money';
 import { MoneyRun } from '../transport/money';
-import { requestDigest } from '../transport/requestDigest';
 import { estimateBytes, recordIdOf } from '../transport/sentMemory';
 import { maskCardData, redactCardError } from '../security/cardData';
-import { findSent } from './common/findSent';
+import { RecordLookups, undeclared } from './common/findSent';
 import { countText, totalsText } from './common/moneySummary';
 import { readIdempotencyKey, readPreviewOnly, readRunSettings } from './common/requestOptions';
 import type { ItemWork, OperationModule } from './node.type';
@@ -117,7 +116,6 @@ async function perform(
 	work: ItemWork,
 	money: MoneyRun | undefined,
 	item: MoneyItem | undefined,
-	runIndex: number | undefined,
 	tally: Tally,
 ): Promise<INodeExecutionData[]> {
 	const index = work.request.itemIndex ?? item?.itemIndex ?? 0;
@@ -137,10 +135,12 @@ async function perform(
 	} catch (error) {
 		throw failure(error);
 	}
+	// The request as it leaves: the payment's identity in its meta.
+	const request = money && item ? money.withIdentity(item) : work.request;
 	if (money && item) {
 		try {
-			const decision = await money.before(item, runIndex);
-			if (decision.kind === 'alreadyDone') {
+			const decision = await money.before(item);
+			if (decision.kind === 'alreadyDone' || decision.kind === 'notSent') {
 				tally.alreadyDone++;
 				return [{ json: decision.json }];
 			}
@@ -154,16 +154,15 @@ async function perform(
 	}
 	if (!replayed) {
 		try {
-			if (work.send === 'allPages')
-				answer = await apiRequestAllItems.call(ctx, work.request, work.page);
-			else if (work.send === 'download') answer = await apiDownload.call(ctx, work.request);
-			else answer = await apiRequest.call(ctx, work.request);
+			if (work.send === 'allPages') answer = await apiRequestAllItems.call(ctx, request, work.page);
+			else if (work.send === 'download') answer = await apiDownload.call(ctx, request);
+			else answer = await apiRequest.call(ctx, request);
 		} catch (error) {
-			if (money && item) money.failed(item, error, runIndex);
+			if (money && item) money.failed(item, error);
 			throw failure(error);
 		}
 		if (money && item) {
-			money.sent(item, answer, runIndex);
+			money.sent(item, answer);
 			tally.sent.push(item.request);
 		}
 	}
@@ -187,6 +186,25 @@ async function perform(
 }
 
 /**
+ * A pause of the run's own loops: every 50 ms of work it lets the event loop run (n8n's other
+ * executions, timers, answers), so that 50,000 items never block the process for long.
+ */
+function breather(): () => Promise<void> {
+	let last = Date.now();
+	let breath: Promise<void> | undefined;
+	return async () => {
+		if (breath) return await breath;
+		if (Date.now() - last < 50) return;
+		// One pause for every worker of the pool: they all wait for the same turn of the loop.
+		breath = sleep(0).then(() => {
+			last = Date.now();
+			breath = undefined;
+		});
+		await breath;
+	};
+}
+
+/**
  * Runs `task` for indexes 0..count-1 with at most `size` running at once, starting them in order.
  * Stops starting new ones once `stopped()` says so; those already running finish.
  */
@@ -197,10 +215,12 @@ async function runPool(
 	stopped: () => boolean,
 ): Promise<void> {
 	let next = 0;
+	const breathe = breather();
 	const worker = async () => {
 		while (next < count && !stopped()) {
 			const index = next++;
 			await task(index);
+			await breathe();
 		}
 	};
 	await Promise.all(Array.from({ length: Math.min(size, count) }, worker));
@@ -368,7 +388,9 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 	);
 	const invalid: Array<{ index: number; error: FacilitaPayError }> = [];
 	let movesMoney = false;
+	const breathe = breather();
 	for (let i = 0; i < items.length; i++) {
+		await breathe();
 		try {
 			const work = await operation.prepare.call(this, i);
 			const slot: Slot = { work };
@@ -378,7 +400,7 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 					itemIndex: i,
 					request: work.request,
 					idempotencyKey: readIdempotencyKey(this, i),
-					digest: requestDigest(work.request),
+					place: operation.money?.record(work.request) ?? undeclared(work.request),
 				};
 			}
 			// A big request (a document) is not held for every item at once: checked now, built
@@ -423,17 +445,12 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 	const runIndex = runIndexOf(this);
 	const tally: Tally = { sent: [], alreadyDone: 0 };
 	const moneyItems = slots.filter((slot) => slot?.money).map((slot) => slot.money!);
+	const lookups = new RecordLookups(async (read) => await apiRequest.call(this, read));
 	const money =
 		moneyItems.length > 0
-			? await MoneyRun.begin(this, moneyItems, {
-					findSent: async (request, sinceMs, taken) =>
-						await findSent.call(
-							this,
-							request,
-							sinceMs,
-							taken,
-							async (read) => await apiRequest.call(this, read),
-						),
+			? MoneyRun.begin(this, moneyItems, {
+					runIndex,
+					findSent: async (place, ref) => await lookups.find(place, ref),
 				})
 			: undefined;
 
@@ -449,7 +466,7 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 				try {
 					const work = slot.work ?? (await operation.prepare.call(this, i));
 					const item = slot.money && { ...slot.money, request: work.request };
-					results[i] = await perform(this, work, money, item, runIndex, tally);
+					results[i] = await perform(this, work, money, item, tally);
 				} catch (error) {
 					results[i] = forItem(this, error, i, 'send');
 					if (!continueOnFail && (firstFailure === undefined || i < firstFailure)) {

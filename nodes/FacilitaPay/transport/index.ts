@@ -4,8 +4,9 @@
  * - `retry.ts`: the retry and rate-limit policy (the 429 rule, deadlines);
  * - `run.ts`: what one run of the node shares (limiter, credentials, stop);
  * - `send.ts`: the send loop; `request.ts`: JSON and file requests; `paging.ts`: `last_id` paging;
- * - `money.ts`: the money rule, sent at most once whoever runs it again (with `sentMemory.ts`
- *   in this process and `ledger.ts` in n8n's database).
+ * - `money.ts`: the money rule: one exact identity per payment, settled by FacilitaPay's record
+ *   (`chain.ts`: the origin in the execution's custom data; `sentMemory.ts`: this process's fast
+ *   path; `ledger.ts`: n8n's store, for requests no record can be found for).
  */
 export type { ErrorFacts, FacilitaPayError, FailureFacts, Outcome } from './errors';
 export { describeErrorBody, factsOf, failureFacts, words } from './errors';

@@ -1,37 +1,67 @@
+import { randomUUID } from 'crypto';
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
+import type { Chain, CustomData } from './chain';
+import { CHAIN_DATA_KEY, chainText, customDataOf, parseChain, runToken, safe } from './chain';
 import type { FacilitaPayError } from './errors';
-import { errorFromFacts, factsOf } from './errors';
+import { errorFromFacts, factsOf, setFacts } from './errors';
 import { Ledger } from './ledger';
-import { digest, requestDigest } from './requestDigest';
+import { CREDENTIAL_TYPE } from './run';
 import type { ApiRequest } from './send';
 import type { SentMemory } from './sentMemory';
 import { recordIdOf, sentMemory } from './sentMemory';
+import { NODE_META_KEY } from '../validation/metadata';
 
 /**
- * The money rule, in one place: a request that creates or moves money (`retry: 'sendOnce'`) is
- * sent at most once, whoever runs it again.
+ * The money rule, in one place: a request that creates or moves money (`retry: 'sendOnce'`) has
+ * one exact identity, and whether it was sent is settled by FacilitaPay's own record of it.
  *
- * - **n8n's Retry On Fail** (same execution, same $runIndex): this process's memory (sentMemory)
- *   replays the answer, or repeats the unknown outcome; nothing is sent again.
- * - **n8n's Retry button** (a new execution in mode `retry`, same items): every request sent is
- *   recorded in n8n's database (ledger) as attempted, then done, under a key made of the item,
- *   the request and its money fields (not its clock fields, which a retry computes anew). A retry
- *   reads them first: done → not sent, the item says so; attempted with no known answer → looked
- *   up at FacilitaPay, sent only when not found.
- * - **An idempotency key the user gives**: a key done by this node within `KEY_WINDOW_MS` (at least
- *   24 hours) is not sent again in any execution.
- * - **An AI agent** (the node as a tool; n8n gives each call, and each Retry On Fail try of a
- *   call, a new run index): the same request within `TOOL_WINDOW_MS` (at least an hour) is sent
- *   once; an identical call gets the first one's answer, marked as already done.
+ * - **The identity** (`ref`) is the user's Idempotency Key (`key:<key>`), or else the payment's
+ *   origin: the execution it was first attempted in, the node, n8n's `$runIndex` and the item
+ *   (`run:<execution>:<node>:<runIndex>:<item>`). The origin execution is written in the
+ *   execution's custom data (one key, `facilitapay`) before the first request leaves, and n8n
+ *   carries custom data into the execution its Retry button starts (both "with original" and "with
+ *   currently saved workflow"): a retry computes the same identities, whatever was edited and
+ *   however late. It never comes from the body or the clock: another execution with identical
+ *   content is another payment.
+ * - **It travels with the payment**: `meta.n8n_facilitapay_ref` on transaction and subscription
+ *   creates, beside the user's own `meta`.
+ * - **Settled by FacilitaPay's record**: when the identity may have been sent before (a key; a node
+ *   run the chain of executions already started; an earlier try of unknown outcome), the record
+ *   carrying it is looked up (findSent: the subject's transactions or the subscriptions, each list
+ *   read once per run). Found → not sent, the item carries the record. Not found → sent only where
+ *   FacilitaPay is seen to keep `meta`; otherwise the item fails as *Outcome unknown*.
+ * - **n8n's stores are a fast path**: this process's memory replays answers for Retry On Fail and
+ *   says "done" without a read; n8n's deduplication store (ledger) only serves the requests no
+ *   record can be found for, and the first use of a key where FacilitaPay is not seen to keep meta.
  */
 
-export const KEY_WINDOW_MS = 24 * 60 * 60 * 1000;
-export const TOOL_WINDOW_MS = 60 * 60 * 1000;
-/** How far back a retry looks for the hour an item of unknown outcome was first sent. */
-const HOURS_LOOKED_BACK = 48;
-/** Lookups of done items' records made at once before a retry's unknown items are looked up. */
-const DONE_LOOKUPS_AT_ONCE = 8;
+/** Where the identity travels in FacilitaPay's `meta`. */
+export const IDENTITY_FIELD = NODE_META_KEY;
+
+/** What a lookup at FacilitaPay found: the record, nothing (and whether `meta` showed), or why it cannot tell. */
+export type FindSentResult =
+	| { found: IDataObject }
+	/** `metaShown` undefined: the record read proves it (a status); false: no record showed the identity. */
+	| { notFound: true; metaShown?: boolean }
+	| { cannotTell: string };
+
+/** Where a money request's record is found at FacilitaPay (declared by its operation module). */
+export type RecordPlace =
+	/** In the list `list`, by the identity in the `meta` of the body's `holder` object. */
+	| { by: 'meta'; holder: string; list: string; what: string; name: string }
+	/** The record the request names: its status tells. */
+	| {
+			by: 'state';
+			find: (
+				taken: Set<string>,
+				read: (request: ApiRequest) => Promise<unknown>,
+			) => Promise<FindSentResult>;
+	  }
+	/** Nowhere: `why` says what to check instead. */
+	| { by: 'none'; why: string };
+
+export type FindSent = (place: RecordPlace, ref: string) => Promise<FindSentResult>;
 
 /** One money-moving request of one item. */
 export interface MoneyItem {
@@ -39,440 +69,377 @@ export interface MoneyItem {
 	request: ApiRequest;
 	/** The user's Idempotency Key for this item, when given. */
 	idempotencyKey?: string;
-	/** requestDigest(request), when computed already (the request may be built again later). */
-	digest?: string;
+	/** Where its record is found (its operation declares it); nowhere when not given. */
+	place?: RecordPlace;
 }
-
-/** What a lookup at FacilitaPay found for a request whose outcome is unknown. */
-export type FindSentResult = { found: IDataObject } | { notFound: true } | { cannotTell: string };
-
-export type FindSent = (
-	request: ApiRequest,
-	sinceMs: number,
-	taken: Set<string>,
-) => Promise<FindSentResult>;
 
 /** What to do with an item's money request. */
 export type MoneyDecision =
 	| { kind: 'send' }
 	/** Retry On Fail: the answer this execution already got. */
 	| { kind: 'replay'; answer: unknown }
-	/** Done before (another execution, an identical tool call, a used key): not sent. */
-	| { kind: 'alreadyDone'; json: IDataObject };
+	/** Done before (FacilitaPay holds it under this identity): not sent. */
+	| { kind: 'alreadyDone'; json: IDataObject }
+	/** Another item of this run carries the same identity: not sent, not a failure. */
+	| { kind: 'notSent'; json: IDataObject };
 
-/** Whether this run is the node used as an AI agent's tool. */
-function isTool(ctx: IExecuteFunctions): boolean {
-	return /Tool$/.test(ctx.getNode().type ?? '');
+/** Whether FacilitaPay keeps a record this request can be found by (not: card checkout…). */
+function findable(item: MoneyItem): boolean {
+	return item.place?.by === 'meta' || item.place?.by === 'state';
 }
 
-function modeOf(ctx: IExecuteFunctions): string | undefined {
-	try {
-		return ctx.getMode?.();
-	} catch {
-		return undefined;
-	}
+function alreadyDone(note: string, ref: string, record?: IDataObject): IDataObject {
+	return { ...(record ?? {}), alreadyDone: true, alreadyDoneNote: note, [IDENTITY_FIELD]: ref };
 }
 
-function alreadyDone(note: string, record?: IDataObject): IDataObject {
-	return { ...(record ?? {}), alreadyDone: true, alreadyDoneNote: note };
+/** The identity a create answer carries back in its `meta`, when it does. */
+function echoedRef(answer: unknown): unknown {
+	let value = answer;
+	if (value && typeof value === 'object' && 'data' in (value as object))
+		value = (value as { data: unknown }).data;
+	const meta = (value as { meta?: unknown } | undefined)?.meta;
+	return meta && typeof meta === 'object' ? (meta as IDataObject)[IDENTITY_FIELD] : undefined;
+}
+
+/** Whether a refusal's body names `meta`: FacilitaPay refused the identity. */
+function refusesMeta(error: unknown): boolean {
+	const facts = factsOf(error);
+	if (facts?.status === undefined || facts.status < 400 || facts.status >= 500) return false;
+	return /\bmeta\b/i.test(`${facts.detail ?? ''} ${facts.head}`);
 }
 
 /**
- * The money rule for one run of the node. `begin()` it with every money item before sending,
- * ask `before()` for each item, report `sent()`/`failed()`, and `finish()` at the end (also
- * after a failure): that writes what the ledger still has to know.
+ * The money rule for one run of the node. `begin()` it with every money item before sending (it
+ * writes the chain into the execution's custom data and gives each item its identity), ask
+ * `before()` for each item, report `sent()`/`failed()`, and `finish()` at the end.
  */
 export class MoneyRun {
-	private readonly primed = new Map<string, 'done' | 'attempted'>();
+	private readonly refs = new Map<number, string>();
 
-	/** Retry button: when an item of unknown outcome was first sent (the start of that hour). */
-	private readonly attemptedAt = new Map<string, number>();
-
-	/** Retry button: the FacilitaPay records of items done before, found ahead of the lookups. */
-	private readonly doneRecords = new Map<string, IDataObject | undefined>();
-
-	private readonly removals: string[] = [];
+	private readonly firstOfRef = new Map<string, number>();
 
 	private readonly writes: Array<Promise<void>> = [];
 
-	private readonly taken = new Set<string>();
+	private readonly removals: string[] = [];
 
-	private readonly dayBucket: number;
+	/** Whether this node run may have sent money requests before (an earlier try, the retried execution). */
+	private earlier = false;
 
-	private readonly hourBucket: number;
+	private chain?: Chain;
 
-	private readonly retrying: boolean;
+	private data?: CustomData;
 
-	private readonly tool: boolean;
+	/** Whether this execution is the origin: Retry On Fail then replays the answers it got. */
+	private original = false;
+
+	/** Why items without a key cannot be identified (n8n gives no custom data to a retry). */
+	private unidentified?: string;
+
+	private readonly scope: string;
 
 	private constructor(
 		private readonly ctx: IExecuteFunctions,
 		private readonly ledger: Ledger | undefined,
 		private readonly findSent: FindSent | undefined,
 		private readonly memory: SentMemory,
-		now: () => number,
+		private readonly runIndex: number,
 	) {
-		const at = now();
-		this.dayBucket = Math.floor(at / KEY_WINDOW_MS);
-		this.hourBucket = Math.floor(at / TOOL_WINDOW_MS);
-		this.retrying = modeOf(ctx) === 'retry';
-		this.tool = isTool(ctx);
+		const node = ctx.getNode();
+		this.scope = node.credentials?.[CREDENTIAL_TYPE]?.id ?? CREDENTIAL_TYPE;
 	}
 
-	static async begin(
+	static begin(
 		ctx: IExecuteFunctions,
 		items: MoneyItem[],
 		options: {
 			findSent?: FindSent;
 			ledger?: Ledger | null;
 			memory?: SentMemory;
-			now?: () => number;
+			runIndex?: number;
 		} = {},
-	): Promise<MoneyRun> {
+	): MoneyRun {
 		const ledger = options.ledger === null ? undefined : (options.ledger ?? Ledger.of(ctx));
 		const run = new MoneyRun(
 			ctx,
 			ledger,
 			options.findSent,
 			options.memory ?? sentMemory,
-			options.now ?? Date.now,
+			options.runIndex ?? 0,
 		);
-		if (run.retrying && ledger && items.length > 0) await run.prime(items);
+		run.start(items);
 		return run;
 	}
 
-	/**
-	 * Retry button: what the executions before this one recorded for these items, in one read;
-	 * for the items whose outcome nobody learned, the hour of the attempt (a second read), so that
-	 * the lookup at FacilitaPay starts there. When there are such items, the records of the items
-	 * known to be done are found first, so that an unknown item cannot take a done item's record.
-	 */
-	private async prime(items: MoneyItem[]): Promise<void> {
-		const days = [this.dayBucket, this.dayBucket - 1];
-		const keys: string[] = [];
-		for (const item of items) {
-			const auto = this.autoKey(item);
-			for (const day of days) keys.push(`D:${day}:${auto}`, `A:${day}:${auto}`);
-		}
-		const seen = await this.ledger!.peek(keys);
-		const attempted: MoneyItem[] = [];
-		const done: MoneyItem[] = [];
-		for (const item of items) {
-			const auto = this.autoKey(item);
-			if (days.some((day) => seen.has(`D:${day}:${auto}`))) {
-				this.primed.set(auto, 'done');
-				done.push(item);
-			} else if (days.some((day) => seen.has(`A:${day}:${auto}`))) {
-				this.primed.set(auto, 'attempted');
-				attempted.push(item);
-			}
-		}
-		if (attempted.length === 0) return;
-		const hours = Array.from({ length: HOURS_LOOKED_BACK }, (_, k) => this.hourBucket - k);
-		const hourKeys = attempted.flatMap((item) =>
-			hours.map((hour) => `H:${hour}:${this.autoKey(item)}`),
-		);
-		const seenHours = await this.ledger!.peek(hourKeys);
-		for (const item of attempted) {
-			const auto = this.autoKey(item);
-			const earliest = [...hours].reverse().find((hour) => seenHours.has(`H:${hour}:${auto}`));
-			if (earliest !== undefined) this.attemptedAt.set(auto, earliest * TOOL_WINDOW_MS);
-		}
-		if (!this.findSent) return;
-		for (let start = 0; start < done.length; start += DONE_LOOKUPS_AT_ONCE) {
-			await Promise.all(
-				done.slice(start, start + DONE_LOOKUPS_AT_ONCE).map(async (item) => {
-					this.doneRecords.set(
-						this.autoKey(item),
-						await this.findQuietly(item, (this.dayBucket - 1) * KEY_WINDOW_MS),
-					);
-				}),
-			);
-		}
-	}
-
-	private autoKey(item: MoneyItem): string {
-		return `${item.itemIndex}:${item.digest ?? requestDigest(item.request)}`;
-	}
-
-	/** The key of this request in this process's memory (none outside an execution). */
-	private memoryKey(item: MoneyItem, runIndex: number | undefined): string | undefined {
+	/** Reads and writes the chain in the execution's custom data; gives every item its identity. */
+	private start(items: MoneyItem[]): void {
 		const node = this.ctx.getNode();
-		if (this.tool) {
-			const workflowId = safe(() => this.ctx.getWorkflow().id) ?? '';
-			return `tool\u0000${workflowId}\u0000${node.id ?? node.name}\u0000${item.digest ?? requestDigest(item.request)}`;
+		const nodeId = node.id ?? node.name;
+		// Outside an execution (n8n gives no ID) the run is its own origin: nothing can retry it.
+		const execution =
+			String(safe(() => this.ctx.getExecutionId()) ?? '') || `local-${randomUUID()}`;
+		const retrying = safe(() => this.ctx.getMode()) === 'retry';
+		this.data = customDataOf(this.ctx);
+		const stored = parseChain(safe(() => this.data?.get(CHAIN_DATA_KEY)));
+		const token = runToken(nodeId, this.runIndex);
+		if (this.data) {
+			const chain = stored ?? { origin: execution, meta: '', runs: [] };
+			this.earlier = chain.runs.includes(token) || chain.runs.includes('*');
+			if (!chain.runs.includes(token) && !chain.runs.includes('*')) chain.runs.push(token);
+			this.chain = chain;
+			safe(() => this.data!.set(CHAIN_DATA_KEY, chainText(chain)));
+			const written = parseChain(safe(() => this.data!.get(CHAIN_DATA_KEY)));
+			if (written?.origin !== chain.origin)
+				this.unidentified =
+					"n8n's custom data of this execution is full (n8n keeps 10 keys per execution and the node needs one, named facilitapay), so a Retry of this execution could not recognise these payments";
+		} else if (retrying) {
+			this.earlier = true;
+			this.unidentified =
+				'this n8n gives the node no custom data of the execution being retried, so the payments of that execution cannot be recognised';
 		}
-		const executionId = String(safe(() => this.ctx.getExecutionId()) ?? '');
-		if (executionId === '') return undefined;
-		// Known, the run index tells a loop's passes apart; unknown, the body's digest does.
-		const run =
-			runIndex === undefined ? `?${item.digest ?? requestDigest(item.request)}` : String(runIndex);
-		return `${executionId}\u0000${node.id ?? node.name}\u0000${run}\u0000${item.itemIndex}\u0000${item.request.method} ${item.request.path}`;
+		const origin = this.chain?.origin ?? execution;
+		this.original = origin === execution && !retrying;
+		for (const item of items) {
+			const ref =
+				item.idempotencyKey !== undefined
+					? `key:${item.idempotencyKey}`
+					: this.unidentified === undefined
+						? `run:${origin}:${nodeId}:${this.runIndex}:${item.itemIndex}`
+						: undefined;
+			if (ref === undefined) continue;
+			this.refs.set(item.itemIndex, ref);
+			if (!this.firstOfRef.has(ref)) this.firstOfRef.set(ref, item.itemIndex);
+		}
+	}
+
+	/** The item's identity, when it has one. */
+	refOf(item: MoneyItem): string | undefined {
+		return this.refs.get(item.itemIndex);
+	}
+
+	/** The request as it is sent: the identity in `meta`, beside the user's own `meta`. */
+	withIdentity(item: MoneyItem): ApiRequest {
+		const ref = this.refOf(item);
+		const holder = item.place?.by === 'meta' ? item.place.holder : undefined;
+		const body = item.request.body;
+		if (ref === undefined || holder === undefined || !body) return item.request;
+		const inner = (body[holder] ?? {}) as IDataObject;
+		const meta = inner.meta && typeof inner.meta === 'object' ? (inner.meta as IDataObject) : {};
+		return {
+			...item.request,
+			body: { ...body, [holder]: { ...inner, meta: { ...meta, [IDENTITY_FIELD]: ref } } },
+		};
+	}
+
+	private memoryKey(ref: string): string {
+		return `${this.scope}\u0000${ref}`;
 	}
 
 	/** Whether this item's request may be sent, or what it already got. */
-	async before(item: MoneyItem, runIndex?: number): Promise<MoneyDecision> {
-		const memoryKey = this.memoryKey(item, runIndex);
-		const remembered = memoryKey === undefined ? undefined : this.memory.get(memoryKey);
+	async before(item: MoneyItem): Promise<MoneyDecision> {
+		const ref = this.refOf(item);
+		if (ref === undefined)
+			throw this.unknown(item, `${this.unidentified ?? 'it has no identity'}, so it was not sent`);
+		const first = this.firstOfRef.get(ref);
+		if (first !== undefined && first !== item.itemIndex)
+			return {
+				kind: 'notSent',
+				json: {
+					notSent: true,
+					idempotencyKey: item.idempotencyKey,
+					notSentNote: `Not sent: item ${first} of this run carries the same Idempotency Key "${item.idempotencyKey}", and one key names one payment.`,
+				},
+			};
+		const key = this.memoryKey(ref);
+		const remembered = this.memory.get(key);
 		if (remembered?.state === 'done') {
-			if (!this.tool && remembered.answer !== undefined)
+			if (ref.startsWith('run:') && this.original && remembered.answer !== undefined)
 				return { kind: 'replay', answer: remembered.answer };
-			const record = recordFrom(remembered.answer, remembered.recordId);
 			return {
 				kind: 'alreadyDone',
 				json: alreadyDone(
-					this.tool
-						? 'Not sent again: the same request was made by this tool less than an hour ago and FacilitaPay processed it. This is its answer.'
-						: 'Not sent again: FacilitaPay processed this request earlier in this execution.',
-					record,
+					`Not sent: FacilitaPay processed this payment earlier (${IDENTITY_FIELD} "${ref}").`,
+					ref,
+					recordFrom(remembered.answer, remembered.recordId),
 				),
 			};
 		}
-		if (remembered)
-			throw this.repeatedUnknown(
+		if (remembered?.state === 'sending')
+			throw this.unknown(
 				item,
-				remembered.state === 'unknown' ? remembered.error : undefined,
+				`a request with the same identity (${ref}) is being sent right now by another run of this node, so it was not sent again`,
 			);
-
-		if (item.idempotencyKey !== undefined && this.ledger) {
-			const earlier = await this.claimKey(item);
-			if (earlier === 'done') {
-				return {
-					kind: 'alreadyDone',
-					json: alreadyDone(
-						`Not sent: a request with the idempotency key "${item.idempotencyKey}" was done by this node within the last ${KEY_WINDOW_MS / 3_600_000} hours.`,
-						{ idempotencyKey: item.idempotencyKey },
-					),
-				};
-			}
-			// Used, with no known outcome: a retry looks it up below; anything else stops here.
-			if (earlier === 'unknown' && !(this.retrying && this.primed.has(this.autoKey(item))))
-				throw this.repeatedUnknown(
-					item,
-					undefined,
-					`a request with the idempotency key "${item.idempotencyKey}" was sent by this node within the last ${KEY_WINDOW_MS / 3_600_000} hours and its outcome is not known (it is being sent, or it failed without an answer), so it was not sent again`,
-				);
-		}
-		if (this.tool && this.ledger) {
-			const decision = await this.toolCheck(item);
+		const earlierUnknown = remembered?.state === 'unknown';
+		if (item.idempotencyKey !== undefined || this.earlier || earlierUnknown) {
+			const decision = await this.settle(item, ref, earlierUnknown);
 			if (decision) return decision;
 		}
-		if (this.retrying) {
-			const decision = await this.retryCheck(item);
-			if (decision) return decision;
-		}
-		if (memoryKey !== undefined) this.memory.set(memoryKey, { state: 'sending' });
-		if (this.ledger)
-			await this.guard(
-				this.ledger.record([
-					`A:${this.dayBucket}:${this.autoKey(item)}`,
-					`H:${this.hourBucket}:${this.autoKey(item)}`,
-				]),
-			);
+		this.memory.set(key, { state: 'sending' });
+		if (this.ledger && (!findable(item) || item.idempotencyKey !== undefined))
+			await this.guard(this.ledger.record([`A:${ref}`]));
 		return { kind: 'send' };
 	}
 
-	/**
-	 * The item's idempotency key, claimed for this send: undefined when it is new, otherwise
-	 * whether the request sent with it earlier is known to be done.
-	 */
-	private async claimKey(item: MoneyItem): Promise<'done' | 'unknown' | undefined> {
-		const key = digest(['key', item.idempotencyKey]);
-		const current = `K:${this.dayBucket}:${key}`;
-		const [claimed, earlier] = await Promise.all([
-			this.ledger!.checkAndRecord([current]),
-			this.ledger!.peek([`K:${this.dayBucket - 1}:${key}`]),
-		]);
-		if (claimed.size === 0 && earlier.size === 0) {
-			this.removeOnFailure(item, current);
-			return undefined;
-		}
-		const done = await this.ledger!.peek([
-			`KD:${this.dayBucket}:${key}`,
-			`KD:${this.dayBucket - 1}:${key}`,
-		]);
-		return done.size > 0 ? 'done' : 'unknown';
-	}
-
-	private readonly failureKeys = new Map<number, string[]>();
-
-	private removeOnFailure(item: MoneyItem, key: string): void {
-		const keys = this.failureKeys.get(item.itemIndex) ?? [];
-		keys.push(key);
-		this.failureKeys.set(item.itemIndex, keys);
-	}
-
-	/** The same request from this tool within the hour (any process): its outcome, not a second send. */
-	private async toolCheck(item: MoneyItem): Promise<MoneyDecision | undefined> {
-		const request = item.digest ?? requestDigest(item.request);
-		const current = `T:${this.hourBucket}:${request}`;
-		const [claimed, earlier] = await Promise.all([
-			this.ledger!.checkAndRecord([current]),
-			this.ledger!.peek([`T:${this.hourBucket - 1}:${request}`]),
-		]);
-		if (claimed.size === 0 && earlier.size === 0) {
-			this.removeOnFailure(item, current);
-			return undefined;
-		}
-		const since = (this.hourBucket - 1) * TOOL_WINDOW_MS;
-		const auto = this.autoKey(item);
-		const done = await this.ledger!.peek([
-			`D:${this.dayBucket}:${auto}`,
-			`D:${this.dayBucket - 1}:${auto}`,
-		]);
-		if (done.size > 0) {
-			return {
-				kind: 'alreadyDone',
-				json: alreadyDone(
-					'Not sent again: the same request was made by this tool less than an hour ago and FacilitaPay processed it.',
-					await this.findQuietly(item, since),
-				),
-			};
-		}
-		return await this.lookUp(
-			item,
-			since,
-			'Not sent again: the same request was made by this tool less than an hour ago',
-		);
-	}
-
-	/** Retry button: what the execution it retries did with this item. */
-	private async retryCheck(item: MoneyItem): Promise<MoneyDecision | undefined> {
-		const state = this.primed.get(this.autoKey(item));
-		if (state === undefined) return undefined;
-		const auto = this.autoKey(item);
-		const since = this.attemptedAt.get(auto) ?? (this.dayBucket - 1) * KEY_WINDOW_MS;
-		if (state === 'done') {
-			const found = this.doneRecords.has(auto)
-				? this.doneRecords.get(auto)
-				: await this.findQuietly(item, since);
-			return {
-				kind: 'alreadyDone',
-				json: alreadyDone(
-					'Not sent again: the execution this one retries already sent it and FacilitaPay processed it.',
-					found,
-				),
-			};
-		}
-		return await this.lookUp(
-			item,
-			since,
-			'Not sent again: the execution this one retries sent it without learning the outcome',
-		);
-	}
-
-	/** An earlier send of unknown outcome: FacilitaPay's records decide. */
-	private async lookUp(
+	/** An identity that may have been sent before: FacilitaPay's record decides. */
+	private async settle(
 		item: MoneyItem,
-		sinceMs: number,
-		why: string,
+		ref: string,
+		earlierUnknown: boolean,
 	): Promise<MoneyDecision | undefined> {
-		if (!this.findSent)
-			throw this.repeatedUnknown(item, undefined, `${why}, and it cannot be looked up`);
 		let result: FindSentResult;
-		try {
-			result = await this.findSent(item.request, sinceMs, this.taken);
-		} catch (error) {
-			throw this.repeatedUnknown(
+		if (!this.findSent) result = { cannotTell: 'no lookup at FacilitaPay is available' };
+		else {
+			try {
+				result = await this.findSent(
+					item.place ?? { by: 'none', why: 'nothing declares where its record is' },
+					ref,
+				);
+			} catch (error) {
+				result = {
+					cannotTell: `looking it up at FacilitaPay failed (${(error as Error).message})`,
+				};
+			}
+		}
+		if ('found' in result) {
+			const recordId = recordIdOf(result.found);
+			this.memory.set(this.memoryKey(ref), { state: 'done', recordId });
+			return {
+				kind: 'alreadyDone',
+				json: alreadyDone(
+					`Not sent: FacilitaPay already holds this payment under ${IDENTITY_FIELD} "${ref}"; this is its record.`,
+					ref,
+					result.found,
+				),
+			};
+		}
+		if ('notFound' in result) {
+			const meta = this.chain?.meta ?? '';
+			const proven =
+				result.metaShown === undefined || (meta !== 'd' && (result.metaShown || meta === 'k'));
+			if (proven) return undefined;
+			if (earlierUnknown)
+				throw this.unknown(
+					item,
+					`its earlier try has no known outcome and FacilitaPay shows no record under ${IDENTITY_FIELD} "${ref}", but it was not seen to keep meta, so "not found" does not prove "not sent"`,
+				);
+			return await this.byLedger(
 				item,
-				undefined,
-				`${why}, and looking it up at FacilitaPay failed (${(error as Error).message})`,
+				ref,
+				`FacilitaPay shows no record under ${IDENTITY_FIELD} "${ref}", but it was not seen to keep meta on these records, so "not found" does not prove "not sent"`,
 			);
 		}
-		if ('found' in result)
+		if (!findable(item) && !earlierUnknown)
+			return await this.byLedger(item, ref, result.cannotTell);
+		throw this.unknown(item, `it may have been sent before and ${lowerFirst(result.cannotTell)}`);
+	}
+
+	/**
+	 * Where FacilitaPay's record cannot settle it: n8n's store says whether this identity was
+	 * attempted. When it has nothing, a key's first use and a request no record can be found for
+	 * are sent; a payment of a node run the chain already started is not.
+	 */
+	private async byLedger(
+		item: MoneyItem,
+		ref: string,
+		why: string,
+	): Promise<MoneyDecision | undefined> {
+		if (!this.ledger) {
+			// n8n before 1.64 has no store: a key nothing shows as used is taken as new.
+			if (item.idempotencyKey !== undefined && !this.earlier) return undefined;
+			throw this.unknown(item, `it may have been sent before: ${why}`);
+		}
+		let seen: Set<string>;
+		try {
+			seen = await this.ledger.peek([`A:${ref}`, `D:${ref}`]);
+		} catch {
+			throw this.unknown(item, `it may have been sent before: ${why}`);
+		}
+		if (seen.has(`D:${ref}`))
 			return {
 				kind: 'alreadyDone',
-				json: alreadyDone(`${why}; FacilitaPay has it: this is its record.`, result.found),
+				json: alreadyDone(
+					`Not sent: this node recorded it as processed by FacilitaPay (${ref}). ${why}.`,
+					ref,
+				),
 			};
-		if ('cannotTell' in result)
-			throw this.repeatedUnknown(item, undefined, `${why}: ${result.cannotTell}`);
+		if (
+			seen.has(`A:${ref}`) ||
+			(this.earlier && item.idempotencyKey === undefined && findable(item))
+		)
+			throw this.unknown(item, `it was sent before without a known outcome: ${why}`);
 		return undefined;
 	}
 
-	private async findQuietly(item: MoneyItem, sinceMs: number): Promise<IDataObject | undefined> {
-		if (!this.findSent) return undefined;
-		try {
-			const result = await this.findSent(item.request, sinceMs, this.taken);
-			return 'found' in result ? result.found : undefined;
-		} catch {
-			return undefined;
+	/** The request was answered: remembered here (and in n8n's store where no record can be found). */
+	sent(item: MoneyItem, answer: unknown): void {
+		const ref = this.refOf(item);
+		if (ref === undefined) return;
+		this.memory.set(this.memoryKey(ref), {
+			state: 'done',
+			answer,
+			recordId: recordIdOf(answer),
+		});
+		if (item.place?.by === 'meta' && this.chain && this.chain.meta !== 'd') {
+			const kept = echoedRef(answer) === ref ? 'k' : 'd';
+			if (kept !== this.chain.meta) {
+				this.chain.meta = kept;
+				safe(() => this.data?.set(CHAIN_DATA_KEY, chainText(this.chain!)));
+			}
 		}
+		if (this.ledger && (!findable(item) || item.idempotencyKey !== undefined))
+			this.writes.push(this.guard(this.ledger.record([`D:${ref}`])));
 	}
 
-	/** The request was answered: remembered here and in the ledger. */
-	sent(item: MoneyItem, answer: unknown, runIndex?: number): void {
-		const memoryKey = this.memoryKey(item, runIndex);
-		if (memoryKey !== undefined)
-			this.memory.set(memoryKey, { state: 'done', answer, recordId: recordIdOf(answer) });
-		if (this.ledger) {
-			const keys = [`D:${this.dayBucket}:${this.autoKey(item)}`];
-			if (item.idempotencyKey !== undefined)
-				keys.push(`KD:${this.dayBucket}:${digest(['key', item.idempotencyKey])}`);
-			this.writes.push(this.guard(this.ledger.record(keys)));
-		}
-	}
-
-	/** The request failed: an unknown outcome is kept; a clear failure frees the item to be sent. */
-	failed(item: MoneyItem, error: unknown, runIndex?: number): void {
-		const memoryKey = this.memoryKey(item, runIndex);
-		const outcome = factsOf(error)?.outcome;
-		if (outcome === 'unknown') {
-			if (memoryKey !== undefined)
-				this.memory.set(memoryKey, { state: 'unknown', error: error as Error });
+	/**
+	 * The request failed: an unknown outcome is remembered (a flag, not the error); a clear failure
+	 * frees the identity. A refusal that names `meta` says so.
+	 */
+	failed(item: MoneyItem, error: unknown): void {
+		const ref = this.refOf(item);
+		if (ref === undefined) return;
+		const facts = factsOf(error);
+		if (facts?.outcome === 'unknown') {
+			this.memory.set(this.memoryKey(ref), { state: 'unknown' });
 			return;
 		}
-		if (memoryKey !== undefined) this.memory.forget(memoryKey);
-		this.removals.push(
-			`A:${this.dayBucket}:${this.autoKey(item)}`,
-			`H:${this.hourBucket}:${this.autoKey(item)}`,
-			...(this.failureKeys.get(item.itemIndex) ?? []),
-		);
+		this.memory.forget(this.memoryKey(ref));
+		this.removals.push(`A:${ref}`);
+		if (facts && refusesMeta(error))
+			setFacts(error as FacilitaPayError, {
+				...facts,
+				fix: `FacilitaPay refused the request's meta. The node writes the payment's identity in meta.${IDENTITY_FIELD} (beside your own meta) so that a retry can find the payment and never pay twice; without it the payment cannot be sent safely. Check your own Meta (JSON) field, or ask FacilitaPay to accept meta on this request.`,
+			});
 	}
 
-	/** Writes what the ledger still has to know; the run's answer waits for it. */
+	/** Writes what n8n's store still has to know; the run's answer waits for it. */
 	async finish(): Promise<void> {
 		await Promise.all(this.writes.splice(0));
 		if (this.ledger && this.removals.length > 0)
 			await this.guard(this.ledger.remove(this.removals.splice(0)));
 	}
 
-	/** A ledger that cannot be written does not stop a payment the user asked for. */
+	/** A store that cannot be written does not stop a payment the user asked for. */
 	private async guard(write: Promise<void>): Promise<void> {
 		try {
 			await write;
 		} catch {
-			// The store is n8n's database: when it fails, the execution's own memory still holds.
+			// n8n's database: when it fails, FacilitaPay's record still settles what it can.
 		}
 	}
 
-	private repeatedUnknown(item: MoneyItem, earlier?: Error, why?: string): FacilitaPayError {
-		const earlierFacts = factsOf(earlier);
-		const cause =
-			why ??
-			(earlierFacts
-				? `this request was already sent in this execution and ${lowerFirst(`${earlierFacts.head}${earlierFacts.detail ? `: ${earlierFacts.detail}` : ''}`)}`
-				: 'this request was already sent in this execution and is still being sent');
+	private unknown(item: MoneyItem, why: string): FacilitaPayError {
 		return errorFromFacts(this.ctx.getNode(), {
 			itemIndex: item.itemIndex,
 			outcome: 'unknown',
-			head: cause,
+			head: why.charAt(0).toUpperCase() + why.slice(1),
 			request: `${item.request.method} ${item.request.path}`,
 			movesMoney: true,
-			fix: 'It creates or moves money, so it is sent at most once, also when n8n runs the node again.',
+			fix: 'It creates or moves money, so it is sent at most once, also when n8n runs the node again. Check it at FacilitaPay (Transaction > Get, Subject > Get Transactions) before sending it again.',
 		});
 	}
 }
 
 function lowerFirst(text: string): string {
 	return text.charAt(0).toLowerCase() + text.slice(1);
-}
-
-function safe<T>(read: () => T): T | undefined {
-	try {
-		return read();
-	} catch {
-		return undefined;
-	}
 }
 
 function recordFrom(answer: unknown, recordId?: string): IDataObject | undefined {

@@ -1,21 +1,21 @@
 /**
- * This process's memory of money-moving requests, for n8n running the node again within one
- * execution (Retry On Fail) and for an AI agent calling the same tool twice. Bounded by time and by
- * bytes, never by a count that busy neighbours could exhaust:
- * - every entry lives `ttlMs` (1 hour) from its last change, then is forgotten;
- * - the answers kept to replay them are limited to `maxAnswerBytes` (64 MB) in all: past that, an
- *   entry keeps only the record's ID (about 200 bytes), enough to say "already done (ID …)"
- *   instead of paying again. 50,000 payouts remembered this way take about 10 MB.
- * Nothing is ever dropped before its hour because memory is short: only the answer's body is.
+ * This process's memory of money-moving requests, by identity: a fast path in front of
+ * FacilitaPay's record (money.ts), never the only truth. It replays an answer to n8n's Retry On
+ * Fail and says "done" without a read; what it forgets is looked up at FacilitaPay. Bounded by
+ * bytes only, never by time or by a count:
+ * - answers kept to replay them take up to `maxAnswerBytes` (64 MB) in all; past that an entry
+ *   keeps only the record's ID;
+ * - entries take up to `maxEntryBytes` (32 MB, ~160,000 entries); past that the oldest answered
+ *   ones are forgotten (entries being sent are kept: they are bounded by the requests in flight).
+ * An unknown outcome is a flag: the error (a 100 kB 503 page) is not kept.
  */
 export type SentOutcome =
 	| { state: 'sending' }
 	| { state: 'done'; answer?: unknown; recordId?: string }
-	| { state: 'unknown'; error: Error };
+	| { state: 'unknown' };
 
 interface Entry {
 	outcome: SentOutcome;
-	at: number;
 	/** Bytes of the answer this entry keeps (estimated). */
 	bytes: number;
 }
@@ -51,6 +51,7 @@ export function recordIdOf(answer: unknown): string | undefined {
 	return undefined;
 }
 
+/** What one entry costs besides its answer: its key, its outcome, the map's slot. */
 const ENTRY_OVERHEAD = 200;
 
 export class SentMemory {
@@ -58,25 +59,19 @@ export class SentMemory {
 
 	private answerBytes = 0;
 
+	private keyBytes = 0;
+
 	constructor(
 		private readonly maxAnswerBytes = 64 * 1024 * 1024,
-		readonly ttlMs = 60 * 60 * 1000,
-		private readonly now: () => number = Date.now,
+		private readonly maxEntryBytes = 32 * 1024 * 1024,
 	) {}
 
 	get(key: string): SentOutcome | undefined {
-		const entry = this.entries.get(key);
-		if (!entry) return undefined;
-		if (this.now() - entry.at > this.ttlMs) {
-			this.drop(key, entry);
-			return undefined;
-		}
-		return entry.outcome;
+		return this.entries.get(key)?.outcome;
 	}
 
 	set(key: string, outcome: SentOutcome): void {
-		const old = this.entries.get(key);
-		if (old) this.drop(key, old);
+		this.forget(key);
 		let kept = outcome;
 		let bytes = 0;
 		if (outcome.state === 'done' && outcome.answer !== undefined) {
@@ -87,36 +82,42 @@ export class SentMemory {
 				bytes = 0;
 			}
 		}
-		this.entries.set(key, { outcome: kept, at: this.now(), bytes });
+		this.entries.set(key, { outcome: kept, bytes });
 		this.answerBytes += bytes;
+		this.keyBytes += key.length + ENTRY_OVERHEAD;
 		this.prune();
 	}
 
 	forget(key: string): void {
 		const entry = this.entries.get(key);
-		if (entry) this.drop(key, entry);
+		if (!entry) return;
+		this.entries.delete(key);
+		this.answerBytes -= entry.bytes;
+		this.keyBytes -= key.length + ENTRY_OVERHEAD;
+	}
+
+	/** Forgets everything (what a new process knows). */
+	clear(): void {
+		this.entries.clear();
+		this.answerBytes = 0;
+		this.keyBytes = 0;
 	}
 
 	get size(): number {
 		return this.entries.size;
 	}
 
-	/** Estimated bytes held: the answers kept plus a flat cost per entry. */
+	/** Estimated bytes held: the answers kept plus the entries. */
 	get bytes(): number {
-		return this.answerBytes + this.entries.size * ENTRY_OVERHEAD;
+		return this.answerBytes + this.keyBytes;
 	}
 
-	private drop(key: string, entry: Entry): void {
-		this.entries.delete(key);
-		this.answerBytes -= entry.bytes;
-	}
-
-	/** Entries are kept in the order they were last set: the expired ones are at the front. */
+	/** Entries are kept in the order they were last set: the oldest are forgotten first. */
 	private prune(): void {
-		const now = this.now();
+		if (this.keyBytes <= this.maxEntryBytes) return;
 		for (const [key, entry] of this.entries) {
-			if (now - entry.at <= this.ttlMs) break;
-			this.drop(key, entry);
+			if (this.keyBytes <= this.maxEntryBytes) break;
+			if (entry.outcome.state !== 'sending') this.forget(key);
 		}
 	}
 }

@@ -46,6 +46,7 @@ async function prepareInstance(label, server, sb) {
 	const tag = `${label.replace(/\W/g, '')}-${Date.now().toString(36)}`;
 	const plainPath = `retry-plain-${tag}`;
 	const keyedPath = `retry-keyed-${tag}`;
+	const editPath = `retry-edit-${tag}`;
 	const plain = await createWorkflowViaApi(
 		payoutsWorkflow({
 			name: `e2e retry button (${label})`,
@@ -64,7 +65,16 @@ async function prepareInstance(label, server, sb) {
 		}),
 		state,
 	);
+	const edit = await createWorkflowViaApi(
+		payoutsWorkflow({
+			name: `e2e retry after an edit (${label})`,
+			path: editPath,
+			credentials: sb.credentials,
+		}),
+		state,
+	);
 	await activateWorkflow(keyed.id, state);
+	await activateWorkflow(edit.id, state);
 	await activateAndWaitForRegistration(plain.id, state, {
 		what: `the FacilitaPay Trigger (${label}) to register its URL`,
 	});
@@ -75,14 +85,20 @@ async function prepareInstance(label, server, sb) {
 		state,
 		plain: { id: String(plain.id), path: plainPath },
 		keyed: { id: String(keyed.id), path: keyedPath },
+		edit: { id: String(edit.id), path: editPath },
 	};
 }
 
 /** A person of the sandbox, new for each case (its transactions are only that case's). @param {any} state */
 async function newSubject(state) {
+	return (await newPerson(state)).id;
+}
+
+/** A new person of the sandbox: its subject ID and the data it was registered with. @param {any} state */
+async function newPerson(state) {
 	const seed = (Date.now() % 100000) + Math.floor(Math.random() * 1000) + 52000;
 	const person = samplePerson(seed, `Retry Button ${seed}`, { email: null, complete: false });
-	return (await createPerson(person, state)).id;
+	return { id: (await createPerson(person, state)).id, person };
 }
 
 /**
@@ -177,7 +193,7 @@ export function useRetryInstance({ label, timeout, setUp }) {
 		const { sb, stop } = started;
 		await sandboxControl('DELETE', '/faults', undefined, sb.state).catch(() => undefined);
 		// A shared server stays up for other files: leave nothing of ours active there.
-		for (const workflow of holder.n8n ? [holder.n8n.plain, holder.n8n.keyed] : [])
+		for (const workflow of holder.n8n ? [holder.n8n.plain, holder.n8n.keyed, holder.n8n.edit] : [])
 			await deactivateWorkflow(workflow.id, holder.n8n.state).catch(() => undefined);
 		await stop?.();
 		await sb.close();
@@ -255,6 +271,17 @@ export async function retryCase(n8n, { failure, loadWorkflow, values }) {
 			`output item 1: ${JSON.stringify(Array.isArray(output) ? { id: output[1].id, alreadyDone: output[1].alreadyDone, alreadyDoneNote: output[1].alreadyDoneNote } : null)}`,
 	);
 
+	// What n8n carried into the retry: the failed execution's custom data, where the node wrote the
+	// origin of its payments (docs/money.md).
+	const failedData = failed.data?.resultData?.metadata ?? failed.customData ?? {};
+	const retriedData =
+		retried.execution?.data?.resultData?.metadata ?? retried.execution?.customData ?? {};
+	figures.push(
+		`${n8n.label} ${failure}, loadWorkflow ${loadWorkflow}: custom data of the failed execution ${JSON.stringify(failedData)}, of the retry ${JSON.stringify(retriedData)}`,
+	);
+	expect(String(failedData.facilitapay)).toMatch(new RegExp(`^${failed.id}\\|`));
+	expect(String(retriedData.facilitapay).split('|')[0]).toBe(String(failed.id));
+
 	// n8n's side: a new execution in mode "retry" that retried the failed one, and succeeded.
 	expect(retried.mode).toBe('retry');
 	expect(retried.retryOf).toBe(String(failed.id));
@@ -326,4 +353,94 @@ export async function idempotencyKeyAcrossExecutions(n8n, { values }) {
 	);
 	expect(Array.isArray(output) && output.length).toBe(4);
 	for (const item of output) expect(item).toMatchObject({ alreadyDone: true });
+}
+
+/**
+ * Issue 24, "paid twice" after an edit: the batch fails on item 2 (429), the user points To Bank
+ * Account at another of the customer's accounts, saves, and clicks "Retry with currently saved
+ * workflow": items 0 and 1 (paid before the failure) are not paid again; items 2 and 3 are paid once,
+ * to the new account.
+ * @param {Instance} n8n @param {{values: string[]}} options
+ */
+export async function editedRetryCase(n8n, { values }) {
+	const { id: subjectId, person } = await newPerson(n8n.state);
+	const account = await sandboxApi(
+		'POST',
+		`/subject/${subjectId}/bank_accounts`,
+		{
+			bank_account: {
+				currency: 'BRL',
+				account_type: 'conta-corrente',
+				account_number: '54321-0',
+				branch_number: '0001',
+				owner_name: person.social_name,
+				owner_document_type: 'cpf',
+				owner_document_number: person.document_number,
+				branch_country: 'BRA',
+				bank: { code: '031', name: 'Banco Beg S.A.' },
+			},
+		},
+		n8n.state,
+	);
+	expect(account.status).toBe(200);
+	const newAccount = account.json.data.id;
+	const payouts = values.map((value, i) => ({ subjectId, value, orderId: `order-${value}-${i}` }));
+	await sandboxControl('POST', '/faults', FAILURES.definite.fault, n8n.state);
+	const mark = await sandboxMark(n8n.state);
+	const failed = await startExecution(n8n, n8n.edit, { payouts });
+	await sandboxControl('DELETE', '/faults', undefined, n8n.state);
+	expect(failed.status).toBe('error');
+	expect(created(await payoutRequests(n8n.state, mark))).toEqual(values.slice(0, 2));
+
+	// The edit, saved: To Bank Account of the FacilitaPay node is now the new account.
+	const saved = await getWorkflowViaApi(n8n.edit.id, n8n.state);
+	const nodes = saved.nodes.map((node) =>
+		node.name === PAYOUTS
+			? { ...node, parameters: { ...node.parameters, toBankAccountId: newAccount } }
+			: node,
+	);
+	const put = await fetch(`${n8n.server.url}/api/v1/workflows/${n8n.edit.id}`, {
+		method: 'PUT',
+		headers: { 'X-N8N-API-KEY': n8n.server.apiKey, 'content-type': 'application/json' },
+		body: JSON.stringify({
+			name: saved.name,
+			nodes,
+			connections: saved.connections,
+			settings: saved.settings,
+		}),
+	});
+	expect(put.status).toBe(200);
+
+	const retryMark = await sandboxMark(n8n.state);
+	const retried = await retryExecution(n8n.server, failed.id, { loadWorkflow: true });
+	const inRetry = await sandboxRequests(
+		{ after: retryMark, method: 'POST', route: PAYOUT_ROUTE },
+		n8n.state,
+	);
+	const output = nodeOutput(retried.execution, PAYOUTS);
+	figures.push(
+		`${n8n.label} edited To Bank Account, retry with currently saved workflow: sent ${JSON.stringify(inRetry.map((r) => `${r.body?.transaction?.value}→${r.body?.transaction?.to_bank_account_id === newAccount ? 'new account' : 'old account'}`))}; output alreadyDone ${JSON.stringify(Array.isArray(output) ? output.map((i) => i.alreadyDone ?? null) : output)}`,
+	);
+	expect(retried.status).toBe('success');
+	expect(inRetry.map((r) => r.body.transaction.value)).toEqual(values.slice(2));
+	expect(inRetry.every((r) => r.body.transaction.to_bank_account_id === newAccount)).toBe(true);
+	expect(output.map((item) => item.alreadyDone === true)).toEqual([true, true, false, false]);
+}
+
+/**
+ * Issue 24: another execution with identical payouts (no key) is another payment: paid again.
+ * @param {Instance} n8n @param {{values: string[]}} options
+ */
+export async function identicalExecutionsCase(n8n, { values }) {
+	const subjectId = await newSubject(n8n.state);
+	const payouts = values.map((value) => ({ subjectId, value }));
+	const mark = await sandboxMark(n8n.state);
+	const first = await startExecution(n8n, n8n.edit, { payouts });
+	const second = await startExecution(n8n, n8n.edit, { payouts });
+	const sent = created(await payoutRequests(n8n.state, mark));
+	figures.push(
+		`${n8n.label} two ordinary executions with identical payouts: ${first.status}, ${second.status}; created ${JSON.stringify(sent)}`,
+	);
+	expect([first.status, second.status]).toEqual(['success', 'success']);
+	expect(countBy(sent)).toEqual(Object.fromEntries(values.map((v) => [v, 2])));
 }

@@ -85,6 +85,10 @@ export function createContext({
 	continueOnFail = false,
 	executionId = `integration-${Math.random()}`,
 	timezone = 'UTC',
+	mode,
+	runIndex,
+	customData,
+	processedStore,
 }) {
 	const { FacilitaPayApi } = loadDist('credentials/FacilitaPayApi.credentials.js');
 	const credentialType = new FacilitaPayApi();
@@ -134,6 +138,10 @@ export function createContext({
 		continueOnFail,
 		executionId,
 		timezone,
+		mode,
+		runIndex,
+		customData,
+		processedStore,
 		httpRequestWithAuthentication,
 	});
 	return { ctx, stats };

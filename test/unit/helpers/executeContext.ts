@@ -40,6 +40,8 @@ export interface ContextOptions {
 	mode?: string;
 	/** n8n's deduplication store: share one between runs to play several executions. */
 	processedStore?: ProcessedStore;
+	/** The execution's custom data: share one object with a retry's context to play n8n's carry-over. */
+	customData?: Record<string, string>;
 	/** The node's type (ends with "Tool" when an AI agent runs it). */
 	nodeType?: string;
 }
@@ -91,6 +93,7 @@ export function createContext(options: ContextOptions): FakeContext {
 		runIndex: options.runIndex,
 		mode: options.mode,
 		processedStore: options.processedStore,
+		customData: options.customData,
 		httpRequestWithAuthentication: http,
 	});
 	return { ctx, requests };

@@ -1,10 +1,10 @@
 import type { IDataObject, IHttpRequestOptions } from 'n8n-workflow';
 
-import type { ProcessedStore } from '../../helpers/fakeExecuteContext';
 import { payoutParameters } from '../../fixtures/transactions';
-import type { ContextOptions } from '../helpers/executeContext';
+import { connectionError } from '../helpers/serviceAnswers';
 
-// Payouts and a FacilitaPay that counts them: what the money-rule tests share.
+// Payouts and a FacilitaPay that keeps them as records with their meta: what the money-rule tests
+// share.
 
 /** A payout sent alone (one request at a time), so the order the service sees is the items'. */
 export const payout = (value: string, extra: IDataObject = {}) =>
@@ -13,24 +13,63 @@ export const valueOf = (request: IHttpRequestOptions) =>
 	((request.body as IDataObject).transaction as IDataObject).value as string;
 
 let counter = 0;
-export const newExecutionId = () => `money-exec-${++counter}-${Math.random()}`;
+export const newExecutionId = () => `${++counter}${Math.floor(Math.random() * 1e6)}`;
+
+/** What FacilitaPay does with one payout: processes it, processes it and the answer is lost, or refuses it. */
+export type Verdict = 'ok' | 'lostAnswer' | Error;
 
 /**
- * The context of a new execution (its own id) of a workflow that shares n8n's deduplication store
- * `store` with its other executions, against the FacilitaPay `facilitaPay`.
+ * A FacilitaPay holding transactions: `POST /transactions` makes a record (keeping `meta`, or not
+ * with `meta: 'drop'`) unless `decide` refuses it; `GET /subject/:id/transactions` lists them by
+ * `last_id`, 100 a page. `payouts` is every payout body received; `records` what it holds.
  */
-export const newExecution = (
-	store: ProcessedStore,
-	facilitaPay: { replies: unknown[] },
-	options: ContextOptions,
-): ContextOptions => ({
-	executionId: newExecutionId(),
-	processedStore: store,
-	replies: facilitaPay.replies,
-	...options,
-});
+export function facilitaPay(
+	options: {
+		meta?: 'keep' | 'drop';
+		decide?: (transaction: IDataObject, attempt: number) => Verdict;
+	} = {},
+) {
+	const records: IDataObject[] = [];
+	const payouts: IDataObject[] = [];
+	const reads: string[] = [];
+	const reply = (request: IHttpRequestOptions) => {
+		const path = String(request.url).replace(/^.*\/api\/v1/, '');
+		const list = /^\/subject\/([^/]+)\/transactions$/.exec(path);
+		if (request.method === 'GET' && list) {
+			reads.push(path);
+			const own = records.filter((record) => record.subject_id === decodeURIComponent(list[1]));
+			const lastId = (request.qs as IDataObject | undefined)?.last_id;
+			const start = lastId ? own.findIndex((record) => record.id === lastId) + 1 : 0;
+			return { data: own.slice(start, start + 100) };
+		}
+		if (request.method === 'POST' && path === '/transactions') {
+			const transaction = (request.body as IDataObject).transaction as IDataObject;
+			payouts.push(transaction);
+			const verdict = options.decide?.(transaction, payouts.length) ?? 'ok';
+			if (verdict instanceof Error) throw verdict;
+			const record: IDataObject = {
+				...transaction,
+				id: `tx-${records.length + 1}`,
+				status: 'pending',
+				meta: options.meta === 'drop' ? {} : (transaction.meta ?? {}),
+			};
+			records.push(record);
+			if (verdict === 'lostAnswer') throw connectionError('ECONNRESET');
+			return { data: record };
+		}
+		throw new Error(`Unexpected request: ${request.method} ${path}`);
+	};
+	return {
+		records,
+		payouts,
+		reads,
+		/** The values of the payouts received, in order. */
+		sent: () => payouts.map((transaction) => String(transaction.value)),
+		replies: Array(5000).fill(reply),
+	};
+}
 
-/** A FacilitaPay that records every payout it receives and answers as `answer` says. */
+/** A FacilitaPay that records every payout's value and answers as `answer` says (no records kept). */
 export function service(
 	answer: (value: string, seen: number) => unknown = (value) => ({ data: { id: `p-${value}` } }),
 ) {

@@ -2,6 +2,7 @@ import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 import { NodeOperationError } from 'n8n-workflow';
 
 import type { RunSettings } from '../../transport';
+import type { ResourceModule } from '../node.type';
 import { DEFAULT_RUN_SETTINGS } from '../../transport';
 
 /** The most requests in flight that Max Parallel Requests accepts. */
@@ -37,46 +38,60 @@ export const requestOptionsField: INodeProperties = {
 };
 
 /**
- * The operations whose request creates or moves money (or is otherwise not idempotent), by
- * resource: they take an Idempotency Key.
+ * The operations that declare they create or move money (`export const money` in their module),
+ * by resource: they take an Idempotency Key and offer Preview Only.
  */
-export const MONEY_OPERATIONS: Record<string, string[]> = {
-	marketplaceAccount: ['requestAuthorization', 'requestBankAccount'],
-	subject: ['registerBankAccount', 'uploadDocument'],
-	subscription: ['cancel', 'create', 'submitThreedsChallenge'],
-	transaction: [
-		'cancel',
-		'createBoleto',
-		'createCardPayment',
-		'createCheckout',
-		'createDynamicPix',
-		'createPayIn',
-		'createPayout',
-		'createPsePayment',
-		'createSpeiPayment',
-		'refund',
-	],
-	wire: ['updateBankAccount'],
-};
+export function moneyOperations(
+	resources: Record<string, ResourceModule>,
+): Record<string, string[]> {
+	const byResource: Record<string, string[]> = {};
+	for (const [resource, module] of Object.entries(resources)) {
+		const operations = Object.entries(module)
+			.filter(([, operation]) => !Array.isArray(operation) && operation.money !== undefined)
+			.map(([name]) => name)
+			.sort();
+		if (operations.length > 0) byResource[resource] = operations;
+	}
+	return byResource;
+}
 
-/** "Idempotency Key", one per resource with money-moving operations (shown only for those). */
-export const idempotencyKeyFields: INodeProperties[] = Object.entries(MONEY_OPERATIONS).map(
-	([resource, operations]) => ({
-		displayName: 'Idempotency Key',
-		name: 'idempotencyKey',
-		type: 'string',
-		default: '',
-		placeholder: 'e.g. {{ $json.orderId }}',
-		description:
-			'A value that names this payment, such as an order number. A key already done by this node in the last 24 hours is not sent again, in any execution: the item comes out with alreadyDone set. Leave empty to send every time.',
-		hint: 'Retrying a failed execution never sends a request twice, with or without a key',
-		displayOptions: { show: { resource: [resource], operation: operations } },
-	}),
-);
+/** What the Idempotency Key does, for the field's description. */
+const KEY_DESCRIPTION =
+	"A value that names this payment, such as an order number. It is written in the payment's meta at FacilitaPay (n8n_facilitapay_ref): a key FacilitaPay already holds is not sent again, in any execution, on any day; the item comes out with alreadyDone and the record. Leave empty to send every time (a Retry of a failed execution still never pays twice).";
+
+/** How the AI model fills the key when the node is a tool. */
+const TOOL_KEY_DEFAULT =
+	"={{ $fromAI('idempotency_key', 'A short reference naming this one payment, such as the order or invoice number it pays. Give the same reference again when you repeat a request for the same payment (it is then not paid twice); give a new reference for every different payment.', 'string') }}";
+
+/**
+ * "Idempotency Key", one per resource with money-moving operations (shown only for those). As an
+ * AI tool the model gives it (`$fromAI`), so that the same payment asked twice is paid once.
+ */
+export const idempotencyKeyFields = (money: Record<string, string[]>): INodeProperties[] =>
+	Object.entries(money).flatMap(([resource, operations]) => [
+		{
+			displayName: 'Idempotency Key',
+			name: 'idempotencyKey',
+			type: 'string',
+			default: '',
+			placeholder: 'e.g. {{ $json.orderId }}',
+			description: KEY_DESCRIPTION,
+			hint: 'Retrying a failed execution never sends a request twice, with or without a key',
+			displayOptions: { show: { resource: [resource], operation: operations, '@tool': [false] } },
+		},
+		{
+			displayName: 'Idempotency Key',
+			name: 'idempotencyKey',
+			type: 'string',
+			default: TOOL_KEY_DEFAULT,
+			description: `${KEY_DESCRIPTION} As a tool, the model gives it: the same reference is paid once, a different one is paid`,
+			displayOptions: { show: { resource: [resource], operation: operations, '@tool': [true] } },
+		},
+	]);
 
 /** "Preview Only", one per resource with money-moving operations (shown only for those). */
-export const previewFields: INodeProperties[] = Object.entries(MONEY_OPERATIONS).map(
-	([resource, operations]) => ({
+export const previewFields = (money: Record<string, string[]>): INodeProperties[] =>
+	Object.entries(money).map(([resource, operations]) => ({
 		displayName: 'Preview Only (Send Nothing)',
 		name: 'previewOnly',
 		type: 'boolean',
@@ -85,8 +100,7 @@ export const previewFields: INodeProperties[] = Object.entries(MONEY_OPERATIONS)
 		description:
 			'Whether to check every item and output exactly the request each would send (card data masked), sending nothing. The output pane shows how many and the total per currency.',
 		displayOptions: { show: { resource: [resource], operation: operations } },
-	}),
-);
+	}));
 
 /** Whether the run only previews its money-moving requests. */
 export function readPreviewOnly(ctx: IExecuteFunctions): boolean {

@@ -8,8 +8,9 @@ import { requireValid, validateBody } from '../common/input';
 import { accountOwnerOptions } from './owner.fields';
 import { answerAsJson } from '../common/output';
 import { sendOnce } from '../common/sendOnce';
-import type { ItemWork } from '../node.type';
+import type { ItemWork, MoneyDeclaration } from '../node.type';
 import { locatorValue } from '../common/locator';
+import { nowhere } from '../common/findSent';
 
 const properties: INodeProperties[] = [
 	{
@@ -46,3 +47,11 @@ export async function prepare(this: IExecuteFunctions, i: number): Promise<ItemW
 		{ json: answerAsJson(data, { subject_id: id }) },
 	]);
 }
+
+/** It creates or moves money; where FacilitaPay keeps its record. */
+export const money: MoneyDeclaration = {
+	record: () =>
+		nowhere(
+			'FacilitaPay has no list of account authorisation requests. Wait for the subject_account_authorization event, or check the FacilitaPay dashboard, before requesting it again.',
+		),
+};

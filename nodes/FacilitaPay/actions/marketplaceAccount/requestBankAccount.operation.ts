@@ -7,8 +7,9 @@ import { compact, validateBody } from '../common/input';
 import { accountOwnerOptions } from './owner.fields';
 import { answerAsJson } from '../common/output';
 import { sendOnce } from '../common/sendOnce';
-import type { ItemWork } from '../node.type';
+import type { ItemWork, MoneyDeclaration } from '../node.type';
 import { locatorValue } from '../common/locator';
+import { nowhere } from '../common/findSent';
 
 const properties: INodeProperties[] = [
 	{
@@ -46,3 +47,11 @@ export async function prepare(this: IExecuteFunctions, i: number): Promise<ItemW
 		{ json: answerAsJson(data, { subject_id: body.subject_id }) },
 	]);
 }
+
+/** It creates or moves money; where FacilitaPay keeps its record. */
+export const money: MoneyDeclaration = {
+	record: () =>
+		nowhere(
+			'FacilitaPay has no list of bank account requests. Wait for the account_request_status event, or check the FacilitaPay dashboard, before requesting it again.',
+		),
+};

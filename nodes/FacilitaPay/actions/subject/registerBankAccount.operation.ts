@@ -20,7 +20,8 @@ import { compact, requireValid, validateBody } from '../common/input';
 import { locatorValue } from '../common/locator';
 import { answerAsJson } from '../common/output';
 import { sendOnce } from '../common/sendOnce';
-import type { ItemWork } from '../node.type';
+import type { ItemWork, MoneyDeclaration } from '../node.type';
+import { nowhere } from '../common/findSent';
 
 const PIX_TYPE_NAMES: Record<string, string> = {
 	CNPJ: 'CNPJ',
@@ -181,3 +182,11 @@ export async function prepare(this: IExecuteFunctions, i: number): Promise<ItemW
 		(data) => [{ json: answerAsJson(data, { subject_id: id }) }],
 	);
 }
+
+/** It creates or moves money; where FacilitaPay keeps its record. */
+export const money: MoneyDeclaration = {
+	record: () =>
+		nowhere(
+			'FacilitaPay publishes no list of a customer’s bank accounts. Check the FacilitaPay dashboard before registering it again.',
+		),
+};

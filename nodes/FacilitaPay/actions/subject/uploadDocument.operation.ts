@@ -7,9 +7,10 @@ import { OPTIONS_COLLECTION, subjectIdField } from '../common/fields';
 import { invalidInput, requireValid, validateBody } from '../common/input';
 import { answerAsJson } from '../common/output';
 import { sendOnce } from '../common/sendOnce';
-import type { ItemWork } from '../node.type';
+import type { ItemWork, MoneyDeclaration } from '../node.type';
 import { locatorValue } from '../common/locator';
 import { checkDocumentFile, DOCUMENT_FILE_TYPES, DOCUMENT_LABELS } from '../../validation/files';
+import { nowhere } from '../common/findSent';
 
 const LABEL_NAMES: Record<string, string> = {
 	'address-proof': 'Address Proof',
@@ -162,3 +163,11 @@ export function withoutFileData(json: IDataObject): IDataObject {
 	}
 	return copy;
 }
+
+/** It creates or moves money; where FacilitaPay keeps its record. */
+export const money: MoneyDeclaration = {
+	record: () =>
+		nowhere(
+			'An uploaded document carries no identity FacilitaPay returns. Read the subject (Subject > Get) and look at its documents before uploading it again.',
+		),
+};

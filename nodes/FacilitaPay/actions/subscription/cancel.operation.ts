@@ -6,7 +6,8 @@ import { maskedJson } from '../../security/cardData';
 import { idParameter, validateBody } from '../common/input';
 import { subscriptionIdField } from './subscriptionId.fields';
 import { sendOnce } from '../common/sendOnce';
-import type { ItemWork } from '../node.type';
+import type { ItemWork, MoneyDeclaration } from '../node.type';
+import { subscriptionStatus } from '../common/findSent';
 
 const properties: INodeProperties[] = [
 	{
@@ -49,3 +50,8 @@ export async function prepare(this: IExecuteFunctions, i: number): Promise<ItemW
 				: [{ json: maskedJson(data) }],
 	);
 }
+
+/** It creates or moves money; where FacilitaPay keeps its record. */
+export const money: MoneyDeclaration = {
+	record: (request) => subscriptionStatus('cancel', request),
+};

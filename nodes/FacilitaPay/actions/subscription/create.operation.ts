@@ -20,8 +20,9 @@ import {
 import { compact, jsonParameter, validateBody } from '../common/input';
 import { cardFromParameters, cardProperties, secretsOf } from './card.fields';
 import { sendOnce } from '../common/sendOnce';
-import type { ItemWork } from '../node.type';
+import type { ItemWork, MoneyDeclaration } from '../node.type';
 import { locatorValue } from '../common/locator';
+import { inPartnerSubscriptions } from '../common/findSent';
 
 const forCard = { show: { paymentMethod: ['card'] } };
 const forAutomaticPix = { show: { paymentMethod: ['automaticPix'] } };
@@ -395,3 +396,6 @@ export async function prepare(this: IExecuteFunctions, i: number): Promise<ItemW
 		};
 	});
 }
+
+/** It creates or moves money; where FacilitaPay keeps its record. */
+export const money: MoneyDeclaration = { record: inPartnerSubscriptions };

@@ -8,7 +8,8 @@ import { idParameter, validateBody } from '../common/input';
 import { cardFromParameters, cardProperties, secretsOf } from './card.fields';
 import { subscriptionIdField } from './subscriptionId.fields';
 import { sendOnce } from '../common/sendOnce';
-import type { ItemWork } from '../node.type';
+import type { ItemWork, MoneyDeclaration } from '../node.type';
+import { subscriptionStatus } from '../common/findSent';
 
 const properties: INodeProperties[] = [
 	{
@@ -47,3 +48,8 @@ export async function prepare(this: IExecuteFunctions, i: number): Promise<ItemW
 		};
 	});
 }
+
+/** It creates or moves money; where FacilitaPay keeps its record. */
+export const money: MoneyDeclaration = {
+	record: (request) => subscriptionStatus('threedsChallenge', request),
+};

@@ -1,4 +1,6 @@
 import { transactionAction } from './transaction.requests';
+import { transactionStatus } from '../common/findSent';
+import type { MoneyDeclaration } from '../node.type';
 
 export const { description, prepare } = transactionAction(
 	'cancel',
@@ -8,3 +10,8 @@ export const { description, prepare } = transactionAction(
 	},
 	'refund',
 );
+
+/** It creates or moves money; where FacilitaPay keeps its record. */
+export const money: MoneyDeclaration = {
+	record: (request) => transactionStatus('cancel', request),
+};

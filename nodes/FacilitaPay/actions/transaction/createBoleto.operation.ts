@@ -16,8 +16,9 @@ import {
 	valueField,
 } from '../common/fields';
 import { validateBody, withMetadata } from '../common/input';
-import type { ItemWork } from '../node.type';
+import type { ItemWork, MoneyDeclaration } from '../node.type';
 import { createTransaction, transactionInput } from './transaction.requests';
+import { inSubjectTransactions } from '../common/findSent';
 
 const properties: INodeProperties[] = [
 	subjectIdField(
@@ -68,3 +69,6 @@ export async function prepare(this: IExecuteFunctions, i: number): Promise<ItemW
 		transaction: withMetadata(this, i, transaction as IDataObject),
 	});
 }
+
+/** It creates or moves money; where FacilitaPay keeps its record. */
+export const money: MoneyDeclaration = { record: inSubjectTransactions };

@@ -16,7 +16,8 @@ import {
 	valueField,
 } from '../common/fields';
 import { compact, validateBody, withMetadata } from '../common/input';
-import type { ItemWork } from '../node.type';
+import type { ItemWork, MoneyDeclaration } from '../node.type';
+import { inSubjectTransactions } from '../common/findSent';
 import { cardFromParameters, cardProperties, secretsOf } from '../subscription/card.fields';
 import { createTransaction, transactionInput } from './transaction.requests';
 import { DOCUMENT_TYPES } from '../../validation/documents';
@@ -150,3 +151,6 @@ export async function prepare(this: IExecuteFunctions, i: number): Promise<ItemW
 		};
 	});
 }
+
+/** It creates or moves money; where FacilitaPay keeps its record. */
+export const money: MoneyDeclaration = { record: inSubjectTransactions };

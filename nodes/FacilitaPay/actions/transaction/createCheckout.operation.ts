@@ -8,9 +8,10 @@ import {
 } from '../../schemas/transaction';
 import { bankAccountIdField, currencyField, subjectIdField, valueField } from '../common/fields';
 import { validateBody } from '../common/input';
-import type { ItemWork } from '../node.type';
+import type { ItemWork, MoneyDeclaration } from '../node.type';
 import { createTransaction, transactionInput } from './transaction.requests';
 import { CARD_CURRENCIES } from '../../validation/money';
+import { nowhere } from '../common/findSent';
 
 const properties: INodeProperties[] = [
 	subjectIdField('ID of the customer who pays by card'),
@@ -52,3 +53,11 @@ export async function prepare(this: IExecuteFunctions, i: number): Promise<ItemW
 	);
 	return createTransaction(i, '/transactions/checkout', body as IDataObject);
 }
+
+/** It creates or moves money; where FacilitaPay keeps its record. */
+export const money: MoneyDeclaration = {
+	record: () =>
+		nowhere(
+			'A card checkout page cannot be found at FacilitaPay by an identity (it carries no meta and is listed nowhere until a customer pays). Check the FacilitaPay dashboard (or the payment_failed / payment_approved events) before creating it again.',
+		),
+};

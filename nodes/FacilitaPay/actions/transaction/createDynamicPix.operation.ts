@@ -17,9 +17,10 @@ import {
 import { invalidInput, validateBody, withMetadata } from '../common/input';
 import { checkDynamicPixExpiry } from '../../validation/dates';
 import { pixOutputItem, qrCodeImageFields, qrCodeTarget } from './pix.output';
-import type { ItemWork } from '../node.type';
+import type { ItemWork, MoneyDeclaration } from '../node.type';
 import { createTransaction, transactionInput } from './transaction.requests';
 import { answerAsJson } from '../common/output';
+import { inSubjectTransactions } from '../common/findSent';
 
 const properties: INodeProperties[] = [
 	subjectIdField('ID of the registered customer who will pay'),
@@ -104,3 +105,6 @@ export function recheckExpiry(i: number, expiresAt: string): (this: IExecuteFunc
 		}
 	};
 }
+
+/** It creates or moves money; where FacilitaPay keeps its record. */
+export const money: MoneyDeclaration = { record: inSubjectTransactions };

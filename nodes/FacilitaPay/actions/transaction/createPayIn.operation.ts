@@ -17,8 +17,9 @@ import {
 } from '../common/fields';
 import { invalidInput, jsonParameter, validateBody, withMetadata } from '../common/input';
 import { answerAsJson } from '../common/output';
-import type { ItemWork } from '../node.type';
+import type { ItemWork, MoneyDeclaration } from '../node.type';
 import { createTransaction, transactionInput } from './transaction.requests';
+import { inSubjectTransactions } from '../common/findSent';
 
 const properties: INodeProperties[] = [
 	{
@@ -144,3 +145,6 @@ export async function prepare(this: IExecuteFunctions, i: number): Promise<ItemW
 		},
 	);
 }
+
+/** It creates or moves money; where FacilitaPay keeps its record. */
+export const money: MoneyDeclaration = { record: inSubjectTransactions };

@@ -13,7 +13,8 @@ import {
 import { validateBody, withMetadata } from '../common/input';
 import { locatorField, locatorValue } from '../common/locator';
 import { answerAsJson } from '../common/output';
-import type { ItemWork } from '../node.type';
+import type { ItemWork, MoneyDeclaration } from '../node.type';
+import { inSubjectTransactions } from '../common/findSent';
 import { createTransaction, transactionInput } from './transaction.requests';
 import { validUntil } from './payIn.output';
 
@@ -122,3 +123,6 @@ export async function prepare(this: IExecuteFunctions, i: number): Promise<ItemW
 		];
 	});
 }
+
+/** It creates or moves money; where FacilitaPay keeps its record. */
+export const money: MoneyDeclaration = { record: inSubjectTransactions };

@@ -12,7 +12,8 @@ import {
 } from '../common/fields';
 import { validateBody, withMetadata } from '../common/input';
 import { answerAsJson } from '../common/output';
-import type { ItemWork } from '../node.type';
+import type { ItemWork, MoneyDeclaration } from '../node.type';
+import { inSubjectTransactions } from '../common/findSent';
 import { createTransaction, transactionInput } from './transaction.requests';
 import { validUntil } from './payIn.output';
 
@@ -104,3 +105,6 @@ export async function prepare(this: IExecuteFunctions, i: number): Promise<ItemW
 		];
 	});
 }
+
+/** It creates or moves money; where FacilitaPay keeps its record. */
+export const money: MoneyDeclaration = { record: inSubjectTransactions };

@@ -11,7 +11,8 @@ import {
 import { idParameter, validateBody } from '../common/input';
 import { answerAsJson } from '../common/output';
 import { sendOnce } from '../common/sendOnce';
-import type { ItemWork } from '../node.type';
+import type { ItemWork, MoneyDeclaration } from '../node.type';
+import { nowhere } from '../common/findSent';
 
 const properties: INodeProperties[] = [
 	{
@@ -129,3 +130,11 @@ export async function prepare(this: IExecuteFunctions, i: number): Promise<ItemW
 		(data) => [{ json: answerAsJson(data, { id }) }],
 	);
 }
+
+/** It creates or moves money; where FacilitaPay keeps its record. */
+export const money: MoneyDeclaration = {
+	record: () =>
+		nowhere(
+			'FacilitaPay has no way to read a wire. Wait for the wire_created event, or check the FacilitaPay dashboard, before sending the correction again.',
+		),
+};

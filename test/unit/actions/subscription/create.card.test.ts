@@ -2,6 +2,7 @@ import type { IDataObject } from 'n8n-workflow';
 
 import { clock } from '../../../../nodes/FacilitaPay/clock';
 import { runNode, runNodeExpectingError } from '../../helpers/executeContext';
+import { IDENTITY } from '../../helpers/identity';
 import { connectionError, httpError } from '../../helpers/serviceAnswers';
 import { skipRetryWaits } from '../../helpers/retryWaits';
 import {
@@ -29,6 +30,7 @@ describe('Subscription > Create by card', () => {
 		expect(requests[0].qs).toBeUndefined();
 		expect(requests[0].body).toEqual({
 			subscription: {
+				meta: IDENTITY,
 				value: '49.90',
 				currency: 'BRL',
 				frequency: 'month',
@@ -77,15 +79,16 @@ describe('Subscription > Create by card', () => {
 		expect((sentCard(requests[0]).threeds as IDataObject).softDescriptor).toBe('MYSHOP');
 	});
 
-	it('leaves out the soft descriptor, meta and the other optional fields when not given', async () => {
+	it('leaves out the soft descriptor and the other optional fields when not given; meta holds only the identity', async () => {
 		const { requests } = await runNode({
 			parameters: cardSubscription({ additionalFields: { meta: '{}', description: '' } }),
 			replies: [{ data: { id: 'sub-1' } }],
 		});
 		const subscription = sentSubscription(requests[0]);
-		for (const key of ['description', 'trial_days', 'free_days', 'total_retry_attempts', 'meta']) {
+		for (const key of ['description', 'trial_days', 'free_days', 'total_retry_attempts']) {
 			expect(subscription).not.toHaveProperty(key);
 		}
+		expect(subscription.meta).toEqual(IDENTITY);
 		expect(sentCard(requests[0]).threeds).not.toHaveProperty('softDescriptor');
 	});
 

@@ -1,6 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { runNode, runNodeExpectingError } from '../../helpers/executeContext';
+import { IDENTITY } from '../../helpers/identity';
 import { httpError } from '../../helpers/serviceAnswers';
 import { skipRetryWaits } from '../../helpers/retryWaits';
 import {
@@ -118,6 +119,7 @@ describe('Subscription > Create by automatic PIX', () => {
 		expect(requests[0].url).toBe('https://sandbox.test/api/v1/subscriptions');
 		expect(requests[0].body).toEqual({
 			subscription: {
+				meta: IDENTITY,
 				value: '49.90',
 				currency: 'BRL',
 				frequency: 'week',

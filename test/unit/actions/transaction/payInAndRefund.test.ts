@@ -1,6 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { runNode, runNodeExpectingError } from '../../helpers/executeContext';
+import { IDENTITY } from '../../helpers/identity';
 import { httpError } from '../../helpers/serviceAnswers';
 import { skipRetryWaits } from '../../helpers/retryWaits';
 import { SUBJECT_ID } from '../../../fixtures/subjects';
@@ -45,6 +46,7 @@ describe('Transaction > Create Local Pay-In', () => {
 		expect(requests[0].url).toBe('https://sandbox.test/api/v1/transactions');
 		expect(requests[0].body).toEqual({
 			transaction: {
+				meta: IDENTITY,
 				subject_id: SUBJECT_ID,
 				from_bank_account_id: MXN_REAL,
 				to_bank_account_id: MXN_CASH_IN,
@@ -85,6 +87,7 @@ describe('Transaction > Create Local Pay-In', () => {
 			replies: [{ data: { id: 'tx-3' } }],
 		});
 		expect(sent(requests[0])).toEqual({
+			meta: IDENTITY,
 			pse_bank_code: '1007',
 			redirect_url: 'https://shop.example/back',
 			subject_id: SUBJECT_ID,

@@ -2,6 +2,7 @@ import type { IDataObject } from 'n8n-workflow';
 
 import { crc16CcittFalse } from '../../../../nodes/FacilitaPay/validation/pix';
 import { runNode, runNodeExpectingError } from '../../helpers/executeContext';
+import { IDENTITY } from '../../helpers/identity';
 import { skipRetryWaits } from '../../helpers/retryWaits';
 import { SUBJECT_ID } from '../../../fixtures/subjects';
 import {
@@ -75,6 +76,7 @@ describe('Transaction > Create Dynamic PIX', () => {
 		expect(requests[0].url).toBe('https://sandbox.test/api/v1/transactions');
 		expect(requests[0].body).toEqual({
 			transaction: {
+				meta: IDENTITY,
 				subject_id: SUBJECT_ID,
 				from_bank_account_id: BRL_PIX,
 				to_bank_account_id: USD_DEST,
@@ -160,6 +162,7 @@ describe('Transaction > Create Boleto, Payout, Checkout', () => {
 		});
 		expect(requests[0].body).toEqual({
 			transaction: {
+				meta: IDENTITY,
 				subject_id: SUBJECT_ID,
 				to_bank_account_id: USD_DEST,
 				currency: 'BRL',
@@ -186,6 +189,7 @@ describe('Transaction > Create Boleto, Payout, Checkout', () => {
 		});
 		expect(requests[0].body).toEqual({
 			transaction: {
+				meta: IDENTITY,
 				subject_id: SUBJECT_ID,
 				from_bank_account_id: USD_CASHOUT,
 				to_bank_account_id: CUSTOMER,

@@ -2,14 +2,17 @@ import type { IDataObject } from 'n8n-workflow';
 
 import type { ApiRequest } from '../../../transport';
 import { SERVICE_PAGE_SIZE } from '../../../transport/paging';
-import type { FindSentResult } from './candidates';
+import type { FindSentResult } from '../../../transport/money';
 import { isObject, messageOf, statusOf, textOf } from './records';
 
 /** Sends one read (always `retry: 'safe'`) and gives the answer's `data`. */
 export type Read = (request: ApiRequest) => Promise<unknown>;
 
-/** The most pages read from one list; a longer list cannot be settled. */
-export const MAX_PAGES = 100;
+/**
+ * The most pages read from one list (a million records); a longer list cannot be settled. A guard
+ * against a list that never ends, not a budget: a retry reads each subject's list once.
+ */
+export const MAX_PAGES = 10_000;
 /**
  * Every record of a list that pages by `last_id`, or why it could not be read to its end.
  */
@@ -99,20 +102,4 @@ export async function judgeStatus(
 			}, which does not tell whether the request was processed. ${check}`,
 		}
 	);
-}
-
-/** A request the node sends, read back: `undefined` fields make the lookup impossible. */
-export function required(
-	fields: Record<string, string | undefined>,
-	what: string,
-): { values: Record<string, string> } | { cannotTell: string } {
-	const missing = Object.entries(fields)
-		.filter(([, value]) => value === undefined)
-		.map(([label]) => label);
-	if (missing.length > 0) {
-		return {
-			cannotTell: `The ${what} request has no readable ${missing.join(', ')}, so it cannot be looked up at FacilitaPay.`,
-		};
-	}
-	return { values: fields as Record<string, string> };
 }

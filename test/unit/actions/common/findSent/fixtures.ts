@@ -1,21 +1,33 @@
-import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
+import type { IDataObject } from 'n8n-workflow';
 
 import {
-	findSent,
-	type FindSentResult,
+	RecordLookups,
+	undeclared,
 } from '../../../../../nodes/FacilitaPay/actions/common/findSent';
+import { money as cancelSubscription } from '../../../../../nodes/FacilitaPay/actions/subscription/cancel.operation';
+import { money as subscriptionCreate } from '../../../../../nodes/FacilitaPay/actions/subscription/create.operation';
+import { money as threeds } from '../../../../../nodes/FacilitaPay/actions/subscription/submitThreedsChallenge.operation';
+import { money as cancelTransaction } from '../../../../../nodes/FacilitaPay/actions/transaction/cancel.operation';
+import { money as checkout } from '../../../../../nodes/FacilitaPay/actions/transaction/createCheckout.operation';
+import { money as payout } from '../../../../../nodes/FacilitaPay/actions/transaction/createPayout.operation';
+import { money as refund } from '../../../../../nodes/FacilitaPay/actions/transaction/refund.operation';
+import { money as registerBankAccount } from '../../../../../nodes/FacilitaPay/actions/subject/registerBankAccount.operation';
+import { money as requestAuthorization } from '../../../../../nodes/FacilitaPay/actions/marketplaceAccount/requestAuthorization.operation';
+import { money as requestBankAccount } from '../../../../../nodes/FacilitaPay/actions/marketplaceAccount/requestBankAccount.operation';
+import { money as updateBankAccount } from '../../../../../nodes/FacilitaPay/actions/wire/updateBankAccount.operation';
+import type { MoneyDeclaration } from '../../../../../nodes/FacilitaPay/actions/node.type';
 import type { ApiRequest } from '../../../../../nodes/FacilitaPay/transport';
+import type { FindSentResult, RecordPlace } from '../../../../../nodes/FacilitaPay/transport/money';
 
 /*
  * A scripted FacilitaPay and the payout every findSent test file starts from; each lookup's own
  * request and record shapes are in its test file.
  */
 
-const ctx = {} as IExecuteFunctions;
-
-/** The first attempt of the request looked up. */
-export const SINCE = Date.parse('2025-06-01T12:00:00Z');
-export const at = (seconds: number) => new Date(SINCE + seconds * 1000).toISOString();
+/** The identity looked up: the first item of node-1's first run in execution e1. */
+export const REF = 'run:e1:node-1:0:0';
+export const at = (seconds: number) =>
+	new Date(Date.parse('2025-06-01T12:00:00Z') + seconds * 1000).toISOString();
 
 export const SUBJECT = '4b6f3c2a-9d1e-4f7a-8c5b-2e1d0a9f8b7c';
 export const CASH_OUT = 'acc-usd-cash-out';
@@ -49,13 +61,36 @@ export function paged(records: IDataObject[], pageSize = 100): Route {
 export const subjectList = (records: IDataObject[]) =>
 	service({ [`/subject/${SUBJECT}/transactions`]: paged(records) });
 
+/** What each money operation declares, by the path its request goes to (as the router finds it). */
+const DECLARED: Array<[RegExp, string, MoneyDeclaration]> = [
+	[/^\/transactions$/, 'POST', payout],
+	[/^\/transactions\/checkout$/, 'POST', checkout],
+	[/^\/transactions\/[^/]+\/refund$/, 'GET', cancelTransaction],
+	[/^\/transactions\/[^/]+\/refund_received_transaction$/, 'GET', refund],
+	[/^\/subscriptions$/, 'POST', subscriptionCreate],
+	[/^\/subscriptions\/[^/]+\/cancel$/, 'PUT', cancelSubscription],
+	[/^\/subscriptions\/[^/]+\/threeds_challenge$/, 'POST', threeds],
+	[/^\/subject\/[^/]+\/bank_accounts$/, 'POST', registerBankAccount],
+	[/^\/subject\/[^/]+\/account_request$/, 'POST', requestAuthorization],
+	[/^\/bank\/accounts\/request$/, 'POST', requestBankAccount],
+	[/^\/wires\/[^/]+\/update_bank_account$/, 'PUT', updateBankAccount],
+];
+
+/** Where the operation that sends `request` declares its record. */
+export function placeOf(request: ApiRequest): RecordPlace {
+	const declared = DECLARED.find(
+		([path, method]) => path.test(request.path) && method === request.method,
+	);
+	return declared ? declared[2].record(request) : undeclared(request);
+}
+
+/** One lookup of a run of its own. */
 export async function lookup(
 	request: ApiRequest,
 	read: (request: ApiRequest) => Promise<unknown>,
-	taken = new Set<string>(),
-	since = SINCE,
+	ref = REF,
 ): Promise<FindSentResult> {
-	return await findSent.call(ctx, request, since, taken, read);
+	return await new RecordLookups(read).find(placeOf(request), ref);
 }
 
 /** found:<id> | notFound | cannotTell */
@@ -107,5 +142,6 @@ export const payoutRecord = (fields: IDataObject = {}): IDataObject => ({
 	subject_is_receiver: true,
 	inserted_at: at(5),
 	dynamic_pix_code: null,
+	meta: { n8n_facilitapay_ref: REF },
 	...fields,
 });

@@ -14,7 +14,11 @@ import {
 describe('Reading a list to its end', () => {
 	const many = (count: number, prefix = 'tx-') =>
 		Array.from({ length: count }, (_unused, i) =>
-			payoutRecord({ id: `${prefix}${i + 1}`, value: '1.00' }),
+			payoutRecord({
+				id: `${prefix}${i + 1}`,
+				value: '1.00',
+				meta: { n8n_facilitapay_ref: `run:e0:node-1:0:${i}` },
+			}),
 		);
 
 	it('follows last_id page after page until an empty page, and finds a match on the third', async () => {
@@ -45,7 +49,7 @@ describe('Reading a list to its end', () => {
 		const { read, sent } = service({
 			[`/subject/${SUBJECT}/transactions`]: () => many(3),
 		});
-		expect(await lookup(payoutRequest(), read)).toEqual({ notFound: true });
+		expect(await lookup(payoutRequest(), read)).toEqual({ notFound: true, metaShown: true });
 		expect(sent).toHaveLength(2);
 	});
 
@@ -59,7 +63,7 @@ describe('Reading a list to its end', () => {
 	it(`more than ${MAX_PAGES} pages cannot settle it`, async () => {
 		let page = 0;
 		const { read, sent } = service({
-			[`/subject/${SUBJECT}/transactions`]: () => many(100, `p${++page}-`),
+			[`/subject/${SUBJECT}/transactions`]: () => many(1, `p${++page}-`),
 		});
 		expect(await lookup(payoutRequest(), read)).toEqual({
 			cannotTell: expect.stringContaining(`more than ${MAX_PAGES} pages`),
