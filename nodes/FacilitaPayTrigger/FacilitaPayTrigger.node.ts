@@ -8,7 +8,7 @@ import type {
 } from 'n8n-workflow';
 import { NodeConnectionTypes, NodeOperationError } from 'n8n-workflow';
 
-import { credentialBaseUrl } from '../../credentials/FacilitaPayApi.credentials';
+import { credentialBaseUrl } from '../FacilitaPay/transport/tokenTarget';
 import { clock } from '../FacilitaPay/clock';
 import { apiRequest, CREDENTIAL_TYPE } from '../FacilitaPay/transport';
 import { decide } from './decision';

@@ -2,7 +2,7 @@ import { createHash } from 'crypto';
 import type { ICredentialDataDecryptedObject } from 'n8n-workflow';
 import { sleep } from 'n8n-workflow';
 
-import { credentialBaseUrl } from '../../credentials/FacilitaPayApi.credentials';
+import { credentialBaseUrl } from '../FacilitaPay/transport/tokenTarget';
 import type { FacilitaPayContext, RetryOptions } from '../FacilitaPay/transport';
 import { apiRequest, beginRun, defaultRetryOptions, failureFacts } from '../FacilitaPay/transport';
 import { AdaptiveLimiter } from '../FacilitaPay/transport/limiter';

@@ -10,7 +10,7 @@ import { CREDENTIAL_TYPE } from './run';
 import type { ApiRequest } from './send';
 import type { SentMemory } from './sentMemory';
 import { recordIdOf, sentMemory } from './sentMemory';
-import { NODE_META_KEY } from '../validation/metadata';
+import { IDENTITY_META_FIELD } from '../validation/metadata';
 
 /**
  * The money rule, in one place: a request that creates or moves money (`retry: 'sendOnce'`) has
@@ -37,7 +37,7 @@ import { NODE_META_KEY } from '../validation/metadata';
  */
 
 /** Where the identity travels in FacilitaPay's `meta`. */
-export const IDENTITY_FIELD = NODE_META_KEY;
+export const IDENTITY_FIELD = IDENTITY_META_FIELD;
 
 /** What a lookup at FacilitaPay found: the record, nothing (and whether `meta` showed), or why it cannot tell. */
 export type FindSentResult =

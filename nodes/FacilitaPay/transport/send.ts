@@ -5,10 +5,8 @@ import type {
 	IHttpRequestOptions,
 } from 'n8n-workflow';
 
-import {
-	credentialBaseUrl,
-	noteRefusedToken,
-} from '../../../credentials/FacilitaPayApi.credentials';
+import { credentialBaseUrl } from './tokenTarget';
+import { noteRefusedToken } from './signIn';
 import type { ErrorFacts, FacilitaPayError, FailureFacts } from './errors';
 import {
 	connectionProblem,

@@ -8,7 +8,7 @@ import type { IDataObject } from 'n8n-workflow';
 export const METADATA_MAX_BYTES = 8 * 1024;
 
 /** The key the node itself keeps in `meta`: the payment's identity (docs/money.md). */
-export const NODE_META_KEY = 'n8n_facilitapay_ref';
+export const IDENTITY_META_FIELD = 'n8n_facilitapay_ref';
 
 export type MetadataCheck = { ok: true; value: IDataObject } | { ok: false; reason: string };
 

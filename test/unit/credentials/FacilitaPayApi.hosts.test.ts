@@ -6,12 +6,9 @@ import type {
 } from 'n8n-workflow';
 import { Workflow } from 'n8n-workflow';
 
-import {
-	FacilitaPayApi,
-	forgetSignIns,
-	requestTargets,
-	tokenMayGoTo,
-} from '../../../credentials/FacilitaPayApi.credentials';
+import { FacilitaPayApi } from '../../../credentials/FacilitaPayApi.credentials';
+import { requestTargets, tokenMayGoTo } from '../../../nodes/FacilitaPay/transport/tokenTarget';
+import { forgetSignIns } from '../../../nodes/FacilitaPay/transport/signIn';
 import { scriptedService } from './scriptedService';
 import { workflowNode } from '../helpers/workflowNode';
 

@@ -1,12 +1,12 @@
+import { FacilitaPayApi } from '../../../credentials/FacilitaPayApi.credentials';
 import {
-	FacilitaPayApi,
 	forgetSignIns,
 	noteRefusedToken,
 	sessionFingerprint,
 	sharedSignIn,
 	signInRetry,
 	TOKEN_REUSE_MS,
-} from '../../../credentials/FacilitaPayApi.credentials';
+} from '../../../nodes/FacilitaPay/transport/signIn';
 import {
 	helperAnswering,
 	helperReturning,

@@ -1,13 +1,12 @@
 import type { ICredentialDataDecryptedObject, IDataObject } from 'n8n-workflow';
 
+import { FacilitaPayApi } from '../../../credentials/FacilitaPayApi.credentials';
 import {
 	baseUrlProblem,
 	credentialBaseUrl,
-	FacilitaPayApi,
-	forgetSignIns,
 	PRODUCTION_BASE_URL,
-	sessionFingerprint,
-} from '../../../credentials/FacilitaPayApi.credentials';
+} from '../../../nodes/FacilitaPay/transport/tokenTarget';
+import { forgetSignIns, sessionFingerprint } from '../../../nodes/FacilitaPay/transport/signIn';
 import { helperReturning } from './scriptedService';
 
 /**
