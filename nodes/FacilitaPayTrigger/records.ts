@@ -30,7 +30,7 @@ import { canonicalSecret } from './secret';
  */
 
 export const RECORDS_PER_PAGE = 100;
-export const RECORD_PAGES = 3;
+export const RECORD_PAGES = 5;
 /** How far back, from FacilitaPay's newest record, a notification delivered for the first time is. */
 export const FIRST_DELIVERY_WINDOW_MS = 10 * 60 * 1000;
 /** How far back a notification being redelivered can have been recorded (1+5+15+60+360 min, rounded up). */

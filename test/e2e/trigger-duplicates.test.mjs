@@ -90,7 +90,11 @@ describeE2e('FacilitaPay Trigger in a real n8n 2.x: Drop Duplicates', () => {
 			const subjects = await sandboxApi('GET', '/subject/people', undefined, account.state);
 			const subjectId = subjects.json.data[0].id;
 			const reproval = { items: ['proof_of_address_rejected'] };
+			// Time passes between the back office's decisions (the sandbox's clock moves only when told).
+			const later = () => sandboxControl('POST', '/clock/advance', { minutes: 5 }, account.state);
+			await later();
 			await sandboxControl('POST', `/subjects/${subjectId}/reprove`, reproval, account.state);
+			await later();
 			await sandboxControl('POST', `/subjects/${subjectId}/approve`, {}, account.state);
 			const executions = await account.next(2);
 			const approvals = executions.filter((e) => triggerItems(e)[0].type === 'subject_approved');
@@ -114,6 +118,7 @@ describeE2e('FacilitaPay Trigger in a real n8n 2.x: Drop Duplicates', () => {
 				answers.some((answer) => answer.status === 503) ? [200, 503] : [200, 200],
 			);
 			// A different event afterwards is the barrier.
+			await later();
 			await sandboxControl('POST', `/subjects/${subjectId}/reprove`, reproval, account.state);
 			const after = await account.next(2);
 			const twins = after.filter((e) =>

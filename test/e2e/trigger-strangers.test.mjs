@@ -22,7 +22,7 @@ import {
 	sandboxMark,
 	sandboxRequests,
 } from './lib/sandbox.mjs';
-import { CLI_TIMEOUT, describeE2e } from './lib/state.mjs';
+import { CLI_TIMEOUT, describeE2e, waitFor } from './lib/state.mjs';
 import {
 	activateAndWaitForRegistration,
 	guessedSecret,
@@ -49,8 +49,16 @@ async function person(state, label) {
 	return (await createPerson(samplePerson(seed, `${label} ${seed}`), state)).id;
 }
 
-/** Delivers what FacilitaPay has to redeliver now (its next attempt, 1 minute later on its clock). @param {any} state */
+/**
+ * Delivers what FacilitaPay has to redeliver now (its next attempt, 1 minute later on its clock),
+ * once n8n listens on the URL again (publishing finishes after its answer).
+ * @param {any} state
+ */
 async function redeliver(state) {
+	const hook = (await sandboxControl('GET', '/webhook', undefined, state)).data;
+	await waitFor(async () => ((await postRaw(hook.url, {})).status === 404 ? null : true), {
+		what: 'n8n to listen on the published URL',
+	});
 	await sandboxControl('POST', '/clock/advance', { minutes: 1 }, state);
 	await sandboxControl('POST', '/deliveries/wait', {}, state);
 }
@@ -243,7 +251,13 @@ describeE2e('FacilitaPay Trigger in a real n8n 2.x: strangers hold nothing back'
 			console.log(
 				`brute force, ${BRUTE_FORCE} secrets in ${seconds.toFixed(0)} s: answers ${JSON.stringify(counts)}; wrong secrets ${JSON.stringify(spread(wrong))} ms; the right one ${Math.round(answers[right].ms)} ms`,
 			);
-			expect(Object.keys(counts)).toEqual(['200 {"message":"Received"}']);
+			// One answer whatever the secret. Under overload a guess may also be asked again (503,
+			// the same as a right secret whose read did not come back in time): noise, not a signal.
+			const received = '200 {"message":"Received"}';
+			const again = '503 {"message":"Not accepted now; send the notification again later"}';
+			expect(`${answers[right].status} ${answers[right].text}`).toBe(received);
+			expect(Object.keys(counts).filter((key) => key !== received && key !== again)).toEqual([]);
+			expect(counts[received]).toBeGreaterThanOrEqual(0.99 * BRUTE_FORCE);
 			figures.forgedWrongSecret += BRUTE_FORCE - 1;
 			figures.forgedRightSecretFalseContent += 1;
 			expect(await listExecutions({ workflowId: account.workflow.id }, account.state)).toHaveLength(
