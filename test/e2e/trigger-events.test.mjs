@@ -3,6 +3,7 @@
 // notifications the sandbox sends start it, verified, forged ones are refused without an execution,
 // and unpublishing forgets the secret while FacilitaPay's redelivery with it is still accepted.
 // The other trigger files: trigger-registration, trigger-open-cases, trigger-duplicates.
+import { ACCOUNT_IDS } from '../../sandbox/accounts.mjs';
 import {
 	CLI_TIMEOUT,
 	createPerson,
@@ -15,6 +16,7 @@ import {
 	createCheckout,
 	createDynamicPix,
 	triggerItems,
+	sandboxApi,
 	sandboxControl,
 	sandboxMark,
 	sandboxRequests,
@@ -61,7 +63,7 @@ describeE2e(
 		);
 
 		test(
-			'a paid dynamic PIX, a declined card checkout and a reproved subject each start ONE execution with the event, without the secret',
+			'a paid dynamic PIX, a declined card checkout, a declined card payment and a reproved subject each start ONE execution with the event, without the secret',
 			async () => {
 				expect(webhook).toBeDefined();
 				const seed = (Date.now() % 100000) + 3000;
@@ -111,6 +113,45 @@ describeE2e(
 						transaction_id: expect.any(String),
 						verified: true,
 						transaction: expect.objectContaining({ status: 'canceled' }),
+					}),
+				]);
+				figures.trueEventsSent += 1;
+				figures.trueEventsDelivered += 1;
+
+				// 2b. A card charged directly (POST /transactions with from_credit_card) is declined →
+				// payment_failed, verified like any other payment event.
+				const card = await sandboxApi(
+					'POST',
+					'/transactions',
+					{
+						transaction: {
+							subject_id: subjectId,
+							to_bank_account_id: ACCOUNT_IDS.brlPixExclusive,
+							currency: 'BRL',
+							exchange_currency: 'BRL',
+							value: '33.00',
+							from_credit_card: {
+								card_number: '4000000000000002',
+								card_expiration_date: '12/2034',
+								card_security_code: '123',
+								card_brand: 'visa',
+								fullname: 'Maria da Silva',
+							},
+						},
+					},
+					account.state,
+				);
+				expect(card.status).toBe(200);
+				executions = await account.next();
+				expect(triggerItems(executions.at(-1))).toEqual([
+					expect.objectContaining({
+						type: 'payment_failed',
+						transaction_id: card.json.data.id,
+						verified: true,
+						transaction: expect.objectContaining({
+							status: 'canceled',
+							canceled_reason: 'card_declined',
+						}),
 					}),
 				]);
 				figures.trueEventsSent += 1;
