@@ -3,7 +3,14 @@
 // parameter defaults and the deduplication helpers are n8n's, not an imitation.
 import { workflowOf } from './lib/engine.mjs';
 import { useEngineSandbox } from './lib/sandbox.mjs';
-import { chargeByPix, createCustomer, PEOPLE, SUBJECT, TRANSACTIONS } from './lib/steps.mjs';
+import {
+	chargeByPix,
+	createCustomer,
+	PEOPLE,
+	registerBankAccount,
+	SUBJECT,
+	TRANSACTIONS,
+} from './lib/steps.mjs';
 
 const env = useEngineSandbox();
 
@@ -77,15 +84,18 @@ describe('FacilitaPay on n8n-core: Preview Only', () => {
 });
 
 describe('FacilitaPay on n8n-core: the processed-data store', () => {
-	test("what moved money is recorded through n8n-core's checkProcessedAndRecord under the PIX node; the customer is not", async () => {
+	test("a request FacilitaPay keeps no findable record of (a customer's bank account) is recorded through n8n-core's checkProcessedAndRecord; the PIX (found again by its meta) and the customer are not", async () => {
 		const engine = await env.engine();
-		const run = await engine.run(workflowOf([createCustomer(), chargeByPix()]));
+		const run = await engine.run(
+			workflowOf([createCustomer(), chargeByPix(), registerBankAccount()]),
+		);
 
 		expect(run.error).toBeUndefined();
 		const rows = Object.fromEntries(engine.store.rows);
-		// n8n keys the row by workflow and node ID (scope "node"): node-1 creates, node-2 charges.
-		expect(Object.keys(rows)).toEqual(['engine-workflow|n:node-2']);
-		expect(rows['engine-workflow|n:node-2'].mode).toBe('entries');
-		expect(rows['engine-workflow|n:node-2'].data.length).toBeGreaterThan(0);
+		// n8n keys the row by workflow and node ID (scope "node"): node-1 creates, node-2 charges by
+		// PIX (its identity travels in meta, docs/money.md), node-3 registers the bank account.
+		expect(Object.keys(rows)).toEqual(['engine-workflow|n:node-3']);
+		expect(rows['engine-workflow|n:node-3'].mode).toBe('entries');
+		expect(rows['engine-workflow|n:node-3'].data.length).toBeGreaterThan(0);
 	});
 });

@@ -1,6 +1,7 @@
 // Workflow steps and sandbox routes the engine tests share: FacilitaPay nodes as the editor saves
 // them (resource locators, expressions with a leading "=", untouched parameters left out).
 import { ACCOUNT_IDS } from '../../../sandbox/accounts.mjs';
+import { bankDetailsParameters } from '../../fixtures/bankAccounts.js';
 
 export const PEOPLE = 'POST /api/v1/subject/people';
 export const TRANSACTIONS = 'POST /api/v1/transactions';
@@ -33,6 +34,24 @@ export const chargeByPix = (overrides = {}) => ({
 		fromBankAccountId: ACCOUNT_IDS.brlPixExclusive,
 		toBankAccountId: ACCOUNT_IDS.brlCustomer,
 		exchangeCurrency: 'BRL',
+		...overrides,
+	},
+});
+
+/** Subject > Register Bank Account for the customer the "Create customer" node registered. */
+export const registerBankAccount = (overrides = {}) => ({
+	name: 'Register bank account',
+	parameters: {
+		resource: 'subject',
+		operation: 'registerBankAccount',
+		subjectId: { __rl: true, mode: 'id', value: "={{ $('Create customer').item.json.id }}" },
+		currency: 'BRL',
+		ownerName: 'Maria da Silva',
+		ownerDocumentType: 'cpf',
+		ownerDocumentNumber: '39053344705',
+		branchCountry: 'BRA',
+		bankDetails: bankDetailsParameters,
+		pixKey: '39053344705',
 		...overrides,
 	},
 });

@@ -11,10 +11,13 @@ describe('An operation declares once that it moves money; the fields follow from
 			transaction: [
 				'cancel',
 				'createBoleto',
+				'createCardPayment',
 				'createCheckout',
 				'createDynamicPix',
 				'createPayIn',
 				'createPayout',
+				'createPsePayment',
+				'createSpeiPayment',
 				'refund',
 			],
 			wire: ['updateBankAccount'],

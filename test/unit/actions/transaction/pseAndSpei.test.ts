@@ -65,6 +65,8 @@ describe('Transaction > Create PSE Payment (Colombia)', () => {
 				redirect_url: 'https://shop.example.co/paid',
 				payment_description: 'Order 77',
 			},
+			// The payment's identity travels with it (docs/money.md).
+			meta: { n8n_facilitapay_ref: expect.stringMatching(/^run:/) },
 		});
 		expect(output[0].json).toMatchObject({
 			payment_url: 'https://pse.example/pay/1',
@@ -120,6 +122,7 @@ describe('Transaction > Create SPEI Dynamic CLABE (Mexico)', () => {
 			exchange_currency: 'MXN',
 			value: '1500.00',
 			from_spei: { dynamic_clabe: true },
+			meta: { n8n_facilitapay_ref: expect.stringMatching(/^run:/) },
 		});
 		expect(output[0].json).toMatchObject({
 			dynamic_clabe: '646180110400000007',
