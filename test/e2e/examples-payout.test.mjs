@@ -72,7 +72,8 @@ describeE2e('Example workflow "Pay out to a new customer" in a real n8n 2.x', ()
 				subject_is_receiver: true,
 			});
 
-			// What reached FacilitaPay, in order: the customer, their account, the balance, the payout.
+			// What reached FacilitaPay, in order: the customer, their account, the balance, the lookup of
+			// the payout's Idempotency Key in FacilitaPay's own record (docs/money.md), the payout.
 			const received = (await sandboxRequests({ after: mark }, state)).filter((r) =>
 				r.url.startsWith('/api/v1/'),
 			);
@@ -80,6 +81,7 @@ describeE2e('Example workflow "Pay out to a new customer" in a real n8n 2.x', ()
 				'POST /api/v1/subject/people',
 				'POST /api/v1/subject/:id/bank_accounts',
 				'GET /api/v1/bank_accounts/:id/balance',
+				'GET /api/v1/subject/:id/transactions',
 				'POST /api/v1/transactions',
 			]);
 			const subjectId = payout.subject_id;
@@ -109,13 +111,15 @@ describeE2e('Example workflow "Pay out to a new customer" in a real n8n 2.x', ()
 				balance: balanceBefore.balance,
 				currency: 'USD',
 			});
-			expect(received[3].body.transaction).toEqual({
+			expect(received[3].url.split('?')[0]).toBe(`/api/v1/subject/${subjectId}/transactions`);
+			expect(received[4].body.transaction).toEqual({
 				subject_id: subjectId,
 				from_bank_account_id: ACCOUNT_IDS.usdCashOut,
 				to_bank_account_id: account.id,
 				currency: 'USD',
 				exchange_currency: 'BRL',
 				value: '250.00',
+				meta: { n8n_facilitapay_ref: expect.stringMatching(/^key:/) },
 			});
 			expect(payout.to_bank_account).toMatchObject({ id: account.id, owner_name: 'Paulo Payout' });
 			expect(payout.payout_method).toBe('ted');

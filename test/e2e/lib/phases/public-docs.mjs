@@ -203,6 +203,7 @@ function checkPayIn({ log, out, ctx, covered }) {
 			currency: 'MXN',
 			exchange_currency: 'MXN',
 			value: '1500.00',
+			meta: { n8n_facilitapay_ref: expect.stringMatching(/^run:/) },
 		},
 	});
 	const [payIn] = out('Create Local Pay-In');

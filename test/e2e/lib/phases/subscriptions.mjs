@@ -175,6 +175,7 @@ function checkCreations({ log, out, ctx, covered }) {
 		to_bank_account_id: ACCOUNTS.usdDestination,
 		subject_id: ctx.subjectId,
 		from_bank_account_id: ACCOUNTS.brlPixExclusive,
+		meta: { n8n_facilitapay_ref: expect.stringMatching(/^run:/) },
 	});
 	covered.add('subscription.create');
 	return { cardSub, pixSub };

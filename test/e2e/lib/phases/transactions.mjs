@@ -272,6 +272,8 @@ function checkPayoutAndCheckout({ log, out, ctx, covered }, subjectId, transacti
 		currency: 'USD',
 		exchange_currency: 'BRL',
 		value: '10.00',
+		// The payment's identity travels with it (docs/money.md).
+		meta: { n8n_facilitapay_ref: expect.stringMatching(/^run:/) },
 	});
 	covered.add('transaction.createPayout');
 	const [checkout] = out('Create Checkout');
