@@ -17,10 +17,12 @@ import {
 	checkOwnership,
 	forgetProduction,
 	maskUrl,
+	otherActiveOn,
 	rememberProduction,
 	testWouldTakeUrl,
 } from './ownership';
 import { accountOf, readAll, READS_WITHIN_MS } from './reads';
+import { listingOf, recordsAfterNow } from './records';
 import {
 	forgetRegistration,
 	isUnreachableFromInternet,
@@ -29,10 +31,10 @@ import {
 	readRegistration,
 	saveRegistration,
 } from './registration';
-import { recoverLegacySecret, secretHmac, secretKey } from './secret';
+import { keyCheck, recoverLegacySecret, secretHmac, secretKey } from './secret';
 import { ERRORS, LOG } from './texts';
 import type { TriggerOptions } from './webhookRequest';
-import { carryOut, gather, respond, senderGone } from './webhookRequest';
+import { gather, respond, senderGone } from './webhookRequest';
 
 export { verifyWithApiOption } from './webhookRequest';
 
@@ -172,16 +174,28 @@ export class FacilitaPayTrigger implements INodeType {
 				const staticData = this.getWorkflowStaticData('node');
 				const webhookUrl = this.getNodeWebhookUrl('default');
 				if (staticData.webhookUrl !== webhookUrl) return false;
+				const credentials = await this.getCredentials(CREDENTIAL_TYPE);
+				const key = secretKey(credentials);
 				if (!readRegistration(staticData)) {
 					// Kept by an earlier version as an unkeyed SHA-256: keep the same secret, keyed.
 					const legacy = readLegacyDigest(staticData);
 					const secret = legacy === undefined ? undefined : recoverLegacySecret(legacy);
 					if (secret === undefined) return false;
-					const key = secretKey(await this.getCredentials(CREDENTIAL_TYPE));
 					staticData.secretHmac = secretHmac(secret, key);
 					delete staticData.secretDigest;
 					if (!Array.isArray(staticData.ownUrls)) staticData.ownUrls = [webhookUrl];
 				}
+				// The credentials changed since the registration (a new token, another password): the
+				// stored HMAC no longer matches any secret, so register again. Notifications meanwhile
+				// are settled by FacilitaPay's notification records.
+				const check = keyCheck(key);
+				if (typeof staticData.keyCheck === 'string' && staticData.keyCheck !== check) {
+					this.logger.info(
+						`${LOG}: the FacilitaPay credentials changed since the trigger registered its URL; registering again`,
+					);
+					return false;
+				}
+				staticData.keyCheck = check;
 				const ownership = await checkOwnership(this, ownUrls(staticData));
 				if (ownership.kind === 'foreign') {
 					const other = maskUrl(ownership.url);
@@ -193,8 +207,12 @@ export class FacilitaPayTrigger implements INodeType {
 					delete staticData.urlTakenBy;
 				}
 				if (this.getMode() !== 'manual' && webhookUrl) {
-					const account = accountOf(await this.getCredentials(CREDENTIAL_TYPE));
-					rememberProduction(account, workflowIdOf(this), webhookUrl);
+					rememberProduction(
+						accountOf(credentials),
+						workflowIdOf(this),
+						webhookUrl,
+						credentialBaseUrl(credentials),
+					);
 				}
 				return true;
 			},
@@ -248,28 +266,33 @@ export class FacilitaPayTrigger implements INodeType {
 						description: ERRORS.noSecret.description,
 					});
 				}
-				const now = clock.now().getTime();
-				saveRegistration(
-					staticData,
-					{
-						secretHmac: hmac,
-						webhookUrl,
-						test,
-						registeredAt: new Date(now).toISOString(),
-					},
-					now,
-				);
+				saveRegistration(staticData, {
+					secretHmac: hmac,
+					webhookUrl,
+					test,
+					registeredAt: clock.now().toISOString(),
+					keyCheck: keyCheck(secretKey(credentials)),
+				});
 				delete staticData.urlTakenBy;
-				if (!test) rememberProduction(account, workflowIdOf(this), webhookUrl);
+				if (!test) {
+					rememberProduction(
+						account,
+						workflowIdOf(this),
+						webhookUrl,
+						credentialBaseUrl(credentials),
+					);
+				}
 				return true;
 			},
 
 			/**
-			 * Forgets the secret (still accepted for 24 h, for redeliveries). FacilitaPay has no way to
-			 * remove one URL, only to turn off every notification of the account, so that happens only
-			 * when the user asked for it, never when a test listening ends (the production workflow may
-			 * still need the account), and never when the newest notification went to another URL (or
-			 * that cannot be checked): those notifications belong to someone else.
+			 * Forgets the secret (redeliveries under it are settled by the notification records).
+			 * FacilitaPay has no way to remove one URL, only to turn off every notification of the
+			 * account, so that happens only when the user asked for it, never when a test listening
+			 * ends (the production workflow may still need the account), never while another active
+			 * workflow of this n8n uses the same service (it may be the same account, and registered
+			 * its URL since), and never when the newest notification went to another URL (or that
+			 * cannot be checked): those notifications belong to someone else.
 			 */
 			async delete(this: IHookFunctions): Promise<boolean> {
 				const staticData = this.getWorkflowStaticData('node');
@@ -279,13 +302,21 @@ export class FacilitaPayTrigger implements INodeType {
 					ours.push(staticData.webhookUrl);
 				}
 				const test = staticData.testRegistration === true || this.getMode() === 'manual';
-				forgetRegistration(staticData, clock.now().getTime());
-				if (!test) {
-					const credentials = await this.getCredentials(CREDENTIAL_TYPE).catch(() => undefined);
-					if (credentials) forgetProduction(accountOf(credentials), workflowIdOf(this));
+				forgetRegistration(staticData);
+				const credentials = await this.getCredentials(CREDENTIAL_TYPE).catch(() => undefined);
+				const service = credentials ? credentialBaseUrl(credentials) : '';
+				if (!test && credentials) {
+					forgetProduction(accountOf(credentials), workflowIdOf(this), service);
 				}
 				const options = this.getNodeParameter('options', {}) as TriggerOptions;
 				if (!registration || test || options.disableOnDeactivation !== true) return true;
+				const other = otherActiveOn(service, workflowIdOf(this));
+				if (other !== undefined) {
+					this.logger.warn(
+						`${LOG}: notifications of the FacilitaPay account were NOT disabled on deactivation: the active workflow ${other} has a FacilitaPay Trigger on the same service, which may be the same account and would stop receiving them.`,
+					);
+					return true;
+				}
 				const ownership = await checkOwnership(this, ours);
 				if (ownership.kind === 'foreign') {
 					this.logger.warn(
@@ -314,16 +345,24 @@ export class FacilitaPayTrigger implements INodeType {
 
 	/** A thin handler over the pure decision (decision.ts): gather, decide, read if asked, decide, do. */
 	async webhook(this: IWebhookFunctions): Promise<IWebhookResponseData> {
+		// The 8 s bound starts here, before the credentials are read. A transport deadline: real
+		// time, as the transport's waits (see clock.ts).
+		const deadline = Date.now() + READS_WITHIN_MS;
 		const call = await gather(this, clock.now().getTime());
 		let decision = decide(call.facts);
+		if (decision.kind === 'records' && call.facts.received.kind === 'notification') {
+			const snapshot = await recordsAfterNow(this, call.account, deadline, call.credentials);
+			const listing = snapshot ? listingOf(snapshot, call.facts.received.notification) : 'unread';
+			call.facts = { ...call.facts, listing };
+			decision = decide(call.facts);
+		}
 		if (decision.kind === 'read') {
-			carryOut(this, call, decision.effects);
 			const stopAtAbsent = decision.stopAtAbsent;
 			const reads = await readAll(this, decision.reads, {
-				// A transport deadline: real time, as the transport's waits (see clock.ts).
-				deadline: Date.now() + READS_WITHIN_MS,
+				deadline,
 				account: call.account,
 				credentials: call.credentials,
+				stranger: decision.stranger,
 				stopAt: (result) => stopAtAbsent && result.kind === 'absent',
 			});
 			decision = decide({ ...call.facts, reads, senderGone: senderGone(this) });

@@ -106,6 +106,31 @@ export function duplicateState(
 	return remembered(staticData, now, owner)[key] !== undefined ? 'emitted' : 'new';
 }
 
+/**
+ * Checks and claims in one step (no await between them, so two identical notifications arriving
+ * together cannot both find it new): 'new' means this caller now holds the claim.
+ */
+export function checkAndClaim(
+	staticData: IDataObject,
+	key: string,
+	now: number,
+	owner: string,
+): DuplicateState {
+	const state = duplicateState(staticData, key, now, owner);
+	if (state === 'new') claim(key, now, owner);
+	return state;
+}
+
+/** Whether an event with this key started the workflow within 24 h. */
+export function isEmitted(
+	staticData: IDataObject,
+	key: string,
+	now: number,
+	owner: string,
+): boolean {
+	return remembered(staticData, now, owner)[key] !== undefined;
+}
+
 /** Claims a notification while it is checked: the same one arriving meanwhile starts nothing. */
 export function claim(key: string, now: number, owner: string): void {
 	const { checking } = memoryOf(owner);

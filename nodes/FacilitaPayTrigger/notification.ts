@@ -1,7 +1,5 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { SUBJECT_REPRESENTATION } from '../FacilitaPay/schemas/subjectRepresentation';
-
 /** The type given to the unsigned KYC status payload, whose own event name FacilitaPay does not document. */
 export const KYC_STATUS_TYPE = 'kyc_status';
 
@@ -162,8 +160,6 @@ const BANK_TRANSACTION: Schema = {
 		bank_account: { bank: true, branch_number: true, account_number: true, account_type: true },
 	},
 };
-/** The subject representation of the KYC status payload (spec, Resources). */
-const KYC_SUBJECT: Schema = Object.fromEntries(SUBJECT_REPRESENTATION.map((key) => [key, true]));
 
 /** The fields each documented event carries besides type and secret (spec, Events). */
 const DOCUMENTED: Record<string, Schema> = {
@@ -192,7 +188,9 @@ const DOCUMENTED: Record<string, Schema> = {
 	document_required: { subject_id: true, required_documents: true },
 	subject_account_authorization: { subject_id: true, status: true, reason: true },
 	account_request_status: { request_id: true, status: true },
-	[KYC_STATUS_TYPE]: { subject_id: true, status: true, data: KYC_SUBJECT },
+	// The payload's own fields (`data`) are the sender's, unsigned: they stay under unverifiedFields;
+	// the subject FacilitaPay's API returns comes under `subject`.
+	[KYC_STATUS_TYPE]: { subject_id: true, status: true },
 };
 
 /** Splits `source` by `schema`: the documented part and the rest (undefined when empty). */
@@ -229,7 +227,10 @@ export interface EventData {
 export function eventData(notification: IDataObject): EventData {
 	const { type, ...rest } = notification;
 	delete rest.secret;
-	const schema = typeof type === 'string' ? (DOCUMENTED[type] ?? {}) : {};
+	const schema =
+		typeof type === 'string' && Object.prototype.hasOwnProperty.call(DOCUMENTED, type)
+			? DOCUMENTED[type]
+			: {};
 	const { listed, unlisted } = split(rest, schema);
 	return { fields: { type, ...listed }, unverified: unlisted };
 }

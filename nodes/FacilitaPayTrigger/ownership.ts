@@ -78,20 +78,49 @@ export async function checkOwnership(ctx: FacilitaPayContext, ours: string[]): P
  * process receives the account's notifications.
  */
 const production = new Map<string, Map<string, string>>();
+/**
+ * The same, per FacilitaPay base URL (whatever the token): two credentials of one account have
+ * different tokens, and nothing a node reads tells they are one account, so before turning off
+ * the notifications of an account, every active trigger on the same service counts.
+ */
+const productionByService = new Map<string, Map<string, string>>();
 
 /** For tests: forgets what this process remembered. */
 export function clearProductionRegistrations(): void {
 	production.clear();
+	productionByService.clear();
 }
 
-export function rememberProduction(account: string, workflowId: string, url: string): void {
-	const byWorkflow = production.get(account) ?? new Map<string, string>();
+function add(map: Map<string, Map<string, string>>, at: string, workflowId: string, url: string) {
+	const byWorkflow = map.get(at) ?? new Map<string, string>();
 	byWorkflow.set(workflowId, url);
-	production.set(account, byWorkflow);
+	map.set(at, byWorkflow);
 }
 
-export function forgetProduction(account: string, workflowId: string): void {
+export function rememberProduction(
+	account: string,
+	workflowId: string,
+	url: string,
+	service = '',
+): void {
+	add(production, account, workflowId, url);
+	add(productionByService, service, workflowId, url);
+}
+
+export function forgetProduction(account: string, workflowId: string, service = ''): void {
 	production.get(account)?.delete(workflowId);
+	productionByService.get(service)?.delete(workflowId);
+}
+
+/**
+ * Another active workflow of this process with a FacilitaPay Trigger on the same service (its
+ * workflow ID), which would lose its notifications if this one turned them off; undefined if none.
+ */
+export function otherActiveOn(service: string, workflowId: string): string | undefined {
+	for (const other of productionByService.get(service)?.keys() ?? []) {
+		if (other !== workflowId) return other;
+	}
+	return undefined;
 }
 
 /**

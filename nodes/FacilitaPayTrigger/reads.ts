@@ -24,6 +24,13 @@ export const READS_PER_NOTIFICATION = 8;
 /** Verification reads of the whole process in flight at once, per account, at most. */
 export const READS_PER_PROCESS = 16;
 
+/**
+ * Reads of the whole process per account, at most, for what the trigger cannot verify (unsigned KYC
+ * payloads, notifications under a secret it does not hold, and their notification records):
+ * anyone who knows the URL can send those, so they never take the signed events' share.
+ */
+export const STRANGER_READS_PER_PROCESS = 2;
+
 /** Statuses of a read that mean "no such object in this account", not "could not ask". */
 const ABSENT = new Set([404, 410]);
 
@@ -32,19 +39,34 @@ const ABSENT = new Set([404, 410]);
  * many reads run at once and pauses them all for the Retry-After; successes widen it again.
  */
 const limiters = new Map<string, AdaptiveLimiter>();
+const strangerLimiters = new Map<string, AdaptiveLimiter>();
 
 /** For tests: forgets the process's limiters. */
 export function clearProcessLimiters(): void {
 	limiters.clear();
+	strangerLimiters.clear();
+}
+
+function limiterOf(
+	map: Map<string, AdaptiveLimiter>,
+	account: string,
+	max: number,
+): AdaptiveLimiter {
+	let limiter = map.get(account);
+	if (!limiter) {
+		limiter = new AdaptiveLimiter(max);
+		map.set(account, limiter);
+	}
+	return limiter;
 }
 
 export function processLimiter(account: string): AdaptiveLimiter {
-	let limiter = limiters.get(account);
-	if (!limiter) {
-		limiter = new AdaptiveLimiter(READS_PER_PROCESS);
-		limiters.set(account, limiter);
-	}
-	return limiter;
+	return limiterOf(limiters, account, READS_PER_PROCESS);
+}
+
+/** The strangers' small share of an account's reads (see STRANGER_READS_PER_PROCESS). */
+export function strangerLimiter(account: string): AdaptiveLimiter {
+	return limiterOf(strangerLimiters, account, STRANGER_READS_PER_PROCESS);
 }
 
 /** Which account a credential reaches: its base URL and a hash of who signs in (never the token). */
@@ -93,6 +115,8 @@ export interface ReadOptions {
 	account: string;
 	/** The credentials the call already read: the reads use them instead of reading them again. */
 	credentials?: ICredentialDataDecryptedObject;
+	/** Reads for what the trigger cannot verify go through the strangers' share. */
+	stranger?: boolean;
 	/** Stop starting reads once one result settles the event (a missing object proves it false). */
 	stopAt?: (result: ReadResult) => boolean;
 	now?: () => number;
@@ -110,7 +134,9 @@ export async function readAll(
 ): Promise<ReadResult[]> {
 	const now = options.now ?? Date.now;
 	const run = beginRun(ctx, { concurrency: READS_PER_PROCESS, timeoutMs: READS_WITHIN_MS });
-	run.limiter = processLimiter(options.account);
+	run.limiter = options.stranger
+		? strangerLimiter(options.account)
+		: processLimiter(options.account);
 	if (options.credentials) run.credentials = Promise.resolve({ ...options.credentials });
 	const results: ReadResult[] = reads.map(() => ({ kind: 'notRead' }));
 	let next = 0;

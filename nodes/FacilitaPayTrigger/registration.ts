@@ -2,8 +2,6 @@ import type { IDataObject } from 'n8n-workflow';
 
 import { isLocalHost } from '../FacilitaPay/transport/tokenTarget';
 
-/** How long the secret of the previous registration is still accepted after a new one. */
-export const PREVIOUS_SECRET_MS = 24 * 60 * 60 * 1000;
 /** URLs this node registered, remembered to tell them from another system's URL. */
 const OWN_URLS_KEPT = 5;
 
@@ -18,6 +16,8 @@ export interface Registration {
 	/** Registered by "Listen for test event" rather than by activating the workflow. */
 	test: boolean;
 	registeredAt: string;
+	/** A check of the credentials' key the HMAC was made with (secret.ts, keyCheck). */
+	keyCheck?: string;
 }
 
 export function readRegistration(staticData: IDataObject): Registration | undefined {
@@ -40,39 +40,20 @@ export function readLegacyDigest(staticData: IDataObject): string | undefined {
 		: undefined;
 }
 
+/** Drops what earlier versions kept: the previous secret, accepted for 24 h after a new one. */
+function dropPrevious(staticData: IDataObject): void {
+	delete staticData.previousSecretHmac;
+	delete staticData.previousSecretUntil;
+}
+
 /**
- * The HMAC of the previous registration's secret while it is still accepted (24 h after it was
- * replaced); forgets it once that time has passed.
+ * Stores a new registration. The secret it replaces is not kept: a notification FacilitaPay still
+ * redelivers under it is settled by the notification records, and a leaked one stops at once.
  */
-export function readPreviousHmac(staticData: IDataObject, now: number): string | undefined {
-	const { previousSecretHmac, previousSecretUntil } = staticData;
-	if (typeof previousSecretHmac !== 'string' || previousSecretHmac === '') return undefined;
-	const until = typeof previousSecretUntil === 'string' ? Date.parse(previousSecretUntil) : NaN;
-	if (!Number.isFinite(until) || now >= until) {
-		delete staticData.previousSecretHmac;
-		delete staticData.previousSecretUntil;
-		return undefined;
-	}
-	return previousSecretHmac;
-}
-
-/** Keeps the current secret's HMAC as the previous one, accepted for 24 h from `now`. */
-function keepAsPrevious(staticData: IDataObject, hmac: string, now: number): void {
-	staticData.previousSecretHmac = hmac;
-	staticData.previousSecretUntil = new Date(now + PREVIOUS_SECRET_MS).toISOString();
-}
-
-/** Stores a new registration; the one it replaces stays accepted for 24 h. */
-export function saveRegistration(
-	staticData: IDataObject,
-	registration: Registration,
-	now: number,
-): void {
-	const current = readRegistration(staticData);
-	if (current && current.secretHmac !== registration.secretHmac) {
-		keepAsPrevious(staticData, current.secretHmac, now);
-	}
+export function saveRegistration(staticData: IDataObject, registration: Registration): void {
+	dropPrevious(staticData);
 	delete staticData.secretDigest;
+	if (registration.keyCheck) staticData.keyCheck = registration.keyCheck;
 	staticData.secretHmac = registration.secretHmac;
 	staticData.webhookUrl = registration.webhookUrl;
 	staticData.testRegistration = registration.test;
@@ -82,18 +63,17 @@ export function saveRegistration(
 }
 
 /**
- * Forgets the registration on deactivation. Its secret stays accepted for 24 h (as the previous
- * one), so notifications FacilitaPay is still redelivering with it are not lost when the workflow
- * is activated again and gets a new secret.
+ * Forgets the registration on deactivation. Notifications FacilitaPay still redelivers under its
+ * secret are settled by the notification records when the workflow is activated again.
  */
-export function forgetRegistration(staticData: IDataObject, now: number): void {
-	const current = readRegistration(staticData);
-	if (current) keepAsPrevious(staticData, current.secretHmac, now);
+export function forgetRegistration(staticData: IDataObject): void {
+	dropPrevious(staticData);
 	delete staticData.secretHmac;
 	delete staticData.secretDigest;
 	delete staticData.webhookUrl;
 	delete staticData.testRegistration;
 	delete staticData.registeredAt;
+	delete staticData.keyCheck;
 }
 
 /** The webhook URLs this node registered (newest first). */

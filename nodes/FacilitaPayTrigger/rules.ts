@@ -31,8 +31,11 @@ export interface EventRule {
 
 /** A transaction moving money in: identified, or later steps of the same money. */
 const MONEY_IN = ['identified', 'exchanged', 'wired'] as const;
-/** A transaction that an exchange or wire picked up: anything but waiting or canceled. */
-const PICKED_UP = ['identified', 'exchanged', 'wired', 'sent', 'waiting_correction'] as const;
+/**
+ * A transaction that an exchange or wire picked up: the statuses public clients show past pending
+ * (`sent` and `waiting_correction` are wire states in no public source, not transaction statuses).
+ */
+const PICKED_UP = MONEY_IN;
 
 const transaction = (rule: Partial<EventRule>): EventRule => ({
 	whenBefore: 'deliver',
@@ -53,7 +56,7 @@ const subject = (confirms?: readonly string[]): EventRule => ({
 	whenPartlyRead: 'retry',
 });
 
-export const RULES: Record<string, EventRule> = {
+export const RULES: Readonly<Record<string, EventRule>> = {
 	// The spec names `identified` as the status this event reports: a pending one is read too early.
 	identified: transaction({ confirms: MONEY_IN, before: ['pending'], whenBefore: 'retry' }),
 	// The spec does not say when an approved card payment becomes `identified`: redelivery might
@@ -61,7 +64,9 @@ export const RULES: Record<string, EventRule> = {
 	payment_approved: transaction({ confirms: MONEY_IN, before: ['pending'] }),
 	payment_failed: transaction({ confirms: ['canceled'], before: ['pending'] }),
 	payment_expired: transaction({ confirms: ['canceled'], before: ['pending'] }),
-	payment_refunded: transaction({ confirms: ['canceled'] }),
+	// Names the original payment (public connector), which is not necessarily canceled after a
+	// refund: a money-in status or canceled confirms it; pending is read too early.
+	payment_refunded: transaction({ confirms: [...MONEY_IN, 'canceled'], before: ['pending'] }),
 	exchange_created: transaction({
 		confirms: PICKED_UP,
 		before: ['pending'],
@@ -105,5 +110,6 @@ export const RULES: Record<string, EventRule> = {
 export const UNKNOWN_TYPE_RULE: EventRule = transaction({});
 
 export function ruleFor(type: string): EventRule {
-	return RULES[type] ?? UNKNOWN_TYPE_RULE;
+	// Own keys only: a type named `constructor` or `toString` is an unknown type, not a prototype's.
+	return Object.prototype.hasOwnProperty.call(RULES, type) ? RULES[type] : UNKNOWN_TYPE_RULE;
 }

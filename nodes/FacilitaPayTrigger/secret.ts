@@ -19,10 +19,9 @@ import type { ICredentialDataDecryptedObject } from 'n8n-workflow';
  * available to nodes, and a node cannot write into its credential, so this is the strongest place
  * a community node can keep it.
  *
- * Consequence, written in the README: after the token or password in the credential is changed, the
- * stored HMAC no longer matches, so notifications are refused (401) until the workflow is
- * deactivated and activated again (which registers a new secret under the new key). Nothing that
- * would let anyone check a key guess (no key fingerprint) is stored either.
+ * After the token or password in the credential is changed, the stored HMAC no longer matches:
+ * notifications are then settled by FacilitaPay's notification records (records.ts), never refused
+ * for that, and the next activation notices the change (`keyCheck`) and registers again.
  *
  * The rule for the secret's form (numbers and strings): see `canonicalSecret`.
  */
@@ -40,6 +39,16 @@ export function secretKey(credentials: ICredentialDataDecryptedObject): Buffer {
 			? ['usernamePassword', String(credentials.username ?? ''), String(credentials.password ?? '')]
 			: ['accessToken', String(credentials.accessToken ?? '')];
 	return createHmac('sha256', DERIVATION_LABEL).update(JSON.stringify(material), 'utf8').digest();
+}
+
+/**
+ * A short check of the key, kept beside the HMAC so that activation notices credentials changed
+ * since the registration (and registers again). It tells an offline guesser of the token or
+ * password no more than the HMAC beside it already does (each key guess can be tested against the
+ * HMAC with at most 10,000 secrets): it saves that factor, not the guess.
+ */
+export function keyCheck(key: Buffer): string {
+	return createHmac('sha256', key).update('key-check', 'utf8').digest('hex').slice(0, 16);
 }
 
 /**

@@ -11,29 +11,27 @@ export interface Answer {
 }
 
 /**
- * The answers. Every answer that asks FacilitaPay to send the notification again is the same
- * `sendLater`, whatever the reason (the guessing lock, a doubt, a check in progress): while the
- * lock is on, a right and a wrong secret cannot be told apart by it.
+ * The answers. Every 2xx answer to a notification is the same `received`, whether it started the
+ * workflow or not (not chosen, a duplicate, false, or under a secret FacilitaPay's records do not
+ * list): what a request gets never tells whether its secret was right. Every answer that asks
+ * FacilitaPay to send the notification again is the same `sendLater`, whatever the reason.
  */
+const received = { status: 200, message: 'Received' };
 export const ANSWERS = {
-	started: { status: 200, message: 'Workflow was started' },
-	notChosen: { status: 200, message: 'Not started: this event is not chosen in the trigger' },
-	duplicate: { status: 200, message: 'Duplicate: already received' },
-	provenFalse: { status: 200, message: 'Not started: FacilitaPay does not confirm this event' },
+	received,
+	started: received,
+	notChosen: received,
+	duplicate: received,
+	provenFalse: received,
 	sendLater: { status: 503, message: 'Not accepted now; send the notification again later' },
-	wrongSecret: { status: 401, message: 'Missing or wrong secret' },
 	notFacilitaPay: { status: 401, message: 'Not a FacilitaPay notification' },
 	unsigned: { status: 401, message: 'Unsigned payloads are not accepted' },
 	noType: { status: 400, message: 'The notification has no type' },
 } as const satisfies Record<string, Answer>;
 
-export type LogLine = { level: 'info' | 'warn' | 'error'; text: string };
+export type LogLine = { level: 'debug' | 'info' | 'warn' | 'error'; text: string };
 
 export const LOGS = {
-	noSecretStored: (): LogLine => ({
-		level: 'warn',
-		text: `${LOG}: a notification arrived but no secret is stored for this trigger. Deactivate and activate the workflow to register it again.`,
-	}),
 	noCredentials: (): LogLine => ({
 		level: 'error',
 		text: `${LOG}: a notification arrived but the trigger's FacilitaPay credentials could not be read, so its secret could not be checked; answered 503 (FacilitaPay sends it again later). Check the credentials of the trigger.`,
@@ -42,28 +40,32 @@ export const LOGS = {
 		level: 'warn',
 		text: `${LOG}: a notification was checked after its sender had stopped waiting for the answer (n8n was busy), so nothing was started: FacilitaPay sends it again and the redelivery starts the workflow once.`,
 	}),
-	lockStarted: (until: number): LogLine => ({
+	recordsUnread: (type: string): LogLine => ({
 		level: 'warn',
-		text: `${LOG}: too many notifications with a wrong secret or a false content (20 within 10 minutes). Until ${new Date(until).toISOString()}, every notification is answered 503 (FacilitaPay sends it again later, or lists it as failed); none is lost. If you changed the FacilitaPay credentials, unpublish and publish the workflow (deactivate and activate in n8n 1.x).`,
+		text: `${LOG}: a notification of type ${type} came with a secret this trigger does not hold (an earlier registration, or credentials changed since), and FacilitaPay's notification records, which settle it, could not be read in time; answered 503 so FacilitaPay sends it again later.`,
 	}),
-	invalid: (reason: string): LogLine => ({
-		level: 'warn',
+	unlisted: (): LogLine => ({
+		level: 'debug',
+		text: `${LOG}: a notification under a secret this trigger does not hold, which FacilitaPay's notification records do not list, started nothing.`,
+	}),
+	invalid: (reason: string, signed = true): LogLine => ({
+		level: signed ? 'warn' : 'debug',
 		text: `${LOG}: ${reason} started nothing (answered 200: it cannot be true).`,
 	}),
 	provenFalse: (type: string, reason: string, signed: boolean): LogLine => ({
-		level: 'warn',
+		level: signed ? 'warn' : 'debug',
 		text: `${LOG}: a notification of type ${type}${signed ? ' with the right secret' : ''} started nothing: ${reason}.${signed ? ' If this repeats, someone else may know the secret: unpublish and publish the workflow (deactivate and activate in n8n 1.x) to get a new one.' : ''}`,
 	}),
-	retry: (type: string, reason: string): LogLine => ({
-		level: 'warn',
+	retry: (type: string, reason: string, signed = true): LogLine => ({
+		level: signed ? 'warn' : 'debug',
 		text: `${LOG}: a notification of type ${type} was not confirmed by FacilitaPay's API yet (${reason}); answered 503 so FacilitaPay sends it again later. If it never is, FacilitaPay lists it as failed: Notification → Get Many (Only Failed).`,
 	}),
 	deliveredUnverified: (type: string, reason: string): LogLine => ({
 		level: 'info',
 		text: `${LOG}: a notification of type ${type} started the workflow with verified: false (${reason}).`,
 	}),
-	duplicate: (type: string): LogLine => ({
-		level: 'info',
+	duplicate: (type: string, signed = true): LogLine => ({
+		level: signed ? 'info' : 'debug',
 		text: `${LOG}: a notification of type ${type} identical to one received in the last 24 hours started nothing (Drop Duplicates)`,
 	}),
 };
@@ -76,6 +78,8 @@ export const SUMMARIES = {
 		"Not checked: this event names nothing FacilitaPay's API can return. Only the secret vouches for it.",
 	unsignedUnchecked:
 		'Not checked: an unsigned KYC status payload accepted by the option Accept Unsigned KYC Status Payloads; anyone who knows the URL can send one.',
+	tooMany: (count: number) =>
+		`Not checked: this event names ${count} objects, more than the ${500} read for one event. Only the secret vouches for it.`,
 	doubt: (reason: string) => `Not confirmed: ${reason}. Check before acting on money.`,
 };
 

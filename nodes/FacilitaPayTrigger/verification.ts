@@ -36,7 +36,9 @@ export type Plan =
 	/** Nothing the API can return (non_identified_bank_transaction, unknown types without IDs). */
 	| { kind: 'nothingToRead' }
 	/** The event cannot be true as sent (an ID missing or malformed): proven false without a read. */
-	| { kind: 'invalid'; reason: string };
+	| { kind: 'invalid'; reason: string }
+	/** More objects than MAX_READS: not read, delivered unverified (nothing proves it false). */
+	| { kind: 'tooMany'; count: number };
 
 /** What a read brought back. */
 export type ReadResult =
@@ -51,7 +53,7 @@ export type ReadResult =
 /** What one object's answer means for the event. */
 export type Finding =
 	| { kind: 'confirms'; object: IDataObject }
-	| { kind: 'moneyDiffers'; object: IDataObject; field: string; api: string; event: string }
+	| { kind: 'moneyDiffers'; object: IDataObject; field: string }
 	| { kind: 'before'; object: IDataObject; status: string }
 	| { kind: 'other'; object: IDataObject; note: string }
 	| { kind: 'absent'; proof: boolean }
@@ -202,12 +204,7 @@ export function planVerification(fields: IDataObject): Plan {
 }
 
 function checked(type: string, reads: Read[]): Plan {
-	if (reads.length > MAX_READS) {
-		return {
-			kind: 'invalid',
-			reason: `a notification of type ${type} naming ${reads.length} objects (more than ${MAX_READS})`,
-		};
-	}
+	if (reads.length > MAX_READS) return { kind: 'tooMany', count: reads.length };
 	for (const read of reads) {
 		if (!isPathId(read.id)) {
 			return {
@@ -269,8 +266,11 @@ export function assess(read: Read, result: ReadResult, rule: EventRule): Finding
 	if (result.kind === 'failed') return { kind: 'unread', reason: result.reason };
 	if (result.kind === 'absent') {
 		// An invoice read by its own ID uses a path whose meaning the spec leaves open: no proof.
+		// A subject may be a company, which /subject/people does not read: never a proof either.
 		const proof =
-			rule.whenAbsent === 'provenFalse' && !(read.target === 'invoice' && !read.subscriptionId);
+			rule.whenAbsent === 'provenFalse' &&
+			read.target !== 'subject' &&
+			!(read.target === 'invoice' && !read.subscriptionId);
 		return { kind: 'absent', proof };
 	}
 	const object = objectOf(read, result.answer);
@@ -288,7 +288,9 @@ export function assess(read: Read, result: ReadResult, rule: EventRule): Finding
 		const actual = object[field];
 		if (actual === undefined || actual === null) continue;
 		if (text(actual) !== text(expected)) {
-			return { kind: 'moneyDiffers', object, field, api: text(actual), event: text(expected) };
+			// The values stay out of the finding: they end in n8n's log, and anyone can send an
+			// unsigned payload naming someone's document number.
+			return { kind: 'moneyDiffers', object, field };
 		}
 	}
 	for (const [field, expected] of Object.entries(read.expect ?? {})) {
@@ -335,7 +337,7 @@ export function verdict(reads: Read[], findings: Finding[], rule: EventRule): Ve
 			case 'moneyDiffers':
 				return {
 					kind: 'provenFalse',
-					reason: `${named(index)} has ${finding.field} ${finding.api} at FacilitaPay, not ${finding.event}`,
+					reason: `${named(index)} has another ${finding.field} at FacilitaPay than in the event`,
 				};
 			case 'absent':
 				if (finding.proof) {

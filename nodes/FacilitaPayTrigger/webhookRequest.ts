@@ -7,18 +7,17 @@ import type {
 
 import { CREDENTIAL_TYPE } from '../FacilitaPay/transport';
 import type { Decision, Effects, Facts, Received } from './decision';
-import { decide } from './decision';
+import { ANSWERS } from './texts';
 import {
-	claim,
+	checkAndClaim,
 	duplicateKey,
-	duplicateState,
+	isEmitted,
 	rememberEmitted,
 	release,
 	saveEmitted,
 } from './duplicates';
-import { lockedUntil, lockIfCounted, recordWrongSecret } from './guessing';
 import { classifyPayload, parseBody, safeHeaders } from './notification';
-import { readLegacyDigest, readPreviousHmac, readRegistration } from './registration';
+import { readLegacyDigest, readRegistration } from './registration';
 import { accountOf } from './reads';
 import { legacyDigest, matchesStoredHmac, secretHmac, secretKey, secretsEqual } from './secret';
 
@@ -53,6 +52,8 @@ export interface Call {
 	owner: string;
 	/** The duplicate key of the event. */
 	key: string;
+	/** Whether this call holds the claim on `key` (it found the notification new). */
+	claimed: boolean;
 	/** The FacilitaPay account the credentials reach ('' when they could not be read). */
 	account: string;
 	/** The credentials, read once for the whole call (n8n reads them from its database each time). */
@@ -76,25 +77,22 @@ function receivedOf(ctx: IWebhookFunctions): Received {
 	}
 }
 
-/** Compares the notification's secret with the stored keyed HMAC (or an earlier version's digest). */
-function compareSecret(
-	staticData: IDataObject,
-	secret: unknown,
-	key: Buffer,
-	now: number,
-): Facts['secret'] {
+/**
+ * Compares the notification's secret with the stored keyed HMAC (or an earlier version's digest).
+ * Only the current registration's secret: an older one (or one kept under other credentials) is
+ * settled by FacilitaPay's notification records, so a rotated secret stops working at once.
+ */
+function compareSecret(staticData: IDataObject, secret: unknown, key: Buffer): Facts['secret'] {
 	const registration = readRegistration(staticData);
 	const legacy = readLegacyDigest(staticData);
-	if (!registration && !legacy) return 'notStored';
-	const stored = [registration?.secretHmac, readPreviousHmac(staticData, now)];
-	if (matchesStoredHmac(secret, key, stored)) return 'right';
+	if (registration && matchesStoredHmac(secret, key, [registration.secretHmac])) return 'right';
 	if (legacy && typeof secret === 'string' && secretsEqual(legacyDigest(secret), legacy)) {
 		// Kept by an earlier version as an unkeyed SHA-256: replaced by the keyed HMAC.
 		staticData.secretHmac = secretHmac(secret, key);
 		delete staticData.secretDigest;
 		return 'right';
 	}
-	return 'wrong';
+	return 'unknown';
 }
 
 /**
@@ -123,7 +121,7 @@ export async function gather(ctx: IWebhookFunctions, now: number): Promise<Call>
 			credentials = read;
 			account = accountOf(read);
 			if (received.kind === 'notification') {
-				secret = compareSecret(staticData, received.notification.secret, secretKey(read), now);
+				secret = compareSecret(staticData, received.notification.secret, secretKey(read));
 			}
 		} catch {
 			secret = 'unavailable';
@@ -135,6 +133,8 @@ export async function gather(ctx: IWebhookFunctions, now: number): Promise<Call>
 			: received.kind === 'kycStatus'
 				? duplicateKey({ kyc_status: received.subject })
 				: '';
+	// Checked and claimed in the same step as nothing else runs in between (no await).
+	const duplicate = key === '' ? 'new' : checkAndClaim(staticData, key, now, owner);
 	const facts: Facts = {
 		now,
 		received,
@@ -144,24 +144,33 @@ export async function gather(ctx: IWebhookFunctions, now: number): Promise<Call>
 			dropDuplicates: options.dropDuplicates === true,
 		},
 		events: ctx.getNodeParameter('events', []),
-		locked: lockedUntil(staticData, owner, now) !== undefined,
-		lockIfCounted: lockIfCounted(staticData, owner, now),
 		secret,
-		duplicate: key === '' ? 'new' : duplicateState(staticData, key, now, owner),
+		duplicate,
+		payloadKey: key === '' ? undefined : key,
+		emitted: (other: string) => isEmitted(staticData, other, now, owner),
 		headers: options.includeHeaders === true ? safeHeaders(ctx.getHeaderData()) : undefined,
 		senderGone: senderGone(ctx),
 	};
-	return { facts, staticData, owner, key, account, credentials };
+	return {
+		facts,
+		staticData,
+		owner,
+		key,
+		claimed: key !== '' && duplicate === 'new',
+		account,
+		credentials,
+	};
 }
 
-/** Does what the decision says besides answering: count, claim, remember, log. */
+/** Does what the final decision says besides answering: remember, give the claim up, log. */
 export function carryOut(ctx: IWebhookFunctions, call: Call, effects: Effects): void {
 	const { staticData, owner, key, facts } = call;
-	if (effects.countForgery) recordWrongSecret(staticData, owner, facts.now);
-	if (effects.claim === 'take') claim(key, facts.now, owner);
-	if (effects.claim === 'release') release(key, owner);
-	if (effects.remember) rememberEmitted(staticData, key, facts.now, owner);
+	if (effects.remember) rememberEmitted(staticData, effects.remember, facts.now, owner);
 	else saveEmitted(staticData, facts.now, owner);
+	if (call.claimed) {
+		release(key, owner);
+		call.claimed = false;
+	}
 	if (effects.log) ctx.logger[effects.log.level](effects.log.text);
 }
 
@@ -176,8 +185,10 @@ export function respond(
 	decision: Decision,
 ): IWebhookResponseData {
 	// A decision given the reads never asks for them again; should it, FacilitaPay sends it later.
-	const final = decision.kind === 'read' ? decide({ ...call.facts, locked: true }) : decision;
-	if (final.kind === 'read') return { noWebhookResponse: false };
+	const final: Decision =
+		decision.kind === 'answer'
+			? decision
+			: { kind: 'answer', answer: ANSWERS.sendLater, effects: {} };
 	carryOut(ctx, call, final.effects);
 	ctx.getResponseObject().status(final.answer.status).json({ message: final.answer.message });
 	if (!final.item) return { noWebhookResponse: true };

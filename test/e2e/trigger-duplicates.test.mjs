@@ -1,21 +1,16 @@
 // The FacilitaPay Trigger in a real n8n 2.x, against a sandbox of its own: Drop Duplicates starts
 // one execution per event however often FacilitaPay delivers it (and remembers it with the
-// workflow), and after 20 wrong secrets the guessing lock answers every notification alike.
+// workflow), judged on what FacilitaPay says changed: a re-approval is a new event, and two
+// identical notifications at once start one execution.
 // The other trigger files: trigger-registration, trigger-events, trigger-open-cases.
 import { getWorkflowViaApi, listExecutions, postRaw } from './lib/n8n.mjs';
 import { createPerson, samplePerson, sandboxApi, sandboxControl } from './lib/sandbox.mjs';
 import { CLI_TIMEOUT, describeE2e, waitFor } from './lib/state.mjs';
-import {
-	TRIGGER,
-	guessedSecret,
-	triggerFigures,
-	triggerItems,
-	useTriggerSandbox,
-} from './lib/trigger.mjs';
+import { TRIGGER, triggerFigures, triggerItems, useTriggerSandbox } from './lib/trigger.mjs';
 
 const figures = triggerFigures();
 
-describeE2e('FacilitaPay Trigger in a real n8n 2.x: Drop Duplicates and the guessing lock', () => {
+describeE2e('FacilitaPay Trigger in a real n8n 2.x: Drop Duplicates', () => {
 	const account = useTriggerSandbox({
 		id: 'facilitapay-trigger-dup-sandbox',
 		name: 'FacilitaPay Trigger Dup Sandbox',
@@ -89,64 +84,52 @@ describeE2e('FacilitaPay Trigger in a real n8n 2.x: Drop Duplicates and the gues
 	);
 
 	test(
-		'after 20 wrong secrets every notification gets the same 503, whatever its secret: the lock tells nothing, and true events are sent again, not lost',
+		'a re-approval within 24 hours (approved, reproved, approved: byte-identical notifications) is delivered; two identical notifications at once start one execution',
 		async () => {
 			expect(account.workflow).toBeDefined();
-			const hook = (await sandboxControl('GET', '/webhook', undefined, account.state)).data;
-			const answers = [];
-			for (let n = 1; n <= 20; n++) {
-				const guess = guessedSecret(hook.secret, n);
-				answers.push(
-					(
-						await postRaw(hook.url, {
-							notification: {
-								type: 'non_identified_bank_transaction',
-								secret: guess,
-								bank_transaction: { id: `forged-bt-${n}`, value: '5000.00' },
-							},
-						})
-					).status,
-				);
-				figures.forgedWrongSecret += 1;
-			}
-			expect(answers.slice(0, 19)).toEqual(Array(19).fill(401));
-			expect(answers[19]).toBe(503);
-
-			// A wire naming 30 transactions, with the right and with a wrong secret: same answer.
 			const subjects = await sandboxApi('GET', '/subject/people', undefined, account.state);
 			const subjectId = subjects.json.data[0].id;
-			const wire = {
-				type: 'wire_created',
-				wire_id: 'w-lock',
-				transaction_ids: Array.from({ length: 30 }, (_, n) => `t-${n}`),
-			};
-			const wrong = guessedSecret(hook.secret, 50);
-			const right = await postRaw(hook.url, { notification: { ...wire, secret: hook.secret } });
-			const guessed = await postRaw(hook.url, { notification: { ...wire, secret: wrong } });
-			expect({ status: right.status, body: right.text }).toEqual({
-				status: guessed.status,
-				body: guessed.text,
-			});
-			expect(right.status).toBe(503);
+			const reproval = { items: ['proof_of_address_rejected'] };
+			// Time passes between the back office's decisions (the sandbox's clock moves only when told).
+			const later = () => sandboxControl('POST', '/clock/advance', { minutes: 5 }, account.state);
+			await later();
+			await sandboxControl('POST', `/subjects/${subjectId}/reprove`, reproval, account.state);
+			await later();
+			await sandboxControl('POST', `/subjects/${subjectId}/approve`, {}, account.state);
+			const executions = await account.next(2);
+			const approvals = executions.filter((e) => triggerItems(e)[0].type === 'subject_approved');
+			expect(approvals).toHaveLength(2);
+			expect(triggerItems(approvals[1])[0]).toMatchObject({ verified: true });
+			figures.trueEventsSent += 2;
+			figures.trueEventsDelivered += 2;
 
-			// True events, verifiable or not, are refused for now; FacilitaPay sends them again.
-			for (const event of [
-				{
-					type: 'non_identified_bank_transaction',
-					bank_transaction: { id: 'bt-true', value: '10.00', currency: 'BRL' },
+			// A redelivery overlapping the first delivery: the same signed notification twice at once.
+			const hook = (await sandboxControl('GET', '/webhook', undefined, account.state)).data;
+			const twin = {
+				notification: {
+					type: 'document_required',
+					subject_id: subjectId,
+					required_documents: ['twin'],
+					secret: hook.secret,
 				},
-				{ type: 'document_required', subject_id: subjectId, required_documents: ['x'] },
-			]) {
-				const sent = await sandboxControl('POST', '/events', event, account.state);
-				expect(sent.data.notification).toMatchObject({
-					last_response_status: 503,
-					next_attempt_at: expect.any(String),
-				});
-				figures.trueEventsDeferred += 1;
-			}
-			const executions = await listExecutions({ workflowId: account.workflow.id }, account.state);
-			expect(executions).toHaveLength(2);
-			expect(JSON.stringify(executions.map((e) => triggerItems(e)))).not.toContain('forged-bt');
+			};
+			const answers = await Promise.all([postRaw(hook.url, twin), postRaw(hook.url, twin)]);
+			expect(answers.map((answer) => answer.status).sort()).toEqual(
+				answers.some((answer) => answer.status === 503) ? [200, 503] : [200, 200],
+			);
+			// A different event afterwards is the barrier.
+			await later();
+			await sandboxControl('POST', `/subjects/${subjectId}/reprove`, reproval, account.state);
+			const after = await account.next(2);
+			const twins = after.filter((e) =>
+				JSON.stringify(triggerItems(e)[0].required_documents ?? []).includes('twin'),
+			);
+			expect(twins).toHaveLength(1);
+			expect(await listExecutions({ workflowId: account.workflow.id }, account.state)).toHaveLength(
+				account.expected,
+			);
+			figures.trueEventsSent += 2;
+			figures.trueEventsDelivered += 2;
 		},
 		CLI_TIMEOUT,
 	);

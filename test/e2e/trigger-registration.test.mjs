@@ -85,17 +85,24 @@ describeE2e('FacilitaPay Trigger registration in a real n8n 2.x', () => {
 			expect(plain.status).toBe(200);
 			const executions = await waitForExecutions(workflow.id, 2, state);
 			expect(executions).toHaveLength(2);
-			// Verify With API is off here, so only the option lets it in, unverified; what the spec
-			// does not list stays apart.
+			// Verify With API is off here, so only the option lets it in, unverified: every field of an
+			// unsigned payload stays under unverifiedFields (issue 25), none is read as verified.
 			expect(triggerItems(executions[1])).toEqual([
 				expect.objectContaining({
 					type: 'kyc_status',
 					verified: false,
 					subject_id: 'kyc-plain',
-					data: { id: 'kyc-plain', status: 'approved', social_name: 'Ana' },
-					unverifiedFields: { data: { injected: { value: '1.00' } } },
+					unverifiedFields: {
+						data: {
+							id: 'kyc-plain',
+							status: 'approved',
+							social_name: 'Ana',
+							injected: { value: '1.00' },
+						},
+					},
 				}),
 			]);
+			expect(triggerItems(executions[1])[0]).not.toHaveProperty('data');
 			expect(JSON.stringify(executions.map((e) => triggerItems(e)))).not.toContain('kyc-deep');
 			await deactivateWorkflow(workflow.id, state);
 		},

@@ -1,9 +1,11 @@
 // The FacilitaPay Trigger in the shared n8n: publishing a trigger workflow and waiting for its
 // registration (POST /enable_webhooks), a sandbox of its own for a describe block, waiting for its
-// executions, and the figures of issue 11 (forgeries refused, true events delivered) that the
+// executions, the account's notification records, a new token for its credentials, many requests
+// at once, and the figures of issue 11 (forgeries refused, true events delivered) that the
 // trigger test files add up.
 import fs from 'node:fs';
 import path from 'node:path';
+import { performance } from 'node:perf_hooks';
 import {
 	activateWorkflow,
 	createWorkflowViaApi,
@@ -12,8 +14,9 @@ import {
 	listExecutions,
 	nodeOutput,
 } from './n8n.mjs';
-import { sandboxMark, sandboxRequests, startPrivateSandbox } from './sandbox.mjs';
-import { CLI_TIMEOUT, requirePieces, sharedState, waitFor } from './state.mjs';
+import { importIntoN8n, sandboxCredentials } from '../../../scripts/n8n-runtime.mjs';
+import { sandboxApi, sandboxMark, sandboxRequests, startPrivateSandbox } from './sandbox.mjs';
+import { CLI_TIMEOUT, cliOptions, requirePieces, sharedState, waitFor } from './state.mjs';
 import { workflowWithTrigger } from './workflows.mjs';
 
 /** @typedef {import('./state.mjs').E2eState} E2eState */
@@ -149,7 +152,7 @@ export function useTriggerSandbox({ id, name, timeout = CLI_TIMEOUT, beforeClose
 			await deactivateWorkflow(holder.workflow.id, holder.sb.state).catch(() => undefined);
 		await beforeClose?.(holder.sb.state).catch(() => undefined);
 		await holder.sb.close();
-	});
+	}, timeout);
 	return holder;
 }
 
@@ -182,4 +185,69 @@ export function triggerFigures() {
 		fs.writeFileSync(path.join(dir, 'trigger-figures.json'), `${JSON.stringify(total, null, 2)}\n`);
 	});
 	return figures;
+}
+
+/**
+ * The account's notification records, newest first (GET /notifications?order_by=desc).
+ * @param {E2eState} state
+ */
+export async function notificationRecords(state) {
+	return (await sandboxApi('GET', '/notifications?order_by=desc&per_page=500', undefined, state))
+		.json.data;
+}
+
+/**
+ * Gives the trigger's credentials another access token of the same sandbox account (a JWT from
+ * POST /sign_in), as a user pasting a new token would; n8n reads credentials at each use.
+ * @param {{credentials: {id: string, name: string}, sandboxUrl: string}} sb @param {E2eState} state
+ */
+export async function useNewToken(sb, state) {
+	const response = await fetch(`${sb.sandboxUrl}/api/v1/sign_in`, {
+		method: 'POST',
+		headers: { 'content-type': 'application/json' },
+		body: JSON.stringify({ user: { username: 'sandbox', password: 'sandbox' } }),
+	});
+	const { jwt } = await response.json();
+	const creds = sandboxCredentials({
+		baseUrl: `${sb.sandboxUrl}/api/v1`,
+		token: jwt,
+		id: sb.credentials.id,
+		name: sb.credentials.name,
+	});
+	await importIntoN8n('credentials', [creds], cliOptions(state));
+	return jwt;
+}
+
+/**
+ * POSTs the bodies to the URL, `concurrency` at a time; returns each answer's status, body and
+ * milliseconds, in the order of the bodies.
+ * @param {string} url @param {unknown[]} bodies @param {number} concurrency
+ */
+export async function postAll(url, bodies, concurrency) {
+	/** @type {Array<{status: number, text: string, ms: number}>} */
+	const answers = new Array(bodies.length);
+	let next = 0;
+	const worker = async () => {
+		while (next < bodies.length) {
+			const index = next++;
+			const started = performance.now();
+			const response = await fetch(url, {
+				method: 'POST',
+				headers: { 'content-type': 'application/json' },
+				body: JSON.stringify(bodies[index]),
+			});
+			const text = await response.text();
+			answers[index] = { status: response.status, text, ms: performance.now() - started };
+		}
+	};
+	await Promise.all(Array.from({ length: concurrency }, worker));
+	return answers;
+}
+
+/** p50, p95 and max of a list of milliseconds. @param {number[]} list */
+export function spread(list) {
+	const sorted = [...list].sort((a, b) => a - b);
+	const at = (/** @type {number} */ q) =>
+		Math.round(sorted[Math.min(sorted.length - 1, Math.ceil(q * sorted.length) - 1)]);
+	return { n: sorted.length, p50: at(0.5), p95: at(0.95), max: Math.round(sorted.at(-1) ?? 0) };
 }

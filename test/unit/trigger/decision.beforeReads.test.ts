@@ -1,7 +1,7 @@
 import type { Facts, Received } from '../../../nodes/FacilitaPayTrigger/decision';
 import { decide } from '../../../nodes/FacilitaPayTrigger/decision';
 import { ANSWERS } from '../../../nodes/FacilitaPayTrigger/texts';
-import { NOW, facts, itemOf, kycData, signed } from './decisionFacts';
+import { facts, itemOf, kycData, signed } from './decisionFacts';
 
 // The decision (nodes/FacilitaPayTrigger/decision.ts): what is answered before any read (a wrong
 // secret, a duplicate, an event not chosen, Verify With API off, the KYC status payload).
@@ -20,8 +20,18 @@ describe('answers before any read', () => {
 			401,
 			ANSWERS.notFacilitaPay.message,
 		],
-		['a wrong secret', { secret: 'wrong' }, 401, ANSWERS.wrongSecret.message],
-		['no secret stored', { secret: 'notStored' }, 401, ANSWERS.wrongSecret.message],
+		[
+			'a secret not held, unlisted in the records',
+			{ secret: 'unknown', listing: 'unlisted' },
+			200,
+			ANSWERS.received.message,
+		],
+		[
+			'a secret not held, the records unreadable',
+			{ secret: 'unknown', listing: 'unread' },
+			503,
+			ANSWERS.sendLater.message,
+		],
 		['credentials unreadable', { secret: 'unavailable' }, 503, ANSWERS.sendLater.message],
 		['no type', { received: signed({ transaction_id: 'tx-1' }) }, 400, ANSWERS.noType.message],
 		['an event not chosen', { events: ['payment_failed'] }, 200, ANSWERS.notChosen.message],
@@ -56,15 +66,26 @@ describe('answers before any read', () => {
 		expect(decision).not.toHaveProperty('item');
 	});
 
-	it('a wrong secret counts toward the lock; the one that starts it is answered 503 and logged', () => {
-		expect(decide(facts({ secret: 'wrong' })).effects).toEqual({ countForgery: true });
-		const locking = decide(facts({ secret: 'wrong', lockIfCounted: NOW + 600_000 }));
-		expect(locking).toMatchObject({
-			answer: ANSWERS.sendLater,
-			effects: {
-				countForgery: true,
-				log: { level: 'warn', text: expect.stringMatching(/none is lost/) },
-			},
+	it('a secret not held is looked up in the records first, after the type (400 whatever the secret)', () => {
+		expect(decide(facts({ secret: 'unknown' }))).toEqual({ kind: 'records', effects: {} });
+		expect(
+			decide(facts({ secret: 'unknown', received: signed({ transaction_id: 'tx-1' }) })),
+		).toMatchObject({ answer: ANSWERS.noType });
+	});
+
+	it('a secret not held but listed in the records is read and started like a right one, saying so', () => {
+		const first = decide(facts({ secret: 'unknown', listing: 'listed' }));
+		expect(first).toMatchObject({ kind: 'read', stranger: false });
+		const started = decide(
+			facts({
+				secret: 'unknown',
+				listing: 'listed',
+				reads: [{ kind: 'found', answer: { id: 'tx-1', status: 'identified' } }],
+			}),
+		);
+		expect(itemOf(started)).toMatchObject({
+			verified: true,
+			verification: { listedInNotificationRecords: true },
 		});
 	});
 

@@ -126,7 +126,7 @@ describe("the event's own data survives", () => {
 		expect(item).not.toHaveProperty('subject');
 	});
 
-	it('the KYC status payload, confirmed, keeps what was sent under data and the API subject under subject', () => {
+	it('the KYC status payload, confirmed: what was sent stays under unverifiedFields, the API subject under subject', () => {
 		const sent = { ...kycData, extra: 'x' };
 		const api = { ...kycData, clearance_level: 2 };
 		const item = itemOf(
@@ -136,9 +136,8 @@ describe("the event's own data survives", () => {
 			type: 'kyc_status',
 			subject_id: 'sub-1',
 			status: 'approved',
-			data: kycData,
 			subject: api,
-			unverifiedFields: { data: { extra: 'x' } },
+			unverifiedFields: { data: sent },
 			verified: true,
 		});
 	});

@@ -24,9 +24,9 @@ export function facts(over: Partial<Facts> = {}): Facts {
 		received: signed({ type: 'identified', transaction_id: 'tx-1' }),
 		options: { verifyWithApi: true, acceptUnsignedKycStatus: false, dropDuplicates: false },
 		events: ['*'],
-		locked: false,
 		secret: 'right',
 		duplicate: 'new',
+		payloadKey: 'payload-key',
 		...over,
 	};
 }
@@ -49,7 +49,7 @@ export function outcomeOf(decision: Decision): Outcome {
 	if (decision.kind !== 'answer') throw new Error('asked for reads again');
 	if (decision.item) return decision.item.verified === true ? 'verified' : 'deliver';
 	if (decision.answer === ANSWERS.sendLater) return 'retry';
-	if (decision.answer === ANSWERS.provenFalse) return 'provenFalse';
+	if (decision.answer === ANSWERS.received) return 'provenFalse';
 	throw new Error(`unexpected answer ${JSON.stringify(decision.answer)}`);
 }
 

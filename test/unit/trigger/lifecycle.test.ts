@@ -48,6 +48,7 @@ describe('create: activating the workflow', () => {
 			testRegistration: false,
 			registeredAt: NOW.toISOString(),
 			ownUrls: [PRODUCTION_URL],
+			keyCheck: expect.stringMatching(/^[0-9a-f]{16}$/),
 		});
 		expect(JSON.stringify(staticData)).not.toContain(`"${SECRET}"`);
 		expect(JSON.stringify(staticData)).not.toContain(legacyDigest(SECRET));
@@ -149,16 +150,13 @@ describe('create: activating the workflow', () => {
 		expect(refused.error.message).toMatch(/this workflow, which is active/);
 	});
 
-	it('replaces what an earlier registration stored (a new secret), keeping the old one as previous for 24 h', async () => {
+	it('replaces what an earlier registration stored (a new secret); the old one is not kept (the records settle redeliveries under it)', async () => {
 		const { staticData } = await runLifecycle('create', {
 			staticData: registeredStaticData(),
 			replies: [{ data: [] }, { data: { secret: '5555' } }],
 		});
 		expect(staticData.secretHmac).toBe(hmacOf('5555'));
-		expect(staticData.previousSecretHmac).toBe(hmacOf(SECRET));
-		expect(staticData.previousSecretUntil).toBe(
-			new Date(NOW.getTime() + 24 * 3600 * 1000).toISOString(),
-		);
+		expect(JSON.stringify(staticData)).not.toContain(hmacOf(SECRET));
 	});
 
 	it('fails visibly when FacilitaPay returns no secret, and stores nothing', async () => {
@@ -322,17 +320,13 @@ describe('checkExists: answers from what this node registered', () => {
 });
 
 describe('delete: deactivating the workflow', () => {
-	it('by default forgets the secret (kept 24 h as the previous one) and leaves the account alone (no request)', async () => {
+	it('by default forgets the secret and leaves the account alone (no request)', async () => {
 		const { result, requests, staticData } = await runLifecycle('delete', {
 			staticData: registeredStaticData(),
 		});
 		expect(result).toBe(true);
 		expect(requests).toHaveLength(0);
-		expect(staticData).toEqual({
-			ownUrls: [PRODUCTION_URL],
-			previousSecretHmac: hmacOf(SECRET),
-			previousSecretUntil: new Date(NOW.getTime() + 24 * 3600 * 1000).toISOString(),
-		});
+		expect(staticData).toEqual({ ownUrls: [PRODUCTION_URL] });
 	});
 
 	it('with Disable Notifications on Deactivation, calls GET /disable_webhooks when the notifications are ours', async () => {
@@ -413,5 +407,55 @@ describe('delete: deactivating the workflow', () => {
 		expect(requests).toHaveLength(2);
 		expect(error.message).toMatch(/internal error: Internal Server Error/);
 		expect(staticData).not.toHaveProperty('secretHmac');
+	});
+});
+
+describe('credentials changed, and several workflows on one account', () => {
+	it('checkExists notices credentials changed since the registration (a new token) and registers again', async () => {
+		const { staticData: registered } = await runLifecycle('create', {
+			replies: [{ data: [] }, { data: { secret: SECRET } }],
+		});
+		const changed = { ...credentials, accessToken: 'rotated-token' };
+		const { result, logger } = await runLifecycle('checkExists', {
+			staticData: { ...registered },
+			credentials: changed,
+		});
+		expect(result).toBe(false);
+		expect(logger.info).toHaveBeenCalledWith(expect.stringMatching(/credentials changed/));
+		const same = await runLifecycle('checkExists', {
+			staticData: { ...registered },
+			replies: [{ data: [] }],
+		});
+		expect(same.result).toBe(true);
+	});
+
+	it('a registration of an earlier version (no key check) is kept, and the check stored', async () => {
+		const { result, staticData } = await runLifecycle('checkExists', {
+			staticData: registeredStaticData(),
+			replies: [{ data: [] }],
+		});
+		expect(result).toBe(true);
+		expect(staticData.keyCheck).toMatch(/^[0-9a-f]{16}$/);
+	});
+
+	it('A unpublished with Disable Notifications on Deactivation while B (same service, another token) is active: nothing disabled', async () => {
+		const { staticData: a } = await runLifecycle('create', {
+			workflowId: 'wf-A',
+			replies: [{ data: [] }, { data: { secret: SECRET } }],
+		});
+		await runLifecycle('create', {
+			workflowId: 'wf-B',
+			webhookUrl: 'https://n8n.example.com/webhook/b/webhook',
+			credentials: { ...credentials, accessToken: 'token-of-b' },
+			replies: [{ data: [] }, { data: { secret: '5555' } }],
+		});
+		const { requests, logger } = await runLifecycle('delete', {
+			workflowId: 'wf-A',
+			staticData: a,
+			parameters: { options: { disableOnDeactivation: true } },
+			replies: [{ data: [] }],
+		});
+		expect(requests.map((request) => request.url)).not.toContain(`${BASE_URL}/disable_webhooks`);
+		expect(logger.warn).toHaveBeenCalledWith(expect.stringMatching(/wf-B/));
 	});
 });

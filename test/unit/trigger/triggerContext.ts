@@ -9,6 +9,7 @@ import type {
 	IWebhookResponseData,
 	Logger,
 } from 'n8n-workflow';
+import { sleep } from 'n8n-workflow';
 
 import { FacilitaPayTrigger } from '../../../nodes/FacilitaPayTrigger/FacilitaPayTrigger.node';
 import { secretHmac, secretKey } from '../../../nodes/FacilitaPayTrigger/secret';
@@ -141,11 +142,13 @@ export interface WebhookOptions {
 	headers?: Record<string, string>;
 	staticData?: IDataObject;
 	replies?: Reply[] | Replier;
-	/** Requests of one trigger share what the process remembers (wrong secrets): same id, same trigger. */
+	/** Requests of one trigger share what the process remembers (duplicates): same id, same trigger. */
 	workflowId?: string;
 	credentials?: IDataObject;
 	/** The request object n8n hands over (its socket says whether the sender is still there). */
 	request?: { socket: { destroyed: boolean } };
+	/** How long n8n takes to read the credentials (fake time). */
+	credentialsDelayMs?: number;
 }
 
 export interface WebhookResult {
@@ -186,8 +189,10 @@ export async function receive(options: WebhookOptions): Promise<WebhookResult> {
 			options: {},
 			...options.parameters,
 		}) as IWebhookFunctions['getNodeParameter'],
-		getCredentials: async <T extends object>() =>
-			(options.credentials ?? credentials) as unknown as T,
+		getCredentials: async <T extends object>() => {
+			if (options.credentialsDelayMs) await sleep(options.credentialsDelayMs);
+			return (options.credentials ?? credentials) as unknown as T;
+		},
 		helpers: {
 			httpRequestWithAuthentication: http,
 		} as unknown as IWebhookFunctions['helpers'],
@@ -206,6 +211,7 @@ export interface HookOptions {
 	credentials?: IDataObject;
 	/** Whether n8n says the workflow is active (it is during a test listening of an active one). */
 	active?: boolean;
+	workflowId?: string;
 }
 
 export type LifecycleMethod = 'checkExists' | 'create' | 'delete';
@@ -220,7 +226,11 @@ function hookContext(options: HookOptions) {
 		logger,
 		getNode: () => node,
 		getMode: () => mode,
-		getWorkflow: () => ({ id: 'workflow-1', name: 'test', active: options.active === true }),
+		getWorkflow: () => ({
+			id: options.workflowId ?? 'workflow-1',
+			name: 'test',
+			active: options.active === true,
+		}),
 		getActivationMode: () => (mode === 'manual' ? 'manual' : 'activate'),
 		getNodeWebhookUrl: () => webhookUrl,
 		getWorkflowStaticData: () => staticData,

@@ -41,7 +41,7 @@ describe('webhook: duplicates', () => {
 		});
 		expect(later.response).toMatchObject({
 			statusCode: 200,
-			body: { message: 'Duplicate: already received' },
+			body: { message: 'Received' },
 		});
 		expect(later.requests).toHaveLength(0);
 	});
@@ -90,7 +90,9 @@ describe('webhook: duplicates', () => {
 	it('during a burst the static data is written at most every 2 s (n8n saves it to its database after each call that changes it); the next call catches up', async () => {
 		const staticData = registeredStaticData();
 		const event = (n: number) => notification({ type: 'subject_approved', subject_id: `p-${n}` });
-		const approved = (n: number) => [{ data: { id: `p-${n}`, status: 'approved' } }];
+		const approved = (n: number) => () => ({
+			data: { id: `p-${n}`, status: 'approved', updated_at: '2025-06-02T10:00:00' },
+		});
 		await receive({
 			parameters: on,
 			bodyData: event(1),
@@ -108,14 +110,16 @@ describe('webhook: duplicates', () => {
 			replies: approved(2),
 		});
 		expect(Object.keys(staticData.emittedEvents as IDataObject)).toHaveLength(1);
-		// Dropped all the same: the process remembers it.
+		// Dropped all the same: the process remembers it (the subject unchanged since).
 		const again = await receive({
 			parameters: on,
 			bodyData: event(2),
 			staticData,
 			workflowId: 'wf-save',
+			replies: approved(2),
 		});
-		expect(again.response.body).toEqual({ message: 'Duplicate: already received' });
+		expect(again.response.body).toEqual({ message: 'Received' });
+		expect(again.responseData.workflowData).toBeUndefined();
 		jest.setSystemTime(NOW.getTime() + 2_500);
 		await receive({
 			bodyData: { notification: 'not an object' },

@@ -31,7 +31,7 @@ describe('webhook: a genuine notification', () => {
 		});
 		expect(JSON.stringify(responseData)).not.toContain(SECRET);
 		expect(responseData.noWebhookResponse).toBe(true);
-		expect(response).toMatchObject({ statusCode: 200, body: { message: 'Workflow was started' } });
+		expect(response).toMatchObject({ statusCode: 200, body: { message: 'Received' } });
 	});
 
 	it('with Verify With API off, starts unverified without a request; a JSON body left as raw bytes is read', async () => {
@@ -52,7 +52,7 @@ describe('webhook: a genuine notification', () => {
 		expect(responseData.workflowData).toBeUndefined();
 		expect(response).toMatchObject({
 			statusCode: 200,
-			body: { message: 'Not started: FacilitaPay does not confirm this event' },
+			body: { message: 'Received' },
 		});
 		expect(logger.warn).toHaveBeenCalledWith(
 			expect.stringMatching(/does not know transaction tx-1/),
@@ -76,7 +76,11 @@ describe('webhook: a genuine notification', () => {
 			replies: [{ data: { ...data, social_name: 'Ana' } }],
 		});
 		expect(requests[0].url).toBe(`${BASE_URL}/subject/people/sub-1`);
-		expect(item(responseData)).toMatchObject({ type: 'kyc_status', data, verified: true });
+		expect(item(responseData)).toMatchObject({
+			type: 'kyc_status',
+			unverifiedFields: { data },
+			verified: true,
+		});
 	});
 });
 

@@ -1,8 +1,8 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { SECRET, receive, registeredStaticData } from './triggerContext';
-import { NOW } from './webhookClock';
-import { item, notification, paymentApproved } from './webhookEvents';
+import './webhookClock';
+import { item, notification, paymentApproved, records } from './webhookEvents';
 
 // The trigger's webhook() as n8n calls it: forged or broken requests start nothing, and how the
 // secret is checked.
@@ -18,21 +18,43 @@ describe('webhook: forged or broken requests start nothing', () => {
 			'the secret as an object',
 			notification({ type: 'payment_approved', secret: { value: SECRET } }),
 		],
-		['a body without notification', { type: 'payment_approved', secret: SECRET }],
-	])('%s: 401, no execution, no API call', async (_name, body) => {
-		const { responseData, response, requests } = await receive({ bodyData: body });
+	])(
+		'%s: unlisted in the records, answered as a false event (200), no execution, no object read',
+		async (_name, body) => {
+			const { responseData, response, requests } = await receive({
+				bodyData: body,
+				replies: records(),
+			});
+			expect(response).toMatchObject({ statusCode: 200, body: { message: 'Received' } });
+			expect(responseData).toEqual({ noWebhookResponse: true });
+			expect(requests.every((request) => String(request.url).includes('/notifications'))).toBe(
+				true,
+			);
+			expect(JSON.stringify(response.body)).not.toContain(SECRET);
+		},
+	);
+
+	it('a body without notification: 401, no API call', async () => {
+		const { response, requests } = await receive({
+			bodyData: { type: 'payment_approved', secret: SECRET },
+		});
 		expect(response.statusCode).toBe(401);
-		expect(responseData).toEqual({ noWebhookResponse: true });
 		expect(requests).toHaveLength(0);
-		expect(JSON.stringify(response.body)).not.toContain(SECRET);
 	});
 
-	it('refuses every notification when no secret is stored, and says in the log how to fix it', async () => {
-		const { response, logger } = await receive({ bodyData: paymentApproved, staticData: {} });
-		expect(response.statusCode).toBe(401);
-		expect(logger.warn).toHaveBeenCalledWith(
-			expect.stringMatching(/Deactivate and activate the workflow/),
-		);
+	it('with no secret stored, a notification the records list starts the workflow (nothing is refused because a secret was forgotten)', async () => {
+		const { responseData } = await receive({
+			parameters: { options: { verifyWithApi: false } },
+			bodyData: paymentApproved,
+			staticData: {},
+			replies: records([
+				{ id: 'r1', url: 'u', notification: paymentApproved.notification as IDataObject },
+			]),
+		});
+		expect(item(responseData)).toMatchObject({
+			type: 'payment_approved',
+			verification: { listedInNotificationRecords: true },
+		});
 	});
 
 	it.each<[string, unknown, Buffer | undefined]>([
@@ -47,9 +69,12 @@ describe('webhook: forged or broken requests start nothing', () => {
 		expect(responseData).toEqual({ noWebhookResponse: true });
 	});
 
-	it('checks the secret before the type: a forged body without type is 401, not 400', async () => {
-		const { response } = await receive({ bodyData: { notification: { secret: '9999' } } });
-		expect(response.statusCode).toBe(401);
+	it('checks the type before the secret: a body without type is 400 whatever its secret', async () => {
+		for (const secret of ['9999', SECRET]) {
+			const { response, requests } = await receive({ bodyData: { notification: { secret } } });
+			expect(response.statusCode).toBe(400);
+			expect(requests).toHaveLength(0);
+		}
 	});
 
 	it.each<[string, IDataObject, Buffer | undefined]>([
@@ -94,22 +119,27 @@ describe('webhook: the secret', () => {
 		expect(item(responseData).type).toBe('identified');
 	});
 
-	it('the previous secret is accepted for 24 hours after a new registration, then forgotten', async () => {
+	it('the previous secret is not accepted by itself: only what the records list under it starts', async () => {
 		const { hmacOf } = await import('./triggerContext');
-		const staticData = registeredStaticData({
-			secretHmac: hmacOf('5555'),
-			previousSecretHmac: hmacOf(SECRET),
-			previousSecretUntil: new Date(NOW.getTime() + 60_000).toISOString(),
-		});
-		const body = notification({ type: 'identified', transaction_id: 'tx-1' });
+		const staticData = registeredStaticData({ secretHmac: hmacOf('5555') });
+		const redelivered = notification({ type: 'identified', transaction_id: 'tx-1' });
+		const forged = notification({ type: 'identified', transaction_id: 'tx-2' });
+		const list = [{ id: 'r1', url: 'u', notification: redelivered.notification as IDataObject }];
 		const parameters = { options: { verifyWithApi: false } };
-		expect(
-			item((await receive({ parameters, staticData, bodyData: body })).responseData).type,
-		).toBe('identified');
-		jest.setSystemTime(NOW.getTime() + 61_000);
-		expect((await receive({ parameters, staticData, bodyData: body })).response.statusCode).toBe(
-			401,
-		);
-		expect(staticData).not.toHaveProperty('previousSecretHmac');
+		const first = await receive({
+			parameters,
+			staticData,
+			bodyData: redelivered,
+			replies: records(list),
+		});
+		expect(item(first.responseData).transaction_id).toBe('tx-1');
+		const second = await receive({
+			parameters,
+			staticData,
+			bodyData: forged,
+			replies: records(list),
+		});
+		expect(second.responseData.workflowData).toBeUndefined();
+		expect(second.response.statusCode).toBe(200);
 	});
 });

@@ -1,12 +1,12 @@
 import { defaultRetryOptions } from '../../../nodes/FacilitaPay/transport';
 import { clearDuplicateMemory } from '../../../nodes/FacilitaPayTrigger/duplicates';
-import { clearGuessMemory } from '../../../nodes/FacilitaPayTrigger/guessing';
 import { clearProcessLimiters } from '../../../nodes/FacilitaPayTrigger/reads';
+import { clearRecordLookups } from '../../../nodes/FacilitaPayTrigger/records';
 
 /*
  * Imported by every webhook test file (webhook.*.test.ts), for its hooks: each test of the file
  * runs on a fake clock set at NOW, without the transport's waits between retries, with fresh
- * process memories (guesses, duplicates, limiters).
+ * process memories (records lookups, duplicates, limiters).
  */
 
 export const NOW = new Date('2025-06-02T10:30:00.000Z');
@@ -17,7 +17,7 @@ beforeEach(() => {
 		doNotFake: ['nextTick', 'queueMicrotask', 'setImmediate'],
 	});
 	jest.spyOn(defaultRetryOptions, 'wait').mockImplementation(async () => {});
-	clearGuessMemory();
+	clearRecordLookups();
 	clearDuplicateMemory();
 	clearProcessLimiters();
 });

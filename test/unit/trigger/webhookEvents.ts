@@ -52,3 +52,12 @@ export function transactions(table: Record<string, IDataObject>, delayMs = 0): R
 		return table[id] ? { data: table[id] } : httpError(404, { error: 'not_found' });
 	};
 }
+
+/** Answers GET /notifications with these records (none: a fresh account); nothing else is expected. */
+export function records(list: IDataObject[] = [], other?: Replier): Replier {
+	return async (request: IHttpRequestOptions) => {
+		if (String(request.url).includes('/notifications')) return { data: list };
+		if (other) return await other(request);
+		throw new Error(`Unexpected request: ${request.method} ${request.url}`);
+	};
+}
