@@ -34,7 +34,7 @@ import {
 import { keyCheck, recoverLegacySecret, secretHmac, secretKey } from './secret';
 import { ERRORS, LOG } from './texts';
 import type { TriggerOptions } from './webhookRequest';
-import { gather, respond, senderGone } from './webhookRequest';
+import { gather, keepPace, respond, senderGone, withListing } from './webhookRequest';
 
 export { verifyWithApiOption } from './webhookRequest';
 
@@ -87,7 +87,7 @@ export class FacilitaPayTrigger implements INodeType {
 		properties: [
 			{
 				displayName:
-					'FacilitaPay sends all notifications of an account to one URL. Publishing this workflow (activating it in n8n 1.x) points that URL here, so only one published FacilitaPay Trigger per account receives events: use one trigger and route with a Switch node, or call other workflows with Execute Workflow. If another system or workflow has taken the URL since, this trigger does not take it back by itself: the n8n log says so when the workflow is published or n8n starts; unpublish and publish the workflow (deactivate and activate in 1.x) to take it back. "Listen for test event" is refused while the account\'s notifications go to a published workflow or another system (it would take them away): test with the local sandbox or a second FacilitaPay account.',
+					'FacilitaPay sends all events of an account to one published trigger, so use one per account and route its events with a Switch node. Publishing points the events here; testing, taking them back and more are in the <a href="https://github.com/n8n-nodes-facilitapay/n8n-nodes-facilitapay/blob/main/docs/trigger.md#one-url-per-facilitapay-account" target="_blank">trigger docs</a>.',
 				name: 'notice',
 				type: 'notice',
 				default: '',
@@ -347,13 +347,14 @@ export class FacilitaPayTrigger implements INodeType {
 	async webhook(this: IWebhookFunctions): Promise<IWebhookResponseData> {
 		// The 8 s bound starts here, before the credentials are read. A transport deadline: real
 		// time, as the transport's waits (see clock.ts).
-		const deadline = Date.now() + READS_WITHIN_MS;
+		const arrived = Date.now();
+		const deadline = arrived + READS_WITHIN_MS;
 		const call = await gather(this, clock.now().getTime());
 		let decision = decide(call.facts);
 		if (decision.kind === 'records' && call.facts.received.kind === 'notification') {
 			const snapshot = await recordsAfterNow(this, call.account, deadline, call.credentials);
 			const listing = snapshot ? listingOf(snapshot, call.facts.received.notification) : 'unread';
-			call.facts = { ...call.facts, listing };
+			withListing(call, listing);
 			decision = decide(call.facts);
 		}
 		if (decision.kind === 'read') {
@@ -367,6 +368,7 @@ export class FacilitaPayTrigger implements INodeType {
 			});
 			decision = decide({ ...call.facts, reads, senderGone: senderGone(this) });
 		}
+		await keepPace(call, decision, arrived);
 		return respond(this, call, decision);
 	}
 }

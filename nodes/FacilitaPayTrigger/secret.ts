@@ -139,3 +139,56 @@ export function recoverLegacySecret(digest: string): string | undefined {
 	}
 	return undefined;
 }
+
+/*
+ * The answer's time. A notification under a secret this trigger does not hold is settled by a
+ * lookup of FacilitaPay's records; one with the right secret by reads of what it names. The two
+ * take different times, so a guesser could tell the right secret by how long its answer takes.
+ * Each trigger keeps how long its recent answers to unknown secrets took (ANSWER_PACES of the last
+ * PACE_WINDOW_MS), and an answer to the right secret leaves no sooner than one of them drawn at
+ * random: the right secret's times follow the wrong ones'. An account nobody guesses at keeps no
+ * times and waits for nothing.
+ */
+
+/** How many recent answer times to unknown secrets a trigger keeps. */
+export const ANSWER_PACES = 64;
+/** How long an answer time is kept. */
+export const PACE_WINDOW_MS = 10 * 60 * 1000;
+
+const paces = new Map<string, Array<{ at: number; ms: number }>>();
+
+/** For tests: forgets the answer times of this process. */
+export function clearAnswerPaces(): void {
+	paces.clear();
+}
+
+function recentPaces(owner: string, now: number): Array<{ at: number; ms: number }> {
+	const kept = (paces.get(owner) ?? []).filter((pace) => now - pace.at < PACE_WINDOW_MS);
+	if (kept.length === 0) paces.delete(owner);
+	else paces.set(owner, kept);
+	return kept;
+}
+
+/** Notes how long the answer to a notification under an unknown secret took. */
+export function noteUnknownSecretPace(owner: string, now: number, ms: number): void {
+	const kept = recentPaces(owner, now);
+	kept.push({ at: now, ms });
+	if (kept.length > ANSWER_PACES) kept.splice(0, kept.length - ANSWER_PACES);
+	paces.set(owner, kept);
+}
+
+/**
+ * How long after its arrival an answer to the right secret leaves, at the soonest: one of the
+ * recent answer times to unknown secrets, drawn at random (0 when there are none), at most `cap`.
+ */
+export function rightSecretPace(
+	owner: string,
+	now: number,
+	cap: number,
+	random = Math.random,
+): number {
+	const kept = recentPaces(owner, now);
+	if (kept.length === 0) return 0;
+	const drawn = kept[Math.min(kept.length - 1, Math.floor(random() * kept.length))];
+	return Math.min(cap, drawn.ms);
+}

@@ -4,6 +4,7 @@ import type {
 	IWebhookFunctions,
 	IWebhookResponseData,
 } from 'n8n-workflow';
+import { sleep } from 'n8n-workflow';
 
 import { CREDENTIAL_TYPE } from '../FacilitaPay/transport';
 import type { Decision, Effects, Facts, Received } from './decision';
@@ -18,8 +19,17 @@ import {
 } from './duplicates';
 import { classifyPayload, parseBody, safeHeaders } from './notification';
 import { readLegacyDigest, readRegistration } from './registration';
-import { accountOf } from './reads';
-import { legacyDigest, matchesStoredHmac, secretHmac, secretKey, secretsEqual } from './secret';
+import { accountOf, READS_WITHIN_MS } from './reads';
+import type { Listing } from './records';
+import {
+	legacyDigest,
+	matchesStoredHmac,
+	noteUnknownSecretPace,
+	rightSecretPace,
+	secretHmac,
+	secretKey,
+	secretsEqual,
+} from './secret';
 
 /*
  * The n8n side of one webhook call, kept apart from the decision: gather the facts (request,
@@ -133,8 +143,12 @@ export async function gather(ctx: IWebhookFunctions, now: number): Promise<Call>
 			: received.kind === 'kycStatus'
 				? duplicateKey({ kyc_status: received.subject })
 				: '';
-	// Checked and claimed in the same step as nothing else runs in between (no await).
-	const duplicate = key === '' ? 'new' : checkAndClaim(staticData, key, now, owner);
+	// Checked and claimed in the same step as nothing else runs in between (no await). Only what
+	// the secret vouches for claims: a stranger's copy of a true event under a wrong secret must
+	// not hold the true one back while its records are looked up (a secret this trigger does not
+	// hold claims once the records list it: withListing).
+	const vouched = secret !== 'unknown';
+	const duplicate = key === '' || !vouched ? 'new' : checkAndClaim(staticData, key, now, owner);
 	const facts: Facts = {
 		now,
 		received,
@@ -156,10 +170,41 @@ export async function gather(ctx: IWebhookFunctions, now: number): Promise<Call>
 		staticData,
 		owner,
 		key,
-		claimed: key !== '' && duplicate === 'new',
+		claimed: key !== '' && vouched && duplicate === 'new',
 		account,
 		credentials,
 	};
+}
+
+/**
+ * What FacilitaPay's records said of a notification under a secret this trigger does not hold.
+ * Listed, it is a true notification: only now does it check and claim its duplicate key.
+ */
+export function withListing(call: Call, listing: Listing): void {
+	call.facts = { ...call.facts, listing };
+	if (listing !== 'listed' || call.key === '') return;
+	const duplicate = checkAndClaim(call.staticData, call.key, call.facts.now, call.owner);
+	call.facts.duplicate = duplicate;
+	call.claimed = duplicate === 'new';
+}
+
+/**
+ * Keeps the answer's time from telling the secret (secret.ts, "The answer's time"): notes how long
+ * an answer to an unknown secret took; holds an answer to the right secret until one of those
+ * times has passed since it arrived (at most READS_WITHIN_MS).
+ */
+export async function keepPace(call: Call, decision: Decision, arrived: number): Promise<void> {
+	if (call.facts.received.kind !== 'notification') return;
+	const now = Date.now();
+	if (call.facts.secret === 'unknown') {
+		if (decision.kind === 'answer' && decision.answer.status === 200) {
+			noteUnknownSecretPace(call.owner, now, now - arrived);
+		}
+		return;
+	}
+	if (call.facts.secret !== 'right') return;
+	const wait = arrived + rightSecretPace(call.owner, now, READS_WITHIN_MS) - now;
+	if (wait > 0) await sleep(wait);
 }
 
 /** Does what the final decision says besides answering: remember, give the claim up, log. */

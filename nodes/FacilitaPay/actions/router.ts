@@ -292,13 +292,22 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 	if (movesMoney && readPreviewOnly(this)) {
 		const previews: INodeExecutionData[] = [];
 		const requests: ApiRequest[] = [];
+		const moneyItems = slots.filter((slot) => slot?.money).map((slot) => slot.money!);
+		// The identity each payment would carry in its meta, as it would be sent in this execution.
+		const identities = MoneyRun.preview(this, moneyItems, runIndexOf(this));
 		for (let i = 0; i < items.length; i++) {
 			const slot = slots[i];
 			if (!slot) {
 				previews.push(errorItem(results[i] as FacilitaPayError, i, this.getNode().onError));
 				continue;
 			}
-			const work = slot.work ?? (await operation.prepare.call(this, i));
+			const prepared = slot.work ?? (await operation.prepare.call(this, i));
+			const work = slot.money
+				? {
+						...prepared,
+						request: identities.withIdentity({ ...slot.money, request: prepared.request }),
+					}
+				: prepared;
 			requests.push(work.request);
 			previews.push({ json: previewOf(work, slot.money?.idempotencyKey), pairedItem: { item: i } });
 		}

@@ -170,8 +170,18 @@ export class MoneyRun {
 		return run;
 	}
 
+	/**
+	 * The identities a run would give these items, for Preview Only: the chain is read, never
+	 * written (a preview sends nothing, so it leaves nothing for a Retry to recognise).
+	 */
+	static preview(ctx: IExecuteFunctions, items: MoneyItem[], runIndex = 0): MoneyRun {
+		const run = new MoneyRun(ctx, undefined, undefined, sentMemory, runIndex);
+		run.start(items, false);
+		return run;
+	}
+
 	/** Reads and writes the chain in the execution's custom data; gives every item its identity. */
-	private start(items: MoneyItem[]): void {
+	private start(items: MoneyItem[], write = true): void {
 		const node = this.ctx.getNode();
 		const nodeId = node.id ?? node.name;
 		// Outside an execution (n8n gives no ID) the run is its own origin: nothing can retry it.
@@ -181,7 +191,9 @@ export class MoneyRun {
 		this.data = customDataOf(this.ctx);
 		const stored = parseChain(safe(() => this.data?.get(CHAIN_DATA_KEY)));
 		const token = runToken(nodeId, this.runIndex);
-		if (this.data) {
+		if (this.data && !write) {
+			this.chain = stored;
+		} else if (this.data) {
 			const chain = stored ?? { origin: execution, meta: '', runs: [] };
 			this.earlier = chain.runs.includes(token) || chain.runs.includes('*');
 			if (!chain.runs.includes(token) && !chain.runs.includes('*')) chain.runs.push(token);

@@ -429,7 +429,18 @@ describe('Preview Only: every item checked, exactly what would be sent, nothing 
 			method: 'POST',
 			path: '/transactions',
 			idempotencyKey: 'order-1',
-			body: { transaction: { value: '100.00', currency: 'USD', subject_id: SUBJECT_ID } },
+			body: {
+				transaction: {
+					value: '100.00',
+					currency: 'USD',
+					subject_id: SUBJECT_ID,
+					// The identity it would be sent with, where FacilitaPay keeps it.
+					meta: { n8n_facilitapay_ref: 'key:order-1' },
+				},
+			},
+		});
+		expect(((output[1].json.body as IDataObject).transaction as IDataObject).meta).toEqual({
+			n8n_facilitapay_ref: expect.stringMatching(/^run:[^:]+:[^:]+:0:1$/),
 		});
 		expect(hints).toEqual([
 			expect.objectContaining({

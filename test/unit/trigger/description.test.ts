@@ -60,8 +60,12 @@ describe('Trigger options', () => {
 		expect(verifyWithApiOption(saved)).toBe(verify);
 	});
 
-	it('the notice says the trigger does not take the URL back silently and where it says so', () => {
+	it('the notice says in two short sentences that one trigger per account receives, and links the docs for the rest', () => {
 		const notice = description.properties.find((p) => p.name === 'notice');
-		expect(notice?.displayName).toMatch(/does not take it back by itself: the n8n log says so/);
+		const text = String(notice?.displayName).replace(/<[^>]+>/g, '');
+		expect(text.split(/(?<=\.) /)).toHaveLength(2);
+		expect(text.length).toBeLessThanOrEqual(300);
+		expect(text).toMatch(/one published trigger/);
+		expect(notice?.displayName).toMatch(/docs\/trigger\.md#one-url-per-facilitapay-account/);
 	});
 });

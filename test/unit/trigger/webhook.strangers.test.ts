@@ -1,4 +1,5 @@
 import type { IDataObject, IHttpRequestOptions } from 'n8n-workflow';
+import { sleep } from 'n8n-workflow';
 
 import { ANSWER_WITHIN_MS } from '../../../nodes/FacilitaPayTrigger/reads';
 import { httpError } from '../helpers/serviceAnswers';
@@ -55,6 +56,73 @@ describe('webhook: no lock a stranger can hold', () => {
 			answers.add(JSON.stringify([response.statusCode, response.body]));
 		}
 		expect([...answers]).toEqual([JSON.stringify([200, { message: 'Received' }])]);
+	});
+
+	it("a stranger's copy of a true event under a wrong secret, still looked up, does not hold the true one back", async () => {
+		const staticData = registeredStaticData();
+		let answerRecords: (value: unknown) => void = () => {};
+		const recordsRead = new Promise((resolve) => (answerRecords = resolve));
+		const forged = receive({
+			parameters: { options: { dropDuplicates: true } },
+			bodyData: {
+				notification: { ...(paymentApproved.notification as IDataObject), secret: '0000' },
+			},
+			staticData,
+			workflowId: 'wf-copy',
+			replies: async () => {
+				await recordsRead;
+				return { data: [] };
+			},
+		});
+		await jest.advanceTimersByTimeAsync(1);
+		const genuine = await receive({
+			parameters: { options: { dropDuplicates: true } },
+			bodyData: paymentApproved,
+			staticData,
+			workflowId: 'wf-copy',
+			replies: [{ data: approvedTransaction }],
+		});
+		expect(genuine.response.statusCode).toBe(200);
+		expect(item(genuine.responseData).verified).toBe(true);
+		answerRecords(undefined);
+		const copy = await forged;
+		expect(copy.response).toMatchObject({ statusCode: 200, body: { message: 'Received' } });
+		expect(copy.responseData.workflowData).toBeUndefined();
+	});
+
+	it('the right secret is answered no sooner than the recent answers to wrong ones; with no guesses, at once', async () => {
+		// Two lists (the newest records, the newest failed ones): 900 ms in all.
+		const slowRecords = async () => {
+			await sleep(450);
+			return { data: [] };
+		};
+		const alone = await receive({
+			bodyData: notification({ type: 'identified', transaction_id: 'tx-none' }),
+			workflowId: 'wf-pace',
+			replies: () => httpError(404, { error: 'not_found' }),
+		});
+		expect(alone.response.answeredAt! - NOW.getTime()).toBe(0);
+
+		const start = Date.now();
+		const guess = receive({
+			bodyData: notification({ type: 'identified', transaction_id: 'tx-none', secret: '0000' }),
+			workflowId: 'wf-pace',
+			replies: slowRecords,
+		});
+		await jest.advanceTimersByTimeAsync(900);
+		const wrong = await guess;
+		expect(wrong.response.answeredAt! - start).toBe(900);
+
+		const begun = Date.now();
+		const rightPending = receive({
+			bodyData: notification({ type: 'identified', transaction_id: 'tx-none' }),
+			workflowId: 'wf-pace',
+			replies: () => httpError(404, { error: 'not_found' }),
+		});
+		await jest.advanceTimersByTimeAsync(1_000);
+		const right = await rightPending;
+		expect(right.response).toMatchObject({ statusCode: 200, body: { message: 'Received' } });
+		expect(right.response.answeredAt! - begun).toBe(900);
 	});
 
 	it('forgeries arriving together share one lookup of the records at a time', async () => {
