@@ -359,10 +359,11 @@ export async function idempotencyKeyAcrossExecutions(n8n, { values }) {
  * Issue 24, "paid twice" after an edit: the batch fails on item 2 (429), the user points To Bank
  * Account at another of the customer's accounts, saves, and clicks "Retry with currently saved
  * workflow": items 0 and 1 (paid before the failure) are not paid again; items 2 and 3 are paid once,
- * to the new account.
- * @param {Instance} n8n @param {{values: string[]}} options
+ * to the new account. `meanwhile` runs between the failure and the edit (days passing, n8n
+ * restarted) and says what it did, for the figures.
+ * @param {Instance} n8n @param {{values: string[], meanwhile?: () => Promise<string>}} options
  */
-export async function editedRetryCase(n8n, { values }) {
+export async function editedRetryCase(n8n, { values, meanwhile }) {
 	const { id: subjectId, person } = await newPerson(n8n.state);
 	const account = await sandboxApi(
 		'POST',
@@ -391,6 +392,7 @@ export async function editedRetryCase(n8n, { values }) {
 	await sandboxControl('DELETE', '/faults', undefined, n8n.state);
 	expect(failed.status).toBe('error');
 	expect(created(await payoutRequests(n8n.state, mark))).toEqual(values.slice(0, 2));
+	const between = meanwhile ? `${await meanwhile()}, then ` : '';
 
 	// The edit, saved: To Bank Account of the FacilitaPay node is now the new account.
 	const saved = await getWorkflowViaApi(n8n.edit.id, n8n.state);
@@ -419,7 +421,7 @@ export async function editedRetryCase(n8n, { values }) {
 	);
 	const output = nodeOutput(retried.execution, PAYOUTS);
 	figures.push(
-		`${n8n.label} edited To Bank Account, retry with currently saved workflow: sent ${JSON.stringify(inRetry.map((r) => `${r.body?.transaction?.value}→${r.body?.transaction?.to_bank_account_id === newAccount ? 'new account' : 'old account'}`))}; output alreadyDone ${JSON.stringify(Array.isArray(output) ? output.map((i) => i.alreadyDone ?? null) : output)}`,
+		`${n8n.label} ${between}edited To Bank Account, retry with currently saved workflow: sent ${JSON.stringify(inRetry.map((r) => `${r.body?.transaction?.value}→${r.body?.transaction?.to_bank_account_id === newAccount ? 'new account' : 'old account'}`))}; output alreadyDone ${JSON.stringify(Array.isArray(output) ? output.map((i) => i.alreadyDone ?? null) : output)}`,
 	);
 	expect(retried.status).toBe('success');
 	expect(inRetry.map((r) => r.body.transaction.value)).toEqual(values.slice(2));

@@ -1,0 +1,72 @@
+// Issue 24, "paid twice" days later: a payout batch fails on Friday night (item 2 refused with 429,
+// items 0 and 1 paid); over the weekend n8n is restarted (nothing the node kept in the process's
+// memory survives) and FacilitaPay's clock moves 49 hours on (a session token signed in on Friday
+// has expired); on Sunday the user points To Bank Account at another account, saves, and clicks
+// "Retry with currently saved workflow". Nothing paid on Friday is paid again: the identity of each
+// payment travels in the failed execution's custom data (kept in n8n's database) and FacilitaPay's
+// own record of it (meta), neither of which forgets. On an n8n 2.41.1 of this file, restarted in the
+// middle of the case (the shared server is not restarted: other files use it).
+import fs from 'node:fs';
+import {
+	createApiKey,
+	ensureN8n,
+	freePort,
+	installPackageInto,
+	removeUserFolder,
+	setupOwner,
+	startN8n,
+} from '../../scripts/n8n-runtime.mjs';
+import { sandboxControl } from './lib/sandbox.mjs';
+import { startPrivateSandbox } from './lib/sandbox.mjs';
+import { CLI_TIMEOUT, INSTALL_TIMEOUT, describeE2e } from './lib/state.mjs';
+import { editedRetryCase, useRetryInstance } from './lib/retry-cases.mjs';
+
+describeE2e("n8n's Retry button two days later, after n8n was restarted (n8n 2.41.1)", () => {
+	/** @type {{version: 'v2', userFolder: string, port: number, brokerPort: number}} */
+	let where;
+	/** @type {Awaited<ReturnType<typeof startN8n>>} */
+	let server;
+	const instance = useRetryInstance({
+		label: '2.41.1 (restarted)',
+		timeout: INSTALL_TIMEOUT,
+		setUp: async (state) => {
+			await ensureN8n('v2');
+			// `<run>-…` folders are kept/removed with the run's own by the global teardown.
+			const userFolder = `${state.userFolder}-days-later`;
+			removeUserFolder(userFolder);
+			fs.mkdirSync(userFolder, { recursive: true });
+			installPackageInto(userFolder, state.tarball);
+			const sb = await startPrivateSandbox(
+				{
+					id: 'facilitapay-retry-days-sandbox',
+					name: 'FacilitaPay Retry Days Later Sandbox',
+					cli: { version: 'v2', userFolder },
+				},
+				state,
+			);
+			where = { version: 'v2', userFolder, port: await freePort(), brokerPort: await freePort() };
+			server = await startN8n(where);
+			const { client } = await setupOwner(server.url);
+			const apiKey = await createApiKey(server.url, { client, label: 'e2e retry days later' });
+			return { sb, server: { url: server.url, apiKey, client }, stop: () => server.stop() };
+		},
+	});
+
+	test(
+		'a batch failed on Friday, n8n restarted, Retry with currently saved workflow on Sunday after an edit: nothing paid on Friday is paid again',
+		() =>
+			editedRetryCase(instance.n8n, {
+				values: ['37.01', '37.02', '37.03', '37.04'],
+				meanwhile: async () => {
+					const stoppedAt = Date.now();
+					await server.stop();
+					await sandboxControl('POST', '/clock/advance', { hours: 49 }, instance.n8n.state);
+					server = await startN8n(where);
+					// The same database: the owner and the API key are still there; log in again.
+					instance.n8n.server.client = (await setupOwner(server.url)).client;
+					return `n8n restarted (${((Date.now() - stoppedAt) / 1000).toFixed(1)} s) and FacilitaPay's clock moved 49 h on`;
+				},
+			}),
+		CLI_TIMEOUT,
+	);
+});
