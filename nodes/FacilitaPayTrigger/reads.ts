@@ -3,7 +3,7 @@ import type { ICredentialDataDecryptedObject } from 'n8n-workflow';
 import { sleep } from 'n8n-workflow';
 
 import { credentialBaseUrl } from '../FacilitaPay/transport/tokenTarget';
-import type { FacilitaPayContext, RetryOptions } from '../FacilitaPay/transport';
+import type { FacilitaPayContext, RetryOptions, RunState } from '../FacilitaPay/transport';
 import { apiRequest, beginRun, defaultRetryOptions, failureFacts } from '../FacilitaPay/transport';
 import { AdaptiveLimiter } from '../FacilitaPay/transport/limiter';
 import type { Read, ReadResult } from './verification';
@@ -93,9 +93,14 @@ export function readRetryOptions(deadline: number): RetryOptions {
 	};
 }
 
-async function readOne(ctx: FacilitaPayContext, read: Read, deadline: number): Promise<ReadResult> {
+async function readOne(
+	ctx: FacilitaPayContext,
+	run: RunState,
+	read: Read,
+	deadline: number,
+): Promise<ReadResult> {
 	try {
-		const answer = await apiRequest.call(ctx, requestFor(read), readRetryOptions(deadline));
+		const answer = await apiRequest.call(ctx, requestFor(read), readRetryOptions(deadline), run);
 		return { kind: 'found', answer };
 	} catch (error) {
 		const facts = failureFacts(error);
@@ -133,7 +138,7 @@ export async function readAll(
 	options: ReadOptions,
 ): Promise<ReadResult[]> {
 	const now = options.now ?? Date.now;
-	const run = beginRun(ctx, { concurrency: READS_PER_PROCESS, timeoutMs: READS_WITHIN_MS });
+	const run = beginRun({ concurrency: READS_PER_PROCESS, timeoutMs: READS_WITHIN_MS });
 	run.limiter = options.stranger
 		? strangerLimiter(options.account)
 		: processLimiter(options.account);
@@ -144,7 +149,7 @@ export async function readAll(
 	const worker = async () => {
 		while (!done && next < reads.length && now() < options.deadline) {
 			const index = next++;
-			results[index] = await readOne(ctx, reads[index], options.deadline);
+			results[index] = await readOne(ctx, run, reads[index], options.deadline);
 			if (options.stopAt?.(results[index])) done = true;
 		}
 	};

@@ -1,7 +1,7 @@
 import type { ICredentialDataDecryptedObject, IDataObject } from 'n8n-workflow';
 import { sleep } from 'n8n-workflow';
 
-import type { FacilitaPayContext } from '../FacilitaPay/transport';
+import type { FacilitaPayContext, RunState } from '../FacilitaPay/transport';
 import { apiRequest, beginRun } from '../FacilitaPay/transport';
 import { duplicateKey } from './duplicates';
 import { readRetryOptions, strangerLimiter } from './reads';
@@ -101,6 +101,7 @@ interface ListRead {
  */
 async function readList(
 	ctx: FacilitaPayContext,
+	run: RunState,
 	failed: boolean,
 	deadline: number,
 	windowMs: number,
@@ -117,6 +118,7 @@ async function readList(
 			ctx,
 			{ method: 'GET', path: '/notifications', qs, retry: 'safe' },
 			readRetryOptions(deadline),
+			run,
 		);
 		const list = Array.isArray(answer) ? answer : [];
 		for (const record of list) {
@@ -144,12 +146,12 @@ export async function readSnapshot(
 	deadline: number,
 	credentials?: ICredentialDataDecryptedObject,
 ): Promise<Snapshot> {
-	const run = beginRun(ctx, { concurrency: 2, timeoutMs: Math.max(1, deadline - Date.now()) });
+	const run = beginRun({ concurrency: 2, timeoutMs: Math.max(1, deadline - Date.now()) });
 	run.limiter = strangerLimiter(account);
 	// The credentials the call already read: n8n reads them from its database each time.
 	if (credentials) run.credentials = Promise.resolve({ ...credentials });
-	const newest = await readList(ctx, false, deadline, FIRST_DELIVERY_WINDOW_MS);
-	const failed = await readList(ctx, true, deadline, REDELIVERY_WINDOW_MS, newest.newest);
+	const newest = await readList(ctx, run, false, deadline, FIRST_DELIVERY_WINDOW_MS);
+	const failed = await readList(ctx, run, true, deadline, REDELIVERY_WINDOW_MS, newest.newest);
 	return {
 		records: [...newest.records, ...failed.records],
 		complete: newest.complete && failed.complete,

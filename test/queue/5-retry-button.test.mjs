@@ -23,9 +23,12 @@ import {
 	registerSubjects,
 	report,
 	retryOnMain,
+	stopAndWait,
 	waitFor,
 } from './lib/queue.mjs';
+import { createActiveWorkflow } from './lib/queue.mjs';
 import { getExecution, waitForNewExecution } from '../e2e/lib/n8n-e2e.mjs';
+import { payoutsWorkflow } from '../e2e/lib/workflows.mjs';
 
 const PAYOUTS = 'FacilitaPay';
 const TRIGGER = 'FacilitaPay Trigger';
@@ -169,6 +172,137 @@ describeQueue("queue mode: n8n's Retry button sends no payout twice", () => {
 			expect(staticAfter).toEqual(staticBefore);
 			// The failed execution is still there, unchanged, for the record.
 			expect((await getExecution(server, failed.id, { includeData: false })).status).toBe('error');
+		},
+		CASE_TIMEOUT,
+	);
+
+	/**
+	 * Starts the workflow through the webhook processor and returns the execution once it ended.
+	 * @param {{id: string}} target @param {string} targetPath @param {object} body
+	 */
+	async function runOnce(target, targetPath, body) {
+		const state = queueState();
+		const known = (
+			await api('GET', `/executions?workflowId=${target.id}&limit=250&includeData=false`)
+		).data.map((/** @type {any} */ e) => e.id);
+		await postWhenRegistered(targetPath, body);
+		return waitForNewExecution({ url: state.main.url, apiKey: state.apiKey }, target.id, {
+			known,
+			timeoutMs: 120_000,
+		});
+	}
+
+	test(
+		'days later (the workers restarted, FacilitaPay 49 h on) and after an edit of To Bank Account, Retry with currently saved workflow pays nothing twice; another execution with identical payouts pays them again (issue 24)',
+		async () => {
+			const state = queueState();
+			const credentials = await caseCredentials(sandbox, 'FacilitaPay Queue Retry Later');
+			const laterPath = `queue-retry-later-${Date.now().toString(36)}`;
+			const later = await createActiveWorkflow(
+				payoutsWorkflow({ name: 'queue: Retry days later', path: laterPath, credentials }),
+			);
+			const [subjectId] = await registerSubjects(sandbox, 1, 'Queue Retry Later');
+			const subject = (await sandbox.call('GET', `/api/v1/subject/people/${subjectId}`)).data;
+			const account = await sandbox.call('POST', `/api/v1/subject/${subjectId}/bank_accounts`, {
+				bank_account: {
+					currency: 'BRL',
+					account_type: 'conta-corrente',
+					account_number: '54321-0',
+					branch_number: '0001',
+					owner_name: subject.social_name,
+					owner_document_type: 'cpf',
+					owner_document_number: subject.document_number,
+					branch_country: 'BRA',
+					bank: { code: '031', name: 'Banco Beg S.A.' },
+				},
+			});
+			const newAccount = account.data.id;
+			const values = ['43.01', '43.02', '43.03', '43.04'];
+
+			await sandbox.call('POST', '/_sandbox/faults', {
+				route: PAYOUT_ROUTE,
+				kind: '429',
+				retry_after: 0,
+				skip: 2,
+				count: 100,
+			});
+			const before = await mark();
+			const failed = await runOnce(later, laterPath, {
+				payouts: values.map((value) => ({ subjectId, value })),
+			});
+			await sandbox.call('DELETE', '/_sandbox/faults');
+			expect(failed.status).toBe('error');
+			expect(created(await payoutRequests(before))).toEqual(values.slice(0, 2));
+			const failedOn = executionsByWorker().get(String(failed.id));
+
+			// The weekend: every worker that ran it is gone, new ones take over; FacilitaPay's clock
+			// moves on.
+			await workers.stop();
+			await stopAndWait(
+				state.workers.map((w) => w.pid),
+				"the cluster's workers to stop",
+			);
+			workers = await ensureWorkers(2, { prefix: 'retry-later' });
+			await sandbox.call('POST', '/_sandbox/clock/advance', { hours: 49 });
+
+			// The edit, saved: To Bank Account now names the subject's other account.
+			const saved = await api('GET', `/workflows/${later.id}`);
+			await api('PUT', `/workflows/${later.id}`, {
+				name: saved.name,
+				nodes: saved.nodes.map((/** @type {any} */ node) =>
+					node.name === PAYOUTS
+						? { ...node, parameters: { ...node.parameters, toBankAccountId: newAccount } }
+						: node,
+				),
+				connections: saved.connections,
+				settings: saved.settings,
+			});
+
+			const retryMark = await mark();
+			const retried = await retryOnMain(failed.id, { loadWorkflow: true });
+			const log = (await sandbox.call('GET', '/_sandbox/requests')).data.slice(retryMark);
+			const inRetry = log.filter((/** @type {any} */ r) => r.route === PAYOUT_ROUTE);
+			const output = nodeOutput(retried.execution, PAYOUTS);
+			const retriedOn = executionsByWorker().get(String(retried.id));
+
+			// Another ordinary execution with the same content, after the retry: another payment.
+			const identicalMark = await mark();
+			const identical = await runOnce(later, laterPath, {
+				payouts: values.slice(0, 2).map((value) => ({ subjectId, value })),
+			});
+			const paidAgain = created(await payoutRequests(identicalMark));
+			const held = (await sandbox.call('GET', `/api/v1/subject/${subjectId}/transactions`)).data;
+			/** @type {Record<string, number>} */
+			const holds = {};
+			for (const t of held) holds[t.value] = (holds[t.value] ?? 0) + 1;
+			report(
+				`case 5 (days later): execution ${failed.id} on ${failedOn} failed; workers restarted, FacilitaPay 49 h on, To Bank Account edited → ` +
+					`retry ${retried.id} (${retried.status}) on ${retriedOn}: sent ${JSON.stringify(inRetry.map((/** @type {any} */ r) => `${r.body?.transaction?.value}→${r.body?.transaction?.to_bank_account_id === newAccount ? 'new account' : 'old account'}`))}; ` +
+					`output alreadyDone ${JSON.stringify(Array.isArray(output) ? output.map((i) => i.alreadyDone ?? null) : output)}; ` +
+					`then an identical execution ${identical.id} (${identical.status}) paid ${JSON.stringify(paidAgain)}; FacilitaPay holds ${JSON.stringify(holds)}`,
+			);
+
+			expect(retried.mode).toBe('retry');
+			expect(retried.status).toBe('success');
+			expect(workers.started).toEqual(expect.arrayContaining(retriedOn ?? ['none']));
+			expect(failedOn?.some((name) => workers.names.includes(name))).toBe(false);
+			expect(inRetry.map((/** @type {any} */ r) => r.body.transaction.value)).toEqual(
+				values.slice(2),
+			);
+			expect(
+				inRetry.every(
+					(/** @type {any} */ r) => r.body.transaction.to_bank_account_id === newAccount,
+				),
+			).toBe(true);
+			expect(output.map((/** @type {any} */ item) => item.alreadyDone === true)).toEqual([
+				true,
+				true,
+				false,
+				false,
+			]);
+			expect(identical.status).toBe('success');
+			expect(paidAgain).toEqual(values.slice(0, 2));
+			expect(holds).toEqual({ 43.01: 2, 43.02: 2, 43.03: 1, 43.04: 1 });
 		},
 		CASE_TIMEOUT,
 	);

@@ -1,7 +1,7 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 import { NodeOperationError, sleep } from 'n8n-workflow';
 
-import type { ApiRequest, FacilitaPayError } from '../transport';
+import type { ApiRequest, FacilitaPayError, RunState } from '../transport';
 import {
 	apiDownload,
 	apiRequest,
@@ -113,6 +113,7 @@ interface Slot {
 /** Sends one item's work and turns the answer into its output items. */
 async function perform(
 	ctx: IExecuteFunctions,
+	run: RunState,
 	work: ItemWork,
 	money: MoneyRun | undefined,
 	item: MoneyItem | undefined,
@@ -154,9 +155,11 @@ async function perform(
 	}
 	if (!replayed) {
 		try {
-			if (work.send === 'allPages') answer = await apiRequestAllItems.call(ctx, request, work.page);
-			else if (work.send === 'download') answer = await apiDownload.call(ctx, request);
-			else answer = await apiRequest.call(ctx, request);
+			if (work.send === 'allPages')
+				answer = await apiRequestAllItems.call(ctx, request, work.page, undefined, run);
+			else if (work.send === 'download')
+				answer = await apiDownload.call(ctx, request, undefined, run);
+			else answer = await apiRequest.call(ctx, request, undefined, run);
 		} catch (error) {
 			if (money && item) money.failed(item, error);
 			throw failure(error);
@@ -319,11 +322,13 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 		return [previews];
 	}
 
-	beginRun(this, settings);
+	const run = beginRun(settings);
 	const runIndex = runIndexOf(this);
 	const tally: Tally = { sent: [], alreadyDone: 0 };
 	const moneyItems = slots.filter((slot) => slot?.money).map((slot) => slot.money!);
-	const lookups = new RecordLookups(async (read) => await apiRequest.call(this, read));
+	const lookups = new RecordLookups(
+		async (read) => await apiRequest.call(this, read, undefined, run),
+	);
 	const money =
 		moneyItems.length > 0
 			? MoneyRun.begin(this, moneyItems, {
@@ -344,12 +349,12 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 				try {
 					const work = slot.work ?? (await operation.prepare.call(this, i));
 					const item = slot.money && { ...slot.money, request: work.request };
-					results[i] = await perform(this, work, money, item, tally);
+					results[i] = await perform(this, run, work, money, item, tally);
 				} catch (error) {
 					results[i] = forItem(this, error, i, 'send');
 					if (!continueOnFail && (firstFailure === undefined || i < firstFailure)) {
 						firstFailure = i;
-						stopRun(this);
+						stopRun(run);
 					}
 				}
 			},

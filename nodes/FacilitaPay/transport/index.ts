@@ -12,7 +12,7 @@ export type { ErrorFacts, FacilitaPayError, FailureFacts, Outcome } from './erro
 export { describeErrorBody, factsOf, failureFacts, words } from './errors';
 export type { RetryOptions, RetryPolicy } from './retry';
 export { defaultRetryOptions, retryDelay } from './retry';
-export type { FacilitaPayContext, RunSettings } from './run';
+export type { FacilitaPayContext, RunSettings, RunState } from './run';
 export { beginRun, CREDENTIAL_TYPE, DEFAULT_RUN_SETTINGS, stopRun } from './run';
 export type { ApiRequest } from './send';
 export type { BinaryResponse } from './request';

@@ -2,7 +2,8 @@ import type { IDataObject } from 'n8n-workflow';
 
 import type { RetryOptions } from './retry';
 import { defaultRetryOptions } from './retry';
-import type { FacilitaPayContext } from './run';
+import type { FacilitaPayContext, RunState } from './run';
+import { beginRun } from './run';
 import type { ApiRequest } from './send';
 import { apiRequest } from './request';
 
@@ -37,6 +38,7 @@ export async function apiRequestAllItems(
 	request: ApiRequest,
 	page: PageOptions = {},
 	retryOptions: RetryOptions = defaultRetryOptions,
+	run: RunState = beginRun(),
 ): Promise<IDataObject[]> {
 	const items: IDataObject[] = [];
 	const qs: IDataObject = { ...(request.qs ?? {}) };
@@ -46,7 +48,7 @@ export async function apiRequestAllItems(
 			const remaining = page.limit === undefined ? page.pageSize : page.limit - items.length;
 			qs[page.pageSizeParam] = String(Math.min(page.pageSize, remaining));
 		}
-		const data = await apiRequest.call(this, { ...request, qs: { ...qs } }, retryOptions);
+		const data = await apiRequest.call(this, { ...request, qs: { ...qs } }, retryOptions, run);
 		const pageItems = Array.isArray(data) ? (data as IDataObject[]) : [];
 		let fresh = 0;
 		for (const item of pageItems) {

@@ -3,17 +3,21 @@ import type { IDataObject } from 'n8n-workflow';
 import { parseBody } from './errors';
 import type { RetryOptions } from './retry';
 import { defaultRetryOptions } from './retry';
-import type { FacilitaPayContext } from './run';
+import type { FacilitaPayContext, RunState } from './run';
 import type { ApiRequest } from './send';
 import { send } from './send';
 
-/** Sends one JSON request and returns the service's `data` (or the whole body when it has none). */
+/**
+ * Sends one JSON request and returns the service's `data` (or the whole body when it has none).
+ * `run`: the run it belongs to (beginRun); without one, a run of its own.
+ */
 export async function apiRequest<T = unknown>(
 	this: FacilitaPayContext,
 	request: ApiRequest,
 	retryOptions: RetryOptions = defaultRetryOptions,
+	run?: RunState,
 ): Promise<T> {
-	const response = await send(this, request, {}, retryOptions);
+	const response = await send(this, request, {}, retryOptions, run);
 	const parsed = parseBody(response);
 	if (parsed && typeof parsed === 'object' && !Array.isArray(parsed) && 'data' in parsed) {
 		return (parsed as IDataObject).data as T;
@@ -31,6 +35,7 @@ export async function apiDownload(
 	this: FacilitaPayContext,
 	request: ApiRequest,
 	retryOptions: RetryOptions = defaultRetryOptions,
+	run?: RunState,
 ): Promise<BinaryResponse> {
 	const response = (await send(
 		this,
@@ -42,6 +47,7 @@ export async function apiDownload(
 			headers: { Accept: 'application/pdf, application/octet-stream, */*' },
 		},
 		retryOptions,
+		run,
 	)) as { body: Buffer | ArrayBuffer | string; headers?: Record<string, string> };
 	const body = response.body;
 	const data = Buffer.isBuffer(body)

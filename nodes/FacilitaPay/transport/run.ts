@@ -26,54 +26,33 @@ export interface RunSettings {
 
 export const DEFAULT_RUN_SETTINGS: RunSettings = { concurrency: 20, timeoutMs: 30_000 };
 
-/** The state one run of the node shares among its requests. */
+/**
+ * What the requests of one run share: one adaptive limiter, one read of the credentials (whose
+ * refreshed session token every request sees), one timeout, one stop. An object the caller makes
+ * with `beginRun` and hands to every request of the run; a request given none is a run of its own.
+ */
 export interface RunState {
 	settings: RunSettings;
 	limiter: AdaptiveLimiter;
 	credentials?: Promise<ICredentialDataDecryptedObject>;
-	/** n8n's $runIndex of this run of the node, when n8n tells it. */
-	runIndex?: number;
 	/** Set when the run stops at its first failure: requests still waiting are not sent. */
 	stopped: boolean;
 	/** Wakes everything that waits (limiter, Retry-After, backoff) when the run stops. */
 	onStop: Array<() => void>;
 }
 
-const runs = new WeakMap<object, RunState>();
-
-function newRun(ctx: FacilitaPayContext, settings: RunSettings): RunState {
+/** Starts a run: pass it to every request that belongs to it. */
+export function beginRun(settings: RunSettings = DEFAULT_RUN_SETTINGS): RunState {
 	return {
 		settings,
 		limiter: new AdaptiveLimiter(settings.concurrency),
-		runIndex: runIndexOf(ctx),
 		stopped: false,
 		onStop: [],
 	};
 }
 
-/**
- * Starts a run of the node: its requests then share one adaptive limiter, one read of the
- * credentials (whose refreshed session token every request sees) and one timeout.
- */
-export function beginRun(ctx: FacilitaPayContext, settings: RunSettings): RunState {
-	const run = newRun(ctx, settings);
-	runs.set(ctx, run);
-	return run;
-}
-
-/** The run of this context (a default one for contexts outside the item engine). */
-export function runOf(ctx: FacilitaPayContext): RunState {
-	let run = runs.get(ctx);
-	if (!run) {
-		run = newRun(ctx, DEFAULT_RUN_SETTINGS);
-		runs.set(ctx, run);
-	}
-	return run;
-}
-
 /** The run stops at its first failure: requests waiting for a slot or a pause are not sent. */
-export function stopRun(ctx: FacilitaPayContext): void {
-	const run = runOf(ctx);
+export function stopRun(run: RunState): void {
 	if (run.stopped) return;
 	run.stopped = true;
 	for (const wake of run.onStop.splice(0)) wake();
@@ -95,16 +74,6 @@ export async function waitInRun(
 	} finally {
 		const at = run.onStop.indexOf(wake);
 		if (at >= 0) run.onStop.splice(at, 1);
-	}
-}
-
-/** n8n's $runIndex: unchanged when Retry On Fail runs the node again, higher on each loop pass. */
-function runIndexOf(ctx: FacilitaPayContext): number | undefined {
-	try {
-		const runIndex = (ctx as IExecuteFunctions).getWorkflowDataProxy?.(0)?.$runIndex;
-		return typeof runIndex === 'number' ? runIndex : undefined;
-	} catch {
-		return undefined;
 	}
 }
 

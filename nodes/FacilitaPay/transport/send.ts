@@ -28,7 +28,7 @@ import {
 	timeLeft,
 } from './retry';
 import type { FacilitaPayContext, RunState } from './run';
-import { adoptRenewedToken, CREDENTIAL_TYPE, credentialsOf, runOf, waitInRun } from './run';
+import { adoptRenewedToken, beginRun, CREDENTIAL_TYPE, credentialsOf, waitInRun } from './run';
 
 export interface ApiRequest {
 	method: IHttpRequestMethods;
@@ -174,8 +174,8 @@ export async function send(
 	request: ApiRequest,
 	extra: Partial<IHttpRequestOptions>,
 	retryOptions: RetryOptions,
+	run: RunState = beginRun(),
 ): Promise<unknown> {
-	const run = runOf(ctx);
 	const wait = async (ms: number) => await waitInRun(run, ms, retryOptions.wait);
 	const credentials = await credentialsOf(ctx, run);
 	const wantsFullResponse = extra.returnFullResponse === true;

@@ -210,14 +210,14 @@ describe("a caller's deadline bounds every wait", () => {
 			parameters: {},
 			replies: [httpError(429, { error: 'too_many_requests' }, { 'retry-after': '30' })],
 		});
-		const run = beginRun(fake.ctx, DEFAULT_RUN_SETTINGS);
+		const run = beginRun(DEFAULT_RUN_SETTINGS);
 		const options = { ...defaultRetryOptions, deadline: Date.now() + 5_000 };
 		await expect(
-			apiRequest.call(fake.ctx, { method: 'GET', path: '/a', retry: 'safe' }, options),
+			apiRequest.call(fake.ctx, { method: 'GET', path: '/a', retry: 'safe' }, options, run),
 		).rejects.toMatchObject({ context: expect.objectContaining({ outcome: 'failed' }) });
 		// The 429's Retry-After (30 s) now holds every new request; with 5 s left, none is sent.
 		await expect(
-			apiRequest.call(fake.ctx, { method: 'GET', path: '/b', retry: 'safe' }, options),
+			apiRequest.call(fake.ctx, { method: 'GET', path: '/b', retry: 'safe' }, options, run),
 		).rejects.toMatchObject({ message: expect.stringMatching(/no time left/) });
 		expect(fake.requests.map((r) => r.url)).toEqual(['https://sandbox.test/api/v1/a']);
 		expect(run.limiter.allowed).toBeGreaterThanOrEqual(1);
