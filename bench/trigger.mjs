@@ -16,6 +16,7 @@
 //   BENCH_ONLY=steady,burst  a subset
 //   BENCH_OUT=.cache/bench   where trigger-<time>.json goes
 //   BENCH_KEEP=1             keep the n8n user folder
+//   BENCH_N8N_ENV='{"DB_LOGGING_ENABLED":"true","DB_LOGGING_OPTIONS":"query"}'   more environment for n8n
 //   FACILITAPAY_TARBALL, FACILITAPAY_CACHE_DIR, FACILITAPAY_E2E_DIR: as for the e2e tests
 import fs from 'node:fs';
 import path from 'node:path';
@@ -239,6 +240,7 @@ async function startEnvironment(tarball, label) {
 		userFolder,
 		port: await freePort(),
 		brokerPort: await freePort(),
+		env: JSON.parse(process.env.BENCH_N8N_ENV ?? '{}'),
 	});
 	const { client } = await setupOwner(server.url);
 	const n8n = {

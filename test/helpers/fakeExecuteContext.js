@@ -49,12 +49,19 @@ function createExecuteContext(options) {
 		getInputData: () => items,
 		continueOnFail: () => options.continueOnFail ?? false,
 		getCredentials: async () => options.credentials,
-		getNodeParameter: (name, itemIndex, fallback) => {
+		getNodeParameter: (name, itemIndex, fallback, parameterOptions) => {
 			const value = sets[Math.min(itemIndex, sets.length - 1)][name];
-			if (value !== undefined) return value;
+			if (value !== undefined) {
+				// As n8n with `extractValue`: a resource locator gives its value.
+				if (parameterOptions?.extractValue && value && typeof value === 'object' && value.__rl)
+					return value.value;
+				return value;
+			}
 			if (fallback !== undefined) return fallback;
 			throw new Error(`Could not get parameter "${name}"`);
 		},
+		// n8n (1.x and 2.x) shows these above the output; a test that reads them replaces this.
+		addExecutionHints: () => undefined,
 		helpers: {
 			httpRequestWithAuthentication: options.httpRequestWithAuthentication,
 			...(options.processedStore

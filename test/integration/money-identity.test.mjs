@@ -12,6 +12,7 @@ const { sentMemory } = loadDist('nodes/FacilitaPay/transport/sentMemory.js');
 
 const env = useSandbox(createSandbox);
 const POST_TRANSACTIONS = 'POST /api/v1/transactions';
+const LIST_TRANSACTIONS = 'GET /api/v1/subject/:id/transactions';
 
 let executions = 0;
 const execution = () => `${Date.now()}${++executions}`;
@@ -43,11 +44,14 @@ describe('One exact identity per payment, settled by the sandbox’s record', ()
 
 		sentMemory.clear();
 		await env.control.post('/clock/advance', { minutes: 25 * 60 });
+		const lookupsBefore = (await env.control.received(LIST_TRANSACTIONS)).length;
 		const { output } = await env.run(parameters, {
 			executionId: execution(),
 			mode: 'retry',
 			customData,
 		});
+		// With the process's memory gone, the retry asked FacilitaPay's list, not a memory.
+		expect((await env.control.received(LIST_TRANSACTIONS)).length).toBeGreaterThan(lookupsBefore);
 		const sent = await env.control.received(POST_TRANSACTIONS);
 		expect(sent.map((request) => request.body.transaction.value)).toEqual([
 			'10.00',

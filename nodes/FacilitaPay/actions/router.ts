@@ -93,10 +93,9 @@ function previewOf(work: ItemWork, idempotencyKey?: string): IDataObject {
 	return preview;
 }
 
-/** Adds a hint above the output, where this n8n offers them (2.x). */
+/** Adds a hint above the output pane. */
 function hint(ctx: IExecuteFunctions, message: string, type: 'info' | 'warning' = 'info'): void {
-	const add = (ctx as Partial<IExecuteFunctions>).addExecutionHints;
-	if (typeof add === 'function') add.call(ctx, { message, type, location: 'outputPane' });
+	ctx.addExecutionHints({ message, type, location: 'outputPane' });
 }
 
 /** Work bigger than this (documents in Base64) is checked first, then prepared again when sent. */

@@ -214,7 +214,11 @@ export async function createEngine({
 		credentialTypes,
 		structuredClone(credentials),
 	);
-	async function run(workflowJson, { mode = 'manual', staticData } = {}) {
+	/**
+	 * `customData`: the execution's custom data at its start, as n8n's Retry button copies the failed
+	 * execution's into the retry; the result's `customData` is what the run left there.
+	 */
+	async function run(workflowJson, { mode = 'manual', staticData, customData } = {}) {
 		currentStore = store;
 		const executionId = String(++executions);
 		const workflow = new Workflow({
@@ -253,7 +257,10 @@ export async function createEngine({
 		const execute = new WorkflowExecute(additionalData, mode);
 		let result;
 		try {
-			result = await execute.run({ workflow, startNode, pinData: workflowJson.pinData });
+			const running = execute.run({ workflow, startNode, pinData: workflowJson.pinData });
+			// run() builds the execution's data before its first await: seeded before any node runs.
+			if (customData) execute.runExecutionData.resultData.metadata = { ...customData };
+			result = await running;
 		} catch (error) {
 			// n8n refuses to start a workflow whose nodes have issues (a required parameter empty, a
 			// locator ID its regex refuses): no node runs, the editor shows the message.
@@ -264,7 +271,14 @@ export async function createEngine({
 		const nodes = Object.fromEntries(
 			Object.entries(runData).map(([name, tasks]) => [name, nodeResult(tasks)]),
 		);
-		return { nodes, error, status: result.status, run: result, staticData: workflow.staticData };
+		return {
+			nodes,
+			error,
+			status: result.status,
+			run: result,
+			staticData: workflow.staticData,
+			customData: result.data.resultData.metadata ?? {},
+		};
 	}
 
 	return {

@@ -1,7 +1,8 @@
-// Runs the COMPILED nodes (dist/) against a real HTTP server (the local sandbox), with an n8n-like
-// execution context whose httpRequestWithAuthentication really speaks HTTP (axios), applies the
-// credentials (bearer token, or sign-in through the credential's own preAuthentication, renewed once
-// on 401 like n8n-core does) and throws NodeApiError the way n8n-core does. Build first: `npm run build`.
+// Runs the COMPILED nodes (dist/) on n8n's own engine, in this process (test/engine/lib/engine.mjs:
+// n8n-core's WorkflowExecute, its request helpers speaking real HTTP to the local sandbox, the
+// credential's own preAuthentication and authenticate, n8n-core's deduplication helpers over an
+// in-memory store): each run is a workflow "Manual Trigger → FacilitaPay" whose trigger hands the
+// node the test's items (pinned data). Build first: `npm run build`.
 import axios from 'axios';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -9,6 +10,7 @@ import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import { ACCOUNT_IDS } from '../../../sandbox/accounts.mjs';
 import { personParameters } from '../../fixtures/subjects.js';
+import { createEngine, stopEngine, TRIGGER_NAME, workflowOf } from '../../engine/lib/engine.mjs';
 
 const require = createRequire(import.meta.url);
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
@@ -23,17 +25,8 @@ export function loadDist(relative) {
 	return require(file);
 }
 
-const { NodeApiError } = require('n8n-workflow');
-const { createExecuteContext } = require('../../helpers/fakeExecuteContext.js');
-
-export const node = {
-	id: 'integration-node',
-	name: 'FacilitaPay',
-	type: 'n8n-nodes-facilitapay.facilitaPay',
-	typeVersion: 1,
-	position: [0, 0],
-	parameters: {},
-};
+/** The FacilitaPay node's name in the workflow each run executes. */
+export const NODE_NAME = 'FacilitaPay';
 
 /** Credentials pointing at a sandbox. */
 export function sandboxCredentials(sandboxUrl, overrides = {}) {
@@ -46,113 +39,71 @@ export function sandboxCredentials(sandboxUrl, overrides = {}) {
 	};
 }
 
-/** Plain axios call shaped like n8n's helpers.httpRequest (IHttpRequestOptions in, body or full response out). */
-async function httpRequest(options) {
-	const response = await axios.request({
-		method: options.method ?? 'GET',
-		url: options.url,
-		params: options.qs,
-		data: options.body,
-		headers: {
-			...(options.body && options.json !== false ? { 'Content-Type': 'application/json' } : {}),
-			...options.headers,
-		},
-		responseType: options.encoding === 'arraybuffer' ? 'arraybuffer' : 'json',
-		// n8n's ignoreHttpStatusErrors: an error answer comes back as a response, not thrown.
-		validateStatus: options.ignoreHttpStatusErrors
-			? () => true
-			: (status) => status >= 200 && status < 300,
-		maxBodyLength: Infinity,
-		maxContentLength: Infinity,
-		timeout: options.timeout ?? 20_000,
-	});
-	let body = response.data;
-	if (options.encoding === 'arraybuffer') body = Buffer.from(body);
-	if (options.returnFullResponse)
-		return { body, headers: response.headers, statusCode: response.status };
-	return body;
+const isPlainObject = (value) =>
+	value !== null && typeof value === 'object' && !Array.isArray(value);
+
+/**
+ * One node's parameters for items that each need their own (a list of parameter sets, one per
+ * item), as a user writes them in n8n: what all items share stays a value, what differs becomes an
+ * expression reading the item (`={{ $json.parameters.… }}`), the items carrying their own values.
+ */
+function perItem(sets) {
+	const at = (path) => `$json.parameters${path.map((key) => `[${JSON.stringify(key)}]`).join('')}`;
+	const merge = (values, path) => {
+		const first = values[0];
+		if (values.every((value) => JSON.stringify(value) === JSON.stringify(first))) return first;
+		if (values.every(isPlainObject)) {
+			const keys = [...new Set(values.flatMap((value) => Object.keys(value)))];
+			if (keys.every((key) => values.every((value) => key in value)))
+				return Object.fromEntries(
+					keys.map((key) => [
+						key,
+						merge(
+							values.map((value) => value[key]),
+							[...path, key],
+						),
+					]),
+				);
+		}
+		return `={{ ${at(path)} }}`;
+	};
+	return {
+		parameters: merge(sets, []),
+		items: sets.map((parameters) => ({ json: { parameters } })),
+	};
 }
 
 /**
- * Creates the execution context. `credentials` is the decrypted credential data; a session token
- * obtained by sign-in is kept on it (as n8n keeps the expirable field) and renewed once on 401.
- * @returns {{ ctx: any, stats: { signIns: number, requests: number } }}
+ * Runs the action node once over the items, on n8n-core. `parameters`: the node's parameters, or a
+ * list of them (one per item, see perItem). `credentials` is the decrypted credential
+ * data; what n8n would store back into it (a session token from a sign-in) is written onto the
+ * object, so the next run starts from it as n8n's next execution would. `mode` ("retry") and
+ * `customData` (the failed execution's, which n8n copies into its retry; the run's own is written
+ * back into the object) stand for what n8n's Retry button hands a new execution. Returns the
+ * node's first output, or throws the error the node failed with (as n8n records it).
  */
-export function createContext({
+export async function runAction({
 	parameters,
 	items,
 	credentials,
 	continueOnFail = false,
-	executionId = `integration-${Math.random()}`,
 	timezone = 'UTC',
-	mode,
-	runIndex,
+	mode = 'manual',
 	customData,
-	processedStore,
 }) {
-	const { FacilitaPayApi } = loadDist('credentials/FacilitaPayApi.credentials.js');
-	const credentialType = new FacilitaPayApi();
-	const stats = { signIns: 0, requests: 0 };
-	const helpers = {
-		httpRequest: async (options) => {
-			if (String(options.url).endsWith('/sign_in')) stats.signIns++;
-			return await httpRequest(options);
-		},
-	};
-
-	// What n8n-core's httpRequestWithAuthentication does: preAuthentication while the session token
-	// is empty or after a 401 (the answer written into the credentials object it was handed), then
-	// the credential's own authenticate().
-	async function preAuthenticate(data, expired) {
-		if (data.sessionToken && !expired) return;
-		Object.assign(data, await credentialType.preAuthentication.call({ helpers }, data));
-	}
-	async function authorize(data, options) {
-		return await credentialType.authenticate(data, { ...options, headers: { ...options.headers } });
-	}
-
-	const httpRequestWithAuthentication = async function (_type, options, additional) {
-		stats.requests++;
-		const data = additional?.credentialsDecrypted?.data ?? credentials;
-		try {
-			await preAuthenticate(data, false);
-			return await httpRequest(await authorize(data, options));
-		} catch (error) {
-			if (error?.response?.status === 401) {
-				try {
-					await preAuthenticate(data, true);
-					return await httpRequest(await authorize(data, options));
-				} catch (retryError) {
-					throw new NodeApiError(node, retryError);
-				}
-			}
-			throw new NodeApiError(node, error);
-		}
-	};
-
-	const ctx = createExecuteContext({
-		node,
-		parameters,
-		items,
-		credentials,
-		continueOnFail,
-		executionId,
-		timezone,
-		mode,
-		runIndex,
-		customData,
-		processedStore,
-		httpRequestWithAuthentication,
+	const engine = await createEngine({ credentials: { facilitaPayApi: credentials } });
+	if (Array.isArray(parameters)) ({ parameters, items } = perItem(parameters));
+	const workflow = workflowOf([{ name: NODE_NAME, parameters, continueOnFail }], {
+		pinData: items ? { [TRIGGER_NAME]: items } : undefined,
+		settings: { timezone },
 	});
-	return { ctx, stats };
-}
-
-/** Runs the action node once over the items; returns the first output and the stats. */
-export async function runAction(options) {
-	const { FacilitaPay } = loadDist('nodes/FacilitaPay/FacilitaPay.node.js');
-	const { ctx, stats } = createContext(options);
-	const [output] = await new FacilitaPay().execute.call(ctx);
-	return { output, stats };
+	const result = await engine.run(workflow, { mode, customData });
+	Object.assign(credentials, engine.storedCredentials());
+	if (customData) Object.assign(customData, result.customData ?? {});
+	const node = result.nodes[NODE_NAME];
+	if (!node) throw result.error ?? new Error('The FacilitaPay node did not run');
+	if (node.error) throw node.error;
+	return { output: node.items };
 }
 
 /** Runs the action node expecting a failure; returns the error. */
@@ -219,6 +170,7 @@ export function useSandbox(createSandbox, options = { port: 0 }) {
 	});
 	afterAll(async () => {
 		await context.sandbox?.close();
+		await stopEngine();
 	});
 	beforeEach(async () => {
 		await context.control.post('/reset');

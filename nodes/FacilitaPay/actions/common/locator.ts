@@ -71,8 +71,5 @@ export function locatorField(options: LocatorOptions): INodeProperties {
  */
 export function locatorValue(ctx: IExecuteFunctions, name: string, itemIndex: number): string {
 	const raw = ctx.getNodeParameter(name, itemIndex, '', { extractValue: true }) as unknown;
-	if (raw && typeof raw === 'object' && 'value' in raw) {
-		return String((raw as { value: unknown }).value ?? '').trim();
-	}
 	return String(raw ?? '').trim();
 }
