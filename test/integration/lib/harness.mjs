@@ -10,7 +10,13 @@ import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import { ACCOUNT_IDS } from '../../../sandbox/accounts.mjs';
 import { personParameters } from '../../fixtures/subjects.js';
-import { createEngine, stopEngine, TRIGGER_NAME, workflowOf } from '../../engine/lib/engine.mjs';
+
+/**
+ * The engine, loaded on first use: importing this file for its helpers (the sandbox's control,
+ * the seeded accounts) must not load n8n-core, nor set the environment the engine sets for itself
+ * (a silent log level would silence the n8n processes a bench or an e2e test starts).
+ */
+const engine = () => import('../../engine/lib/engine.mjs');
 
 const require = createRequire(import.meta.url);
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
@@ -91,14 +97,15 @@ export async function runAction({
 	mode = 'manual',
 	customData,
 }) {
-	const engine = await createEngine({ credentials: { facilitaPayApi: credentials } });
+	const { createEngine, TRIGGER_NAME, workflowOf } = await engine();
+	const run = await createEngine({ credentials: { facilitaPayApi: credentials } });
 	if (Array.isArray(parameters)) ({ parameters, items } = perItem(parameters));
 	const workflow = workflowOf([{ name: NODE_NAME, parameters, continueOnFail }], {
 		pinData: items ? { [TRIGGER_NAME]: items } : undefined,
 		settings: { timezone },
 	});
-	const result = await engine.run(workflow, { mode, customData });
-	Object.assign(credentials, engine.storedCredentials());
+	const result = await run.run(workflow, { mode, customData });
+	Object.assign(credentials, run.storedCredentials());
 	if (customData) Object.assign(customData, result.customData ?? {});
 	const node = result.nodes[NODE_NAME];
 	if (!node) throw result.error ?? new Error('The FacilitaPay node did not run');
@@ -170,7 +177,7 @@ export function useSandbox(createSandbox, options = { port: 0 }) {
 	});
 	afterAll(async () => {
 		await context.sandbox?.close();
-		await stopEngine();
+		await (await engine()).stopEngine();
 	});
 	beforeEach(async () => {
 		await context.control.post('/reset');

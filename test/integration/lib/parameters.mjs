@@ -2,7 +2,7 @@
 // the sandbox's seeded accounts filled in, so that the same request works there as written.
 import { browserParameters } from '../../fixtures/cards.js';
 import { personParameters } from '../../fixtures/subjects.js';
-import { ACCOUNTS } from './harness.mjs';
+import { ACCOUNT_IDS as ACCOUNTS } from '../../../sandbox/accounts.mjs';
 
 /** Subject > Create or Update with a CPF whose check digits are wrong: refused before sending. */
 export const INVALID_CPF_PERSON = personParameters(
