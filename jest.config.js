@@ -13,6 +13,9 @@ module.exports = {
 		'^.+\\.ts$': ['ts-jest', { tsconfig: 'tsconfig.json', diagnostics: { warnOnly: false } }],
 	},
 	testPathIgnorePatterns: ['/node_modules/', '/dist/', '/.cache/'],
+	// The integration and engine tests run workflows on n8n-core over real HTTP: on a busy 2-core
+	// machine (CI runs these files in parallel) a test of several runs can outlast jest's 5 s.
+	testTimeout: 30_000,
 	collectCoverageFrom: ['nodes/**/*.ts', 'credentials/**/*.ts'],
 	coverageReporters: ['text-summary', 'text'],
 	// Prepares one real n8n for test/e2e (only when e2e tests are part of the run).

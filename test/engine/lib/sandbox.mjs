@@ -39,7 +39,9 @@ export function useEngineSandbox(options = {}) {
 	beforeAll(async () => {
 		env.sandbox = await createSandbox({ port: 0, ...options });
 		env.url = await env.sandbox.listen();
-	});
+		// n8n-core and the package load here, not inside the first test's time limit.
+		await createEngine();
+	}, 120_000);
 	afterAll(async () => {
 		await env.sandbox?.close();
 		await stopEngine();

@@ -18,6 +18,9 @@ import { personParameters } from '../../fixtures/subjects.js';
  */
 const engine = () => import('../../engine/lib/engine.mjs');
 
+/** How long loading the engine may take before a file's first test (jest's hook limit). */
+const ENGINE_LOAD_TIMEOUT = 120_000;
+
 const require = createRequire(import.meta.url);
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
 const DIST = path.join(ROOT, 'dist');
@@ -174,7 +177,10 @@ export function useSandbox(createSandbox, options = { port: 0 }) {
 		await context.sandbox.listen();
 		context.url = context.sandbox.url;
 		context.control = control(context.url);
-	});
+		// n8n-core and the package load here (about 1,200 modules: seconds on a cold, busy
+		// machine), not inside the first test's time limit.
+		await (await engine()).createEngine();
+	}, ENGINE_LOAD_TIMEOUT);
 	afterAll(async () => {
 		await context.sandbox?.close();
 		await (await engine()).stopEngine();
