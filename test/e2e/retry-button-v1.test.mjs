@@ -1,19 +1,13 @@
 // n8n's Retry button (issue 17) in a real n8n 1.123.81, on a server of this file (Node 20): the
 // unknown-outcome failure retried both ways, and the Idempotency Key across two executions (the
 // cases of lib/retry-cases.mjs; retry-button.test.mjs explains them and runs them on 2.41.1).
-import fs from 'node:fs';
+import { CLI_TIMEOUT, INSTALL_TIMEOUT, describeE2e } from './lib/state.mjs';
 import {
-	createApiKey,
-	ensureN8n,
-	freePort,
-	installPackageInto,
-	removeUserFolder,
-	setupOwner,
-	startN8n,
-} from '../../scripts/n8n-runtime.mjs';
-import { startPrivateSandbox } from './lib/sandbox.mjs';
-import { CLI_TIMEOUT, INSTALL_TIMEOUT, describeE2e, waitFor } from './lib/state.mjs';
-import { idempotencyKeyAcrossExecutions, retryCase, useRetryInstance } from './lib/retry-cases.mjs';
+	idempotencyKeyAcrossExecutions,
+	ownN8n,
+	retryCase,
+	useRetryInstance,
+} from './lib/retry-cases.mjs';
 
 // The unknown-outcome failure here, not the 429 one: measured on 2026-11-24, the failed execution
 // with 12 × 429 (Retry-After: 0) took 59.9 s in 1.123.81 against 0.8 s in 2.41.1: in 1.x the
@@ -24,37 +18,12 @@ describeE2e(
 		const instance = useRetryInstance({
 			label: '1.123.81',
 			timeout: INSTALL_TIMEOUT,
-			setUp: async (state) => {
-				await ensureN8n('v1');
-				// `<run>-…` folders are kept/removed with the run's own by the global teardown.
-				const userFolder = `${state.userFolder}-v1-retry`;
-				removeUserFolder(userFolder);
-				fs.mkdirSync(userFolder, { recursive: true });
-				installPackageInto(userFolder, state.tarball);
-				const sb = await startPrivateSandbox(
-					{
-						id: 'facilitapay-retry-v1-sandbox',
-						name: 'FacilitaPay Retry Sandbox (1.x)',
-						cli: { version: 'v1', userFolder },
-					},
-					state,
-				);
-				const server = await startN8n({
+			setUp: (state) =>
+				ownN8n(state, {
 					version: 'v1',
-					userFolder,
-					port: await freePort(),
-					brokerPort: await freePort(),
-				});
-				// 1.x answers /healthz/readiness before its REST routes exist (404 "Cannot POST /rest/login").
-				const url = server.url;
-				const { client } = await waitFor(() => setupOwner(url), {
-					what: 'n8n 1.x to accept the owner set-up and log-in',
-					timeoutMs: 60_000,
-					intervalMs: 500,
-				});
-				const apiKey = await createApiKey(url, { client, label: 'e2e retry' });
-				return { sb, server: { url, apiKey, client }, stop: () => server.stop() };
-			},
+					suffix: 'v1-retry',
+					sandbox: { id: 'facilitapay-retry-v1-sandbox', name: 'FacilitaPay Retry Sandbox (1.x)' },
+				}),
 		});
 
 		test.each([

@@ -6,49 +6,26 @@
 // payment travels in the failed execution's custom data (kept in n8n's database) and FacilitaPay's
 // own record of it (meta), neither of which forgets. On an n8n 2.41.1 of this file, restarted in the
 // middle of the case (the shared server is not restarted: other files use it).
-import fs from 'node:fs';
-import {
-	createApiKey,
-	ensureN8n,
-	freePort,
-	installPackageInto,
-	removeUserFolder,
-	setupOwner,
-	startN8n,
-} from '../../scripts/n8n-runtime.mjs';
 import { sandboxControl } from './lib/sandbox.mjs';
-import { startPrivateSandbox } from './lib/sandbox.mjs';
 import { CLI_TIMEOUT, INSTALL_TIMEOUT, describeE2e } from './lib/state.mjs';
-import { editedRetryCase, useRetryInstance } from './lib/retry-cases.mjs';
+import { editedRetryCase, ownN8n, useRetryInstance } from './lib/retry-cases.mjs';
 
 describeE2e("n8n's Retry button two days later, after n8n was restarted (n8n 2.41.1)", () => {
-	/** @type {{version: 'v2', userFolder: string, port: number, brokerPort: number}} */
-	let where;
-	/** @type {Awaited<ReturnType<typeof startN8n>>} */
-	let server;
+	/** @type {Awaited<ReturnType<typeof ownN8n>>} */
+	let own;
 	const instance = useRetryInstance({
 		label: '2.41.1 (restarted)',
 		timeout: INSTALL_TIMEOUT,
 		setUp: async (state) => {
-			await ensureN8n('v2');
-			// `<run>-…` folders are kept/removed with the run's own by the global teardown.
-			const userFolder = `${state.userFolder}-days-later`;
-			removeUserFolder(userFolder);
-			fs.mkdirSync(userFolder, { recursive: true });
-			installPackageInto(userFolder, state.tarball);
-			const sb = await startPrivateSandbox(
-				{
+			own = await ownN8n(state, {
+				version: 'v2',
+				suffix: 'days-later',
+				sandbox: {
 					id: 'facilitapay-retry-days-sandbox',
 					name: 'FacilitaPay Retry Days Later Sandbox',
-					cli: { version: 'v2', userFolder },
 				},
-				state,
-			);
-			where = { version: 'v2', userFolder, port: await freePort(), brokerPort: await freePort() };
-			server = await startN8n(where);
-			const { client } = await setupOwner(server.url);
-			const apiKey = await createApiKey(server.url, { client, label: 'e2e retry days later' });
-			return { sb, server: { url: server.url, apiKey, client }, stop: () => server.stop() };
+			});
+			return own;
 		},
 	});
 
@@ -59,11 +36,9 @@ describeE2e("n8n's Retry button two days later, after n8n was restarted (n8n 2.4
 				values: ['37.01', '37.02', '37.03', '37.04'],
 				meanwhile: async () => {
 					const stoppedAt = Date.now();
-					await server.stop();
+					// The same database: the owner and the API key are still there.
+					await own.restart();
 					await sandboxControl('POST', '/clock/advance', { hours: 49 }, instance.n8n.state);
-					server = await startN8n(where);
-					// The same database: the owner and the API key are still there; log in again.
-					instance.n8n.server.client = (await setupOwner(server.url)).client;
 					return `n8n restarted (${((Date.now() - stoppedAt) / 1000).toFixed(1)} s) and FacilitaPay's clock moved 49 h on`;
 				},
 			}),

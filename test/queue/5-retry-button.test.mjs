@@ -33,6 +33,14 @@ import { payoutsWorkflow } from '../e2e/lib/workflows.mjs';
 const PAYOUTS = 'FacilitaPay';
 const TRIGGER = 'FacilitaPay Trigger';
 const PAYOUT_ROUTE = 'POST /api/v1/transactions';
+/** Items 0 and 1 paid, then every payout refused with 429 ("did not process it"). */
+const REFUSE_FROM_ITEM_2 = {
+	route: PAYOUT_ROUTE,
+	kind: '429',
+	retry_after: 0,
+	skip: 2,
+	count: 100,
+};
 
 describeQueue("queue mode: n8n's Retry button sends no payout twice", () => {
 	const sandbox = caseSandbox();
@@ -89,13 +97,7 @@ describeQueue("queue mode: n8n's Retry button sends no payout twice", () => {
 			const [subjectId] = await registerSubjects(sandbox, 1, `Queue Retry ${values[0]}`);
 			const payouts = values.map((value) => ({ subjectId, value }));
 
-			await sandbox.call('POST', '/_sandbox/faults', {
-				route: PAYOUT_ROUTE,
-				kind: '429',
-				retry_after: 0,
-				skip: 2,
-				count: 100,
-			});
+			await sandbox.call('POST', '/_sandbox/faults', REFUSE_FROM_ITEM_2);
 			const before = await mark();
 			const proxied = sandbox.requests().length;
 			const known = (
@@ -219,13 +221,7 @@ describeQueue("queue mode: n8n's Retry button sends no payout twice", () => {
 			const newAccount = account.data.id;
 			const values = ['43.01', '43.02', '43.03', '43.04'];
 
-			await sandbox.call('POST', '/_sandbox/faults', {
-				route: PAYOUT_ROUTE,
-				kind: '429',
-				retry_after: 0,
-				skip: 2,
-				count: 100,
-			});
+			await sandbox.call('POST', '/_sandbox/faults', REFUSE_FROM_ITEM_2);
 			const before = await mark();
 			const failed = await runOnce(later, laterPath, {
 				payouts: values.map((value) => ({ subjectId, value })),
