@@ -14,6 +14,7 @@
 //   BENCH_BURST=300          payments of the burst (0: no burst)
 //   BENCH_RATE=20            the API's reads per second during the burst
 //   BENCH_ONLY=steady,burst  a subset
+//   BENCH_TARGETS='webhook node,trigger'   which bursts
 //   BENCH_OUT=.cache/bench   where trigger-<time>.json goes
 //   BENCH_KEEP=1             keep the n8n user folder
 //   BENCH_N8N_ENV='{"DB_LOGGING_ENABLED":"true","DB_LOGGING_OPTIONS":"query"}'   more environment for n8n
@@ -227,6 +228,13 @@ async function steady(n8n, name, workflow, target) {
 	return row;
 }
 
+/** How often n8n's log has this text (n8n answers "Database is not ready!" when its pings fail). */
+function countInLog(userFolder, text) {
+	const log = path.join(userFolder, 'n8n.log');
+	if (!fs.existsSync(log)) return null;
+	return fs.readFileSync(log, 'utf8').split(text).length - 1;
+}
+
 /** A fresh n8n 2.x with the package, an owner and an API key. */
 async function startEnvironment(tarball, label) {
 	const userFolder = path.join(
@@ -338,7 +346,8 @@ async function main() {
 			say(
 				`\nBurst: ${BURST} payments at once, delivered together (10 s timeout, redelivery after 1, 2, 4, 8, 16 s), the API at ${RATE} reads/s`,
 			);
-			for (const target of ['webhook node', 'trigger']) {
+			const targets = (process.env.BENCH_TARGETS ?? 'webhook node,trigger').split(',');
+			for (const target of targets.map((t) => t.trim())) {
 				// Each burst on an n8n of its own: what one left behind (executions, a busy database)
 				// must not slow the other down.
 				const fresh = await startEnvironment(tarball, `burst-${target.replace(' ', '-')}`);
@@ -412,6 +421,7 @@ async function main() {
 					deliveries: delivery.stats.attempts,
 					answers: delivery.stats.by_status,
 					answerMs: delivery.stats.answer_ms,
+					notReady: countInLog(fresh.n8n.userFolder, 'Database is not ready'),
 					reads429: rate.limited,
 					readsAllowed: rate.allowed,
 					secondsUntilAllDelivered: Math.round(deliveredAfter * 10) / 10,
@@ -419,6 +429,10 @@ async function main() {
 				};
 				results.burst.push(row);
 				say(`${target.padEnd(14)} ${JSON.stringify(row)}`);
+				// Stopped before the next target's burst: an n8n still finishing its executions
+				// would take the CPU from the next one.
+				stops.splice(stops.indexOf(fresh.stop), 1);
+				await fresh.stop();
 			}
 		}
 	} finally {

@@ -21,7 +21,8 @@ import {
 	rememberProduction,
 	testWouldTakeUrl,
 } from './ownership';
-import { accountOf, readAll, READS_WITHIN_MS } from './reads';
+import type { ReadOptions } from './reads';
+import { accountOf, readAll, readForNotification, READS_WITHIN_MS } from './reads';
 import { listingOf, recordsAfterNow } from './records';
 import {
 	forgetRegistration,
@@ -34,7 +35,15 @@ import {
 import { keyCheck, recoverLegacySecret, secretHmac, secretKey } from './secret';
 import { ERRORS, LOG } from './texts';
 import type { TriggerOptions } from './webhookRequest';
-import { gather, keepPace, respond, senderGone, withListing } from './webhookRequest';
+import {
+	asksAgain,
+	gather,
+	keepPace,
+	keptKey,
+	respond,
+	senderGone,
+	withListing,
+} from './webhookRequest';
 
 export { verifyWithApiOption } from './webhookRequest';
 
@@ -358,15 +367,27 @@ export class FacilitaPayTrigger implements INodeType {
 			decision = decide(call.facts);
 		}
 		if (decision.kind === 'read') {
-			const stopAtAbsent = decision.stopAtAbsent;
-			const reads = await readAll(this, decision.reads, {
+			const { reads: planned, stopAtAbsent } = decision;
+			const options: ReadOptions = {
 				deadline,
 				account: call.account,
 				credentials: call.credentials,
 				stranger: decision.stranger,
 				stopAt: (result) => stopAtAbsent && result.kind === 'absent',
-			});
-			decision = decide({ ...call.facts, reads, senderGone: senderGone(this) });
+			};
+			// A notification that came from FacilitaPay keeps its reads for its next delivery;
+			// anything else reads for this delivery alone.
+			const keep = keptKey(call);
+			const read = keep
+				? await readForNotification(this, planned, { ...options, keep })
+				: { results: await readAll(this, planned, options), earlier: false };
+			decision = decide({ ...call.facts, reads: read.results, senderGone: senderGone(this) });
+			if (read.earlier && asksAgain(decision) && !senderGone(this) && Date.now() < deadline) {
+				// What was read for an earlier delivery did not settle it (still pending then, say):
+				// read again now.
+				const reads = await readAll(this, planned, options);
+				decision = decide({ ...call.facts, reads, senderGone: senderGone(this) });
+			}
 		}
 		await keepPace(call, decision, arrived);
 		return respond(this, call, decision);

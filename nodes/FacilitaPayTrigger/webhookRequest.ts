@@ -177,6 +177,22 @@ export async function gather(ctx: IWebhookFunctions, now: number): Promise<Call>
 }
 
 /**
+ * Where this notification's reads are kept for its next delivery (account, trigger, payload), or
+ * undefined when they are not kept: only a notification that came from FacilitaPay (its secret,
+ * or FacilitaPay's records, say so) and holds the claim on its key.
+ */
+export function keptKey(call: Call): string | undefined {
+	const fromFacilitaPay = call.facts.secret === 'right' || call.facts.listing === 'listed';
+	if (!call.claimed || !fromFacilitaPay) return undefined;
+	return `${call.account}\n${call.owner}\n${call.key}`;
+}
+
+/** Whether the decision asks FacilitaPay to send the notification again. */
+export function asksAgain(decision: Decision): boolean {
+	return decision.kind === 'answer' && decision.answer === ANSWERS.sendLater;
+}
+
+/**
  * What FacilitaPay's records said of a notification under a secret this trigger does not hold.
  * Listed, it is a true notification: only now does it check and claim its duplicate key.
  */

@@ -76,6 +76,13 @@ export class AdaptiveLimiter {
 		return Math.max(0, this.resumeAt - this.now());
 	}
 
+	/** Answers (not 429) in the last second: how fast the queue moves now (0: not known). */
+	answersLastSecond(): number {
+		const now = this.now();
+		while (this.answeredAt.length > 0 && now - this.answeredAt[0] > 1000) this.answeredAt.shift();
+		return this.answeredAt.length;
+	}
+
 	/** The pace learnt from the service's 429s, in requests a second (undefined: not paced). */
 	get requestsPerSecond(): number | undefined {
 		return this.pace;

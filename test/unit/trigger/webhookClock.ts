@@ -1,13 +1,13 @@
 import { defaultRetryOptions } from '../../../nodes/FacilitaPay/transport';
 import { clearDuplicateMemory } from '../../../nodes/FacilitaPayTrigger/duplicates';
-import { clearProcessLimiters } from '../../../nodes/FacilitaPayTrigger/reads';
+import { clearKeptReads, clearProcessLimiters } from '../../../nodes/FacilitaPayTrigger/reads';
 import { clearRecordLookups } from '../../../nodes/FacilitaPayTrigger/records';
 import { clearAnswerPaces } from '../../../nodes/FacilitaPayTrigger/secret';
 
 /*
  * Imported by every webhook test file (webhook.*.test.ts), for its hooks: each test of the file
  * runs on a fake clock set at NOW, without the transport's waits between retries, with fresh
- * process memories (records lookups, duplicates, limiters, answer times).
+ * process memories (records lookups, duplicates, limiters, reads kept, answer times).
  */
 
 export const NOW = new Date('2025-06-02T10:30:00.000Z');
@@ -21,6 +21,7 @@ beforeEach(() => {
 	clearRecordLookups();
 	clearDuplicateMemory();
 	clearProcessLimiters();
+	clearKeptReads();
 	clearAnswerPaces();
 });
 afterEach(() => {
