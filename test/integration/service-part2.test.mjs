@@ -131,7 +131,7 @@ describe('PSE and dynamic CLABE against the sandbox', () => {
 
 describe('Companies of Colombia and Mexico against the sandbox', () => {
 	test.each([
-		['nit', '900.123.456-7', '9001234567', 'Colombia'],
+		['nit', '900.123.456-8', '9001234568', 'Colombia'],
 		['rfc', 'ABC-010203-XY1', 'ABC010203XY1', 'MEX'],
 	])('a %s company is registered with its document as sent', async (type, typed, sent, country) => {
 		const { output } = await env.run(

@@ -66,7 +66,7 @@ export async function servicePart2Operations({ runPhase, ctx, covered }) {
 			'NIT Company',
 			companyParameters({
 				documentType: 'nit',
-				documentNumber: '900.123.456-7',
+				documentNumber: '900.123.456-8',
 				socialName: 'Ejemplo Colombia S.A.S.',
 				fiscalCountry: 'Colombia',
 			}),
@@ -122,5 +122,5 @@ export async function servicePart2Operations({ runPhase, ctx, covered }) {
 	covered.add('transaction.createSpeiPayment');
 
 	const [company] = out('NIT Company');
-	expect(company).toMatchObject({ document_type: 'nit', document_number: '9001234567' });
+	expect(company).toMatchObject({ document_type: 'nit', document_number: '9001234568' });
 }
