@@ -38,14 +38,19 @@ export class FacilitaPay implements INodeType {
 		defaults: { name: 'FacilitaPay' },
 		usableAsTool: true,
 		// Redacted by n8n 2.x wherever execution data is shown or kept: the webhook secret that
-		// Webhook > Enable returns, and card data should the service echo it unmasked.
+		// Webhook > Enable returns, and card data should the service echo it unmasked, under the
+		// names each card operation sends it (card payment: from_credit_card; card subscription:
+		// from_card; 3DS challenge: credit_card).
 		sensitiveOutputFields: [
 			'secret',
 			'from_card.number',
+			'from_card.card_number',
 			'from_card.card_security_code',
 			'from_card.security_code',
 			'from_credit_card.card_number',
 			'from_credit_card.card_security_code',
+			'credit_card.card_number',
+			'credit_card.card_security_code',
 		],
 		builderHint: {
 			searchHint:

@@ -129,6 +129,13 @@ export function createLocalPayIns(ctx) {
 	let pseTickets = 0;
 	/** Whether GET /pse/financial_institutions answers its list (played: POST /_sandbox/pse/banks). */
 	const psePlay = { listed: true };
+	/**
+	 * Where the answer to `from_spei: {dynamic_clabe: true}` puts the CLABE (played: POST
+	 * /_sandbox/spei). Not published: `from_spei` (default) also echoes `from_spei` with the sandbox's
+	 * guesses `clabe` and `expires_at`; `payment_info` gives only the documented
+	 * `payment_info.dynamic_clabe` of local pay-ins, and no expiry.
+	 */
+	const speiPlay = { answer: 'from_spei' };
 
 	/** The partner's real account in `currency`, where a pay-in without a source account comes in. */
 	const realAccountFor = (currency) =>
@@ -224,7 +231,7 @@ export function createLocalPayIns(ctx) {
 			expiresAt = clock.now() + CLABE_EXPIRY_SECONDS * 1000;
 			const clabe = clabeFor(BigInt(`0x${id.replace(/-/g, '').slice(0, 12)}`));
 			transaction.payment_info = { dynamic_clabe: clabe };
-			if (isSpeiRequest(tx))
+			if (isSpeiRequest(tx) && speiPlay.answer === 'from_spei')
 				transaction.from_spei = {
 					dynamic_clabe: true,
 					clabe,
@@ -272,6 +279,11 @@ export function createLocalPayIns(ctx) {
 		playPseBanks(changes = {}) {
 			if (typeof changes.listed === 'boolean') psePlay.listed = changes.listed;
 			return { ...psePlay };
+		},
+		/** @param {{ answer?: string }} changes */
+		playSpeiAnswer(changes = {}) {
+			if (changes.answer !== undefined) speiPlay.answer = changes.answer;
+			return { ...speiPlay };
 		},
 	};
 }

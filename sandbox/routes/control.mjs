@@ -103,6 +103,14 @@ export function registerControlRoutes(app, ctx) {
 		if (typeof listed !== 'boolean') throw invalid('listed', 'must be true or false');
 		return { data: ctx.localPayIns.playPseBanks({ listed }) };
 	});
+	// Where a dynamic CLABE asked with from_spei is answered ({"answer": "from_spei" | "payment_info"}).
+	app.get('/spei', async () => ({ data: ctx.localPayIns.playSpeiAnswer() }));
+	app.post('/spei', async (request) => {
+		const { answer } = body(request);
+		if (answer !== 'from_spei' && answer !== 'payment_info')
+			throw invalid('answer', 'must be "from_spei" or "payment_info"');
+		return { data: ctx.localPayIns.playSpeiAnswer({ answer }) };
+	});
 	app.post('/transactions/:id/identify', async (request) => {
 		const transaction = ctx.transactions.identifyNow(id(request));
 		await ctx.webhooks.idle();

@@ -72,7 +72,7 @@ describeE2e('Every FacilitaPay operation in a real n8n 2.x', () => {
 	);
 
 	test(
-		'From FacilitaPay’s public clients: a card charged once (approved and declined), PSE with a listed bank, a dynamic CLABE, a NIT company',
+		'From FacilitaPay’s public clients: a card charged once (approved and declined) and previewed masked, PSE with a listed bank and By ID without the list, a dynamic CLABE, Metadata beside the node’s key, NIT and RFC companies',
 		() => servicePart2Operations({ sb, runPhase, ctx, covered }),
 		CLI_TIMEOUT,
 	);

@@ -127,11 +127,32 @@ describe('PSE and dynamic CLABE against the sandbox', () => {
 		const [sent] = await env.control.received('POST /api/v1/transactions');
 		expect(sent.body.transaction).not.toHaveProperty('from_bank_account_id');
 	});
+
+	test('SPEI answered only in payment_info (where the CLABE goes is not published): the CLABE and 30 days from FacilitaPay’s live timestamp', async () => {
+		await env.control.post('/spei', { answer: 'payment_info' });
+		await env.control.post('/clock', { timestamps: 'live' });
+		const subject = await env.createSubject(fullAddress);
+		const { output } = await env.run({
+			resource: 'transaction',
+			operation: 'createSpeiPayment',
+			subjectId: subject.id,
+			value: '1500.00',
+			exchangeCurrency: 'MXN',
+			toBankAccountId: PAY_IN_ACCOUNT_IDS.mxnCashIn,
+			paymentDescription: '',
+		});
+		const json = output[0].json;
+		expect(json.from_spei).toBeUndefined();
+		expect(json.inserted_at).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}$/);
+		expect(json.dynamic_clabe).toBe(json.payment_info.dynamic_clabe);
+		const created = Math.floor(Date.parse(`${json.inserted_at.slice(0, 23)}Z`) / 1000) * 1000;
+		expect(Date.parse(json.dynamic_clabe_valid_until)).toBe(created + 30 * 24 * 3600 * 1000);
+	});
 });
 
 describe('Companies of Colombia and Mexico against the sandbox', () => {
 	test.each([
-		['nit', '900.123.456-7', '9001234567', 'Colombia'],
+		['nit', '900.123.456-8', '9001234568', 'Colombia'],
 		['rfc', 'ABC-010203-XY1', 'ABC010203XY1', 'MEX'],
 	])('a %s company is registered with its document as sent', async (type, typed, sent, country) => {
 		const { output } = await env.run(

@@ -261,6 +261,21 @@ describe('as FacilitaPay’s public Python client asks for them (no from_bank_ac
 		);
 	});
 
+	test('SPEI played as answered in payment_info only: no from_spei guesses, the CLABE where local pay-ins document it', async () => {
+		expect((await t.control('POST', '/spei', { answer: 'payment_info' })).json.data).toEqual({
+			answer: 'payment_info',
+		});
+		const subject = await createPerson(t);
+		const { from_bank_account_id: _none, ...body } = localPayIn(subject.id);
+		const r = await t.api('POST', '/transactions', {
+			transaction: { ...body, from_spei: { dynamic_clabe: true } },
+		});
+		expect(r.status).toBe(200);
+		expect(r.json.data.from_spei).toBeUndefined();
+		expect(r.json.data.payment_info.dynamic_clabe).toMatch(/^\d{18}$/);
+		expect((await t.control('POST', '/spei', { answer: 'elsewhere' })).status).toBe(422);
+	});
+
 	test('SPEI in another currency, or without dynamic_clabe: true, is refused', async () => {
 		const subject = await createPerson(t);
 		const { from_bank_account_id: _none, ...body } = localPayIn(subject.id);

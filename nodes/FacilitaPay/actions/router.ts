@@ -142,7 +142,11 @@ async function perform(
 			const decision = await money.before(item);
 			if (decision.kind === 'alreadyDone' || decision.kind === 'notSent') {
 				tally.alreadyDone++;
-				return [{ json: decision.json }];
+				// FacilitaPay's record of a card payment is an answer like any other: card data masked.
+				const json = work.cardSecrets
+					? maskCardData(decision.json, work.cardSecrets)
+					: decision.json;
+				return [{ json }];
 			}
 			if (decision.kind === 'replay') {
 				answer = decision.answer;

@@ -4,6 +4,7 @@ import type {
 	INodeListSearchItems,
 	INodeListSearchResult,
 } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
 
 import { apiRequest, SERVICE_PAGE_SIZE } from '../transport';
 
@@ -208,12 +209,27 @@ export function pseBank(bank: IDataObject): { code: string; name: string } | und
 	return { code: String(code).trim(), name: String(name).trim() };
 }
 
-/** Colombia's PSE banks (`GET /pse/financial_institutions`), by name and code. */
+/**
+ * Colombia's PSE banks (`GET /pse/financial_institutions`), by name and code. When the list cannot
+ * be read, the picker says so and points to By ID: the payment itself needs only the bank's code.
+ */
 export async function searchPseBanks(
 	this: ILoadOptionsFunctions,
 	filter?: string,
 ): Promise<INodeListSearchResult> {
-	const banks = await page(this, '/pse/financial_institutions');
+	let banks: IDataObject[];
+	try {
+		banks = await page(this, '/pse/financial_institutions');
+	} catch (error) {
+		throw new NodeOperationError(
+			this.getNode(),
+			`FacilitaPay's PSE bank list could not be read: ${(error as Error).message}`,
+			{
+				description:
+					'Choose By ID in PSE Bank and enter the PSE code of the customer’s bank (e.g. 1007); the payment is sent without the list.',
+			},
+		);
+	}
 	const results: INodeListSearchItems[] = banks
 		.map((bank) => pseBank(bank))
 		.filter((bank): bank is { code: string; name: string } => bank !== undefined)

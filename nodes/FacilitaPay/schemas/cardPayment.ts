@@ -1,7 +1,12 @@
 import { z } from 'zod';
 
 import { checkPhoneAreaCode, checkPhoneCountryCode, checkPhoneNumber } from '../validation/address';
-import { checkCardNumberForPayment, checkFullName, checkSecurityCode } from '../validation/card';
+import {
+	checkBrandFitsNumber,
+	checkCardNumberForPayment,
+	checkFullName,
+	checkSecurityCode,
+} from '../validation/card';
 import { checkCardExpiration, type TimeZoneOption } from '../validation/dates';
 import { DOCUMENT_TYPES } from '../validation/documents';
 import { CARD_CURRENCIES } from '../validation/money';
@@ -37,7 +42,8 @@ export const CARD_PAYMENT_LABELS: Record<string, string> = {
  * `POST /transactions` charging a card once (FacilitaPay's general-transactions page; the body of
  * its public connector, the holder's document and phone from its PHP client). Every card field is
  * checked before the card is charged: the number by Luhn, the expiry not past in the workflow's
- * time zone, a 3-digit security code, a brand, a full name.
+ * time zone, a 3-digit security code, a brand (that fits the number where the brand's ranges are
+ * published), a full name.
  */
 export const cardPaymentSchemaFor = (now: Date, options: TimeZoneOption = {}) =>
 	z
@@ -61,6 +67,16 @@ export const cardPaymentSchemaFor = (now: Date, options: TimeZoneOption = {}) =>
 					phone_number: optionalChecked(checkPhoneNumber, { keepNumbers: true }),
 				})
 				.superRefine((card, ctx) => {
+					const { card_brand: brand, card_number: digits } = card;
+					if (typeof brand === 'string' && typeof digits === 'string' && /^\d+$/.test(digits)) {
+						const fits = checkBrandFitsNumber(brand, digits);
+						if (!fits.ok)
+							ctx.addIssue({
+								code: z.ZodIssueCode.custom,
+								path: ['card_brand'],
+								message: fits.reason,
+							});
+					}
 					if (card.document_number === undefined) return;
 					if (card.document_type === undefined) {
 						ctx.addIssue({

@@ -58,6 +58,48 @@ export function checkCardNumberForPayment(raw: string): Check {
 	return result;
 }
 
+/**
+ * The first digits of the brands whose number ranges are published by the network and do not
+ * overlap another brand the node offers (ISO/IEC 7812 issuer identification numbers): Visa 4;
+ * Mastercard 51-55 and 2221-2720; American Express 34 and 37, 15 digits. Other brands (Elo,
+ * Hipercard, Diners, Discover, JCB) share ranges with these or with each other, so they are left to
+ * FacilitaPay.
+ */
+const BRAND_RANGES: Record<
+	string,
+	{ name: string; starts: string; test: (digits: string) => boolean }
+> = {
+	visa: { name: 'Visa', starts: 'start with 4', test: (digits) => digits.startsWith('4') },
+	mastercard: {
+		name: 'Mastercard',
+		starts: 'start with 51 to 55 or 2221 to 2720',
+		test: (digits) => {
+			const two = Number(digits.slice(0, 2));
+			const four = Number(digits.slice(0, 4));
+			return (two >= 51 && two <= 55) || (four >= 2221 && four <= 2720);
+		},
+	},
+	amex: {
+		name: 'American Express',
+		starts: 'start with 34 or 37 and have 15 digits',
+		test: (digits) => /^3[47]/.test(digits) && digits.length === 15,
+	},
+};
+
+/**
+ * Whether the brand chosen fits the card number (`digits`, already checked): a card number that
+ * cannot be of that brand means the brand, or the number, was mistyped. Only brands whose ranges
+ * are published and distinct are checked (BRAND_RANGES); any other brand passes. The reason names
+ * no digit of the card.
+ */
+export function checkBrandFitsNumber(brand: string, digits: string): Check {
+	const range = BRAND_RANGES[brand];
+	if (!range || range.test(digits)) return valid(brand);
+	return invalid(
+		`is ${brand}, but the card number is not a ${range.name} number (${range.name} numbers ${range.starts}); choose the brand printed on the card, or check the card number`,
+	);
+}
+
 /** The security code (CVV/CVC): exactly 3 digits, surrounding spaces ignored. */
 export function checkSecurityCode(raw: string): Check {
 	const text = String(raw ?? '').trim();

@@ -275,3 +275,14 @@ export function readServiceTime(raw: unknown): number | undefined {
 	const ms = Date.parse(`${date}T${hoursMinutes}:${secondsText}${milliseconds}${offset}`);
 	return Number.isNaN(ms) ? undefined : ms;
 }
+
+/**
+ * A time FacilitaPay wrote, as the node's own outputs write times: `YYYY-MM-DDThh:mm:ssZ` (UTC), so
+ * that `2025-07-09T13:51:30.989491` (no zone: UTC) is not read later in another zone by a tool or an
+ * expression. A date alone, or a text that is no time, is returned as it is.
+ */
+export function serviceTimeInUtc(raw: unknown): unknown {
+	if (typeof raw !== 'string' || !/^\s*\d{4}-\d{2}-\d{2}[T ]\d/.test(raw)) return raw;
+	const ms = readServiceTime(raw);
+	return ms === undefined ? raw : formatUtcSeconds(ms);
+}

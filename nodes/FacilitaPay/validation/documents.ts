@@ -154,6 +154,22 @@ const RFC_PERSON_PATTERN = /^[A-ZÑ&]{4}\d{6}[A-Z\d]{2}[A\d]$/;
 const RFC_COMPANY_PATTERN = /^[A-ZÑ&]{3}\d{6}[A-Z\d]{2}[A\d]$/;
 
 /**
+ * What is wrong with the 6 date digits of an RFC (YYMMDD: a person's birth date, a company's date
+ * of incorporation, as SAT composes it), or undefined for a real date. A 2-digit year is either
+ * century, so 29 February is taken in a year divisible by 4 (00 included).
+ */
+function rfcDateProblem(digits: string, what: string): string | undefined {
+	const year = Number(digits.slice(0, 2));
+	const month = Number(digits.slice(2, 4));
+	const day = Number(digits.slice(4, 6));
+	const days = [31, year % 4 === 0 ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31][month - 1];
+	if (days === undefined || day < 1 || day > days) {
+		return `has ${digits} where its ${what} goes (YYMMDD), which is not a date; check the RFC`;
+	}
+	return undefined;
+}
+
+/**
  * Mexican RFC of a person (13 characters). Its own check digit is NOT enforced: many real RFCs
  * fail it. When a CURP is given, the first 10 characters of both must be equal.
  */
@@ -170,6 +186,8 @@ export function checkRfcPerson(raw: string, curp?: string): Check {
 			"does not have the shape of a person's RFC: 4 letters, 6 digits of birth date (YYMMDD), 2 letters or digits, then a digit or A",
 		);
 	}
+	const badDate = rfcDateProblem(value.slice(4, 10), 'birth date');
+	if (badDate) return invalid(badDate);
 	if (curp !== undefined && curp.trim() !== '') {
 		const curpStart = stripDocumentPunctuation(curp).value.slice(0, 10);
 		if (curpStart !== value.slice(0, 10)) {
@@ -185,7 +203,10 @@ export function checkRfcPerson(raw: string, curp?: string): Check {
 export function checkRfc(raw: string): Check {
 	const { value } = stripDocumentPunctuation(raw);
 	if (value.length === 12) {
-		if (RFC_COMPANY_PATTERN.test(value)) return valid(value);
+		if (RFC_COMPANY_PATTERN.test(value)) {
+			const badDate = rfcDateProblem(value.slice(3, 9), 'date of incorporation');
+			return badDate ? invalid(badDate) : valid(value);
+		}
 		return invalid(
 			"does not have the shape of a company's RFC: 3 letters, 6 digits of date (YYMMDD), 2 letters or digits, then a digit or A",
 		);
@@ -214,10 +235,25 @@ export function checkColombianId(raw: string): Check {
 	return valid(value);
 }
 
+/** DIAN's weights for a NIT's verification digit, from the last digit of the number leftwards. */
+const NIT_WEIGHTS = [3, 7, 13, 17, 19, 23, 29, 37, 41, 43, 47, 53, 59, 67, 71];
+
+/** The verification digit (DV) of a NIT's digits, as DIAN computes it (weighted sum modulo 11). */
+export function nitVerificationDigit(digits: string): number {
+	let sum = 0;
+	for (let i = 0; i < digits.length; i++)
+		sum += Number(digits[digits.length - 1 - i]) * NIT_WEIGHTS[i];
+	const rest = sum % 11;
+	return rest > 1 ? 11 - rest : rest;
+}
+
 /**
  * Colombian NIT (tax id). Accepted: digits only, 6 to 11 digits, i.e. a company NIT of 9 digits or
- * a person's NIT (their CC, 6 to 10 digits), with or without its check digit. The check digit is
- * not verified because whether the service wants it appended is not documented.
+ * a person's NIT (their CC, 6 to 10 digits), with or without its verification digit (DV), sent as
+ * typed without punctuation (whether FacilitaPay wants the DV is not published). Where the DV can be
+ * told apart it must be DIAN's: written after a dash (`900.123.456-8`), or as the 10th digit of a
+ * company's NIT (companies' NITs are 9 digits from 800000000; no CC has 10 digits starting with 8
+ * or 9).
  */
 export function checkNit(raw: string): Check {
 	const { value } = stripDocumentPunctuation(raw);
@@ -225,6 +261,16 @@ export function checkNit(raw: string): Check {
 	if (problem) return problem;
 	if (value.length < 6 || value.length > 11) {
 		return invalid(`has ${plural(value.length, 'digit')}; a NIT has 6 to 11 digits`);
+	}
+	const dashed = /-\s*\d\s*$/.test(String(raw ?? ''));
+	const company = value.length === 10 && /^[89]/.test(value);
+	if (dashed || company) {
+		const expected = nitVerificationDigit(value.slice(0, -1));
+		if (Number(value.slice(-1)) !== expected) {
+			return invalid(
+				`verification digit does not match: the NIT ${value.slice(0, -1)} has DV ${expected}, not ${value.slice(-1)}; check the number`,
+			);
+		}
 	}
 	return valid(value);
 }

@@ -8,6 +8,7 @@ import {
 	searchSubscriptions,
 	searchTransactions,
 } from '../../../nodes/FacilitaPay/methods/listSearch';
+import { httpError } from '../helpers/serviceAnswers';
 import { workflowNode } from '../helpers/workflowNode';
 
 /** A load-options context whose requests are answered by `answer(url, qs)`. */
@@ -164,5 +165,17 @@ describe('Resource Locator pickers', () => {
 			{ name: 'DAVIVIENDA (1051)', value: '1051' },
 		]);
 		expect(String(requests[0].url)).toBe('https://sandbox.test/api/v1/pse/financial_institutions');
+	});
+
+	it('when the PSE bank list cannot be read, the picker says so and points to By ID', async () => {
+		const { ctx } = loadOptionsContext(() => {
+			throw httpError(404, { error: 'not_found' });
+		});
+		const error = await searchPseBanks.call(ctx).then(
+			() => undefined,
+			(thrown: Error & { description?: string }) => thrown,
+		);
+		expect(error?.message).toMatch(/^FacilitaPay's PSE bank list could not be read: /);
+		expect(error?.description).toMatch(/Choose By ID in PSE Bank and enter the PSE code/);
 	});
 });

@@ -195,6 +195,24 @@ describe('checkRfc', () => {
 	it.each(['AB800101XY9', 'AB1800101XY9', 'BOXW310820AB1X'])('rejects %j', (raw) => {
 		expect(checkRfc(raw).ok).toBe(false);
 	});
+
+	it.each([
+		[
+			'ABC801301XY9',
+			'has 801301 where its date of incorporation goes (YYMMDD), which is not a date',
+		],
+		[
+			'ABC810229XY9',
+			'has 810229 where its date of incorporation goes (YYMMDD), which is not a date',
+		],
+		['BOXW310931AB1', 'has 310931 where its birth date goes (YYMMDD), which is not a date'],
+	])('rejects %j, whose date digits are no date: %s', (raw, reason) => {
+		expect(checkRfc(raw)).toEqual({ ok: false, reason: `${reason}; check the RFC` });
+	});
+
+	it('takes 29 February of a year divisible by 4', () => {
+		expect(checkRfc('ABC000229XY9')).toEqual({ ok: true, value: 'ABC000229XY9' });
+	});
 });
 
 describe('checkColombianId', () => {
@@ -226,6 +244,27 @@ describe('checkNit', () => {
 
 	it.each(['12345', '123456789012', 'NIT900123', ''])('rejects %j', (raw) => {
 		expect(checkNit(raw).ok).toBe(false);
+	});
+
+	it.each([
+		['890.903.938-8', '8909039388'],
+		['860034313-7', '8600343137'],
+		['8001972684', '8001972684'],
+		['1020304050', '1020304050'],
+		['52.345.678', '52345678'],
+	])('accepts %j, whose verification digit is DIAN’s where it can be told apart', (raw, value) => {
+		expect(checkNit(raw)).toEqual({ ok: true, value });
+	});
+
+	it.each([
+		['900.123.456-7', 'the NIT 900123456 has DV 8, not 7'],
+		['8909039381', 'the NIT 890903938 has DV 8, not 1'],
+		['1234567-0', 'the NIT 1234567 has DV 2, not 0'],
+	])('rejects %j: a verification digit that is not DIAN’s (%s)', (raw, detail) => {
+		expect(checkNit(raw)).toEqual({
+			ok: false,
+			reason: `verification digit does not match: ${detail}; check the number`,
+		});
 	});
 });
 

@@ -1,11 +1,22 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { SUBJECT_SUMMARY } from '../../schemas/subjectRepresentation';
+import { serviceTimeInUtc } from '../../validation/dates';
 
 const pick = (source: IDataObject, keys: readonly string[]): IDataObject => {
 	const result: IDataObject = {};
 	for (const key of keys) if (source[key] !== undefined) result[key] = source[key];
 	return result;
+};
+
+/** The times a simplified record shows, written in UTC with their zone (serviceTimeInUtc). */
+const TIME_KEYS = ['inserted_at', 'updated_at', 'canceled_at', 'dynamic_pix_due_date'];
+
+const inUtc = (record: IDataObject): IDataObject => {
+	for (const key of TIME_KEYS)
+		if (record[key] !== undefined && record[key] !== null)
+			record[key] = serviceTimeInUtc(record[key]) as IDataObject[string];
+	return record;
 };
 
 const TRANSACTION_KEYS = [
@@ -34,7 +45,7 @@ const TRANSACTION_KEYS = [
 
 /**
  * The fields of a transaction people act on, the IDs its events name included (`checkout_id`,
- * `exchange_id`, `wire_id`); nested accounts and the subject are left out.
+ * `exchange_id`, `wire_id`); nested accounts and the subject are left out. Times in UTC with `Z`.
  */
 export function simplifyTransaction(transaction: IDataObject): IDataObject {
 	const result = pick(transaction, TRANSACTION_KEYS);
@@ -42,10 +53,13 @@ export function simplifyTransaction(transaction: IDataObject): IDataObject {
 	if (meta?.dynamic_pix_due_date) result.dynamic_pix_due_date = meta.dynamic_pix_due_date;
 	const subject = transaction.subject as IDataObject | undefined;
 	if (subject?.social_name) result.subject_name = subject.social_name;
-	return result;
+	return inUtc(result);
 }
 
-/** The fields of a subject people act on; documents, references and the address are left out. */
+/**
+ * The fields of a subject people act on; documents, references and the address are left out.
+ * Times in UTC with `Z`.
+ */
 export function simplifySubject(subject: IDataObject): IDataObject {
-	return pick(subject, SUBJECT_SUMMARY);
+	return inUtc(pick(subject, SUBJECT_SUMMARY));
 }

@@ -45,7 +45,8 @@ const properties: INodeProperties[] = [
 		required: true,
 		default: 'BR',
 		placeholder: 'e.g. BR',
-		description: 'Country where the person pays taxes',
+		description:
+			'Country where the person pays taxes, sent as typed the way FacilitaPay writes it (BR, BRA, Brasil, Colombia, Mexico); BR, BRA, Brazil or Brasil apply the Brazilian address rules',
 	},
 	{
 		...ADDITIONAL_FIELDS,

@@ -138,7 +138,8 @@ const properties: INodeProperties[] = [
 		type: 'string',
 		default: 'BR',
 		placeholder: 'e.g. BR',
-		description: 'Country where the company pays taxes',
+		description:
+			'Country where the company pays taxes, sent as typed the way FacilitaPay writes it (BR, BRA, Brasil, Colombia, Mexico); BR, BRA, Brazil or Brasil apply the Brazilian address rules',
 	},
 	{
 		displayName: 'Partners',

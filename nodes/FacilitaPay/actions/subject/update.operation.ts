@@ -35,6 +35,8 @@ const properties: INodeProperties[] = [
 					type: 'string',
 					default: '',
 					placeholder: 'e.g. BR',
+					description:
+						'Sent as typed the way FacilitaPay writes it (BR, BRA, Brasil, Colombia, Mexico); BR, BRA, Brazil or Brasil apply the Brazilian address rules',
 				},
 				...personOptionalFields,
 			] as INodeProperties[]

@@ -19,6 +19,7 @@ import { invalidInput, jsonParameter, validateBody, withMetadata } from '../comm
 import { answerAsJson } from '../common/output';
 import type { ItemWork, MoneyDeclaration } from '../node.type';
 import { createTransaction, transactionInput } from './transaction.requests';
+import { clabeValidUntil } from './payIn.output';
 import { inSubjectTransactions } from '../common/findSent';
 
 const properties: INodeProperties[] = [
@@ -95,7 +96,8 @@ const CHECKED_FIELDS = [
 /**
  * `POST /transactions` with `{"transaction": {…}}` as the documentation's local pay-ins send it.
  * Sent once (it creates a payment). The output adds `dynamic_clabe` (from
- * `payment_info.dynamic_clabe`, Mexico) when the answer has one.
+ * `payment_info.dynamic_clabe`, Mexico) when the answer has one, and `dynamic_clabe_valid_until`
+ * (its expiry, else its creation plus 30 days).
  */
 export async function prepare(this: IExecuteFunctions, i: number): Promise<ItemWork> {
 	const additional = this.getNodeParameter('additionalFields', i, {}) as IDataObject;
@@ -141,7 +143,17 @@ export async function prepare(this: IExecuteFunctions, i: number): Promise<ItemW
 		(data) => {
 			const json = answerAsJson(data);
 			const clabe = (json.payment_info as IDataObject | undefined)?.dynamic_clabe;
-			return [{ json: clabe === undefined ? json : { ...json, dynamic_clabe: clabe } }];
+			if (clabe === undefined) return [{ json }];
+			const until = clabeValidUntil(json);
+			return [
+				{
+					json: {
+						...json,
+						dynamic_clabe: clabe,
+						...(until ? { dynamic_clabe_valid_until: until } : {}),
+					},
+				},
+			];
 		},
 	);
 }

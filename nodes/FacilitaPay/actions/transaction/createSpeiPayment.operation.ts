@@ -15,10 +15,9 @@ import { answerAsJson } from '../common/output';
 import type { ItemWork, MoneyDeclaration } from '../node.type';
 import { inSubjectTransactions } from '../common/findSent';
 import { createTransaction, transactionInput } from './transaction.requests';
-import { validUntil } from './payIn.output';
+import { CLABE_DAYS, clabeValidUntil } from './payIn.output';
 
-/** A dynamic CLABE can be paid to for this long (FacilitaPay's public Python client). */
-export const CLABE_DAYS = 30;
+export { CLABE_DAYS };
 
 const properties: INodeProperties[] = [
 	{
@@ -91,9 +90,7 @@ export async function prepare(this: IExecuteFunctions, i: number): Promise<ItemW
 		const json = answerAsJson(data);
 		const clabe = clabeOf(json);
 		if (clabe === undefined) return [{ json }];
-		const spei = (json.from_spei ?? {}) as IDataObject;
-		const until =
-			validUntil(spei.expires_at, 0) ?? validUntil(json.inserted_at, CLABE_DAYS * 24 * 3600);
+		const until = clabeValidUntil(json);
 		return [
 			{
 				json: {

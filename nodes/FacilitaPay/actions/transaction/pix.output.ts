@@ -7,6 +7,7 @@ import type {
 
 import { encodeQr, qrToSvg } from '../../qr';
 import { errorFromFacts } from '../../transport/errors';
+import { serviceTimeInUtc } from '../../validation/dates';
 import { parseBrCode } from '../../validation/pix';
 
 /**
@@ -21,7 +22,10 @@ export function describePixCode(transaction: IDataObject): IDataObject {
 	return {
 		pix_code: code,
 		pix_code_valid: parsed.ok,
-		...(meta?.dynamic_pix_due_date ? { pix_expires_at: meta.dynamic_pix_due_date } : {}),
+		// In UTC with its zone, however FacilitaPay wrote it (`…30.989491` without a zone is UTC).
+		...(meta?.dynamic_pix_due_date
+			? { pix_expires_at: serviceTimeInUtc(meta.dynamic_pix_due_date) as string }
+			: {}),
 	};
 }
 

@@ -73,7 +73,7 @@ function creationSteps(subjectId) {
 			cycles: 6,
 			toBankAccountId: ACCOUNTS.usdDestination,
 			fromBankAccountId: ACCOUNTS.brlPixExclusive,
-			additionalFields: { totalRetryAttempts: 2 },
+			additionalFields: { totalRetryAttempts: 2, meta: '{"plan": "basic-6"}' },
 		}),
 	];
 }
@@ -165,6 +165,8 @@ function checkCreations({ log, out, ctx, covered }) {
 	expect(pixSub).toMatchObject({
 		status: 'pending',
 		from_bank_account_id: ACCOUNTS.brlPixExclusive,
+		// The user's Meta (JSON) and the node's key, one object, returned by FacilitaPay.
+		meta: { plan: 'basic-6', n8n_facilitapay_ref: expect.stringMatching(/^run:/) },
 	});
 	expect(creations[2].body.subscription).toEqual({
 		value: '29.90',
@@ -175,7 +177,7 @@ function checkCreations({ log, out, ctx, covered }) {
 		to_bank_account_id: ACCOUNTS.usdDestination,
 		subject_id: ctx.subjectId,
 		from_bank_account_id: ACCOUNTS.brlPixExclusive,
-		meta: { n8n_facilitapay_ref: expect.stringMatching(/^run:/) },
+		meta: { plan: 'basic-6', n8n_facilitapay_ref: expect.stringMatching(/^run:/) },
 	});
 	covered.add('subscription.create');
 	return { cardSub, pixSub };

@@ -1,4 +1,8 @@
-import { simplifySubject } from '../../../../nodes/FacilitaPay/actions/common/simplify';
+import {
+	simplifySubject,
+	simplifyTransaction,
+} from '../../../../nodes/FacilitaPay/actions/common/simplify';
+import { describePixCode } from '../../../../nodes/FacilitaPay/actions/transaction/pix.output';
 import { SUBJECT_REPRESENTATION } from '../../../../nodes/FacilitaPay/schemas/subjectRepresentation';
 
 // Simplify on a subject keeps what people act on, in the order FacilitaPay documents it; the
@@ -41,4 +45,46 @@ it('every field it keeps is one of the documented subject fields or inserted_at'
 	const documented: readonly string[] = SUBJECT_REPRESENTATION;
 	for (const key of Object.keys(simplifySubject(subject)))
 		expect(documented.includes(key) || key === 'inserted_at').toBe(true);
+});
+
+describe('FacilitaPay’s real timestamps (microseconds, no zone: UTC)', () => {
+	it('Simplify writes a subject’s times in UTC with their zone, and leaves a date alone', () => {
+		const simple = simplifySubject({
+			...subject,
+			inserted_at: '2025-07-09T13:51:30.989491',
+			updated_at: '2025-07-10T08:00:00.000001',
+		});
+		expect(simple).toMatchObject({
+			inserted_at: '2025-07-09T13:51:30Z',
+			updated_at: '2025-07-10T08:00:00Z',
+		});
+	});
+
+	it('Simplify writes a transaction’s times in UTC, the docs’ form unchanged', () => {
+		const simple = simplifyTransaction({
+			id: 'tx-1',
+			inserted_at: '2025-07-09T13:51:30.989491',
+			canceled_at: '2025-07-09T14:00:00Z',
+			meta: { dynamic_pix_due_date: '2025-07-09T14:51:30.5' },
+		});
+		expect(simple).toMatchObject({
+			inserted_at: '2025-07-09T13:51:30Z',
+			canceled_at: '2025-07-09T14:00:00Z',
+			dynamic_pix_due_date: '2025-07-09T14:51:30Z',
+		});
+	});
+
+	it('a PIX code’s expiry (pix_expires_at) comes out in UTC with its zone', () => {
+		const described = describePixCode({
+			dynamic_pix_code: '000201',
+			meta: { dynamic_pix_due_date: '2025-07-09T14:51:30.989491' },
+		});
+		expect(described.pix_expires_at).toBe('2025-07-09T14:51:30Z');
+	});
+
+	it('a text that is not a time is shown as FacilitaPay wrote it', () => {
+		expect(simplifyTransaction({ id: 'tx-2', inserted_at: 'yesterday' }).inserted_at).toBe(
+			'yesterday',
+		);
+	});
 });

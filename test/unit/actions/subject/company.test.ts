@@ -200,8 +200,8 @@ describe('Subject > Create or Update Company', () => {
 		[
 			'a Colombian NIT written with its verification digit',
 			'nit',
-			'900.123.456-7',
-			'9001234567',
+			'900.123.456-8',
+			'9001234568',
 			'Colombia',
 		],
 		['a Mexican company RFC', 'rfc', 'ABC-010203-XY1', 'ABC010203XY1', 'MEX'],

@@ -130,6 +130,36 @@ describe('Subject > Create or Update', () => {
 		expect(error.context.itemIndex).toBe(0);
 	});
 
+	it.each(['BR', 'BRA', 'Brasil', 'Colombia', 'Mexico'])(
+		'sends Fiscal Country %s as typed, as FacilitaPay’s own examples write it',
+		async (fiscalCountry) => {
+			const { requests } = await runNode({
+				parameters: createParams({ fiscalCountry }),
+				replies: [created],
+			});
+			expect(requests[0].body).toMatchObject({ person: { fiscal_country: fiscalCountry } });
+		},
+	);
+
+	it.each(['BRA', 'Brasil'])(
+		'applies the Brazilian address rules with Fiscal Country %s',
+		async (fiscalCountry) => {
+			const { error, requests } = await runNodeExpectingError({
+				parameters: createParams({
+					documentType: 'passport',
+					documentNumber: 'AB123456',
+					fiscalCountry,
+					additionalFields: { addressPostalCode: '0131010' },
+				}),
+				replies: [created],
+			});
+			expect(requests).toHaveLength(0);
+			expect(error.message).toMatch(
+				/Address Postal Code \(item 0\): has 7 digits; a CEP has 8 digits/,
+			);
+		},
+	);
+
 	it('accepts a CURP with a matching RFC', async () => {
 		const { requests } = await runNode({
 			parameters: createParams({

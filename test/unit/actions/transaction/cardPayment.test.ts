@@ -5,6 +5,9 @@ import { httpError } from '../../helpers/serviceAnswers';
 import { skipRetryWaits } from '../../helpers/retryWaits';
 import { SUBJECT_ID } from '../../../fixtures/subjects';
 import { clock } from '../../../../nodes/FacilitaPay/clock';
+import { sentMemory } from '../../../../nodes/FacilitaPay/transport/sentMemory';
+import { facilitaPay, newExecutionId } from '../../transport/moneyFixtures';
+import { everythingIn } from '../subscription/fixtures';
 
 const TO_ACCOUNT = '0b5e7c2a-1f3d-4a8e-9c61-000000000001';
 
@@ -104,6 +107,18 @@ describe('Transaction > Create Card Payment', () => {
 			/Card Security Code.*exactly 3 digits/,
 		],
 		['a single name', { fullname: 'Maria' }, /Cardholder Full Name.*not a full name/],
+		['no brand', { cardBrand: '' }, /Card Brand \(item 0\): is empty; choose the brand/],
+		['a brand that is no card brand', { cardBrand: '$$' }, /Card Brand.*is not a card brand/],
+		[
+			'a Mastercard number given as Visa',
+			{ cardNumber: '5555 5555 5555 4444', cardBrand: 'visa' },
+			/Card Brand \(item 0\): is visa, but the card number is not a Visa number/,
+		],
+		[
+			'an American Express number given as Mastercard',
+			{ cardNumber: '3782 822463 10005', cardBrand: 'mastercard' },
+			/Card Brand \(item 0\): is mastercard, but the card number is not a Mastercard number/,
+		],
 		['a value with three decimals', { value: '10.005' }, /Value/],
 		[
 			'a holder CPF with wrong check digits',
@@ -137,5 +152,74 @@ describe('Transaction > Create Card Payment', () => {
 		expect(
 			JSON.stringify({ message: error.message, description: error.description }),
 		).not.toContain('4111111111111111');
+	});
+
+	it('names the field and the item: the second item’s expired card stops the run before anything is charged', async () => {
+		const { error, requests } = await runNodeExpectingError({
+			parameters: [cardPayment(), cardPayment({ cardExpirationDate: '10/2026' })],
+			replies: [approved, approved],
+		});
+		expect(requests).toHaveLength(0);
+		expect(error.message).toMatch(
+			/Card Expiration Date \(item 1\): is 10\/2026: the card has expired/,
+		);
+	});
+
+	it.each([
+		['Visa', '4111 1111 1111 1111', 'visa'],
+		['Mastercard (2-series)', '2223 0000 4841 0010', 'mastercard'],
+		['American Express', '3782 822463 10005', 'amex'],
+		['Elo (its ranges are not checked)', '5067 2300 0000 0002', 'elo'],
+	])('charges a %s card whose number fits its brand', async (_name, cardNumber, cardBrand) => {
+		const { requests } = await runNode({
+			parameters: cardPayment({ cardNumber, cardBrand }),
+			replies: [approved],
+		});
+		expect(requests).toHaveLength(1);
+	});
+
+	it('Preview Only shows the request with the card masked and charges nothing', async () => {
+		const { output, requests } = await runNode({
+			parameters: { ...cardPayment(), previewOnly: true },
+		});
+		expect(requests).toHaveLength(0);
+		const body = output[0].json.body as { transaction: IDataObject };
+		expect(body.transaction.from_credit_card).toMatchObject({
+			card_number: '**** **** **** 1111',
+			card_security_code: '***',
+			card_brand: 'visa',
+		});
+		expect(JSON.stringify(output[0].json)).not.toContain('4111111111111111');
+	});
+
+	it('an error answer quoting the security code shows it as ***', async () => {
+		const { error } = await runNodeExpectingError({
+			parameters: cardPayment({ cardSecurityCode: '739' }),
+			replies: [httpError(422, { errors: { card_security_code: ['739 is not valid'] } })],
+		});
+		expect(everythingIn(error)).not.toContain('739');
+		expect(error.message).toContain('***');
+	});
+
+	it('a payment FacilitaPay already holds under its Idempotency Key comes out with its record masked, not charged again', async () => {
+		const service = facilitaPay();
+		const key = `order-card-${newExecutionId()}`;
+		const run = async () =>
+			await runNode({
+				parameters: [cardPayment({ idempotencyKey: key })],
+				executionId: newExecutionId(),
+				replies: service.replies,
+			});
+		await run();
+		sentMemory.clear();
+		const again = await run();
+		expect(service.payouts).toHaveLength(1);
+		// The stand-in echoes the card in its record, as a careless service might.
+		expect(JSON.stringify(service.records)).toContain('4111111111111111');
+		expect(again.output[0].json).toMatchObject({
+			alreadyDone: true,
+			from_credit_card: { card_number: '**** **** **** 1111', card_security_code: '***' },
+		});
+		expect(JSON.stringify(again.output[0].json)).not.toContain('4111111111111111');
 	});
 });

@@ -62,6 +62,26 @@ describe('Transaction > Create Local Pay-In', () => {
 		});
 	});
 
+	it('Mexico: the dynamic CLABE comes with its validity, 30 days from FacilitaPay’s own timestamp (microseconds, no zone)', async () => {
+		const { output } = await runNode({
+			parameters: payIn(),
+			replies: [
+				{
+					data: {
+						id: 'tx-1',
+						status: 'pending',
+						inserted_at: '2025-07-09T13:51:30.989491',
+						payment_info: { dynamic_clabe: '646180110400000007' },
+					},
+				},
+			],
+		});
+		expect(output[0].json).toMatchObject({
+			dynamic_clabe: '646180110400000007',
+			dynamic_clabe_valid_until: '2025-08-08T13:51:30Z',
+		});
+	});
+
 	it('Chile: a CLP value is sent without decimals, exchanged to USD', async () => {
 		const { requests } = await runNode({
 			parameters: payIn({ currency: 'CLP', exchangeCurrency: 'USD', value: '15000.00' }),
