@@ -2,7 +2,8 @@ import type { IDataObject, IHookFunctions } from 'n8n-workflow';
 
 import type { FacilitaPayContext } from '../FacilitaPay/transport';
 import { apiRequest } from '../FacilitaPay/transport';
-import { readRetryOptions, READS_WITHIN_MS } from './reads';
+import { readServiceTime } from '../FacilitaPay/validation/dates';
+import { readRetryOptions, READ_TIMEOUT_MS } from './reads';
 
 /*
  * FacilitaPay keeps one webhook URL per account: whoever enabled webhooks last receives every
@@ -26,6 +27,16 @@ export function maskUrl(url: string): string {
 	}
 }
 
+/**
+ * Whether FacilitaPay's time `a` is after `b`, read as times (`…30.989491` is after `…30Z`); as
+ * text when either cannot be read.
+ */
+function isLater(a: unknown, b: unknown): boolean {
+	const [timeA, timeB] = [readServiceTime(a), readServiceTime(b)];
+	if (timeA !== undefined && timeB !== undefined) return timeA > timeB;
+	return String(a ?? '') > String(b ?? '');
+}
+
 /** Who received the newest notification, given the URLs this trigger registered. Pure. */
 export function ownershipFrom(records: unknown, ours: string[]): Ownership {
 	if (!Array.isArray(records) || records.length === 0) {
@@ -37,8 +48,7 @@ export function ownershipFrom(records: unknown, ours: string[]): Ownership {
 	let newest: IDataObject | undefined;
 	for (const record of records as IDataObject[]) {
 		if (!record || typeof record !== 'object' || typeof record.url !== 'string') continue;
-		if (!newest || String(record.inserted_at ?? '') > String(newest.inserted_at ?? ''))
-			newest = record;
+		if (!newest || isLater(record.inserted_at, newest.inserted_at)) newest = record;
 	}
 	if (!newest) return { kind: 'unknown', reason: 'the notification records name no URL' };
 	if (ours.includes(newest.url as string)) return { kind: 'ours' };
@@ -60,7 +70,7 @@ export async function checkOwnership(ctx: FacilitaPayContext, ours: string[]): P
 				qs: { order_by: 'desc', per_page: '10' },
 				retry: 'safe',
 			},
-			{ ...readRetryOptions(Date.now() + READS_WITHIN_MS), maxAttempts: 1 },
+			{ ...readRetryOptions(Date.now() + READ_TIMEOUT_MS), maxAttempts: 1 },
 		);
 		return ownershipFrom(records, ours);
 	} catch (error) {

@@ -2,12 +2,8 @@
 // unknown-outcome failure retried both ways, and the Idempotency Key across two executions (the
 // cases of lib/retry-cases.mjs; retry-button.test.mjs explains them and runs them on 2.41.1).
 import { CLI_TIMEOUT, INSTALL_TIMEOUT, describeE2e } from './lib/state.mjs';
-import {
-	idempotencyKeyAcrossExecutions,
-	ownN8n,
-	retryCase,
-	useRetryInstance,
-} from './lib/retry-cases.mjs';
+import { ownN8n } from './lib/own-n8n.mjs';
+import { idempotencyKeyAcrossExecutions, retryCase, useRetryInstance } from './lib/retry-cases.mjs';
 
 // The unknown-outcome failure here, not the 429 one: measured on 2026-11-24, the failed execution
 // with 12 × 429 (Retry-After: 0) took 59.9 s in 1.123.81 against 0.8 s in 2.41.1: in 1.x the

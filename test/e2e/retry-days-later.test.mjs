@@ -8,7 +8,8 @@
 // middle of the case (the shared server is not restarted: other files use it).
 import { sandboxControl } from './lib/sandbox.mjs';
 import { CLI_TIMEOUT, INSTALL_TIMEOUT, describeE2e } from './lib/state.mjs';
-import { editedRetryCase, ownN8n, useRetryInstance } from './lib/retry-cases.mjs';
+import { ownN8n } from './lib/own-n8n.mjs';
+import { editedRetryCase, useRetryInstance } from './lib/retry-cases.mjs';
 
 describeE2e("n8n's Retry button two days later, after n8n was restarted (n8n 2.41.1)", () => {
 	/** @type {Awaited<ReturnType<typeof ownN8n>>} */
