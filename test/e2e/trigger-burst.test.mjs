@@ -6,7 +6,7 @@
 //
 // On an n8n of this file's own, started with N8N_EXPRESSION_ENGINE_LAZY_ACQUIRE=true, the setting
 // docs/trigger.md recommends for an n8n 2.x that receives bursts: with n8n's default, every request
-// to a trigger node builds an expression isolate (61 to 106 ms of n8n's main thread here), and on
+// to a trigger node builds an expression isolate (62 to 117 ms of n8n's main thread here), and on
 // this 2-core machine a burst of 300 is then decided by n8n itself ("Database is not ready"), not
 // by the node (bench/trigger.mjs measures both).
 import fs from 'node:fs';

@@ -16,12 +16,14 @@ import { waitFor } from './state.mjs';
 /**
  * An n8n of the calling file's own (`version`, its user folder `<run>-<suffix>`, kept or removed
  * with the run's by the global teardown) with the package installed, a private sandbox whose
- * credentials it holds, an owner and an API key: what useRetryInstance's `setUp` returns, plus
- * `restart()`, which stops it and starts it again on the same folder, database and port (the owner
- * and the API key stay) and logs in again.
- * @param {any} state @param {{version: 'v2'|'v1', suffix: string, sandbox: {id: string, name: string}}} options
+ * credentials it holds, an owner and an API key (what useRetryInstance's `setUp` returns), `env`
+ * added to n8n's environment. `restart()` stops it and starts it again on the same folder, database
+ * and port (the owner and the API key stay) and logs in again; `state` is what the e2e helpers take
+ * to reach this n8n and its sandbox.
+ * @param {any} state
+ * @param {{version: 'v2'|'v1', suffix: string, sandbox: {id: string, name: string}, env?: Record<string, string>}} options
  */
-export async function ownN8n(state, { version, suffix, sandbox }) {
+export async function ownN8n(state, { version, suffix, sandbox, env = {} }) {
 	await ensureN8n(version);
 	const userFolder = `${state.userFolder}-${suffix}`;
 	removeUserFolder(userFolder);
