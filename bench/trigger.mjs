@@ -15,6 +15,8 @@
 //   BENCH_RATE=20            the API's reads per second during the burst
 //   BENCH_ONLY=steady,burst  a subset
 //   BENCH_TARGETS='webhook node,trigger'   which bursts
+//   BENCH_TRIGGER_OPTIONS='{"dropDuplicates":true}'   more options of the trigger
+//   BENCH_TRIGGER_VERSION=1.1                  the trigger's typeVersion
 //   BENCH_OUT=.cache/bench   where trigger-<time>.json goes
 //   BENCH_KEEP=1             keep the n8n user folder
 //   BENCH_N8N_ENV='{"DB_LOGGING_ENABLED":"true","DB_LOGGING_OPTIONS":"query"}'   more environment for n8n
@@ -104,8 +106,8 @@ function triggerWorkflow(name, credentials, options) {
 				webhookId: `wh-${id}`,
 				credentials,
 				events: ['identified'],
-				options,
-				typeVersion: 1.1,
+				options: { ...options, ...JSON.parse(process.env.BENCH_TRIGGER_OPTIONS ?? '{}') },
+				typeVersion: Number(process.env.BENCH_TRIGGER_VERSION ?? 1.1),
 			}),
 		],
 		connections: {},
