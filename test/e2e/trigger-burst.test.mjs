@@ -59,9 +59,10 @@ describeE2e('FacilitaPay Trigger under a burst in a real n8n 2.x', () => {
 		},
 		/** @param {object} parameters the trigger's parameters (events, options) */
 		async publish(parameters) {
-			// The version a trigger added today has. Measured (bench/trigger.mjs,
-			// BENCH_TRIGGER_VERSION=1): a trigger saved as version 1 still collapses under this
-			// setting (265/300, 753 "not ready"); what n8n evaluates per request for it is not found.
+			// The version a trigger added today has. For a version-1 start node n8n evaluates an
+			// expression on every request (parseRequestBody: the Webhook node's old binaryData
+			// option), so it builds an isolate even with this setting (bench/trigger.mjs,
+			// BENCH_TRIGGER_VERSION=1: 265/300, 753 "not ready").
 			const base = workflowWithTrigger({ parameters, typeVersion: 1.1 });
 			base.nodes[0].credentials = { facilitaPayApi: own.sb.credentials };
 			workflow = await createWorkflowViaApi(base, own.state);
