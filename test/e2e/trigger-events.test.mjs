@@ -42,10 +42,10 @@ describeE2e(
 		let pendingPixId = '';
 
 		test(
-			'activation with Events = Identified, Payment Failed, Subject Reproved registers n8n’s production URL with the sandbox',
+			'activation with Events = Identified, Payment Approved, Payment Failed, Subject Reproved registers n8n’s production URL with the sandbox',
 			async () => {
 				const { base, registrations } = await account.publish({
-					events: ['identified', 'payment_failed', 'subject_reproved'],
+					events: ['identified', 'payment_approved', 'payment_failed', 'subject_reproved'],
 				});
 
 				expect(registrations).toHaveLength(1);
@@ -63,7 +63,7 @@ describeE2e(
 		);
 
 		test(
-			'a paid dynamic PIX, a declined card checkout, a declined card payment and a reproved subject each start ONE execution with the event, without the secret',
+			'a paid dynamic PIX, a declined card checkout, a declined and an approved card payment and a reproved subject each start ONE execution per event, without the secret',
 			async () => {
 				expect(webhook).toBeDefined();
 				const seed = (Date.now() % 100000) + 3000;
@@ -156,6 +156,49 @@ describeE2e(
 				]);
 				figures.trueEventsSent += 1;
 				figures.trueEventsDelivered += 1;
+
+				// 2c. A card charged directly and approved → payment_approved, then identified: two
+				// events of the one payment, each verified against FacilitaPay's record.
+				const approved = await sandboxApi(
+					'POST',
+					'/transactions',
+					{
+						transaction: {
+							subject_id: subjectId,
+							to_bank_account_id: ACCOUNT_IDS.brlPixExclusive,
+							currency: 'BRL',
+							exchange_currency: 'BRL',
+							value: '34.00',
+							from_credit_card: {
+								card_number: '4111111111111111',
+								card_expiration_date: '12/2034',
+								card_security_code: '123',
+								card_brand: 'visa',
+								fullname: 'Maria da Silva',
+							},
+						},
+					},
+					account.state,
+				);
+				expect(approved.status).toBe(200);
+				executions = await account.next(2);
+				const cardEvents = executions.slice(-2).flatMap((execution) => triggerItems(execution));
+				expect(cardEvents.map((event) => event.type).sort()).toEqual([
+					'identified',
+					'payment_approved',
+				]);
+				for (const event of cardEvents) {
+					expect(event).toEqual(
+						expect.objectContaining({
+							transaction_id: approved.json.data.id,
+							verified: true,
+							transaction: expect.objectContaining({ id: approved.json.data.id, value: '34.00' }),
+						}),
+					);
+					expect(JSON.stringify(event)).not.toContain('4111111111111111');
+				}
+				figures.trueEventsSent += 2;
+				figures.trueEventsDelivered += 2;
 				pendingPixId = (await createDynamicPix(subjectId, '9999.00', account.state)).id;
 
 				// 3. The back office reproves the subject → subject_reproved.
