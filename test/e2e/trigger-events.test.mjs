@@ -71,6 +71,30 @@ describeE2e(
 					await createPerson(samplePerson(seed, `Trigger Person ${seed}`), account.state)
 				).id;
 
+				/** A card charged directly: POST /transactions with from_credit_card. */
+				const chargeCard = (cardNumber, value) =>
+					sandboxApi(
+						'POST',
+						'/transactions',
+						{
+							transaction: {
+								subject_id: subjectId,
+								to_bank_account_id: ACCOUNT_IDS.brlPixExclusive,
+								currency: 'BRL',
+								exchange_currency: 'BRL',
+								value,
+								from_credit_card: {
+									card_number: cardNumber,
+									card_expiration_date: '12/2034',
+									card_security_code: '123',
+									card_brand: 'visa',
+									fullname: 'Maria da Silva',
+								},
+							},
+						},
+						account.state,
+					);
+
 				// 1. The customer pays a dynamic PIX → identified.
 				const pix = await createDynamicPix(subjectId, '120.00', account.state);
 				await sandboxControl(
@@ -120,27 +144,7 @@ describeE2e(
 
 				// 2b. A card charged directly (POST /transactions with from_credit_card) is declined →
 				// payment_failed, verified like any other payment event.
-				const card = await sandboxApi(
-					'POST',
-					'/transactions',
-					{
-						transaction: {
-							subject_id: subjectId,
-							to_bank_account_id: ACCOUNT_IDS.brlPixExclusive,
-							currency: 'BRL',
-							exchange_currency: 'BRL',
-							value: '33.00',
-							from_credit_card: {
-								card_number: '4000000000000002',
-								card_expiration_date: '12/2034',
-								card_security_code: '123',
-								card_brand: 'visa',
-								fullname: 'Maria da Silva',
-							},
-						},
-					},
-					account.state,
-				);
+				const card = await chargeCard('4000000000000002', '33.00');
 				expect(card.status).toBe(200);
 				executions = await account.next();
 				expect(triggerItems(executions.at(-1))).toEqual([
@@ -159,27 +163,7 @@ describeE2e(
 
 				// 2c. A card charged directly and approved → payment_approved, then identified: two
 				// events of the one payment, each verified against FacilitaPay's record.
-				const approved = await sandboxApi(
-					'POST',
-					'/transactions',
-					{
-						transaction: {
-							subject_id: subjectId,
-							to_bank_account_id: ACCOUNT_IDS.brlPixExclusive,
-							currency: 'BRL',
-							exchange_currency: 'BRL',
-							value: '34.00',
-							from_credit_card: {
-								card_number: '4111111111111111',
-								card_expiration_date: '12/2034',
-								card_security_code: '123',
-								card_brand: 'visa',
-								fullname: 'Maria da Silva',
-							},
-						},
-					},
-					account.state,
-				);
+				const approved = await chargeCard('4111111111111111', '34.00');
 				expect(approved.status).toBe(200);
 				executions = await account.next(2);
 				const cardEvents = executions.slice(-2).flatMap((execution) => triggerItems(execution));

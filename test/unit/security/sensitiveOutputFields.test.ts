@@ -4,28 +4,12 @@ import { FacilitaPay } from '../../../nodes/FacilitaPay/FacilitaPay.node';
 import { clock } from '../../../nodes/FacilitaPay/clock';
 import { runNode } from '../helpers/executeContext';
 import { cardSubscription, threedsChallenge } from '../actions/subscription/fixtures';
-import { SUBJECT_ID } from '../../fixtures/subjects';
+import { cardPayment } from '../actions/transaction/fixtures';
 
 // n8n 2.x redacts the paths of `sensitiveOutputFields` (relative to an output item's JSON) wherever
 // execution data is shown. The node puts FacilitaPay's answer in the item as it is (the
 // `transaction` or `subscription` it was sent in is unwrapped), so every place a card operation
 // sends a card number or security code, should the service echo it, is a path to list.
-
-const cardPayment: IDataObject = {
-	resource: 'transaction',
-	operation: 'createCardPayment',
-	subjectId: SUBJECT_ID,
-	value: '120.50',
-	currency: 'BRL',
-	exchangeCurrency: 'BRL',
-	toBankAccountId: '0b5e7c2a-1f3d-4a8e-9c61-000000000001',
-	cardNumber: '4111 1111 1111 1111',
-	cardExpirationDate: '12/2030',
-	cardBrand: 'visa',
-	cardSecurityCode: '123',
-	fullname: 'Maria da Silva',
-	additionalFields: {},
-};
 
 const CARD_KEYS = new Set(['card_number', 'card_security_code', 'number', 'security_code']);
 
@@ -51,7 +35,7 @@ afterEach(() => jest.restoreAllMocks());
 
 describe('sensitiveOutputFields', () => {
 	it.each([
-		['Transaction > Create Card Payment', cardPayment, ['from_credit_card.card_number']],
+		['Transaction > Create Card Payment', cardPayment(), ['from_credit_card.card_number']],
 		['Subscription > Create (card)', cardSubscription(), ['from_card.card_number']],
 		['Subscription > Submit 3DS Challenge', threedsChallenge(), ['credit_card.card_number']],
 	])(

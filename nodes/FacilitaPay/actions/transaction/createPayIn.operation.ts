@@ -19,7 +19,7 @@ import { invalidInput, jsonParameter, validateBody, withMetadata } from '../comm
 import { answerAsJson } from '../common/output';
 import type { ItemWork, MoneyDeclaration } from '../node.type';
 import { createTransaction, transactionInput } from './transaction.requests';
-import { clabeValidUntil } from './payIn.output';
+import { withDynamicClabe } from './payIn.output';
 import { inSubjectTransactions } from '../common/findSent';
 
 const properties: INodeProperties[] = [
@@ -142,18 +142,7 @@ export async function prepare(this: IExecuteFunctions, i: number): Promise<ItemW
 		},
 		(data) => {
 			const json = answerAsJson(data);
-			const clabe = (json.payment_info as IDataObject | undefined)?.dynamic_clabe;
-			if (clabe === undefined) return [{ json }];
-			const until = clabeValidUntil(json);
-			return [
-				{
-					json: {
-						...json,
-						dynamic_clabe: clabe,
-						...(until ? { dynamic_clabe_valid_until: until } : {}),
-					},
-				},
-			];
+			return withDynamicClabe(json, (json.payment_info as IDataObject | undefined)?.dynamic_clabe);
 		},
 	);
 }

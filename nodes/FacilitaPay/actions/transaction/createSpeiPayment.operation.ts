@@ -15,7 +15,7 @@ import { answerAsJson } from '../common/output';
 import type { ItemWork, MoneyDeclaration } from '../node.type';
 import { inSubjectTransactions } from '../common/findSent';
 import { createTransaction, transactionInput } from './transaction.requests';
-import { CLABE_DAYS, clabeValidUntil } from './payIn.output';
+import { CLABE_DAYS, withDynamicClabe } from './payIn.output';
 
 export { CLABE_DAYS };
 
@@ -88,18 +88,7 @@ export async function prepare(this: IExecuteFunctions, i: number): Promise<ItemW
 	const body = withMetadata(this, i, description === undefined ? rest : transaction);
 	return createTransaction(i, '/transactions', { transaction: body }, (data) => {
 		const json = answerAsJson(data);
-		const clabe = clabeOf(json);
-		if (clabe === undefined) return [{ json }];
-		const until = clabeValidUntil(json);
-		return [
-			{
-				json: {
-					...json,
-					dynamic_clabe: clabe,
-					...(until ? { dynamic_clabe_valid_until: until } : {}),
-				},
-			},
-		];
+		return withDynamicClabe(json, clabeOf(json));
 	});
 }
 

@@ -1,4 +1,4 @@
-import type { IDataObject } from 'n8n-workflow';
+import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 
 import { readServiceTime } from '../../validation/dates';
 
@@ -27,4 +27,22 @@ export function clabeValidUntil(json: IDataObject): string | undefined {
 		validUntil(info.expires_at, 0) ??
 		validUntil(json.inserted_at, CLABE_DAYS * 24 * 3600)
 	);
+}
+
+/**
+ * The output item of an answer that may carry a dynamic CLABE: the answer, plus `dynamic_clabe`
+ * and `dynamic_clabe_valid_until` when `clabe` is given.
+ */
+export function withDynamicClabe(json: IDataObject, clabe: unknown): INodeExecutionData[] {
+	if (clabe === undefined) return [{ json }];
+	const until = clabeValidUntil(json);
+	return [
+		{
+			json: {
+				...json,
+				dynamic_clabe: clabe as string,
+				...(until ? { dynamic_clabe_valid_until: until } : {}),
+			},
+		},
+	];
 }

@@ -8,8 +8,7 @@ import { clock } from '../../../../nodes/FacilitaPay/clock';
 import { sentMemory } from '../../../../nodes/FacilitaPay/transport/sentMemory';
 import { facilitaPay, newExecutionId } from '../../transport/moneyFixtures';
 import { everythingIn } from '../subscription/fixtures';
-
-const TO_ACCOUNT = '0b5e7c2a-1f3d-4a8e-9c61-000000000001';
+import { CARD_PAYMENT_TO_ACCOUNT as TO_ACCOUNT, cardPayment } from './fixtures';
 
 skipRetryWaits();
 
@@ -17,23 +16,6 @@ beforeEach(() => {
 	jest.spyOn(clock, 'now').mockReturnValue(new Date('2026-11-27T12:00:00Z'));
 });
 afterEach(() => jest.restoreAllMocks());
-
-const cardPayment = (overrides: IDataObject = {}) => ({
-	resource: 'transaction',
-	operation: 'createCardPayment',
-	subjectId: SUBJECT_ID,
-	value: '120.50',
-	currency: 'BRL',
-	exchangeCurrency: 'BRL',
-	toBankAccountId: TO_ACCOUNT,
-	cardNumber: '4111 1111 1111 1111',
-	cardExpirationDate: '12/2030',
-	cardBrand: 'visa',
-	cardSecurityCode: '123',
-	fullname: 'Maria da Silva',
-	additionalFields: {},
-	...overrides,
-});
 
 const approved = {
 	data: {
