@@ -1,8 +1,9 @@
 // Benchmark in a REAL n8n 2.41.1 (`n8n execute` of imported workflows), against the in-process
 // sandbox with injected latency and, for the part where n8n rather than the service is the limit,
 // a neutral stand-in (bench/compare/neutral.mjs: answers after the same latency, checks nothing): the FacilitaPay node at Max Parallel Requests 1, the default and a
-// high setting, beside n8n's own HTTP Request node sending the same requests (FacilitaPay
-// credentials as its predefined credential type; its default batching: every item at once); the
+// high setting, beside n8n's own HTTP Request node sending the same requests as a user adds it (its
+// default version and options: Authentication None, the bearer token in a header, every item at
+// once; on the neutral stand-in also with the FacilitaPay credential, the earlier baseline); the
 // same under the sandbox's rate limit (20 requests/s per token, 429 + Retry-After); Return All over
 // 10,000 people; a CPU profile of the n8n process running our node; and, when BENCH_BEFORE names a
 // commit, the same profile of that commit's build. Prints numbers; asserts nothing.

@@ -9,6 +9,7 @@ import { gitHead, packCommit } from './package.mjs';
 import {
 	benchPeople,
 	httpNode,
+	httpNodeDefaults,
 	ourNode,
 	payoutBody,
 	payoutParameters,
@@ -18,6 +19,9 @@ import {
 	subjectParameters,
 	workflow,
 } from './workflows.mjs';
+
+/** The token the sandboxes answer (scripts' sandboxCredentials default), typed into the HTTP Request node's header. */
+const SANDBOX_TOKEN = 'sandbox-token';
 
 /**
  * @typedef {ReturnType<typeof import('./options.mjs').readOptions>} Options
@@ -59,7 +63,7 @@ export function subjectWorkflows(bench) {
 		http: workflow(
 			'bench-subject-http',
 			people,
-			httpNode(bench.sandbox.url, '/subject/people', subjectBody),
+			httpNodeDefaults(bench.sandbox.url, '/subject/people', subjectBody, SANDBOX_TOKEN),
 		),
 		returnAll: returnAllWorkflow(),
 	};
@@ -71,7 +75,7 @@ export async function latency(bench, wfs) {
 		['c1', 'FacilitaPay, Max Parallel Requests 1'],
 		['cDefault', 'FacilitaPay, default (20)'],
 		['cHigh', `FacilitaPay, Max Parallel Requests ${bench.options.high}`],
-		['http', 'HTTP Request node (all at once)'],
+		['http', 'HTTP Request node (default options)'],
 	])) {
 		await bench.sandbox.prepare();
 		const r = await run(bench, wfs[key], { items: bench.options.items });
@@ -129,7 +133,7 @@ export async function ratelimit(bench) {
 	await payoutRun(
 		bench,
 		`Payout at ${rate} req/s: HTTP Request node`,
-		httpNode(bench.sandbox.url, '/transactions', payoutBody),
+		httpNodeDefaults(bench.sandbox.url, '/transactions', payoutBody, SANDBOX_TOKEN),
 		{ rate, id: 'bench-payout-limited-http' },
 	);
 }
@@ -271,9 +275,17 @@ export async function neutral(bench) {
 				workflow('bench-neutral-high', people, ourNode(subjectParameters, high)),
 			],
 			[
-				'HTTP Request node (all at once)',
+				'HTTP Request node (default options)',
 				workflow(
 					'bench-neutral-http',
+					people,
+					httpNodeDefaults(server.url, '/subject/people', subjectBody, SANDBOX_TOKEN),
+				),
+			],
+			[
+				'HTTP Request node (FacilitaPay credential)',
+				workflow(
+					'bench-neutral-http-credential',
 					people,
 					httpNode(server.url, '/subject/people', subjectBody),
 				),

@@ -59,6 +59,33 @@ export function httpNode(sandboxUrl, apiPath, jsonBodyExpression) {
 }
 
 /**
+ * n8n's HTTP Request node as a user adds it today: its default version (4.5 in n8n 2.41.1) and
+ * default options (Authentication: None, every item at once), the bearer token typed into a header.
+ * The predefined-credential variant above awaits n8n's credential read (a database query and a
+ * decryption) once per item inside its item loop, before the item's request leaves: that serial
+ * step, not the stand-in or an HTTP agent, held it to ~14-19 requests in flight.
+ * @param {string} baseUrl @param {string} apiPath @param {string} jsonBodyExpression @param {string} token
+ */
+export function httpNodeDefaults(baseUrl, apiPath, jsonBodyExpression, token) {
+	return {
+		name: 'Node',
+		type: 'n8n-nodes-base.httpRequest',
+		typeVersion: 4.5,
+		onError: 'continueRegularOutput',
+		parameters: {
+			method: 'POST',
+			url: `${baseUrl}/api/v1${apiPath}`,
+			sendHeaders: true,
+			headerParameters: { parameters: [{ name: 'Authorization', value: `Bearer ${token}` }] },
+			sendBody: true,
+			specifyBody: 'json',
+			jsonBody: jsonBodyExpression,
+			options: {},
+		},
+	};
+}
+
+/**
  * Manual Trigger → Items (`rows`) → `node`, with `credentials` on every node that takes them.
  * @param {string} id @param {object[]} rows @param {any} node @param {{id: string, name: string}} [credentials]
  */
