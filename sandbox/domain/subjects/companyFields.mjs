@@ -2,7 +2,13 @@
  * POST /subject/companies (live docs): the company's own rules (document, legal name, partners
  * and their shares), then the person rules for the fields a company shares with a person.
  */
-import { Errors, documentNumberError, isBlank, percentageError } from '../../validation.mjs';
+import {
+	ALL_DOCUMENT_TYPES,
+	Errors,
+	documentNumberError,
+	isBlank,
+	percentageError,
+} from '../../validation.mjs';
 import { validatePersonFields } from './personFields.mjs';
 import { STRING_FIELDS } from './records.mjs';
 
@@ -11,19 +17,8 @@ import { STRING_FIELDS } from './records.mjs';
  * connector adds nit (Colombian companies) and rfc (Mexican companies).
  */
 export const COMPANY_DOCUMENT_TYPES = ['cnpj', 'nit', 'rfc', 'tax_id'];
-/** Document types of a company's partner: a person's or a company's (the connector's list). */
-export const PARTNER_DOCUMENT_TYPES = [
-	'cc',
-	'ce',
-	'cnpj',
-	'cpf',
-	'curp',
-	'nit',
-	'passport',
-	'rfc',
-	'rut',
-	'tax_id',
-];
+/** Document types of a company's partner: a person's or a company's (the connector's list: all of them). */
+export const PARTNER_DOCUMENT_TYPES = ALL_DOCUMENT_TYPES;
 
 /**
  * Only the document and the legal name are required here: the documentation's table of
