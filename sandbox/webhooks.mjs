@@ -13,6 +13,11 @@
  * - `records_secret`: whether the notification records (`GET /notifications`) carry the secret
  *   each notification was delivered with, in `notification.secret` (default true; whether the live
  *   service's records do is not published).
+ * - `per_page_max`: the most records one page of `GET /notifications` holds, whatever `per_page`
+ *   asks (default null: as asked; the live maximum is not published);
+ * - `record_delay_seconds`: a record is written (listed by `GET /notifications`) this many REAL
+ *   seconds after its first delivery went out (default 0: before; whether the live service writes
+ *   it before sending is not published). It is then listed after the records written before it.
  */
 import { randomUUID, randomInt } from 'node:crypto';
 import axios from 'axios';
@@ -40,6 +45,9 @@ export function createWebhooks({ state, clock, timeoutMs = 10000 }) {
 		/** @type {Record<string, Record<string, unknown>>} */
 		extra_fields: {},
 		records_secret: true,
+		/** @type {number | null} */
+		per_page_max: null,
+		record_delay_seconds: 0,
 	};
 	let http = client();
 	const stats = {
@@ -113,6 +121,17 @@ export function createWebhooks({ state, clock, timeoutMs = 10000 }) {
 			errors.add('extra_fields', 'must map event types to objects of fields');
 		if (body.records_secret !== undefined && typeof body.records_secret !== 'boolean')
 			errors.add('records_secret', 'must be true or false');
+		if (
+			body.per_page_max !== undefined &&
+			body.per_page_max !== null &&
+			!(Number.isInteger(body.per_page_max) && body.per_page_max > 0)
+		)
+			errors.add('per_page_max', 'must be a positive integer, or null for no cap');
+		if (
+			body.record_delay_seconds !== undefined &&
+			!(typeof body.record_delay_seconds === 'number' && body.record_delay_seconds >= 0)
+		)
+			errors.add('record_delay_seconds', 'must be a number of seconds, 0 or more');
 		check(errors);
 		for (const name of [
 			'concurrent',
@@ -120,6 +139,8 @@ export function createWebhooks({ state, clock, timeoutMs = 10000 }) {
 			'retry_seconds',
 			'extra_fields',
 			'records_secret',
+			'per_page_max',
+			'record_delay_seconds',
 		])
 			if (body[name] !== undefined) settings[name] = body[name];
 		http = client();
@@ -167,7 +188,7 @@ export function createWebhooks({ state, clock, timeoutMs = 10000 }) {
 			_retryTask: null,
 			_retryTimer: null,
 		};
-		state.notifications.set(rec.id, rec);
+		write(rec);
 		if (settings.concurrent) {
 			track(attempt(rec));
 			return rec;
@@ -177,6 +198,26 @@ export function createWebhooks({ state, clock, timeoutMs = 10000 }) {
 		queue = delivery.catch(() => {});
 		track(delivery);
 		return rec;
+	}
+
+	/** Lists the record now, or `record_delay_seconds` real seconds after its first delivery. */
+	function write(rec) {
+		const delayMs = settings.record_delay_seconds * 1000;
+		if (delayMs <= 0) {
+			state.notifications.set(rec.id, rec);
+			return;
+		}
+		const timer = setTimeout(() => {
+			realTimers.delete(timer);
+			state.notifications.set(rec.id, rec);
+		}, delayMs);
+		timer.unref?.();
+		realTimers.add(timer);
+	}
+
+	/** How many records one page holds when `asked` are asked. */
+	function pageSize(asked) {
+		return settings.per_page_max === null ? asked : Math.min(asked, settings.per_page_max);
 	}
 
 	function track(delivery) {
@@ -293,6 +334,7 @@ export function createWebhooks({ state, clock, timeoutMs = 10000 }) {
 		enable,
 		disable,
 		recordView,
+		pageSize,
 		emit,
 		idle,
 		markSuccessful,

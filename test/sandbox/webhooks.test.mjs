@@ -226,6 +226,8 @@ describe('delivery as the spec leaves it open, played on demand', () => {
 			retry_seconds: null,
 			extra_fields: {},
 			records_secret: true,
+			per_page_max: null,
+			record_delay_seconds: 0,
 		});
 	});
 
@@ -334,6 +336,36 @@ describe('delivery as the spec leaves it open, played on demand', () => {
 		expect((await t.control('POST', '/webhooks/delivery', { records_secret: 'no' })).status).toBe(
 			422,
 		);
+	});
+
+	test('per_page_max: a page holds at most that many records whatever per_page asks; last_id reads on', async () => {
+		await enable();
+		for (const id of ['t1', 't2', 't3', 't4', 't5'])
+			await t.control('POST', '/events', { type: 'identified', transaction_id: id });
+		await t.control('POST', '/webhooks/delivery', { per_page_max: 2 });
+		const first = await list('?per_page=100');
+		expect(first.map((rec) => rec.notification.transaction_id)).toEqual(['t1', 't2']);
+		const next = await list(`?per_page=100&last_id=${first[1].id}`);
+		expect(next.map((rec) => rec.notification.transaction_id)).toEqual(['t3', 't4']);
+		const last = await list(`?per_page=100&last_id=${next[1].id}`);
+		expect(last.map((rec) => rec.notification.transaction_id)).toEqual(['t5']);
+		expect(await list(`?per_page=100&last_id=${last[0].id}`)).toEqual([]);
+		const refused = await t.control('POST', '/webhooks/delivery', { per_page_max: 0 });
+		expect(refused.status).toBe(422);
+		expect(Object.keys(refused.json.errors)).toEqual(['per_page_max']);
+	});
+
+	test('record_delay_seconds: the delivery goes out before its record is listed, then it is listed last', async () => {
+		await enable();
+		await t.control('POST', '/events', { type: 'identified', transaction_id: 'early' });
+		await t.control('POST', '/webhooks/delivery', { record_delay_seconds: 0.2 });
+		await t.control('POST', '/events', { type: 'identified', transaction_id: 'late' });
+		expect(rx.received.map((body) => body.notification.transaction_id)).toEqual(['early', 'late']);
+		expect((await list()).map((rec) => rec.notification.transaction_id)).toEqual(['early']);
+		await t.control('POST', '/deliveries/wait', { redeliveries: true });
+		expect((await list()).map((rec) => rec.notification.transaction_id)).toEqual(['early', 'late']);
+		const refused = await t.control('POST', '/webhooks/delivery', { record_delay_seconds: -1 });
+		expect(refused.status).toBe(422);
 	});
 
 	test('fields the spec does not list are added to every event of a type', async () => {

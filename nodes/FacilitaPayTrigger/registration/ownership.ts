@@ -1,9 +1,9 @@
 import type { IDataObject, IHookFunctions } from 'n8n-workflow';
 
-import type { FacilitaPayContext } from '../FacilitaPay/transport';
-import { apiRequest } from '../FacilitaPay/transport';
-import { readServiceTime } from '../FacilitaPay/validation/dates';
-import { readRetryOptions, READ_TIMEOUT_MS } from './reads';
+import type { FacilitaPayContext } from '../../FacilitaPay/transport';
+import { apiRequest } from '../../FacilitaPay/transport';
+import { readServiceTime } from '../../FacilitaPay/validation/dates';
+import { readRetryOptions, READ_TIMEOUT_MS } from './account';
 
 /*
  * FacilitaPay keeps one webhook URL per account: whoever enabled webhooks last receives every

@@ -1,0 +1,261 @@
+import type { IDataObject, ITriggerFunctions } from 'n8n-workflow';
+import { sleep } from 'n8n-workflow';
+
+import type { ApiRequest, FacilitaPayContext, RunState } from '../../FacilitaPay/transport';
+import { apiRequest, beginRun } from '../../FacilitaPay/transport';
+import { isEventSelected } from '../events';
+import { LOG } from '../texts';
+import { itemOf, typeOf } from './item';
+import { attachObjects } from './objects';
+import { FAILED_SWEEP_EVERY_MS, isDue, LOOK_BACK_EVERY_MS, nextReadAt } from './pace';
+import type { LogRecord, LogState } from './selection';
+import {
+	missedBehind,
+	readLogState,
+	settlePage,
+	startedButFailed,
+	withStarted,
+	writeLogState,
+} from './selection';
+import { productionUrls } from './urls';
+
+/*
+ * The reader: reads FacilitaPay's notification log after its cursor until a page comes back
+ * empty, starts one execution per record sent to this workflow's URL, marks the failed ones
+ * successful, then waits for the next poll or a delivery's prompt. It runs in n8n's trigger()
+ * of the node, on the instance that runs triggers (the leader in queue mode), from activation
+ * and from every start of n8n, so what FacilitaPay listed while n8n was down is caught up.
+ */
+
+/** Records asked per read (the live maximum is not published: a shorter page is not the end). */
+export const PER_PAGE = 100;
+/** At most this many pages of failed records are read per sweep. */
+export const FAILED_SWEEP_PAGES = 20;
+/** At most this many records are read and emitted at once when objects are attached. */
+export const EMIT_CONCURRENCY = 8;
+
+/** Time and requests, given from outside so that tests control them. */
+export interface ReaderDeps {
+	now(): number;
+	wait(ms: number): Promise<void>;
+	request(ctx: ITriggerFunctions, request: ApiRequest, run: RunState): Promise<unknown>;
+}
+
+export const realDeps: ReaderDeps = {
+	now: () => Date.now(),
+	wait: async (ms) => await sleep(ms),
+	request: async (ctx, request, run) =>
+		await apiRequest.call(ctx as unknown as FacilitaPayContext, request, undefined, run),
+};
+
+export interface ReaderOptions {
+	/** Read the objects each event names and attach them (Attach Current Objects). */
+	attachObjects: boolean;
+	/** The Events choice. */
+	events: unknown;
+}
+
+function list(answer: unknown): unknown[] {
+	return Array.isArray(answer) ? answer : [];
+}
+
+export class LogReader {
+	private stopped = false;
+	private prompted = false;
+	private wake: (() => void) | undefined;
+	private lastReadAt = Number.NEGATIVE_INFINITY;
+	private lookedBackAt: number | undefined;
+	private sweptAt: number | undefined;
+	private readonly run: RunState = beginRun({ concurrency: EMIT_CONCURRENCY, timeoutMs: 30_000 });
+	/** Resolves when the loop has ended (after stop()). */
+	done: Promise<void> = Promise.resolve();
+
+	constructor(
+		private readonly ctx: ITriggerFunctions,
+		private readonly options: ReaderOptions,
+		private readonly deps: ReaderDeps = realDeps,
+	) {}
+
+	/** A delivery arrived: read the log soon (no sooner than the pace allows). */
+	prompt(): void {
+		if (this.prompted) return;
+		this.prompted = true;
+		this.wake?.();
+	}
+
+	stop(): void {
+		this.stopped = true;
+		this.wake?.();
+	}
+
+	/** Starts the loop; returns at once. */
+	start(): void {
+		this.done = this.loop();
+	}
+
+	private async loop(): Promise<void> {
+		while (!this.stopped) {
+			let failed = false;
+			try {
+				await this.cycle();
+			} catch (error) {
+				failed = true;
+				this.ctx.logger.warn(
+					`${LOG}: FacilitaPay's notification log could not be read (${(error as Error).message}); reading it again in a few seconds. Nothing is lost: every event it lists for this workflow starts once it can be read.`,
+				);
+			}
+			await this.pause(failed);
+		}
+	}
+
+	private async pause(failed: boolean): Promise<void> {
+		for (;;) {
+			if (this.stopped) return;
+			const due = nextReadAt(this.lastReadAt, this.prompted, failed);
+			const now = this.deps.now();
+			if (now >= due) return;
+			await new Promise<void>((resolve) => {
+				this.wake = resolve;
+				void this.deps.wait(due - now).then(resolve);
+			});
+			this.wake = undefined;
+		}
+	}
+
+	private async read(qs: IDataObject): Promise<unknown[]> {
+		const answer = await this.deps.request(
+			this.ctx,
+			{ method: 'GET', path: '/notifications', qs, retry: 'safe' },
+			this.run,
+		);
+		return list(answer);
+	}
+
+	/** The log state, set to the newest record now when the trigger never set it. */
+	private async state(staticData: IDataObject): Promise<LogState> {
+		const kept = readLogState(staticData);
+		if (kept) return kept;
+		const newest = await this.read({ order_by: 'desc', per_page: '1' });
+		const id = (newest[0] as IDataObject | undefined)?.id;
+		const state: LogState = {
+			cursor: typeof id === 'string' && id !== '' ? id : null,
+			since: new Date(this.deps.now()).toISOString(),
+			started: [],
+		};
+		writeLogState(staticData, state);
+		return state;
+	}
+
+	/** One pass: every page after the cursor, then the look back and the failed sweep when due. */
+	async cycle(): Promise<void> {
+		const staticData = this.ctx.getWorkflowStaticData('node');
+		const ours = productionUrls(staticData);
+		this.lastReadAt = this.deps.now();
+		this.prompted = false;
+		if (ours.length === 0) return;
+		let state = await this.state(staticData);
+		const wanted = (type: string) => isEventSelected(type, this.options.events);
+		for (;;) {
+			const qs: IDataObject = { per_page: String(PER_PAGE) };
+			if (state.cursor) qs.last_id = state.cursor;
+			const page = await this.read(qs);
+			if (page.length === 0) break;
+			const verdict = settlePage(page, state, ours, wanted);
+			state = {
+				...state,
+				cursor: verdict.cursor,
+				started: withStarted(
+					state.started,
+					verdict.start.map((record) => record.id),
+				),
+			};
+			// Kept before the executions start: n8n saves the static data as it starts each one.
+			writeLogState(staticData, state);
+			await this.startAll(verdict.start);
+			await this.markSuccessful(verdict.markSuccessful);
+			if (this.stopped) return;
+		}
+		const now = this.deps.now();
+		if (isDue(this.lookedBackAt, LOOK_BACK_EVERY_MS, now)) {
+			this.lookedBackAt = now;
+			const recent = await this.read({ order_by: 'desc', per_page: String(PER_PAGE) });
+			const missed = missedBehind(recent, state, ours, wanted);
+			if (missed.length > 0) {
+				state = {
+					...state,
+					started: withStarted(
+						state.started,
+						missed.map((r) => r.id),
+					),
+				};
+				writeLogState(staticData, state);
+				await this.startAll(missed);
+				await this.markSuccessful(missed.filter((record) => record.failed_at));
+			}
+		}
+		if (isDue(this.sweptAt, FAILED_SWEEP_EVERY_MS, now)) {
+			this.sweptAt = now;
+			await this.sweepFailed(state, ours);
+		}
+	}
+
+	/** Starts one execution per record (objects read first when asked, a few records at once). */
+	private async startAll(records: LogRecord[]): Promise<void> {
+		if (!this.options.attachObjects) {
+			for (const record of records) this.emit(record, {});
+			return;
+		}
+		const queue = [...records];
+		const worker = async () => {
+			for (let record = queue.shift(); record; record = queue.shift()) {
+				const attached = await attachObjects(
+					this.ctx as unknown as FacilitaPayContext,
+					{ ...record.notification, type: typeOf(record.notification) },
+					this.run,
+				);
+				this.emit(record, attached);
+			}
+		};
+		await Promise.all(Array.from({ length: EMIT_CONCURRENCY }, worker));
+	}
+
+	private emit(record: LogRecord, attached: IDataObject): void {
+		const item = itemOf(record, attached, new Date(this.deps.now()));
+		this.ctx.emit([[{ json: item, pairedItem: { item: 0 } }]]);
+	}
+
+	private async markSuccessful(records: LogRecord[]): Promise<void> {
+		for (const record of records) {
+			try {
+				await this.deps.request(
+					this.ctx,
+					{
+						method: 'PUT',
+						path: `/notifications/${encodeURIComponent(record.id)}`,
+						retry: 'safe',
+					},
+					this.run,
+				);
+			} catch (error) {
+				this.ctx.logger.warn(
+					`${LOG}: the notification record ${record.id} started the workflow but could not be marked successful (${(error as Error).message}); FacilitaPay may keep listing it as failed.`,
+				);
+			}
+		}
+	}
+
+	/** Marks successful the records that started and that FacilitaPay still lists as failed. */
+	private async sweepFailed(state: LogState, ours: string[]): Promise<void> {
+		let lastId: string | undefined;
+		for (let page = 0; page < FAILED_SWEEP_PAGES; page++) {
+			const qs: IDataObject = { failed: 'true', per_page: String(PER_PAGE) };
+			if (lastId) qs.last_id = lastId;
+			const records = await this.read(qs);
+			if (records.length === 0) return;
+			await this.markSuccessful(startedButFailed(records, state, ours));
+			const id = (records[records.length - 1] as IDataObject | undefined)?.id;
+			if (typeof id !== 'string' || id === '') return;
+			lastId = id;
+		}
+	}
+}
