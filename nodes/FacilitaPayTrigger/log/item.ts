@@ -14,7 +14,8 @@ function isObject(value: unknown): value is IDataObject {
 
 /** The event's payload as the record lists it, without the secret (the KYC payload as kyc_status). */
 export function eventOf(notification: IDataObject): IDataObject {
-	const { secret: _secret, ...fields } = notification;
+	const fields = { ...notification };
+	delete fields.secret;
 	if (typeof fields.type !== 'string' && isObject(fields.data)) return kycStatusEvent(fields.data);
 	return fields;
 }

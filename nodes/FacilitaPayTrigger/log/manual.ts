@@ -1,5 +1,6 @@
 import type { IDataObject, ITriggerFunctions } from 'n8n-workflow';
 
+import { clock } from '../../FacilitaPay/clock';
 import { LOG } from '../texts';
 import { itemOf, samePayload, unlistedTestItem } from './item';
 import type { ReaderDeps } from './reader';
@@ -66,14 +67,14 @@ async function testItem(
 						record.url === delivery.url &&
 						samePayload(record.notification, delivery.notification),
 				);
-			if (found) return itemOf(found, {}, new Date(deps.now()));
+			if (found) return itemOf(found, {}, clock.now());
 		} catch (error) {
 			ctx.logger.warn(
 				`${LOG}: the notification log could not be read for a test event (${(error as Error).message})`,
 			);
 		}
 	}
-	return unlistedTestItem(delivery.notification, new Date(deps.now()));
+	return unlistedTestItem(delivery.notification, clock.now());
 }
 
 /** trigger() in a manual execution: emits the test delivery's event once, then nothing. */

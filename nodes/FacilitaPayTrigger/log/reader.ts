@@ -4,6 +4,7 @@ import { sleep } from 'n8n-workflow';
 import type { ApiRequest, FacilitaPayContext, RunState } from '../../FacilitaPay/transport';
 import { apiRequest, beginRun } from '../../FacilitaPay/transport';
 import { isEventSelected } from '../events';
+import { clock } from '../../FacilitaPay/clock';
 import { LOG } from '../texts';
 import { itemOf, typeOf } from './item';
 import { attachObjects } from './objects';
@@ -139,7 +140,7 @@ export class LogReader {
 		const id = (newest[0] as IDataObject | undefined)?.id;
 		const state: LogState = {
 			cursor: typeof id === 'string' && id !== '' ? id : null,
-			since: new Date(this.deps.now()).toISOString(),
+			since: clock.now().toISOString(),
 			started: [],
 		};
 		writeLogState(staticData, state);
@@ -220,7 +221,7 @@ export class LogReader {
 	}
 
 	private emit(record: LogRecord, attached: IDataObject): void {
-		const item = itemOf(record, attached, new Date(this.deps.now()));
+		const item = itemOf(record, attached, clock.now());
 		this.ctx.emit([[{ json: item, pairedItem: { item: 0 } }]]);
 	}
 

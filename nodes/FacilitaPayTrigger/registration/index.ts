@@ -44,17 +44,26 @@ function workflowIdOf(ctx: IHookFunctions): string {
  * pointed here: every record after it that is sent to this workflow's URL is one of its events.
  * Kept when set already (a re-publish catches up what was listed meanwhile).
  */
-async function setCursor(ctx: IHookFunctions, staticData: IDataObject): Promise<void> {
+async function setCursor(
+	ctx: IHookFunctions,
+	staticData: IDataObject,
+	newestId: string | null | undefined,
+): Promise<void> {
 	if (readLogState(staticData)) return;
-	const newest = (await apiRequest.call(ctx, {
-		method: 'GET',
-		path: '/notifications',
-		qs: { order_by: 'desc', per_page: '1' },
-		retry: 'safe',
-	})) as unknown;
-	const first = Array.isArray(newest) ? (newest[0] as IDataObject | undefined) : undefined;
+	let cursor = newestId;
+	if (cursor === undefined) {
+		// The ownership read failed: this one must not (activation fails, nothing registered).
+		const newest = (await apiRequest.call(ctx, {
+			method: 'GET',
+			path: '/notifications',
+			qs: { order_by: 'desc', per_page: '1' },
+			retry: 'safe',
+		})) as unknown;
+		const first = Array.isArray(newest) ? (newest[0] as IDataObject | undefined) : undefined;
+		cursor = typeof first?.id === 'string' && first.id !== '' ? first.id : null;
+	}
 	writeLogState(staticData, {
-		cursor: typeof first?.id === 'string' && first.id !== '' ? first.id : null,
+		cursor,
 		since: clock.now().toISOString(),
 		started: [],
 	});
@@ -151,7 +160,7 @@ export const webhookMethods = {
 					`${LOG}: FacilitaPay sent this account's notifications to ${maskUrl(ownership.url)} until now; activating this workflow points them here, so that workflow or system stops receiving them. FacilitaPay keeps one URL per account.`,
 				);
 			}
-			if (!test) await setCursor(this, staticData);
+			if (!test) await setCursor(this, staticData, ownership.newestId);
 			const data = (await apiRequest.call(this, {
 				method: 'POST',
 				path: '/enable_webhooks',

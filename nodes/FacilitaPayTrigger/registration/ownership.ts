@@ -59,8 +59,17 @@ export function ownershipFrom(records: unknown, ours: string[]): Ownership {
 	};
 }
 
+/** What the read of the newest records found: who receives, and the newest record's id. */
+export type OwnershipRead = Ownership & {
+	/** The newest record's id; null when the log is empty; undefined when it could not be read. */
+	newestId?: string | null;
+};
+
 /** Reads the newest notification records and tells who receives the account's notifications. */
-export async function checkOwnership(ctx: FacilitaPayContext, ours: string[]): Promise<Ownership> {
+export async function checkOwnership(
+	ctx: FacilitaPayContext,
+	ours: string[],
+): Promise<OwnershipRead> {
 	try {
 		const records = await apiRequest.call(
 			ctx,
@@ -72,7 +81,9 @@ export async function checkOwnership(ctx: FacilitaPayContext, ours: string[]): P
 			},
 			{ ...readRetryOptions(Date.now() + READ_TIMEOUT_MS), maxAttempts: 1 },
 		);
-		return ownershipFrom(records, ours);
+		const first = Array.isArray(records) ? (records[0] as IDataObject | undefined) : undefined;
+		const newestId = typeof first?.id === 'string' && first.id !== '' ? first.id : null;
+		return { ...ownershipFrom(records, ours), newestId };
 	} catch (error) {
 		return {
 			kind: 'unknown',
