@@ -56,12 +56,15 @@ describeE2e('FacilitaPay Trigger registration in a real n8n 2.x', () => {
 			const [execution] = await waitForExecutions(workflow.id, 1, state);
 			const items = triggerItems(execution);
 			expect(items).toEqual([
+				// Proven by FacilitaPay's notification log (the subject itself is not in the sandbox).
 				expect.objectContaining({
 					type: 'subject_approved',
 					subject_id: 'e2e-subject-1',
-					verified: false,
+					verified: true,
+					notificationRecord: expect.objectContaining({ id: expect.any(String) }),
 				}),
 			]);
+			expect(execution.mode).toBe('trigger');
 			expect(JSON.stringify(items)).not.toContain(webhook.secret);
 
 			// Issue 13: an unsigned KYC payload nested 100,000 levels deep is answered 4xx and starts
@@ -83,27 +86,13 @@ describeE2e('FacilitaPay Trigger registration in a real n8n 2.x', () => {
 				},
 			});
 			expect(plain.status).toBe(200);
-			const executions = await waitForExecutions(workflow.id, 2, state);
-			expect(executions).toHaveLength(2);
-			// Verify With API is off here, so only the option lets it in, unverified: every field of an
-			// unsigned payload stays under unverifiedFields (issue 25), none is read as verified.
-			expect(triggerItems(executions[1])).toEqual([
-				expect.objectContaining({
-					type: 'kyc_status',
-					verified: false,
-					subject_id: 'kyc-plain',
-					unverifiedFields: {
-						data: {
-							id: 'kyc-plain',
-							status: 'approved',
-							social_name: 'Ana',
-							injected: { value: '1.00' },
-						},
-					},
-				}),
-			]);
-			expect(triggerItems(executions[1])[0]).not.toHaveProperty('data');
-			expect(JSON.stringify(executions.map((e) => triggerItems(e)))).not.toContain('kyc-deep');
+			expect(plain.json).toEqual({ message: 'Received' });
+			// Neither is in FacilitaPay's notification log for this URL: a stranger's payload starts
+			// nothing, whatever it says (issue 31; before, the option let it in unverified).
+			await new Promise((resolve) => setTimeout(resolve, 5_000));
+			const executions = await waitForExecutions(workflow.id, 1, state);
+			expect(executions).toHaveLength(1);
+			expect(JSON.stringify(executions.map((e) => triggerItems(e)))).not.toContain('kyc-');
 			await deactivateWorkflow(workflow.id, state);
 		},
 	);
@@ -156,7 +145,8 @@ describeE2e('FacilitaPay Trigger registration in a real n8n 2.x', () => {
 				);
 				expect(sent.data.status).toBe('reproved');
 				const [execution] = await account.next();
-				expect(execution.mode).toBe('webhook');
+				// Started by the trigger's reader of the notification log, not by the request.
+				expect(execution.mode).toBe('trigger');
 				expect(triggerItems(execution)).toEqual([
 					expect.objectContaining({ type: 'subject_reproved', verified: true }),
 				]);
