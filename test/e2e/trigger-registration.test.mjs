@@ -20,6 +20,7 @@ import {
 	TRIGGER,
 	triggerItems,
 	useTriggerSandbox,
+	waitFor,
 	waitForExecutions,
 	workflowWithTrigger,
 } from './lib/n8n-e2e.mjs';
@@ -152,6 +153,61 @@ describeE2e('FacilitaPay Trigger registration in a real n8n 2.x', () => {
 				]);
 				console.log(
 					`test listening: answered HTTP ${listen.status} (${listen.text.slice(0, 160)}); production URL kept; the next event ran the production workflow (execution ${execution.id}, mode ${execution.mode})`,
+				);
+			},
+			CLI_TIMEOUT,
+		);
+	});
+
+	describe('"Listen for test event" on an unpublished workflow', () => {
+		const account = useTriggerSandbox({
+			id: 'facilitapay-trigger-listen-ok-sandbox',
+			name: 'FacilitaPay Trigger Listen Sandbox',
+		});
+
+		test(
+			"the delivery to the test URL starts the test execution, which shows FacilitaPay's record of it (n8n runs the node's trigger() in manual mode)",
+			async () => {
+				const state = account.state;
+				const base = workflowWithTrigger({ parameters: { events: ['*'] }, typeVersion: 2 });
+				base.nodes[0].credentials = { facilitaPayApi: account.sb.credentials };
+				const workflow = await createWorkflowViaApi(base, state);
+				const { client } = await setupOwner(state.n8nUrl);
+				const mark = await sandboxMark(state);
+				const listen = await client.call('POST', `/rest/workflows/${workflow.id}/run`, {
+					triggerToStartFrom: { name: TRIGGER },
+				});
+				expect(listen.ok).toBe(true);
+				const [registration] = await waitFor(
+					async () => {
+						const found = await sandboxRequests(
+							{ after: mark, method: 'POST', pathPrefix: '/enable_webhooks' },
+							state,
+						);
+						return found.length > 0 ? found : null;
+					},
+					{ what: 'the test registration' },
+				);
+				expect(registration.body.url).toMatch(/\/webhook-test\//);
+				const sent = await sandboxControl(
+					'POST',
+					'/events',
+					{ type: 'subject_approved', subject_id: 'listen-subject-1' },
+					state,
+				);
+				expect(sent.data.notification).toMatchObject({ last_response_status: 200 });
+				const [execution] = await waitForExecutions(workflow.id, 1, state);
+				expect(execution.mode).toBe('manual');
+				expect(triggerItems(execution)).toEqual([
+					expect.objectContaining({
+						type: 'subject_approved',
+						subject_id: 'listen-subject-1',
+						verified: true,
+						notificationRecord: expect.objectContaining({ id: sent.data.notification.id }),
+					}),
+				]);
+				console.log(
+					`test listening: the test execution ${execution.id} (mode ${execution.mode}) showed the record ${sent.data.notification.id}`,
 				);
 			},
 			CLI_TIMEOUT,

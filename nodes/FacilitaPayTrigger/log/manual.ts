@@ -18,6 +18,21 @@ import { beginRun } from '../../FacilitaPay/transport';
  * not list it within TEST_LOOKUPS reads.
  */
 
+/**
+ * Whether two URLs are this node's webhook: the same `<webhook id>/<path>` at their end (n8n may
+ * give a webhook() of a test listening its production form; the test form has `webhook-test`).
+ */
+export function sameWebhook(a: string, b: string): boolean {
+	const tail = (url: string) => {
+		try {
+			return new URL(url).pathname.split('/').filter(Boolean).slice(-2).join('/');
+		} catch {
+			return url;
+		}
+	};
+	return a === b || (tail(a) !== '' && tail(a) === tail(b));
+}
+
 /** Reads of the log for the test delivery's record, one per TEST_LOOKUP_GAP_MS. */
 export const TEST_LOOKUPS = 5;
 export const TEST_LOOKUP_GAP_MS = 1_000;
@@ -64,7 +79,7 @@ async function testItem(
 				.find(
 					(record) =>
 						record !== undefined &&
-						record.url === delivery.url &&
+						sameWebhook(record.url, delivery.url) &&
 						samePayload(record.notification, delivery.notification),
 				);
 			if (found) return itemOf(found, {}, clock.now());

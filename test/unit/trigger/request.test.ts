@@ -6,6 +6,7 @@ import {
 	runTrigger,
 	triggerKey,
 } from '../../../nodes/FacilitaPayTrigger/log';
+import { sameWebhook } from '../../../nodes/FacilitaPayTrigger/log/manual';
 import { realDeps } from '../../../nodes/FacilitaPayTrigger/log/reader';
 import { FakeLog, FakeTime, triggerContext } from './fakeLog';
 import { SECRET, TEST_URL, receive } from './triggerContext';
@@ -148,5 +149,16 @@ describe('"Listen for test event"', () => {
 			url: TEST_URL,
 			notification: { type: 'identified', transaction_id: 'tx-1', secret: '1234' },
 		});
+	});
+});
+
+describe('the test delivery and its record', () => {
+	it.each<[string, string, boolean]>([
+		[TEST_URL, TEST_URL, true],
+		[TEST_URL, 'https://n8n.example.com/webhook/3f1c/webhook', true],
+		[TEST_URL, 'https://n8n.example.com/webhook-test/other/webhook', false],
+		[TEST_URL, 'https://elsewhere.example.com/hook', false],
+	])('%s and %s are the same webhook: %s', (a, b, same) => {
+		expect(sameWebhook(a, b)).toBe(same);
 	});
 });
