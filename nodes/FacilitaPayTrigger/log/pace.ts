@@ -25,3 +25,30 @@ export function nextReadAt(lastReadAt: number, prompted: boolean, failed = false
 export function isDue(doneAt: number | undefined, everyMs: number, now: number): boolean {
 	return doneAt === undefined || now - doneAt >= everyMs;
 }
+
+/** The smallest page size taken for a cap of the service's (below it a short page is just short). */
+export const SMALLEST_CAP = 10;
+
+/**
+ * Whether to read the next page in the same pass: after a page as long as the service gives at
+ * most (`fullPage`: what was asked, or a cap learnt). After a shorter page the rest, if any, is
+ * read by the next pass, soon after: a short page is not the end, but reading on at once would
+ * cost an empty read per pass.
+ */
+export function readOnNow(length: number, fullPage: number): boolean {
+	return length > 0 && length >= fullPage;
+}
+
+/**
+ * The page size taken as full after a pass whose first page had `firstLength` records, when the
+ * pass before ended on a short page of `lastShort` records: the same length again means the service
+ * caps pages there (the live `per_page` maximum is not published).
+ */
+export function learntFullPage(
+	fullPage: number,
+	lastShort: number | undefined,
+	firstLength: number,
+): number {
+	if (lastShort === undefined || lastShort < SMALLEST_CAP || lastShort >= fullPage) return fullPage;
+	return firstLength === lastShort ? lastShort : fullPage;
+}

@@ -8,7 +8,14 @@ import { clock } from '../../FacilitaPay/clock';
 import { LOG } from '../texts';
 import { itemOf, typeOf } from './item';
 import { attachObjects } from './objects';
-import { FAILED_SWEEP_EVERY_MS, isDue, LOOK_BACK_EVERY_MS, nextReadAt } from './pace';
+import {
+	FAILED_SWEEP_EVERY_MS,
+	isDue,
+	learntFullPage,
+	LOOK_BACK_EVERY_MS,
+	nextReadAt,
+	readOnNow,
+} from './pace';
 import type { LogRecord, LogState } from './selection';
 import {
 	missedBehind,
@@ -66,6 +73,10 @@ export class LogReader {
 	private wake: (() => void) | undefined;
 	private lastReadAt = Number.NEGATIVE_INFINITY;
 	private lookedBackAt: number | undefined;
+	/** The page size taken as full (PER_PAGE, or the service's cap once learnt). */
+	private fullPage = PER_PAGE;
+	/** The length of the short page the last pass ended on (undefined: it ended on an empty one). */
+	private lastShort: number | undefined;
 	private sweptAt: number | undefined;
 	private readonly run: RunState = beginRun({ concurrency: EMIT_CONCURRENCY, timeoutMs: 30_000 });
 	/** Resolves when the loop has ended (after stop()). */
@@ -156,10 +167,12 @@ export class LogReader {
 		if (ours.length === 0) return;
 		let state = await this.state(staticData);
 		const wanted = (type: string) => isEventSelected(type, this.options.events);
-		for (;;) {
+		for (let first = true; ; first = false) {
 			const qs: IDataObject = { per_page: String(PER_PAGE) };
 			if (state.cursor) qs.last_id = state.cursor;
 			const page = await this.read(qs);
+			if (first) this.fullPage = learntFullPage(this.fullPage, this.lastShort, page.length);
+			this.lastShort = undefined;
 			if (page.length === 0) break;
 			const verdict = settlePage(page, state, ours, wanted);
 			state = {
@@ -175,6 +188,12 @@ export class LogReader {
 			await this.startAll(verdict.start);
 			await this.markSuccessful(verdict.markSuccessful);
 			if (this.stopped) return;
+			if (!readOnNow(page.length, this.fullPage)) {
+				// More may follow this short page: the next pass reads on from here, soon.
+				this.lastShort = page.length;
+				this.prompted = true;
+				break;
+			}
 		}
 		const now = this.deps.now();
 		if (isDue(this.lookedBackAt, LOOK_BACK_EVERY_MS, now)) {

@@ -86,20 +86,22 @@ export function settlePage(
 }
 
 /**
- * The records of a recent window read newest first (the backward look) that are ours, were
- * written since the trigger's first registration, and did not start: a record the log listed
- * behind the cursor. Pure.
+ * The records of a recent window read newest first (the backward look) that the log lists behind
+ * the cursor (after it in this newest-first page: those before it are the next reads' own), are
+ * ours, were written since the trigger's first registration, and did not start. Pure.
  */
 export function missedBehind(
 	page: unknown[],
-	state: Pick<LogState, 'since' | 'started'>,
+	state: Pick<LogState, 'cursor' | 'since' | 'started'>,
 	ours: readonly string[],
 	wanted: (type: string) => boolean,
 ): LogRecord[] {
 	const started = new Set(state.started);
 	const since = Date.parse(state.since);
 	const missed: LogRecord[] = [];
-	for (const entry of page) {
+	const at = page.findIndex((entry) => isObject(entry) && entry.id === state.cursor);
+	if (state.cursor === null || at === -1) return missed;
+	for (const entry of page.slice(at + 1)) {
 		const record = asRecord(entry);
 		if (!record || !ours.includes(record.url) || started.has(record.id)) continue;
 		const inserted = Date.parse(String(record.inserted_at ?? ''));

@@ -153,12 +153,12 @@ describe('one event = one record', () => {
 });
 
 describe('where the spec is silent', () => {
-	it('pages shorter than asked are not the end: it reads on with last_id until a page comes back empty', async () => {
+	it('pages shorter than asked are not the end: the next pass reads on with last_id until a page comes back empty', async () => {
 		const log = new FakeLog();
 		log.pageCap = 3;
 		for (let n = 1; n <= 7; n++) log.add(PRODUCTION_URL, identified(`tx-${n}`));
 		const { reader: r, emitted } = reader(log, { staticData: published(null) });
-		await r.cycle();
+		for (let pass = 0; pass < 4; pass++) await r.cycle();
 		expect(transactionIds(emitted)).toEqual([
 			'tx-1',
 			'tx-2',
@@ -168,12 +168,38 @@ describe('where the spec is silent', () => {
 			'tx-6',
 			'tx-7',
 		]);
-		const reads = log.lines().filter((line) => line.startsWith('GET /notifications?last_id'));
+		const reads = log
+			.lines()
+			.filter((line) => /^GET \/notifications\?(last_id=[^&]+&)?per_page=100$/.test(line));
 		expect(reads).toEqual([
+			'GET /notifications?per_page=100',
 			'GET /notifications?last_id=rec-0003&per_page=100',
 			'GET /notifications?last_id=rec-0006&per_page=100',
 			'GET /notifications?last_id=rec-0007&per_page=100',
 		]);
+	});
+
+	it('a cap the service keeps (20 a page) is learnt: then the pages are read on within one pass', async () => {
+		const log = new FakeLog();
+		log.pageCap = 20;
+		for (let n = 1; n <= 70; n++) log.add(PRODUCTION_URL, identified(`tx-${n}`));
+		const { reader: r, emitted } = reader(log, { staticData: published(null) });
+		await r.cycle();
+		expect(emitted).toHaveLength(20);
+		await r.cycle();
+		expect(emitted).toHaveLength(70);
+		expect(new Set(transactionIds(emitted)).size).toBe(70);
+	});
+
+	it('one read per pass when a delivery brings one record (no empty read after every short page)', async () => {
+		const log = new FakeLog();
+		const { reader: r, emitted } = reader(log, { staticData: published(null) });
+		await r.cycle();
+		const before = log.requests.length;
+		log.add(PRODUCTION_URL, identified('tx-1'));
+		await r.cycle();
+		expect(transactionIds(emitted)).toEqual(['tx-1']);
+		expect(log.lines().slice(before)).toEqual(['GET /notifications?per_page=100']);
 	});
 
 	it('a record written after its first delivery starts when the log lists it (the next read after the cursor)', async () => {
