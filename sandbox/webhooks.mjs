@@ -5,6 +5,7 @@
  *
  * What the spec leaves open is played on demand (`configure`, `POST /_sandbox/webhooks/delivery`):
  * - `concurrent`: first deliveries go out at once instead of one after the other (default false);
+ *   a number N: at most N first deliveries in flight at once (e.g. 25);
  * - `timeout_ms`: how long a delivery waits for the receiver's answer (default 10 000);
  * - `retry_seconds`: redelivery after these REAL seconds (e.g. [1, 2, 4, 8, 16]) instead of
  *   1, 5, 15, 60 and 360 minutes of the virtual clock;
@@ -96,8 +97,12 @@ export function createWebhooks({ state, clock, timeoutMs = 10000 }) {
 	/** Changes how deliveries are made (see the top of this file); answers the settings. */
 	function configure(body = {}) {
 		const errors = new Errors();
-		if (body.concurrent !== undefined && typeof body.concurrent !== 'boolean')
-			errors.add('concurrent', 'must be true or false');
+		if (
+			body.concurrent !== undefined &&
+			typeof body.concurrent !== 'boolean' &&
+			!(Number.isInteger(body.concurrent) && body.concurrent > 0)
+		)
+			errors.add('concurrent', 'must be true, false or a positive number of deliveries');
 		if (
 			body.timeout_ms !== undefined &&
 			!(Number.isInteger(body.timeout_ms) && body.timeout_ms > 0)
@@ -189,6 +194,10 @@ export function createWebhooks({ state, clock, timeoutMs = 10000 }) {
 			_retryTimer: null,
 		};
 		write(rec);
+		if (typeof settings.concurrent === 'number') {
+			track(limited(() => attempt(rec)));
+			return rec;
+		}
 		if (settings.concurrent) {
 			track(attempt(rec));
 			return rec;
@@ -218,6 +227,22 @@ export function createWebhooks({ state, clock, timeoutMs = 10000 }) {
 	/** How many records one page holds when `asked` are asked. */
 	function pageSize(asked) {
 		return settings.per_page_max === null ? asked : Math.min(asked, settings.per_page_max);
+	}
+
+	/** First deliveries waiting for one of the `concurrent` places. @type {Array<() => void>} */
+	const waiting = [];
+	let running = 0;
+	/** Runs `job` when fewer than `concurrent` first deliveries are in flight. */
+	async function limited(job) {
+		if (running >= Number(settings.concurrent))
+			await new Promise((resolve) => waiting.push(() => resolve(undefined)));
+		running += 1;
+		try {
+			return await job();
+		} finally {
+			running -= 1;
+			waiting.shift()?.();
+		}
 	}
 
 	function track(delivery) {

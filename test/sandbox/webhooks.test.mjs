@@ -338,6 +338,34 @@ describe('delivery as the spec leaves it open, played on demand', () => {
 		);
 	});
 
+	test('concurrent: 3 keeps at most 3 first deliveries in flight at once', async () => {
+		await t.control('POST', '/webhooks/delivery', { concurrent: 3 });
+		let open = 0;
+		let peak = 0;
+		const slow = await startSlowReceiver(async () => {
+			open += 1;
+			peak = Math.max(peak, open);
+			await new Promise((resolve) => setTimeout(resolve, 50));
+			open -= 1;
+			return 200;
+		});
+		try {
+			await enable(slow.url);
+			const r = await t.control('POST', '/pix/receive_many', {
+				document_number: (await createPerson(t)).document_number,
+				value: '1.00',
+				count: 9,
+			});
+			expect(r.status).toBe(200);
+			await wait();
+			expect((await list()).filter((rec) => rec.last_response_status === 200)).toHaveLength(9);
+			expect(peak).toBe(3);
+		} finally {
+			await slow.close();
+		}
+		expect((await t.control('POST', '/webhooks/delivery', { concurrent: 0 })).status).toBe(422);
+	});
+
 	test('per_page_max: a page holds at most that many records whatever per_page asks; last_id reads on', async () => {
 		await enable();
 		for (const id of ['t1', 't2', 't3', 't4', 't5'])
