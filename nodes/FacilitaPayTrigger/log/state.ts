@@ -2,8 +2,9 @@ import type { IDataObject } from 'n8n-workflow';
 
 /*
  * The trigger's process memory, one object with one reset: the readers running in this process
- * (one per published trigger, on the instance that runs triggers) and the deliveries a test
- * listening ("Listen for test event") handed to its execution.
+ * (one per published trigger, on the instance that runs triggers), the deliveries a test
+ * listening ("Listen for test event") handed to its execution, and the production registrations
+ * this process made (per account and per service: workflow id → URL; registration/ownership.ts).
  */
 
 /** A running reader, as a delivery sees it. */
@@ -24,6 +25,8 @@ export interface TestDelivery {
 export const processState = {
 	readers: new Map<string, Prompted>(),
 	tests: new Map<string, TestDelivery>(),
+	production: new Map<string, Map<string, string>>(),
+	productionByService: new Map<string, Map<string, string>>(),
 };
 
 /** Where a trigger's reader and test delivery are found: its workflow and node. */
@@ -36,4 +39,6 @@ export function resetProcessState(): void {
 	for (const reader of processState.readers.values()) reader.stop();
 	processState.readers.clear();
 	processState.tests.clear();
+	processState.production.clear();
+	processState.productionByService.clear();
 }
