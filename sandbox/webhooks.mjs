@@ -19,6 +19,10 @@
  * - `record_delay_seconds`: a record is written (listed by `GET /notifications`) this many REAL
  *   seconds after its first delivery went out (default 0: before; whether the live service writes
  *   it before sending is not published). It is then listed after the records written before it.
+ * - `kyc_payload`: the KYC status payload (`{"data": {…subject…}}`, no wrapper, no secret; its
+ *   event name is not published) sent beside `subject_approved` and `subject_reproved`: `off`
+ *   (default), `listed` (written in the notification log like any other) or `unlisted` (delivered,
+ *   never listed: whether the live log lists it is not published).
  */
 import { randomUUID, randomInt } from 'node:crypto';
 import axios from 'axios';
@@ -49,6 +53,7 @@ export function createWebhooks({ state, clock, timeoutMs = 10000 }) {
 		/** @type {number | null} */
 		per_page_max: null,
 		record_delay_seconds: 0,
+		kyc_payload: 'off',
 	};
 	let http = client();
 	const stats = {
@@ -137,6 +142,8 @@ export function createWebhooks({ state, clock, timeoutMs = 10000 }) {
 			!(typeof body.record_delay_seconds === 'number' && body.record_delay_seconds >= 0)
 		)
 			errors.add('record_delay_seconds', 'must be a number of seconds, 0 or more');
+		if (body.kyc_payload !== undefined && !['off', 'listed', 'unlisted'].includes(body.kyc_payload))
+			errors.add('kyc_payload', 'must be off, listed or unlisted');
 		check(errors);
 		for (const name of [
 			'concurrent',
@@ -146,6 +153,7 @@ export function createWebhooks({ state, clock, timeoutMs = 10000 }) {
 			'records_secret',
 			'per_page_max',
 			'record_delay_seconds',
+			'kyc_payload',
 		])
 			if (body[name] !== undefined) settings[name] = body[name];
 		http = client();
@@ -194,19 +202,53 @@ export function createWebhooks({ state, clock, timeoutMs = 10000 }) {
 			_retryTimer: null,
 		};
 		write(rec);
+		deliver(rec);
+		const subject =
+			(type === 'subject_approved' || type === 'subject_reproved') && settings.kyc_payload !== 'off'
+				? state.subjects.get(String(fields.subject_id))
+				: undefined;
+		if (subject) emitKyc(subject);
+		return rec;
+	}
+
+	/** The KYC status payload of a subject, as `kyc_payload` says (listed or not). */
+	function emitKyc(subject) {
+		const view = Object.fromEntries(
+			Object.entries(subject).filter(([key]) => !key.startsWith('_')),
+		);
+		const rec = {
+			id: randomUUID(),
+			url: state.webhook.url,
+			sent_at: null,
+			failed_at: null,
+			inserted_at: clock.iso(),
+			notification: { data: view },
+			attempts: 0,
+			next_attempt_at: null,
+			last_response_status: null,
+			last_error: null,
+			_secret: undefined,
+			_kyc: true,
+			_retryTask: null,
+			_retryTimer: null,
+		};
+		if (settings.kyc_payload === 'listed') write(rec);
+		deliver(rec);
+	}
+
+	function deliver(rec) {
 		if (typeof settings.concurrent === 'number') {
 			track(limited(() => attempt(rec)));
-			return rec;
+			return;
 		}
 		if (settings.concurrent) {
 			track(attempt(rec));
-			return rec;
+			return;
 		}
 		// first attempts go out one after the other, in the order the events happened
 		const delivery = queue.then(() => attempt(rec));
 		queue = delivery.catch(() => {});
 		track(delivery);
-		return rec;
 	}
 
 	/** Lists the record now, or `record_delay_seconds` real seconds after its first delivery. */
@@ -259,7 +301,9 @@ export function createWebhooks({ state, clock, timeoutMs = 10000 }) {
 		try {
 			const res = await http.post(
 				rec.url,
-				{ notification: { ...rec.notification, secret: rec._secret } },
+				rec._kyc
+					? { data: rec.notification.data }
+					: { notification: { ...rec.notification, secret: rec._secret } },
 				{
 					headers: {
 						'Content-Type': 'application/json',

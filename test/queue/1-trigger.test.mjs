@@ -246,7 +246,9 @@ describeQueue('queue mode: FacilitaPay Trigger on a webhook processor and two wo
 				}),
 			});
 			expect(rightSecret.status).toBe(200);
-			// Then one true event, sent by FacilitaPay (the sandbox), naming a real subject.
+			// Then one true event, sent by FacilitaPay (the sandbox) to this workflow's URL (the burst
+			// workflow took the account's URL since: point it back), naming a real subject.
+			await sandbox.call('POST', '/api/v1/enable_webhooks', { url: webhookUrl });
 			const [subjectId] = await registerSubjects(sandbox, 1, 'Queue After Forgeries');
 			await sandbox.call('POST', '/_sandbox/events', {
 				type: 'subject_approved',

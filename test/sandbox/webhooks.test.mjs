@@ -228,6 +228,7 @@ describe('delivery as the spec leaves it open, played on demand', () => {
 			records_secret: true,
 			per_page_max: null,
 			record_delay_seconds: 0,
+			kyc_payload: 'off',
 		});
 	});
 
@@ -394,6 +395,32 @@ describe('delivery as the spec leaves it open, played on demand', () => {
 		expect((await list()).map((rec) => rec.notification.transaction_id)).toEqual(['early', 'late']);
 		const refused = await t.control('POST', '/webhooks/delivery', { record_delay_seconds: -1 });
 		expect(refused.status).toBe(422);
+	});
+
+	test('kyc_payload: the KYC status payload ({"data": subject}, no secret) beside subject_approved, listed or not', async () => {
+		await enable();
+		const subject = await createPerson(t);
+		await t.control('POST', '/webhooks/delivery', { kyc_payload: 'unlisted' });
+		await t.control('POST', `/subjects/${subject.id}/approve`, {});
+		await wait();
+		const kyc = rx.received.filter((body) => body.data);
+		expect(kyc).toHaveLength(1);
+		expect(kyc[0]).toEqual({
+			data: expect.objectContaining({ id: subject.id, status: 'approved' }),
+		});
+		expect(JSON.stringify(kyc[0])).not.toContain('secret');
+		expect((await list()).filter((rec) => rec.notification.data)).toEqual([]);
+		await t.control('POST', '/webhooks/delivery', { kyc_payload: 'listed' });
+		await t.control('POST', `/subjects/${subject.id}/approve`, {});
+		await wait();
+		const listed = (await list()).filter((rec) => rec.notification.data);
+		expect(listed).toHaveLength(1);
+		expect(listed[0].notification).toEqual({
+			data: expect.objectContaining({ id: subject.id, status: 'approved' }),
+		});
+		expect((await t.control('POST', '/webhooks/delivery', { kyc_payload: 'yes' })).status).toBe(
+			422,
+		);
 	});
 
 	test('fields the spec does not list are added to every event of a type', async () => {
