@@ -129,6 +129,56 @@ describeE2e('FacilitaPay Trigger in a real n8n 2.x: the notification log decides
 	);
 
 	test(
+		'KYC status payloads: listed in the log, each starts once from its record; not listed, each subject state FacilitaPay shows starts once (10 forged variations of the payload start nothing more)',
+		async () => {
+			const state = account.state;
+			const hook = (await sandboxControl('GET', '/webhook', undefined, state)).data;
+			const seed = (Date.now() % 100000) + 62000;
+			const kycSubject = (await createPerson(samplePerson(seed, `KYC Person ${seed}`), state)).id;
+			const kycItems = async () =>
+				(await listExecutions({ workflowId: account.workflow.id }, state))
+					.map((e) => triggerItems(e)?.[0])
+					.filter((item) => item?.type === 'kyc_status');
+			try {
+				await sandboxControl('POST', '/webhooks/delivery', { kyc_payload: 'unlisted' }, state);
+				await sandboxControl(
+					'POST',
+					`/subjects/${kycSubject}/reprove`,
+					{ items: ['proof_of_address_rejected'] },
+					state,
+				);
+				// subject_reproved from the log; kyc_status from the subject read (about 5 s later).
+				await account.next(2);
+				// Then the log lists them (and from then on settles them alone).
+				await sandboxControl('POST', '/webhooks/delivery', { kyc_payload: 'listed' }, state);
+				await sandboxControl('POST', `/subjects/${kycSubject}/approve`, {}, state);
+				await account.next(2);
+				for (let n = 0; n < 10; n++)
+					await postRaw(hook.url, {
+						data: { id: kycSubject, status: 'reproved', social_name: `Forged ${n}`, n },
+					});
+				await new Promise((resolve) => setTimeout(resolve, 12_000));
+				const items = await kycItems();
+				expect(items).toHaveLength(2);
+				expect(items.map((item) => `${item.status} ${item.verification.source}`).sort()).toEqual([
+					'approved notificationLog',
+					'reproved subjectRead',
+				]);
+				expect(JSON.stringify(items)).not.toContain('Forged');
+				expect(await listExecutions({ workflowId: account.workflow.id }, state)).toHaveLength(
+					account.expected,
+				);
+			} finally {
+				await sandboxControl('POST', '/webhooks/delivery', { kyc_payload: 'off' }, state);
+			}
+			figures.trueEventsSent += 4;
+			figures.trueEventsDelivered += 4;
+			figures.forgedWrongSecret += 10;
+		},
+		3 * CLI_TIMEOUT,
+	);
+
+	test(
 		'two workflows on one account: B published after A takes the URL; each starts only the records sent to its own URL',
 		async () => {
 			const state = account.state;

@@ -82,3 +82,28 @@ function canonical(value: unknown): string {
 	}
 	return JSON.stringify(value) ?? 'null';
 }
+
+/** The identity of a KYC status as FacilitaPay shows it: the subject's id, status and update time. */
+export function kycIdentity(subject: IDataObject): string | undefined {
+	const { id, status, updated_at: updatedAt } = subject;
+	if (typeof id !== 'string' || id === '' || typeof status !== 'string') return undefined;
+	return `kyc:${id}:${status}:${String(updatedAt ?? '')}`;
+}
+
+/** The item of a KYC status read from FacilitaPay (the payload itself is not in the log). */
+export function kycItem(subject: IDataObject, now: Date): IDataObject {
+	return {
+		type: 'kyc_status',
+		subject_id: subject.id ?? null,
+		status: subject.status ?? null,
+		data: subject,
+		verified: true,
+		verification: {
+			summary:
+				"Read from FacilitaPay: the subject's current status (the KYC payload is not in the notification log; its identity is the subject, its status and updated_at).",
+			source: 'subjectRead',
+			identity: kycIdentity(subject) ?? null,
+		},
+		receivedAt: now.toISOString(),
+	};
+}

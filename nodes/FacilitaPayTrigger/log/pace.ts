@@ -52,3 +52,10 @@ export function learntFullPage(
 	if (lastShort === undefined || lastShort < SMALLEST_CAP || lastShort >= fullPage) return fullPage;
 	return firstLength === lastShort ? lastShort : fullPage;
 }
+
+/** A KYC payload's subject is read no sooner than this after the payload (its record may follow). */
+export const KYC_GRACE_MS = 5_000;
+/** At most one subject read per this long for KYC payloads, whatever arrives (0.2 reads/s). */
+export const KYC_READ_GAP_MS = 5_000;
+/** Subjects waiting for a read, at most (more KYC payloads meanwhile are dropped). */
+export const KYC_PENDING_MAX = 100;

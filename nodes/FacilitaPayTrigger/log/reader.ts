@@ -6,11 +6,14 @@ import { apiRequest, beginRun } from '../../FacilitaPay/transport';
 import { isEventSelected } from '../events';
 import { clock } from '../../FacilitaPay/clock';
 import { LOG } from '../texts';
-import { itemOf, typeOf } from './item';
+import { itemOf, kycIdentity, kycItem, typeOf } from './item';
 import { attachObjects } from './objects';
 import {
 	FAILED_SWEEP_EVERY_MS,
 	isDue,
+	KYC_GRACE_MS,
+	KYC_PENDING_MAX,
+	KYC_READ_GAP_MS,
 	learntFullPage,
 	LOOK_BACK_EVERY_MS,
 	nextReadAt,
@@ -77,6 +80,11 @@ export class LogReader {
 	private fullPage = PER_PAGE;
 	/** The length of the short page the last pass ended on (undefined: it ended on an empty one). */
 	private lastShort: number | undefined;
+	/** Subjects KYC payloads named, by when the first payload came. */
+	private readonly kycPending = new Map<string, number>();
+	private kycReadAt = Number.NEGATIVE_INFINITY;
+	/** Whether the log lists KYC payloads (then it settles them, and no subject is read). */
+	private kycListed = false;
 	private sweptAt: number | undefined;
 	private readonly run: RunState = beginRun({ concurrency: EMIT_CONCURRENCY, timeoutMs: 30_000 });
 	/** Resolves when the loop has ended (after stop()). */
@@ -93,6 +101,17 @@ export class LogReader {
 		if (this.prompted) return;
 		this.prompted = true;
 		this.wake?.();
+	}
+
+	/** A KYC status payload named this subject. */
+	promptKyc(subjectId: string): void {
+		if (
+			!this.kycListed &&
+			!this.kycPending.has(subjectId) &&
+			this.kycPending.size < KYC_PENDING_MAX
+		)
+			this.kycPending.set(subjectId, this.deps.now());
+		this.prompt();
 	}
 
 	stop(): void {
@@ -175,6 +194,10 @@ export class LogReader {
 			this.lastShort = undefined;
 			if (page.length === 0) break;
 			const verdict = settlePage(page, state, ours, wanted);
+			if (verdict.start.some((record) => typeOf(record.notification) === 'kyc_status')) {
+				this.kycListed = true;
+				this.kycPending.clear();
+			}
 			state = {
 				...state,
 				cursor: verdict.cursor,
@@ -196,6 +219,7 @@ export class LogReader {
 			}
 		}
 		const now = this.deps.now();
+		state = await this.settleKyc(staticData, state, wanted, now);
 		if (isDue(this.lookedBackAt, LOOK_BACK_EVERY_MS, now)) {
 			this.lookedBackAt = now;
 			const recent = await this.read({ order_by: 'desc', per_page: String(PER_PAGE) });
@@ -217,6 +241,49 @@ export class LogReader {
 			this.sweptAt = now;
 			await this.sweepFailed(state, ours);
 		}
+	}
+
+	/**
+	 * A KYC payload the log does not list (the spec is silent on whether it does): its subject is
+	 * read from FacilitaPay, one at most per KYC_READ_GAP_MS, KYC_GRACE_MS after the payload, and its
+	 * state (id, status, updated_at) starts the workflow once. Nothing the payload said is used.
+	 */
+	private async settleKyc(
+		staticData: IDataObject,
+		state: LogState,
+		wanted: (type: string) => boolean,
+		now: number,
+	): Promise<LogState> {
+		if (this.kycListed || now - this.kycReadAt < KYC_READ_GAP_MS) return state;
+		const due = [...this.kycPending].find(([, at]) => now - at >= KYC_GRACE_MS);
+		if (!due) return state;
+		const [subjectId] = due;
+		this.kycPending.delete(subjectId);
+		this.kycReadAt = now;
+		let subject: unknown;
+		try {
+			subject = await this.deps.request(
+				this.ctx,
+				{
+					method: 'GET',
+					path: `/subject/people/${encodeURIComponent(subjectId)}`,
+					retry: 'safe',
+				},
+				this.run,
+			);
+		} catch {
+			// Not a subject of this account (a forgery), or unreadable now: nothing starts.
+			return state;
+		}
+		if (typeof subject !== 'object' || subject === null || !wanted('kyc_status')) return state;
+		const identity = kycIdentity(subject as IDataObject);
+		if (identity === undefined || state.started.includes(identity)) return state;
+		const next = { ...state, started: withStarted(state.started, [identity]) };
+		writeLogState(staticData, next);
+		this.ctx.emit([
+			[{ json: kycItem(subject as IDataObject, clock.now()), pairedItem: { item: 0 } }],
+		]);
+		return next;
 	}
 
 	/** Starts one execution per record (objects read first when asked, a few records at once). */

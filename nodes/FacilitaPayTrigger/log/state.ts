@@ -10,6 +10,8 @@ import type { IDataObject } from 'n8n-workflow';
 /** A running reader, as a delivery sees it. */
 export interface Prompted {
 	prompt(): void;
+	/** A KYC status payload named this subject (checked against FacilitaPay when the log lists none). */
+	promptKyc?(subjectId: string): void;
 	stop(): void;
 }
 

@@ -59,6 +59,10 @@ export async function handleDelivery(ctx: IWebhookFunctions): Promise<IWebhookRe
 			workflowData: [[{ json: { type: delivery.notification.type ?? null } }]],
 		};
 	}
-	processState.readers.get(key)?.prompt();
+	const reader = processState.readers.get(key);
+	const subject = delivery.notification.data as { id?: unknown } | undefined;
+	if (typeof delivery.notification.type !== 'string' && typeof subject?.id === 'string')
+		reader?.promptKyc?.(subject.id);
+	else reader?.prompt();
 	return { noWebhookResponse: true };
 }

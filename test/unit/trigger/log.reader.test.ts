@@ -368,6 +368,96 @@ describe('pace: deliveries prompt, the log is read at most twice a second', () =
 	});
 });
 
+describe('a KYC status payload the log does not list (the spec is silent)', () => {
+	/** A log whose API also answers GET /subject/people/:id from `subjects`. */
+	function withSubjects(log: FakeLog, subjects: Record<string, IDataObject>) {
+		const original = log.answer.bind(log);
+		log.answer = (request) => {
+			const match = /\/subject\/people\/([^/]+)$/.exec(String(request.url));
+			if (!match) return original(request);
+			log.requests.push(request);
+			const subject = subjects[decodeURIComponent(match[1])];
+			return subject
+				? { statusCode: 200, body: { data: subject }, headers: {} }
+				: { statusCode: 404, body: { errors: { id: ['not found'] } }, headers: {} };
+		};
+	}
+
+	it("starts once per state FacilitaPay shows (id, status, updated_at), from FacilitaPay's subject, never from the payload", async () => {
+		const log = new FakeLog();
+		const subjects: Record<string, IDataObject> = {
+			'subj-1': {
+				id: 'subj-1',
+				status: 'approved',
+				updated_at: '2030-01-01T00:00:00',
+				social_name: 'Ana',
+			},
+		};
+		withSubjects(log, subjects);
+		const { reader: r, emitted, time } = reader(log, { staticData: published(null) });
+		r.promptKyc('subj-1');
+		await r.cycle();
+		expect(emitted).toHaveLength(0); // the record may still come: a grace period first
+		time.at += 5_000;
+		await r.cycle();
+		// The same state again (ten payloads differing in what they claim): nothing more.
+		for (let n = 0; n < 10; n++) r.promptKyc('subj-1');
+		time.at += 10_000;
+		await r.cycle();
+		subjects['subj-1'] = {
+			...subjects['subj-1'],
+			status: 'reproved',
+			updated_at: '2030-01-02T00:00:00',
+		};
+		r.promptKyc('subj-1');
+		time.at += 10_000;
+		await r.cycle();
+		expect(emitted.map((items) => items[0])).toEqual([
+			expect.objectContaining({
+				type: 'kyc_status',
+				subject_id: 'subj-1',
+				status: 'approved',
+				data: expect.objectContaining({ social_name: 'Ana' }),
+				verified: true,
+				verification: expect.objectContaining({ source: 'subjectRead' }),
+			}),
+			expect.objectContaining({ status: 'reproved', verified: true }),
+		]);
+	});
+
+	it('a forged payload naming no subject of the account starts nothing; a flood of them costs at most 1 read per 5 s', async () => {
+		const log = new FakeLog();
+		withSubjects(log, {});
+		const { reader: r, emitted, time } = reader(log, { staticData: published(null) });
+		for (let n = 0; n < 100; n++) r.promptKyc(`nobody-${n}`);
+		for (let second = 0; second < 30; second++) {
+			time.at += 1_000;
+			await r.cycle();
+		}
+		expect(emitted).toEqual([]);
+		const subjectReads = log.lines().filter((line) => line.includes('/subject/people/'));
+		expect(subjectReads.length).toBeLessThanOrEqual(6);
+	});
+
+	it('once the log lists a KYC payload, the log settles them: no subject is read', async () => {
+		const log = new FakeLog();
+		withSubjects(log, { 'subj-2': { id: 'subj-2', status: 'approved', updated_at: 'x' } });
+		const { reader: r, emitted, time } = reader(log, { staticData: published(null) });
+		r.promptKyc('subj-2');
+		log.add(PRODUCTION_URL, { data: { id: 'subj-2', status: 'approved' } });
+		await r.cycle();
+		time.at += 10_000;
+		r.promptKyc('subj-2');
+		await r.cycle();
+		expect(emitted).toHaveLength(1);
+		expect(emitted[0][0]).toMatchObject({
+			type: 'kyc_status',
+			notificationRecord: expect.any(Object),
+		});
+		expect(log.lines().filter((line) => line.includes('/subject/people/'))).toEqual([]);
+	});
+});
+
 describe('Attach Current Objects', () => {
 	it('reads the transaction the record names and adds it; without the option nothing is read', async () => {
 		const log = new FakeLog();

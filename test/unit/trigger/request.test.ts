@@ -44,16 +44,21 @@ describe('production: the answer never depends on the secret', () => {
 		},
 	);
 
-	it('the KYC status payload (no wrapper, no secret) gets the same answer and prompts', async () => {
+	it('the KYC status payload (no wrapper, no secret) gets the same answer and prompts with its subject', async () => {
 		const prompt = jest.fn();
-		processState.readers.set(triggerKey('workflow-k', 'trigger-1'), { prompt, stop: jest.fn() });
+		const promptKyc = jest.fn();
+		processState.readers.set(triggerKey('workflow-k', 'trigger-1'), {
+			prompt,
+			promptKyc,
+			stop: jest.fn(),
+		});
 		const { responseData, response } = await receive({
 			workflowId: 'workflow-k',
 			bodyData: { data: { id: 'subj-1', status: 'approved' } },
 		});
 		expect(response).toMatchObject({ statusCode: 200, body: { message: 'Received' } });
 		expect(responseData.workflowData).toBeUndefined();
-		expect(prompt).toHaveBeenCalled();
+		expect(promptKyc).toHaveBeenCalledWith('subj-1');
 	});
 
 	it('no reader in this process (a queue-mode webhook processor): the same answer; the leader polls the log', async () => {
