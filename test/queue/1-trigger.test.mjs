@@ -23,9 +23,9 @@ import {
 	waitFor,
 	waitForExecutions,
 	registerSubjects,
-	stopAndWait,
 	updateQueueState,
 } from './lib/queue.mjs';
+import { isAlive, killGroup } from '../../scripts/n8n-runtime.mjs';
 import { adoptRun, clusterEnv, startN8nProcess } from '../../scripts/queue-cluster.mjs';
 
 const EVENTS = 200;
@@ -310,7 +310,12 @@ describeQueue('queue mode: FacilitaPay Trigger on a webhook processor and two wo
 					})
 				).data.transaction_ids;
 
-			await stopAndWait([state.main.pid, state.webhook.pid], 'the main and the webhook processor');
+			// n8n's own shutdown may take its full 30 s (it then exits): wait longer than that.
+			for (const pid of [state.main.pid, state.webhook.pid]) killGroup(pid, 'SIGTERM');
+			await waitFor(async () => ![state.main.pid, state.webhook.pid].some(isAlive), {
+				what: 'the main and the webhook processor to stop',
+				timeoutMs: 90_000,
+			});
 			const whileDown = await pay(20);
 			await sandbox.call('POST', '/_sandbox/deliveries/wait', { redeliveries: true });
 			const failedWhileDown = (
