@@ -286,24 +286,29 @@ export class LogReader {
 		return next;
 	}
 
-	/** Starts one execution per record (objects read first when asked, a few records at once). */
+	/**
+	 * Starts one execution per record, in the log's order (objects read first when asked, for a
+	 * few records at once).
+	 */
 	private async startAll(records: LogRecord[]): Promise<void> {
 		if (!this.options.attachObjects) {
 			for (const record of records) this.emit(record, {});
 			return;
 		}
-		const queue = [...records];
-		const worker = async () => {
-			for (let record = queue.shift(); record; record = queue.shift()) {
-				const attached = await attachObjects(
-					this.ctx as unknown as FacilitaPayContext,
-					{ ...record.notification, type: typeOf(record.notification) },
-					this.run,
-				);
-				this.emit(record, attached);
-			}
-		};
-		await Promise.all(Array.from({ length: EMIT_CONCURRENCY }, worker));
+		for (let at = 0; at < records.length; at += EMIT_CONCURRENCY) {
+			const batch = records.slice(at, at + EMIT_CONCURRENCY);
+			const attached = await Promise.all(
+				batch.map(
+					async (record) =>
+						await attachObjects(
+							this.ctx as unknown as FacilitaPayContext,
+							{ ...record.notification, type: typeOf(record.notification) },
+							this.run,
+						),
+				),
+			);
+			batch.forEach((record, index) => this.emit(record, attached[index]));
+		}
 	}
 
 	private emit(record: LogRecord, attached: IDataObject): void {

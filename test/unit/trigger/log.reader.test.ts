@@ -490,6 +490,35 @@ describe('Attach Current Objects', () => {
 	});
 });
 
+describe('order', () => {
+	it("with Attach Current Objects, executions start in the log's order even when a later record's reads come back first", async () => {
+		const log = new FakeLog();
+		for (const id of ['tx-slow', 'tx-2', 'tx-3']) log.add(PRODUCTION_URL, identified(id));
+		const original = log.answer.bind(log);
+		log.answer = (request) => {
+			const match = /\/transactions\/([^/]+)$/.exec(String(request.url));
+			if (!match) return original(request);
+			const answer = { statusCode: 200, body: { data: { id: match[1] } }, headers: {} };
+			if (match[1] !== 'tx-slow') return answer;
+			return (async () => {
+				for (let i = 0; i < 50; i++) await Promise.resolve();
+				return answer;
+			})();
+		};
+		const { reader: r, emitted } = reader(log, {
+			staticData: published(null),
+			parameters: { options: { attachObjects: true } },
+		});
+		await r.cycle();
+		expect(transactionIds(emitted)).toEqual(['tx-slow', 'tx-2', 'tx-3']);
+		expect(emitted.map((items) => (items[0].transaction as IDataObject).id)).toEqual([
+			'tx-slow',
+			'tx-2',
+			'tx-3',
+		]);
+	});
+});
+
 describe('process memory', () => {
 	it('is one object with one reset: readers stop and test deliveries are forgotten', () => {
 		const stop = jest.fn();
