@@ -1,10 +1,13 @@
 // Benchmark in a REAL n8n 2.41.1 (regular mode, `n8n start`): the FacilitaPay Trigger beside n8n's
-// own Webhook node, on the same notifications (`{"notification": {type: "identified", secret,
-// transaction_id}}`) posted by a client at a fixed concurrency: events per second and the answer
-// time (p50, p95, max), with Verify With API off and on; then the burst of issue 18 (all
-// payments at once, delivered together by the sandbox with a 10 s timeout and redelivery after 1,
-// 2, 4, 8 and 16 s, the API at 20 reads/s) for the trigger and, as n8n's own baseline, for the
-// Webhook node. Prints numbers and writes them as JSON; asserts nothing.
+// own Webhook node. The burst (issues 18 and 31): BENCH_BURST payments at once, FacilitaPay (the
+// sandbox) delivering their notifications 25 at a time and all at once (10 s timeout, redelivery
+// after 1, 2, 4, 8 and 16 s), the API at 20 reads/s: for each target, events/s (payments / seconds
+// from the first payment to the last execution), answers, deliveries, reads, lost and doubled, and
+// the trigger's events/s over the Webhook node's. Run it once with BENCH_N8N_ENV=
+// '{"N8N_EXPRESSION_ENGINE_LAZY_ACQUIRE":"true"}' and once without. The steady run (BENCH_ONLY=
+// steady) posts notifications straight to the URLs: the trigger answers them but starts nothing
+// (its events come from FacilitaPay's notification log), so it measures answers only. Prints
+// numbers and writes them as JSON; asserts nothing.
 //
 //   npm run build && node bench/trigger.mjs
 //
@@ -15,8 +18,9 @@
 //   BENCH_RATE=20            the API's reads per second during the burst
 //   BENCH_ONLY=steady,burst  a subset
 //   BENCH_TARGETS='webhook node,trigger'   which bursts
-//   BENCH_TRIGGER_OPTIONS='{"dropDuplicates":true}'   more options of the trigger
-//   BENCH_TRIGGER_VERSION=1.1                  the trigger's typeVersion
+//   BENCH_DELIVERY='25,all'  FacilitaPay's first deliveries in flight at once, per burst
+//   BENCH_TRIGGER_OPTIONS='{"attachObjects":true}'   more options of the trigger
+//   BENCH_TRIGGER_VERSION=2                    the trigger's typeVersion
 //   BENCH_OUT=.cache/bench   where trigger-<time>.json goes
 //   BENCH_KEEP=1             keep the n8n user folder
 //   BENCH_N8N_ENV='{"DB_LOGGING_ENABLED":"true","DB_LOGGING_OPTIONS":"query"}'   more environment for n8n
@@ -52,7 +56,7 @@ const EVENTS = Number(process.env.BENCH_EVENTS ?? 300);
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 10);
 const BURST = Number(process.env.BENCH_BURST ?? 300);
 const RATE = Number(process.env.BENCH_RATE ?? 20);
-const ONLY = new Set((process.env.BENCH_ONLY ?? 'steady,burst').split(',').map((s) => s.trim()));
+const ONLY = new Set((process.env.BENCH_ONLY ?? 'burst').split(',').map((s) => s.trim()));
 const TOKEN = 'sandbox-token';
 const say = (line = '') => process.stdout.write(`${line}\n`);
 const progress = (line) => process.stderr.write(`[bench:trigger] ${line}\n`);
@@ -107,7 +111,7 @@ function triggerWorkflow(name, credentials, options) {
 				credentials,
 				events: ['identified'],
 				options: { ...options, ...JSON.parse(process.env.BENCH_TRIGGER_OPTIONS ?? '{}') },
-				typeVersion: Number(process.env.BENCH_TRIGGER_VERSION ?? 1.1),
+				typeVersion: Number(process.env.BENCH_TRIGGER_VERSION ?? 2),
 			}),
 		],
 		connections: {},
@@ -163,6 +167,37 @@ async function countExecutionsOnce(n8n, workflowId) {
 	}
 }
 
+/**
+ * How many executions each payment started: the trigger's item names it (`transaction_id`), the
+ * Webhook node's carries the notification it received.
+ */
+async function perTransaction(n8n, workflowId) {
+	const counts = new Map();
+	let cursor = '';
+	for (;;) {
+		const query = new URLSearchParams({ workflowId, includeData: 'true', limit: '100' });
+		if (cursor) query.set('cursor', cursor);
+		let page;
+		for (let attempt = 1; ; attempt++) {
+			try {
+				page = await publicApi(n8n.url, n8n.apiKey, `/executions?${query}`);
+				break;
+			} catch (error) {
+				if (attempt >= 20) throw error;
+				await sleep(1_000);
+			}
+		}
+		for (const execution of page.data ?? []) {
+			const runData = execution.data?.resultData?.runData ?? {};
+			const first = Object.values(runData)[0]?.[0]?.data?.main?.[0]?.[0]?.json ?? {};
+			const id = first.transaction_id ?? first.body?.notification?.transaction_id;
+			counts.set(id, (counts.get(id) ?? 0) + 1);
+		}
+		if (!page.nextCursor) return counts;
+		cursor = page.nextCursor;
+	}
+}
+
 /** Posts `bodies` to `url`, CONCURRENCY at a time; answer times and statuses. */
 async function post(url, bodies) {
 	const times = [];
@@ -204,19 +239,21 @@ async function post(url, bodies) {
  * One steady run: the workflow activated, then `target()` (once it is registered) gives the URL and
  * the bodies, which are posted; then the executions are counted.
  */
-async function steady(n8n, name, workflow, target) {
+async function steady(n8n, name, workflow, target, expected = undefined) {
 	const created = await createWorkflowViaApi(workflow, n8n);
 	await activateWorkflow(created.id, n8n);
 	const { url, bodies } = await target();
 	const sentAt = Date.now();
 	const result = await post(url, bodies);
+	const want = expected ?? bodies.length;
+	if (want === 0) await sleep(3_000);
 	const executions = await waitUntil(
 		async () => {
 			const counted = await countExecutions(n8n, created.id);
-			return counted.count >= bodies.length ? counted : null;
+			return counted.count >= want ? counted : null;
 		},
-		180_000,
-		`${bodies.length} executions of ${name}`,
+		want === 0 ? 1 : 180_000,
+		`${want} executions of ${name}`,
 	).catch(async () => await countExecutions(n8n, created.id));
 	const row = {
 		name,
@@ -315,12 +352,12 @@ async function main() {
 					count: EVENTS,
 				});
 				const workflow = triggerWorkflow(verify ? 'on' : 'off', acct.credentials, {
-					verifyWithApi: verify,
+					attachObjects: verify,
 				});
 				results.steady.push(
 					await steady(
 						n8n,
-						`FacilitaPay Trigger, verify ${verify ? 'on' : 'off'}`,
+						`FacilitaPay Trigger (answers only), attach ${verify ? 'on' : 'off'}`,
 						workflow,
 						async () => {
 							const hook = await waitUntil(
@@ -338,6 +375,7 @@ async function main() {
 								})),
 							};
 						},
+						0,
 					),
 				);
 			}
@@ -349,93 +387,108 @@ async function main() {
 				`\nBurst: ${BURST} payments at once, delivered together (10 s timeout, redelivery after 1, 2, 4, 8, 16 s), the API at ${RATE} reads/s`,
 			);
 			const targets = (process.env.BENCH_TARGETS ?? 'webhook node,trigger').split(',');
-			for (const target of targets.map((t) => t.trim())) {
-				// Each burst on an n8n of its own: what one left behind (executions, a busy database)
-				// must not slow the other down.
-				const fresh = await startEnvironment(tarball, `burst-${target.replace(' ', '-')}`);
-				stops.push(fresh.stop);
-				n8n = fresh.n8n;
-				const burstUrl = fresh.server.url;
-				const acct = await account(n8n, `burst-${target.replace(' ', '-')}`);
-				accounts.push(acct);
-				const subject = await acct.call(
-					'POST',
-					'/subject/people',
-					{ person: person(42000 + accounts.length) },
-					true,
-				);
-				let workflowId;
-				if (target === 'trigger') {
-					const created = await createWorkflowViaApi(
-						triggerWorkflow('burst', acct.credentials, {}),
-						n8n,
-					);
-					workflowId = created.id;
-					await activateWorkflow(created.id, n8n);
-					await waitUntil(
-						async () => (await acct.call('GET', '/webhook')).enabled,
-						30_000,
-						'registration',
-					);
-				} else {
-					const created = await createWorkflowViaApi(webhookNodeWorkflow('bench-burst'), n8n);
-					workflowId = created.id;
-					await activateWorkflow(created.id, n8n);
-					await sleep(1_000);
-					await acct.call(
+			const modes = (process.env.BENCH_DELIVERY ?? '25,all').split(',').map((m) => m.trim());
+			for (const mode of modes)
+				for (const target of targets.map((t) => t.trim())) {
+					// Each burst on an n8n of its own: what one left behind (executions, a busy database)
+					// must not slow the other down.
+					const fresh = await startEnvironment(tarball, `burst-${target.replace(' ', '-')}`);
+					stops.push(fresh.stop);
+					n8n = fresh.n8n;
+					const burstUrl = fresh.server.url;
+					const acct = await account(n8n, `burst-${target.replace(' ', '-')}`);
+					accounts.push(acct);
+					const subject = await acct.call(
 						'POST',
-						'/enable_webhooks',
-						{ url: `${burstUrl}/webhook/bench-burst` },
+						'/subject/people',
+						{ person: person(42000 + accounts.length) },
 						true,
 					);
+					let workflowId;
+					if (target === 'trigger') {
+						const created = await createWorkflowViaApi(
+							triggerWorkflow('burst', acct.credentials, {}),
+							n8n,
+						);
+						workflowId = created.id;
+						await activateWorkflow(created.id, n8n);
+						await waitUntil(
+							async () => (await acct.call('GET', '/webhook')).enabled,
+							30_000,
+							'registration',
+						);
+					} else {
+						const created = await createWorkflowViaApi(webhookNodeWorkflow('bench-burst'), n8n);
+						workflowId = created.id;
+						await activateWorkflow(created.id, n8n);
+						await sleep(1_000);
+						await acct.call(
+							'POST',
+							'/enable_webhooks',
+							{ url: `${burstUrl}/webhook/bench-burst` },
+							true,
+						);
+					}
+					await acct.call('POST', '/webhooks/delivery', {
+						concurrent: mode === 'all' ? true : Number(mode),
+						timeout_ms: 10_000,
+						retry_seconds: [1, 2, 4, 8, 16],
+					});
+					await acct.call('POST', '/rate_limit', { per_second: RATE, burst: RATE });
+					const started = Date.now();
+					const { transaction_ids: ids } = await acct.call('POST', '/pix/receive_many', {
+						document_number: subject.document_number,
+						value: '5.00',
+						count: BURST,
+					});
+					await acct.call('POST', '/deliveries/wait', { redeliveries: true });
+					const deliveredAfter = (Date.now() - started) / 1000;
+					await sleep(3_000);
+					const executions = await waitUntil(
+						async () => {
+							const counted = await countExecutions(n8n, workflowId);
+							return counted.count >= ids.length ? counted : null;
+						},
+						60_000,
+						'executions',
+					).catch(async () => await countExecutions(n8n, workflowId));
+					const delivery = await acct.call('GET', '/webhooks/delivery');
+					const rate = await acct.call('GET', '/rate_limit');
+					const perPayment = await perTransaction(n8n, workflowId);
+					const seconds = (executions.last - started) / 1000;
+					const row = {
+						target,
+						delivery: mode === 'all' ? 'all at once' : `${mode} at a time`,
+						payments: ids.length,
+						executions: executions.count,
+						lost: ids.filter((id) => !perPayment.has(id)).length,
+						doubled: [...perPayment.values()].filter((n) => n > 1).length,
+						eventsPerSecond: Math.round((ids.length / seconds) * 10) / 10,
+						deliveredOk: delivery.stats.delivered,
+						failedAfterRedeliveries: delivery.stats.failing,
+						deliveries: delivery.stats.attempts,
+						answers: delivery.stats.by_status,
+						answerMs: delivery.stats.answer_ms,
+						notReady: countInLog(fresh.n8n.userFolder, 'Database is not ready'),
+						reads429: rate.limited,
+						readsAllowed: rate.allowed,
+						secondsUntilAllDelivered: Math.round(deliveredAfter * 10) / 10,
+						secondsUntilLastExecution: Math.round(((executions.last - started) / 1000) * 10) / 10,
+					};
+					results.burst.push(row);
+					say(`${target.padEnd(14)} ${JSON.stringify(row)}`);
+					const hook = results.burst.find(
+						(r) => r.target === 'webhook node' && r.delivery === row.delivery,
+					);
+					if (target === 'trigger' && hook)
+						say(
+							`  trigger / Webhook node (${row.delivery}): ${(row.eventsPerSecond / hook.eventsPerSecond).toFixed(2)}x events/s`,
+						);
+					// Stopped before the next target's burst: an n8n still finishing its executions
+					// would take the CPU from the next one.
+					stops.splice(stops.indexOf(fresh.stop), 1);
+					await fresh.stop();
 				}
-				await acct.call('POST', '/webhooks/delivery', {
-					concurrent: true,
-					timeout_ms: 10_000,
-					retry_seconds: [1, 2, 4, 8, 16],
-				});
-				await acct.call('POST', '/rate_limit', { per_second: RATE, burst: RATE });
-				const started = Date.now();
-				const { transaction_ids: ids } = await acct.call('POST', '/pix/receive_many', {
-					document_number: subject.document_number,
-					value: '5.00',
-					count: BURST,
-				});
-				await acct.call('POST', '/deliveries/wait', { redeliveries: true });
-				const deliveredAfter = (Date.now() - started) / 1000;
-				await sleep(3_000);
-				const executions = await waitUntil(
-					async () => {
-						const counted = await countExecutions(n8n, workflowId);
-						return counted.count >= ids.length ? counted : null;
-					},
-					60_000,
-					'executions',
-				).catch(async () => await countExecutions(n8n, workflowId));
-				const delivery = await acct.call('GET', '/webhooks/delivery');
-				const rate = await acct.call('GET', '/rate_limit');
-				const row = {
-					target,
-					payments: ids.length,
-					executions: executions.count,
-					deliveredOk: delivery.stats.delivered,
-					failedAfterRedeliveries: delivery.stats.failing,
-					deliveries: delivery.stats.attempts,
-					answers: delivery.stats.by_status,
-					answerMs: delivery.stats.answer_ms,
-					notReady: countInLog(fresh.n8n.userFolder, 'Database is not ready'),
-					reads429: rate.limited,
-					readsAllowed: rate.allowed,
-					secondsUntilAllDelivered: Math.round(deliveredAfter * 10) / 10,
-					secondsUntilLastExecution: Math.round(((executions.last - started) / 1000) * 10) / 10,
-				};
-				results.burst.push(row);
-				say(`${target.padEnd(14)} ${JSON.stringify(row)}`);
-				// Stopped before the next target's burst: an n8n still finishing its executions
-				// would take the CPU from the next one.
-				stops.splice(stops.indexOf(fresh.stop), 1);
-				await fresh.stop();
-			}
 		}
 	} finally {
 		for (const acct of accounts) await acct.sandbox.close().catch(() => undefined);

@@ -5,6 +5,7 @@
  *
  * What the spec leaves open is played on demand (`configure`, `POST /_sandbox/webhooks/delivery`):
  * - `concurrent`: first deliveries go out at once instead of one after the other (default false);
+ *   a number N: at most N first deliveries in flight at once (e.g. 25);
  * - `timeout_ms`: how long a delivery waits for the receiver's answer (default 10 000);
  * - `retry_seconds`: redelivery after these REAL seconds (e.g. [1, 2, 4, 8, 16]) instead of
  *   1, 5, 15, 60 and 360 minutes of the virtual clock;
@@ -13,6 +14,15 @@
  * - `records_secret`: whether the notification records (`GET /notifications`) carry the secret
  *   each notification was delivered with, in `notification.secret` (default true; whether the live
  *   service's records do is not published).
+ * - `per_page_max`: the most records one page of `GET /notifications` holds, whatever `per_page`
+ *   asks (default null: as asked; the live maximum is not published);
+ * - `record_delay_seconds`: a record is written (listed by `GET /notifications`) this many REAL
+ *   seconds after its first delivery went out (default 0: before; whether the live service writes
+ *   it before sending is not published). It is then listed after the records written before it.
+ * - `kyc_payload`: the KYC status payload (`{"data": {…subject…}}`, no wrapper, no secret; its
+ *   event name is not published) sent beside `subject_approved` and `subject_reproved`: `off`
+ *   (default), `listed` (written in the notification log like any other) or `unlisted` (delivered,
+ *   never listed: whether the live log lists it is not published).
  */
 import { randomUUID, randomInt } from 'node:crypto';
 import axios from 'axios';
@@ -40,6 +50,10 @@ export function createWebhooks({ state, clock, timeoutMs = 10000 }) {
 		/** @type {Record<string, Record<string, unknown>>} */
 		extra_fields: {},
 		records_secret: true,
+		/** @type {number | null} */
+		per_page_max: null,
+		record_delay_seconds: 0,
+		kyc_payload: 'off',
 	};
 	let http = client();
 	const stats = {
@@ -88,8 +102,12 @@ export function createWebhooks({ state, clock, timeoutMs = 10000 }) {
 	/** Changes how deliveries are made (see the top of this file); answers the settings. */
 	function configure(body = {}) {
 		const errors = new Errors();
-		if (body.concurrent !== undefined && typeof body.concurrent !== 'boolean')
-			errors.add('concurrent', 'must be true or false');
+		if (
+			body.concurrent !== undefined &&
+			typeof body.concurrent !== 'boolean' &&
+			!(Number.isInteger(body.concurrent) && body.concurrent > 0)
+		)
+			errors.add('concurrent', 'must be true, false or a positive number of deliveries');
 		if (
 			body.timeout_ms !== undefined &&
 			!(Number.isInteger(body.timeout_ms) && body.timeout_ms > 0)
@@ -113,6 +131,19 @@ export function createWebhooks({ state, clock, timeoutMs = 10000 }) {
 			errors.add('extra_fields', 'must map event types to objects of fields');
 		if (body.records_secret !== undefined && typeof body.records_secret !== 'boolean')
 			errors.add('records_secret', 'must be true or false');
+		if (
+			body.per_page_max !== undefined &&
+			body.per_page_max !== null &&
+			!(Number.isInteger(body.per_page_max) && body.per_page_max > 0)
+		)
+			errors.add('per_page_max', 'must be a positive integer, or null for no cap');
+		if (
+			body.record_delay_seconds !== undefined &&
+			!(typeof body.record_delay_seconds === 'number' && body.record_delay_seconds >= 0)
+		)
+			errors.add('record_delay_seconds', 'must be a number of seconds, 0 or more');
+		if (body.kyc_payload !== undefined && !['off', 'listed', 'unlisted'].includes(body.kyc_payload))
+			errors.add('kyc_payload', 'must be off, listed or unlisted');
 		check(errors);
 		for (const name of [
 			'concurrent',
@@ -120,6 +151,9 @@ export function createWebhooks({ state, clock, timeoutMs = 10000 }) {
 			'retry_seconds',
 			'extra_fields',
 			'records_secret',
+			'per_page_max',
+			'record_delay_seconds',
+			'kyc_payload',
 		])
 			if (body[name] !== undefined) settings[name] = body[name];
 		http = client();
@@ -167,16 +201,90 @@ export function createWebhooks({ state, clock, timeoutMs = 10000 }) {
 			_retryTask: null,
 			_retryTimer: null,
 		};
-		state.notifications.set(rec.id, rec);
+		write(rec);
+		deliver(rec);
+		const subject =
+			(type === 'subject_approved' || type === 'subject_reproved') && settings.kyc_payload !== 'off'
+				? state.subjects.get(String(fields.subject_id))
+				: undefined;
+		if (subject) emitKyc(subject);
+		return rec;
+	}
+
+	/** The KYC status payload of a subject, as `kyc_payload` says (listed or not). */
+	function emitKyc(subject) {
+		const view = Object.fromEntries(
+			Object.entries(subject).filter(([key]) => !key.startsWith('_')),
+		);
+		const rec = {
+			id: randomUUID(),
+			url: state.webhook.url,
+			sent_at: null,
+			failed_at: null,
+			inserted_at: clock.iso(),
+			notification: { data: view },
+			attempts: 0,
+			next_attempt_at: null,
+			last_response_status: null,
+			last_error: null,
+			_secret: undefined,
+			_kyc: true,
+			_retryTask: null,
+			_retryTimer: null,
+		};
+		if (settings.kyc_payload === 'listed') write(rec);
+		deliver(rec);
+	}
+
+	function deliver(rec) {
+		if (typeof settings.concurrent === 'number') {
+			track(limited(() => attempt(rec)));
+			return;
+		}
 		if (settings.concurrent) {
 			track(attempt(rec));
-			return rec;
+			return;
 		}
 		// first attempts go out one after the other, in the order the events happened
 		const delivery = queue.then(() => attempt(rec));
 		queue = delivery.catch(() => {});
 		track(delivery);
-		return rec;
+	}
+
+	/** Lists the record now, or `record_delay_seconds` real seconds after its first delivery. */
+	function write(rec) {
+		const delayMs = settings.record_delay_seconds * 1000;
+		if (delayMs <= 0) {
+			state.notifications.set(rec.id, rec);
+			return;
+		}
+		const timer = setTimeout(() => {
+			realTimers.delete(timer);
+			state.notifications.set(rec.id, rec);
+		}, delayMs);
+		timer.unref?.();
+		realTimers.add(timer);
+	}
+
+	/** How many records one page holds when `asked` are asked. */
+	function pageSize(asked) {
+		return settings.per_page_max === null ? asked : Math.min(asked, settings.per_page_max);
+	}
+
+	/** First deliveries waiting for one of the `concurrent` places. @type {Array<() => void>} */
+	const waiting = [];
+	let running = 0;
+	/** Runs `job` when fewer than `concurrent` first deliveries are in flight. */
+	async function limited(job) {
+		if (running >= Number(settings.concurrent))
+			await new Promise((resolve) => waiting.push(() => resolve(undefined)));
+		running += 1;
+		try {
+			return await job();
+		} finally {
+			running -= 1;
+			waiting.shift()?.();
+		}
 	}
 
 	function track(delivery) {
@@ -193,7 +301,9 @@ export function createWebhooks({ state, clock, timeoutMs = 10000 }) {
 		try {
 			const res = await http.post(
 				rec.url,
-				{ notification: { ...rec.notification, secret: rec._secret } },
+				rec._kyc
+					? { data: rec.notification.data }
+					: { notification: { ...rec.notification, secret: rec._secret } },
 				{
 					headers: {
 						'Content-Type': 'application/json',
@@ -293,6 +403,7 @@ export function createWebhooks({ state, clock, timeoutMs = 10000 }) {
 		enable,
 		disable,
 		recordView,
+		pageSize,
 		emit,
 		idle,
 		markSuccessful,

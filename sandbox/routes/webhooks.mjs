@@ -43,7 +43,11 @@ export function registerWebhookRoutes(api, ctx) {
 			const index = list.findIndex((notification) => notification.id === query.last_id);
 			list = index === -1 ? [] : list.slice(index + 1);
 		}
-		return { data: list.slice(0, perPage).map((rec) => ctx.webhooks.recordView(rec)) };
+		return {
+			data: list
+				.slice(0, ctx.webhooks.pageSize(perPage))
+				.map((rec) => ctx.webhooks.recordView(rec)),
+		};
 	});
 
 	api.put('/notifications/:id', async (request) => {

@@ -49,8 +49,24 @@ function track(proc) {
 	return proc;
 }
 
+/** Whether `pid` is still an n8n process (not a pid the system gave to something else since). */
+function isN8n(pid) {
+	try {
+		return fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('n8n');
+	} catch {
+		return false;
+	}
+}
+
 /** Stops every process started here, in reverse order (n8n before the databases). */
 export async function stopCluster() {
+	// First the processes a test started into this run (a restarted main, extra workers): noted in
+	// the pids file, not in `started`.
+	if (pidsFile && fs.existsSync(pidsFile)) {
+		const ours = new Set(started.map((proc) => proc.pid));
+		for (const pid of fs.readFileSync(pidsFile, 'utf8').split('\n').map(Number).filter(Boolean))
+			if (!ours.has(pid) && isN8n(pid)) killGroup(pid, 'SIGTERM');
+	}
 	while (started.length > 0) {
 		const proc = /** @type {import('../n8n-runtime.mjs').GroupProcess} */ (started.pop());
 		await proc

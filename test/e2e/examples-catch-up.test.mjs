@@ -88,12 +88,12 @@ describeE2e('Example workflow "Catch up on missed events" in a real n8n 2.x', ()
 				}),
 			);
 			expect(run.items).toHaveLength(failedBefore.length);
-			const listCalls = await sandboxRequests(
-				{ after: mark, method: 'GET', pathPrefix: '/notifications' },
-				state,
-			);
+			// The workflow's reads of the failed list (a published FacilitaPay Trigger on this account
+			// reads the log too, after its cursor).
+			const listCalls = (
+				await sandboxRequests({ after: mark, method: 'GET', pathPrefix: '/notifications' }, state)
+			).filter((call) => call.query?.failed === 'true');
 			expect(listCalls.length).toBeGreaterThanOrEqual(1);
-			expect(listCalls[0].query).toMatchObject({ failed: 'true' });
 			const marks = await sandboxRequests(
 				{ after: mark, method: 'PUT', pathPrefix: '/notifications/' },
 				state,

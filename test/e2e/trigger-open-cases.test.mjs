@@ -1,5 +1,6 @@
 // The FacilitaPay Trigger in a real n8n 2.x, on what the spec leaves open, played by a sandbox of
-// its own: a card payment approved while FacilitaPay still shows it pending, wires grouping many
+// its own: a card payment approved while FacilitaPay still shows it pending (version 1: its Verify
+// With API attaches the transaction as it is now), wires grouping many
 // transactions (40 and 200) and a field the spec does not list.
 // The other trigger files: trigger-registration, trigger-events, trigger-duplicates.
 import {
@@ -28,7 +29,7 @@ describeE2e('FacilitaPay Trigger in a real n8n 2.x: what the spec leaves open', 
 	}, CLI_TIMEOUT);
 
 	test(
-		'a card payment approved while FacilitaPay still shows it pending starts the workflow (verified: false, saying so); its identification later starts it verified',
+		'a card payment approved while FacilitaPay still shows it pending starts the workflow (verified by the log, the pending transaction attached); its identification later starts it too',
 		async () => {
 			await sandboxControl('POST', '/play', { card_identification: 'later' }, account.state);
 			const checkout = await createCheckout(subjectId, '80.00', account.state);
@@ -44,11 +45,8 @@ describeE2e('FacilitaPay Trigger in a real n8n 2.x: what the spec leaves open', 
 				expect.objectContaining({
 					type: 'payment_approved',
 					transaction_id: paid.data.id,
-					verified: false,
+					verified: true,
 					transaction: expect.objectContaining({ status: 'pending', value: '80.00' }),
-					verification: expect.objectContaining({
-						summary: expect.stringMatching(/still pending/),
-					}),
 				}),
 			]);
 			await sandboxControl('POST', `/transactions/${paid.data.id}/identify`, {}, account.state);
@@ -100,7 +98,7 @@ describeE2e('FacilitaPay Trigger in a real n8n 2.x: what the spec leaves open', 
 	);
 
 	test(
-		'a field the spec does not list (a failure reason on payment_failed) reaches the workflow under unverifiedFields',
+		"a field the spec does not list (a failure reason on payment_failed) reaches the workflow as FacilitaPay's record lists it",
 		async () => {
 			await sandboxControl(
 				'POST',
@@ -120,9 +118,11 @@ describeE2e('FacilitaPay Trigger in a real n8n 2.x: what the spec leaves open', 
 				expect.objectContaining({
 					type: 'payment_failed',
 					verified: true,
-					unverifiedFields: { failure_reason: 'insufficient_funds' },
+					// FacilitaPay's own record carries it: it is FacilitaPay's word, not a delivery's.
+					failure_reason: 'insufficient_funds',
 				}),
 			]);
+			expect(triggerItems(executions.at(-1))[0]).not.toHaveProperty('unverifiedFields');
 			figures.trueEventsSent += 1;
 			figures.trueEventsDelivered += 1;
 		},

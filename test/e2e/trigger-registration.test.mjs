@@ -20,6 +20,7 @@ import {
 	TRIGGER,
 	triggerItems,
 	useTriggerSandbox,
+	waitFor,
 	waitForExecutions,
 	workflowWithTrigger,
 } from './lib/n8n-e2e.mjs';
@@ -56,12 +57,15 @@ describeE2e('FacilitaPay Trigger registration in a real n8n 2.x', () => {
 			const [execution] = await waitForExecutions(workflow.id, 1, state);
 			const items = triggerItems(execution);
 			expect(items).toEqual([
+				// Proven by FacilitaPay's notification log (the subject itself is not in the sandbox).
 				expect.objectContaining({
 					type: 'subject_approved',
 					subject_id: 'e2e-subject-1',
-					verified: false,
+					verified: true,
+					notificationRecord: expect.objectContaining({ id: expect.any(String) }),
 				}),
 			]);
+			expect(execution.mode).toBe('trigger');
 			expect(JSON.stringify(items)).not.toContain(webhook.secret);
 
 			// Issue 13: an unsigned KYC payload nested 100,000 levels deep is answered 4xx and starts
@@ -83,27 +87,13 @@ describeE2e('FacilitaPay Trigger registration in a real n8n 2.x', () => {
 				},
 			});
 			expect(plain.status).toBe(200);
-			const executions = await waitForExecutions(workflow.id, 2, state);
-			expect(executions).toHaveLength(2);
-			// Verify With API is off here, so only the option lets it in, unverified: every field of an
-			// unsigned payload stays under unverifiedFields (issue 25), none is read as verified.
-			expect(triggerItems(executions[1])).toEqual([
-				expect.objectContaining({
-					type: 'kyc_status',
-					verified: false,
-					subject_id: 'kyc-plain',
-					unverifiedFields: {
-						data: {
-							id: 'kyc-plain',
-							status: 'approved',
-							social_name: 'Ana',
-							injected: { value: '1.00' },
-						},
-					},
-				}),
-			]);
-			expect(triggerItems(executions[1])[0]).not.toHaveProperty('data');
-			expect(JSON.stringify(executions.map((e) => triggerItems(e)))).not.toContain('kyc-deep');
+			expect(plain.json).toEqual({ message: 'Received' });
+			// Neither is in FacilitaPay's notification log for this URL: a stranger's payload starts
+			// nothing, whatever it says (issue 31; before, the option let it in unverified).
+			await new Promise((resolve) => setTimeout(resolve, 5_000));
+			const executions = await waitForExecutions(workflow.id, 1, state);
+			expect(executions).toHaveLength(1);
+			expect(JSON.stringify(executions.map((e) => triggerItems(e)))).not.toContain('kyc-');
 			await deactivateWorkflow(workflow.id, state);
 		},
 	);
@@ -156,12 +146,68 @@ describeE2e('FacilitaPay Trigger registration in a real n8n 2.x', () => {
 				);
 				expect(sent.data.status).toBe('reproved');
 				const [execution] = await account.next();
-				expect(execution.mode).toBe('webhook');
+				// Started by the trigger's reader of the notification log, not by the request.
+				expect(execution.mode).toBe('trigger');
 				expect(triggerItems(execution)).toEqual([
 					expect.objectContaining({ type: 'subject_reproved', verified: true }),
 				]);
 				console.log(
 					`test listening: answered HTTP ${listen.status} (${listen.text.slice(0, 160)}); production URL kept; the next event ran the production workflow (execution ${execution.id}, mode ${execution.mode})`,
+				);
+			},
+			CLI_TIMEOUT,
+		);
+	});
+
+	describe('"Listen for test event" on an unpublished workflow', () => {
+		const account = useTriggerSandbox({
+			id: 'facilitapay-trigger-listen-ok-sandbox',
+			name: 'FacilitaPay Trigger Listen Sandbox',
+		});
+
+		test(
+			"the delivery to the test URL starts the test execution, which shows FacilitaPay's record of it (n8n runs the node's trigger() in manual mode)",
+			async () => {
+				const state = account.state;
+				const base = workflowWithTrigger({ parameters: { events: ['*'] }, typeVersion: 2 });
+				base.nodes[0].credentials = { facilitaPayApi: account.sb.credentials };
+				const workflow = await createWorkflowViaApi(base, state);
+				const { client } = await setupOwner(state.n8nUrl);
+				const mark = await sandboxMark(state);
+				const listen = await client.call('POST', `/rest/workflows/${workflow.id}/run`, {
+					triggerToStartFrom: { name: TRIGGER },
+				});
+				expect(listen.ok).toBe(true);
+				const [registration] = await waitFor(
+					async () => {
+						const found = await sandboxRequests(
+							{ after: mark, method: 'POST', pathPrefix: '/enable_webhooks' },
+							state,
+						);
+						return found.length > 0 ? found : null;
+					},
+					{ what: 'the test registration' },
+				);
+				expect(registration.body.url).toMatch(/\/webhook-test\//);
+				const sent = await sandboxControl(
+					'POST',
+					'/events',
+					{ type: 'subject_approved', subject_id: 'listen-subject-1' },
+					state,
+				);
+				expect(sent.data.notification).toMatchObject({ last_response_status: 200 });
+				const [execution] = await waitForExecutions(workflow.id, 1, state);
+				expect(execution.mode).toBe('manual');
+				expect(triggerItems(execution)).toEqual([
+					expect.objectContaining({
+						type: 'subject_approved',
+						subject_id: 'listen-subject-1',
+						verified: true,
+						notificationRecord: expect.objectContaining({ id: sent.data.notification.id }),
+					}),
+				]);
+				console.log(
+					`test listening: the test execution ${execution.id} (mode ${execution.mode}) showed the record ${sent.data.notification.id}`,
 				);
 			},
 			CLI_TIMEOUT,

@@ -1,9 +1,12 @@
 // Queue mode, case 1: a published FacilitaPay Trigger workflow. The main registers the webhook
 // processor's URL with FacilitaPay (the sandbox); the sandbox delivers 200 notifications to the
-// webhook processor, which checks each one's secret and queues it; the two workers run them.
+// webhook processor, which answers 200 and starts nothing itself; the leader main's reader of
+// FacilitaPay's notification log starts one execution per record, which the two workers run.
 // Exactly 200 successful executions, each event once, on both workers; a burst of payments
-// delivered together with a 10 s timeout and redeliveries; 50 forged notifications start nothing
-// and hold nothing back (no guessing lock): the true event after them starts one execution.
+// delivered together with a 10 s timeout and redeliveries; 50 forged notifications (and the right
+// secret with false content) start nothing: the true event after them starts one execution. Then
+// the fleet's main and webhook processor are stopped past FacilitaPay's redeliveries while 20
+// payments happen, started again, 5 payments during the catch-up: each starts once.
 import {
 	CASE_TIMEOUT,
 	allExecutions,
@@ -20,7 +23,10 @@ import {
 	waitFor,
 	waitForExecutions,
 	registerSubjects,
+	updateQueueState,
 } from './lib/queue.mjs';
+import { isAlive, killGroup } from '../../scripts/n8n-runtime.mjs';
+import { adoptRun, clusterEnv, startN8nProcess } from '../../scripts/queue-cluster.mjs';
 
 const EVENTS = 200;
 const BURST = 100;
@@ -230,16 +236,24 @@ describeQueue('queue mode: FacilitaPay Trigger on a webhook processor and two wo
 			forgedAnswers = countBy(statuses.map(String));
 			expect(await allExecutions(workflow.id)).toHaveLength(EVENTS);
 
-			// Then one true event (signed with this workflow's secret, naming a real subject).
-			const [subjectId] = await registerSubjects(sandbox, 1, 'Queue After Forgeries');
-			const answer = await fetch(webhookUrl, {
+			// The right secret posted straight (a stranger who learnt it): the same 200, nothing
+			// started: FacilitaPay's notification log does not list it.
+			const rightSecret = await fetch(webhookUrl, {
 				method: 'POST',
 				headers: { 'content-type': 'application/json' },
 				body: JSON.stringify({
-					notification: { type: 'subject_approved', subject_id: subjectId, secret },
+					notification: { type: 'subject_approved', subject_id: 'forged-right', secret },
 				}),
 			});
-			expect(answer.status).toBe(200);
+			expect(rightSecret.status).toBe(200);
+			// Then one true event, sent by FacilitaPay (the sandbox) to this workflow's URL (the burst
+			// workflow took the account's URL since: point it back), naming a real subject.
+			await sandbox.call('POST', '/api/v1/enable_webhooks', { url: webhookUrl });
+			const [subjectId] = await registerSubjects(sandbox, 1, 'Queue After Forgeries');
+			await sandbox.call('POST', '/_sandbox/events', {
+				type: 'subject_approved',
+				subject_id: subjectId,
+			});
 			await waitForExecutions(workflow.id, EVENTS + 1);
 			const executions = await allExecutions(workflow.id, { includeData: true });
 			expect(executions).toHaveLength(EVENTS + 1);
@@ -249,6 +263,130 @@ describeQueue('queue mode: FacilitaPay Trigger on a webhook processor and two wo
 			report(
 				`case 1 (trigger): ${FORGED} forged → ${JSON.stringify(forgedAnswers)} and 0 executions; then 1 true → 1 execution`,
 			);
+		},
+		CASE_TIMEOUT,
+	);
+
+	test(
+		'catch-up: main and webhook processor stopped past every redelivery while 20 payments happen, started again, 5 more during the catch-up: 25 executions, each once, none left failed',
+		async () => {
+			const state = queueState();
+			const credentials = await caseCredentials(sandbox, 'FacilitaPay Queue Trigger Catch-up');
+			const webhookId = `queue-catch-up-${Date.now().toString(36)}`;
+			const before = sandbox.requests().length;
+			// The burst workflow's account: this one takes the URL.
+			const catchUp = await createActiveWorkflow({
+				name: 'queue: FacilitaPay Trigger catch-up',
+				nodes: [
+					{
+						...triggerNode({ webhookId, credentials, name: TRIGGER }),
+						typeVersion: 2,
+						parameters: { events: ['identified'] },
+					},
+				],
+			});
+			await waitFor(
+				async () =>
+					sandbox
+						.requests()
+						.slice(before)
+						.find((r) => r.method === 'POST' && r.path.endsWith('/enable_webhooks')),
+				{ what: 'the catch-up workflow to register its URL' },
+			);
+			const [payer] = await registerSubjects(sandbox, 1, 'Queue Catch-up Payer');
+			const documentNumber = (await sandbox.call('GET', `/api/v1/subject/people/${payer}`)).data
+				.document_number;
+			await sandbox.call('POST', '/_sandbox/webhooks/delivery', {
+				concurrent: true,
+				timeout_ms: 10_000,
+				retry_seconds: [1, 1, 1, 1, 1],
+			});
+			const pay = async (count) =>
+				(
+					await sandbox.call('POST', '/_sandbox/pix/receive_many', {
+						document_number: documentNumber,
+						value: '4.00',
+						count,
+					})
+				).data.transaction_ids;
+
+			// n8n's own shutdown may take its full 30 s (it then exits): wait longer than that.
+			for (const pid of [state.main.pid, state.webhook.pid]) killGroup(pid, 'SIGTERM');
+			await waitFor(async () => ![state.main.pid, state.webhook.pid].some(isAlive), {
+				what: 'the main and the webhook processor to stop',
+				timeoutMs: 90_000,
+			});
+			const whileDown = await pay(20);
+			await sandbox.call('POST', '/_sandbox/deliveries/wait', { redeliveries: true });
+			const failedWhileDown = (
+				await sandbox.call('GET', '/api/v1/notifications?failed=true&per_page=500')
+			).data.length;
+			expect(failedWhileDown).toBeGreaterThanOrEqual(20);
+
+			const startedAt = Date.now();
+			adoptRun(state.runDir);
+			const env = clusterEnv(state);
+			const webhookUrl = `${state.webhook.url}/`;
+			const main = await startN8nProcess({
+				name: 'main',
+				command: 'start',
+				userFolder: state.main.userFolder,
+				port: Number(new URL(state.main.url).port),
+				env,
+				webhookUrl,
+			});
+			const hook = await startN8nProcess({
+				name: 'webhook',
+				command: 'webhook',
+				userFolder: state.webhook.userFolder,
+				port: Number(new URL(state.webhook.url).port),
+				env,
+				webhookUrl,
+			});
+			// Later files find the processes where the state file says.
+			updateQueueState({
+				main: { ...state.main, pid: main.proc.pid },
+				webhook: { ...state.webhook, pid: hook.proc.pid },
+			});
+			const duringCatchUp = await pay(5);
+			const all = [...whileDown, ...duringCatchUp];
+			await waitForExecutions(catchUp.id, all.length, 120_000).catch(() => undefined);
+			const seconds = (Date.now() - startedAt) / 1000;
+			await new Promise((resolve) => setTimeout(resolve, 3_000));
+			const executions = await allExecutions(catchUp.id, { includeData: true });
+			const perTransaction = countBy(
+				executions.map((e) => String(nodeOutput(e, TRIGGER)?.[0]?.transaction_id)),
+			);
+			const failedLeft = await waitFor(
+				async () => {
+					const failed = (
+						await sandbox.call('GET', '/api/v1/notifications?failed=true&per_page=500')
+					).data;
+					return failed.length === 0 ? failed : null;
+				},
+				{ what: 'FacilitaPay to list no failed notification', timeoutMs: 90_000 },
+			).catch(
+				async () =>
+					(await sandbox.call('GET', '/api/v1/notifications?failed=true&per_page=500')).data,
+			);
+			const figures = {
+				payments: all.length,
+				executions: executions.length,
+				lost: all.filter((id) => !perTransaction[id]).length,
+				doubled: Object.values(perTransaction).filter((n) => n > 1).length,
+				failedWhileDown,
+				failedLeft: failedLeft.length,
+				secondsFromStartToAll: Number(seconds.toFixed(1)),
+			};
+			report(`case 1 (trigger catch-up): ${JSON.stringify(figures)}`);
+			expect(figures).toMatchObject({
+				executions: all.length,
+				lost: 0,
+				doubled: 0,
+				failedLeft: 0,
+			});
+			expect(seconds).toBeLessThan(120);
+			expect(countBy(executions.map((e) => e.status))).toEqual({ success: all.length });
 		},
 		CASE_TIMEOUT,
 	);

@@ -226,6 +226,9 @@ describe('delivery as the spec leaves it open, played on demand', () => {
 			retry_seconds: null,
 			extra_fields: {},
 			records_secret: true,
+			per_page_max: null,
+			record_delay_seconds: 0,
+			kyc_payload: 'off',
 		});
 	});
 
@@ -332,6 +335,90 @@ describe('delivery as the spec leaves it open, played on demand', () => {
 		const [newest] = await list('?order_by=desc');
 		expect(newest.notification).toEqual({ type: 'identified', transaction_id: 't1' });
 		expect((await t.control('POST', '/webhooks/delivery', { records_secret: 'no' })).status).toBe(
+			422,
+		);
+	});
+
+	test('concurrent: 3 keeps at most 3 first deliveries in flight at once', async () => {
+		await t.control('POST', '/webhooks/delivery', { concurrent: 3 });
+		let open = 0;
+		let peak = 0;
+		const slow = await startSlowReceiver(async () => {
+			open += 1;
+			peak = Math.max(peak, open);
+			await new Promise((resolve) => setTimeout(resolve, 50));
+			open -= 1;
+			return 200;
+		});
+		try {
+			await enable(slow.url);
+			const r = await t.control('POST', '/pix/receive_many', {
+				document_number: (await createPerson(t)).document_number,
+				value: '1.00',
+				count: 9,
+			});
+			expect(r.status).toBe(200);
+			await wait();
+			expect((await list()).filter((rec) => rec.last_response_status === 200)).toHaveLength(9);
+			expect(peak).toBe(3);
+		} finally {
+			await slow.close();
+		}
+		expect((await t.control('POST', '/webhooks/delivery', { concurrent: 0 })).status).toBe(422);
+	});
+
+	test('per_page_max: a page holds at most that many records whatever per_page asks; last_id reads on', async () => {
+		await enable();
+		for (const id of ['t1', 't2', 't3', 't4', 't5'])
+			await t.control('POST', '/events', { type: 'identified', transaction_id: id });
+		await t.control('POST', '/webhooks/delivery', { per_page_max: 2 });
+		const first = await list('?per_page=100');
+		expect(first.map((rec) => rec.notification.transaction_id)).toEqual(['t1', 't2']);
+		const next = await list(`?per_page=100&last_id=${first[1].id}`);
+		expect(next.map((rec) => rec.notification.transaction_id)).toEqual(['t3', 't4']);
+		const last = await list(`?per_page=100&last_id=${next[1].id}`);
+		expect(last.map((rec) => rec.notification.transaction_id)).toEqual(['t5']);
+		expect(await list(`?per_page=100&last_id=${last[0].id}`)).toEqual([]);
+		const refused = await t.control('POST', '/webhooks/delivery', { per_page_max: 0 });
+		expect(refused.status).toBe(422);
+		expect(Object.keys(refused.json.errors)).toEqual(['per_page_max']);
+	});
+
+	test('record_delay_seconds: the delivery goes out before its record is listed, then it is listed last', async () => {
+		await enable();
+		await t.control('POST', '/events', { type: 'identified', transaction_id: 'early' });
+		await t.control('POST', '/webhooks/delivery', { record_delay_seconds: 0.2 });
+		await t.control('POST', '/events', { type: 'identified', transaction_id: 'late' });
+		expect(rx.received.map((body) => body.notification.transaction_id)).toEqual(['early', 'late']);
+		expect((await list()).map((rec) => rec.notification.transaction_id)).toEqual(['early']);
+		await t.control('POST', '/deliveries/wait', { redeliveries: true });
+		expect((await list()).map((rec) => rec.notification.transaction_id)).toEqual(['early', 'late']);
+		const refused = await t.control('POST', '/webhooks/delivery', { record_delay_seconds: -1 });
+		expect(refused.status).toBe(422);
+	});
+
+	test('kyc_payload: the KYC status payload ({"data": subject}, no secret) beside subject_approved, listed or not', async () => {
+		await enable();
+		const subject = await createPerson(t);
+		await t.control('POST', '/webhooks/delivery', { kyc_payload: 'unlisted' });
+		await t.control('POST', `/subjects/${subject.id}/approve`, {});
+		await wait();
+		const kyc = rx.received.filter((body) => body.data);
+		expect(kyc).toHaveLength(1);
+		expect(kyc[0]).toEqual({
+			data: expect.objectContaining({ id: subject.id, status: 'approved' }),
+		});
+		expect(JSON.stringify(kyc[0])).not.toContain('secret');
+		expect((await list()).filter((rec) => rec.notification.data)).toEqual([]);
+		await t.control('POST', '/webhooks/delivery', { kyc_payload: 'listed' });
+		await t.control('POST', `/subjects/${subject.id}/approve`, {});
+		await wait();
+		const listed = (await list()).filter((rec) => rec.notification.data);
+		expect(listed).toHaveLength(1);
+		expect(listed[0].notification).toEqual({
+			data: expect.objectContaining({ id: subject.id, status: 'approved' }),
+		});
+		expect((await t.control('POST', '/webhooks/delivery', { kyc_payload: 'yes' })).status).toBe(
 			422,
 		);
 	});

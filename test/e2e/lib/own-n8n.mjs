@@ -50,6 +50,11 @@ export async function ownN8n(state, { version, suffix, sandbox, env = {} }) {
 		userFolder,
 		state: { ...sb.state, n8nUrl: server.url, apiKey, userFolder },
 		stop: () => running.stop(),
+		/** Starts it again after stop() (same folder, database and port). */
+		async start() {
+			running = await startN8n(where);
+			server.client = await logIn();
+		},
 		async restart() {
 			await running.stop();
 			running = await startN8n(where);

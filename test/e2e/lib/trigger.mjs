@@ -128,10 +128,11 @@ export function useTriggerSandbox({ id, name, timeout = CLI_TIMEOUT, beforeClose
 		},
 		/**
 		 * @param {object} parameters the trigger's parameters (events, options)
+		 * @param {{typeVersion?: number}} [options] the node's version (1 unless given)
 		 * @returns {Promise<{workflow: any, base: any, registrations: any[]}>}
 		 */
-		async publish(parameters) {
-			const base = workflowWithTrigger({ parameters });
+		async publish(parameters, { typeVersion = 1 } = {}) {
+			const base = workflowWithTrigger({ parameters, typeVersion });
 			base.nodes[0].credentials = { facilitaPayApi: holder.sb.credentials };
 			holder.workflow = await createWorkflowViaApi(base, holder.sb.state);
 			const registrations = await activateAndWaitForRegistration(

@@ -38,6 +38,16 @@ export function queueState() {
 }
 
 /**
+ * Writes `changes` into the cluster's state file (a test that restarted the main or the webhook
+ * processor: the files after it find the new processes there).
+ * @param {Record<string, unknown>} changes
+ */
+export function updateQueueState(changes) {
+	const file = /** @type {string} */ (process.env.FACILITAPAY_QUEUE_STATE);
+	fs.writeFileSync(file, JSON.stringify({ ...queueState(), ...changes }, null, 2));
+}
+
+/**
  * The public API of the main (`/api/v1…`). Throws with the answer on a non-2xx status.
  * @param {string} method @param {string} route @param {unknown} [body]
  */

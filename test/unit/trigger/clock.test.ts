@@ -1,9 +1,9 @@
 import { clock } from '../../../nodes/FacilitaPay/clock';
-import { clearProductionRegistrations } from '../../../nodes/FacilitaPayTrigger/ownership';
-import { SECRET, hmacOf, receive, runLifecycle } from './triggerContext';
+import { clearProductionRegistrations } from '../../../nodes/FacilitaPayTrigger/registration/ownership';
+import { SECRET, hmacOf, runLifecycle } from './triggerContext';
 
 // The trigger reads the time of its rules (when a secret was registered, when a notification was
-// received) from the one clock both nodes share, so a test or a host can fix it there.
+// started, in the reader's tests) from the one clock both nodes share, so a test or a host can fix it there.
 const FIXED = new Date('2031-03-04T05:06:07.000Z');
 
 beforeEach(() => clearProductionRegistrations());
@@ -16,13 +16,4 @@ it('publishing records the registration time from the shared clock', async () =>
 	});
 	expect(staticData.secretHmac).toBe(hmacOf(SECRET));
 	expect(staticData.registeredAt).toBe(FIXED.toISOString());
-});
-
-it('a notification is received at the time of the shared clock', async () => {
-	jest.spyOn(clock, 'now').mockReturnValue(FIXED);
-	const { responseData } = await receive({
-		parameters: { options: { verifyWithApi: false } },
-		bodyData: { notification: { type: 'identified', transaction_id: 'tx-1', secret: SECRET } },
-	});
-	expect(responseData.workflowData?.[0][0].json.receivedAt).toBe(FIXED.toISOString());
 });

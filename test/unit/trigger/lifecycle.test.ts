@@ -1,5 +1,5 @@
-import { clearProductionRegistrations } from '../../../nodes/FacilitaPayTrigger/ownership';
-import { legacyDigest } from '../../../nodes/FacilitaPayTrigger/secret';
+import { clearProductionRegistrations } from '../../../nodes/FacilitaPayTrigger/registration/ownership';
+import { legacyDigest } from '../../../nodes/FacilitaPayTrigger/registration/secret';
 import { httpError } from '../helpers/serviceAnswers';
 import {
 	BASE_URL,
@@ -49,9 +49,54 @@ describe('create: activating the workflow', () => {
 			registeredAt: NOW.toISOString(),
 			ownUrls: [PRODUCTION_URL],
 			keyCheck: expect.stringMatching(/^[0-9a-f]{16}$/),
+			// The log's cursor, set from the read before enable_webhooks (an empty log: from its start).
+			log: { cursor: null, since: NOW.toISOString(), started: [] },
 		});
 		expect(JSON.stringify(staticData)).not.toContain(`"${SECRET}"`);
 		expect(JSON.stringify(staticData)).not.toContain(legacyDigest(SECRET));
+	});
+
+	it("sets the log's cursor at the newest record listed BEFORE enable_webhooks, and keeps it on a re-publish", async () => {
+		const newest = {
+			id: 'rec-newest',
+			url: 'https://elsewhere.example.com/hook',
+			inserted_at: '2025-06-02T10:00:00',
+			notification: { type: 'identified', transaction_id: 'old' },
+		};
+		const first = await runLifecycle('create', {
+			replies: [{ data: [newest] }, { data: { secret: SECRET } }],
+		});
+		expect(first.requests.map((request) => `${request.method} ${request.url}`)).toEqual([
+			`GET ${BASE_URL}/notifications`,
+			`POST ${BASE_URL}/enable_webhooks`,
+		]);
+		expect(first.staticData.log).toEqual({
+			cursor: 'rec-newest',
+			since: NOW.toISOString(),
+			started: [],
+		});
+		const kept = { cursor: 'rec-later', since: '2025-06-01T00:00:00.000Z', started: ['rec-x'] };
+		const again = await runLifecycle('create', {
+			staticData: { ...first.staticData, log: kept },
+			replies: [{ data: [{ ...newest, id: 'rec-even-later' }] }, { data: { secret: SECRET } }],
+		});
+		expect(again.staticData.log).toEqual(kept);
+	});
+
+	it('when the ownership read fails, reads the newest record again for the cursor; activation fails if that fails too', async () => {
+		const { staticData, requests } = await runLifecycle('create', {
+			replies: [
+				httpError(503, 'down'),
+				{ data: [{ id: 'rec-7', url: 'u', notification: {} }] },
+				{ data: { secret: SECRET } },
+			],
+		});
+		expect(requests.map((request) => request.qs)).toEqual([
+			{ order_by: 'desc', per_page: '10' },
+			{ order_by: 'desc', per_page: '1' },
+			undefined,
+		]);
+		expect(staticData.log).toMatchObject({ cursor: 'rec-7' });
 	});
 
 	it('a secret returned as a number is kept under the same rule', async () => {
@@ -164,7 +209,8 @@ describe('create: activating the workflow', () => {
 			replies: [{ data: [] }, { data: 'ok' }],
 		});
 		expect(error.message).toBe('FacilitaPay enabled notifications but returned no secret');
-		expect(staticData).toEqual({});
+		// No registration; only the log's cursor, which predates any enabling and stays valid.
+		expect(staticData).toEqual({ log: { cursor: null, since: NOW.toISOString(), started: [] } });
 	});
 
 	it('passes on the error FacilitaPay answered, and stores nothing', async () => {
@@ -172,7 +218,7 @@ describe('create: activating the workflow', () => {
 			replies: [{ data: [] }, httpError(401, { error: 'invalid_token' })],
 		});
 		expect(error.message).toMatch(/refused the credentials: invalid_token/);
-		expect(staticData).toEqual({});
+		expect(staticData).toEqual({ log: { cursor: null, since: NOW.toISOString(), started: [] } });
 	});
 
 	it('warns in the log when n8n gives a URL FacilitaPay cannot reach', async () => {

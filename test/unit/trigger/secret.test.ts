@@ -8,7 +8,7 @@ import {
 	secretHmac,
 	secretKey,
 	secretsEqual,
-} from '../../../nodes/FacilitaPayTrigger/secret';
+} from '../../../nodes/FacilitaPayTrigger/registration/secret';
 import { credentials } from './triggerContext';
 
 describe('secretsEqual: constant-time comparison that never throws', () => {

@@ -12,7 +12,7 @@ import type {
 import { sleep } from 'n8n-workflow';
 
 import { FacilitaPayTrigger } from '../../../nodes/FacilitaPayTrigger/FacilitaPayTrigger.node';
-import { secretHmac, secretKey } from '../../../nodes/FacilitaPayTrigger/secret';
+import { secretHmac, secretKey } from '../../../nodes/FacilitaPayTrigger/registration/secret';
 import { workflowNode } from '../helpers/workflowNode';
 
 /**
@@ -149,6 +149,8 @@ export interface WebhookOptions {
 	request?: { socket: { destroyed: boolean } };
 	/** How long n8n takes to read the credentials (fake time). */
 	credentialsDelayMs?: number;
+	/** 'manual': a delivery to the test URL of "Listen for test event". */
+	mode?: 'webhook' | 'manual';
 }
 
 export interface WebhookResult {
@@ -174,7 +176,8 @@ export async function receive(options: WebhookOptions): Promise<WebhookResult> {
 		logger,
 		getNode: () => node,
 		getWorkflow: () => ({ id: workflowId, name: 'test', active: true }),
-		getMode: () => 'webhook',
+		getMode: () => options.mode ?? 'webhook',
+		getNodeWebhookUrl: () => (options.mode === 'manual' ? TEST_URL : PRODUCTION_URL),
 		getBodyData: () => (options.bodyData ?? {}) as IDataObject,
 		getHeaderData: () =>
 			(options.headers ?? { 'content-type': 'application/json' }) as ReturnType<

@@ -1,14 +1,13 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import type { ApiRequest } from '../FacilitaPay/transport';
-import { isPathId } from '../FacilitaPay/validation/pathId';
-import type { Doubt, EventRule } from './rules';
-import { ruleFor } from './rules';
+import type { ApiRequest, FacilitaPayContext, RunState } from '../../FacilitaPay/transport';
+import { apiRequest, failureFacts } from '../../FacilitaPay/transport';
+import { isPathId } from '../../FacilitaPay/validation/pathId';
 
 /*
- * Verify With API, the pure part: which objects an event names (the plan), and what the API's
- * answer for each means for the event (the assessment). The reads themselves are in reads.ts, the
- * verdict over all of them in decision.ts.
+ * Attach Current Objects, the pure part: which objects an event names (the plan) and the request
+ * that reads each. The log already proves the event; these reads only add FacilitaPay's current
+ * objects to the item, for a user who asks for them.
  */
 
 /** An event naming more objects than this is not read at all (a forgery could name thousands). */
@@ -39,25 +38,6 @@ export type Plan =
 	| { kind: 'invalid'; reason: string }
 	/** More objects than MAX_READS: not read, delivered unverified (nothing proves it false). */
 	| { kind: 'tooMany'; count: number };
-
-/** What a read brought back. */
-export type ReadResult =
-	| { kind: 'found'; answer: unknown }
-	/** FacilitaPay answered that the object does not exist (404, 410, 400, 422). */
-	| { kind: 'absent'; status: number }
-	/** The read failed (down, 5xx, 429 until the deadline, credentials refused). */
-	| { kind: 'failed'; reason: string }
-	/** Not read: the deadline came first, or an earlier read already proved the event false. */
-	| { kind: 'notRead' };
-
-/** What one object's answer means for the event. */
-export type Finding =
-	| { kind: 'confirms'; object: IDataObject }
-	| { kind: 'moneyDiffers'; object: IDataObject; field: string }
-	| { kind: 'before'; object: IDataObject; status: string }
-	| { kind: 'other'; object: IDataObject; note: string }
-	| { kind: 'absent'; proof: boolean }
-	| { kind: 'unread'; reason: string };
 
 function objectField(fields: IDataObject, name: string): IDataObject | undefined {
 	const value = fields[name];
@@ -245,10 +225,6 @@ export function requestFor(read: Read): ApiRequest {
 	return { method: 'GET', path, retry: 'safe' };
 }
 
-function text(value: unknown): string {
-	return value === undefined || value === null ? '' : String(value);
-}
-
 /** The API's object for a read, out of its answer (an invoice out of its subscription's list). */
 function objectOf(read: Read, answer: unknown): IDataObject | undefined {
 	let object = answer;
@@ -260,152 +236,45 @@ function objectOf(read: Read, answer: unknown): IDataObject | undefined {
 		: undefined;
 }
 
-/** What one read means for the event, by the event's rule. Pure. */
-export function assess(read: Read, result: ReadResult, rule: EventRule): Finding {
-	if (result.kind === 'notRead') return { kind: 'unread', reason: 'not read in time' };
-	if (result.kind === 'failed') return { kind: 'unread', reason: result.reason };
-	if (result.kind === 'absent') {
-		// An invoice read by its own ID uses a path whose meaning the spec leaves open: no proof.
-		// A subject may be a company, which /subject/people does not read: never a proof either.
-		const proof =
-			rule.whenAbsent === 'provenFalse' &&
-			read.target !== 'subject' &&
-			!(read.target === 'invoice' && !read.subscriptionId);
-		return { kind: 'absent', proof };
-	}
-	const object = objectOf(read, result.answer);
-	if (!object) {
-		if (read.target === 'invoice' && Array.isArray(result.answer)) {
-			return { kind: 'absent', proof: false };
-		}
-		return { kind: 'other', object: {}, note: 'FacilitaPay answered without an object' };
-	}
-	const foundId = idOf(object.id);
-	if (foundId !== undefined && foundId !== read.id) {
-		return { kind: 'other', object, note: `FacilitaPay answered with ${read.target} ${foundId}` };
-	}
-	for (const [field, expected] of Object.entries(read.money ?? {})) {
-		const actual = object[field];
-		if (actual === undefined || actual === null) continue;
-		if (text(actual) !== text(expected)) {
-			// The values stay out of the finding: they end in n8n's log, and anyone can send an
-			// unsigned payload naming someone's document number.
-			return { kind: 'moneyDiffers', object, field };
-		}
-	}
-	for (const [field, expected] of Object.entries(read.expect ?? {})) {
-		const actual = object[field];
-		if (text(actual) !== text(expected)) {
-			return {
-				kind: 'other',
-				object,
-				note: `${field} is ${actual === undefined ? 'not given' : text(actual)} at FacilitaPay, ${text(expected)} in the event`,
-			};
-		}
-	}
-	const status = typeof object.status === 'string' ? object.status : undefined;
-	if (rule.confirms === undefined || (status !== undefined && rule.confirms.includes(status))) {
-		return { kind: 'confirms', object };
-	}
-	if (status !== undefined && rule.before?.includes(status)) {
-		return { kind: 'before', object, status };
-	}
-	return {
-		kind: 'other',
-		object,
-		note: `status is ${status ?? 'not given'} at FacilitaPay (${rule.confirms.join(', ')} would confirm the event)`,
-	};
-}
-
-/** The verdict over every object of an event. */
-export type Verdict =
-	| { kind: 'verified' }
-	| { kind: 'provenFalse'; reason: string }
-	| { kind: Doubt; reason: string };
+/** How many objects of one event are read at once. */
+export const ATTACH_CONCURRENCY = 4;
 
 /**
- * The verdict for the event from its findings, by the event's rule: proof beats every doubt; a doubt
- * that redelivery may settle beats one that is delivered; verified only when every object confirms.
+ * Reads the objects the event names and puts each where the item shows it (`transaction`,
+ * `transactions[i]`, `subject`, …); a read that fails is said under `objectsNotRead`. Never throws.
  */
-export function verdict(reads: Read[], findings: Finding[], rule: EventRule): Verdict {
-	const named = (index: number) => `${reads[index].target} ${reads[index].id}`;
-	const doubts: Array<{ doubt: Doubt; reason: string }> = [];
-	let unread = 0;
-	let firstUnread = '';
-	for (const [index, finding] of findings.entries()) {
-		switch (finding.kind) {
-			case 'moneyDiffers':
-				return {
-					kind: 'provenFalse',
-					reason: `${named(index)} has another ${finding.field} at FacilitaPay than in the event`,
-				};
-			case 'absent':
-				if (finding.proof) {
-					return { kind: 'provenFalse', reason: `FacilitaPay does not know ${named(index)}` };
+export async function attachObjects(
+	ctx: FacilitaPayContext,
+	fields: IDataObject,
+	run: RunState,
+): Promise<IDataObject> {
+	const plan = planVerification(fields);
+	if (plan.kind !== 'reads') return {};
+	const attached: IDataObject = {};
+	const notRead: IDataObject[] = [];
+	const queue = [...plan.reads];
+	const worker = async () => {
+		for (let read = queue.shift(); read; read = queue.shift()) {
+			try {
+				const answer = await apiRequest.call(ctx, requestFor(read), undefined, run);
+				const object = objectOf(read, answer);
+				if (read.index === undefined) attached[read.outputKey] = object ?? null;
+				else {
+					const list = (attached[read.outputKey] as IDataObject[] | undefined) ?? [];
+					list[read.index] = object ?? ({} as IDataObject);
+					attached[read.outputKey] = list;
 				}
-				doubts.push({
-					doubt: rule.whenAbsent === 'provenFalse' ? 'deliver' : rule.whenAbsent,
-					reason: `FacilitaPay's API does not show ${named(index)}`,
+			} catch (error) {
+				const facts = failureFacts(error);
+				notRead.push({
+					target: read.target,
+					id: read.id,
+					reason: facts.status === undefined ? (error as Error).message : `HTTP ${facts.status}`,
 				});
-				break;
-			case 'before':
-				doubts.push({
-					doubt: rule.whenBefore,
-					reason: `${named(index)} is still ${finding.status} at FacilitaPay`,
-				});
-				break;
-			case 'other':
-				doubts.push({ doubt: rule.whenOther, reason: `${named(index)}: ${finding.note}` });
-				break;
-			case 'unread':
-				unread += 1;
-				if (firstUnread === '') firstUnread = `${named(index)}: ${finding.reason}`;
-				break;
-			case 'confirms':
-				break;
+			}
 		}
-	}
-	if (unread > 0) {
-		const partly = unread < findings.length;
-		doubts.push({
-			doubt: partly ? rule.whenPartlyRead : rule.whenUnread,
-			reason: partly
-				? `${unread} of ${findings.length} objects could not be read in time (${firstUnread})`
-				: `could not be read (${firstUnread})`,
-		});
-	}
-	const retry = doubts.find((entry) => entry.doubt === 'retry');
-	if (retry) return { kind: 'retry', reason: retry.reason };
-	if (doubts.length > 0) {
-		return { kind: 'deliver', reason: doubts.map((entry) => entry.reason).join('; ') };
-	}
-	return { kind: 'verified' };
+	};
+	await Promise.all(Array.from({ length: ATTACH_CONCURRENCY }, worker));
+	if (notRead.length > 0) attached.objectsNotRead = notRead;
+	return attached;
 }
-
-/** One line per object of the `verification` output: what was read and what it showed. */
-export function findingSummary(read: Read, finding: Finding): IDataObject {
-	const line: IDataObject = { object: read.target, id: read.id };
-	switch (finding.kind) {
-		case 'confirms':
-			return { ...line, found: true, status: finding.object.status ?? null, confirms: true };
-		case 'before':
-			return { ...line, found: true, status: finding.status, confirms: false };
-		case 'other':
-			return {
-				...line,
-				found: true,
-				status: finding.object.status ?? null,
-				confirms: false,
-				note: finding.note,
-			};
-		case 'moneyDiffers':
-			return { ...line, found: true, confirms: false, note: `${finding.field} differs` };
-		case 'absent':
-			return { ...line, found: false, confirms: false };
-		case 'unread':
-			return { ...line, found: null, confirms: null, note: finding.reason };
-	}
-}
-
-/** Re-exported for callers that need the rule with the plan. */
-export { ruleFor };

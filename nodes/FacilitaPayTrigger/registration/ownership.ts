@@ -1,9 +1,10 @@
 import type { IDataObject, IHookFunctions } from 'n8n-workflow';
 
-import type { FacilitaPayContext } from '../FacilitaPay/transport';
-import { apiRequest } from '../FacilitaPay/transport';
-import { readServiceTime } from '../FacilitaPay/validation/dates';
-import { readRetryOptions, READ_TIMEOUT_MS } from './reads';
+import type { FacilitaPayContext } from '../../FacilitaPay/transport';
+import { apiRequest } from '../../FacilitaPay/transport';
+import { readServiceTime } from '../../FacilitaPay/validation/dates';
+import { processState } from '../log';
+import { readRetryOptions, READ_TIMEOUT_MS } from './account';
 
 /*
  * FacilitaPay keeps one webhook URL per account: whoever enabled webhooks last receives every
@@ -59,8 +60,17 @@ export function ownershipFrom(records: unknown, ours: string[]): Ownership {
 	};
 }
 
+/** What the read of the newest records found: who receives, and the newest record's id. */
+export type OwnershipRead = Ownership & {
+	/** The newest record's id; null when the log is empty; undefined when it could not be read. */
+	newestId?: string | null;
+};
+
 /** Reads the newest notification records and tells who receives the account's notifications. */
-export async function checkOwnership(ctx: FacilitaPayContext, ours: string[]): Promise<Ownership> {
+export async function checkOwnership(
+	ctx: FacilitaPayContext,
+	ours: string[],
+): Promise<OwnershipRead> {
 	try {
 		const records = await apiRequest.call(
 			ctx,
@@ -72,7 +82,9 @@ export async function checkOwnership(ctx: FacilitaPayContext, ours: string[]): P
 			},
 			{ ...readRetryOptions(Date.now() + READ_TIMEOUT_MS), maxAttempts: 1 },
 		);
-		return ownershipFrom(records, ours);
+		const first = Array.isArray(records) ? (records[0] as IDataObject | undefined) : undefined;
+		const newestId = typeof first?.id === 'string' && first.id !== '' ? first.id : null;
+		return { ...ownershipFrom(records, ours), newestId };
 	} catch (error) {
 		return {
 			kind: 'unknown',
@@ -81,21 +93,17 @@ export async function checkOwnership(ctx: FacilitaPayContext, ours: string[]): P
 	}
 }
 
-/**
- * Production registrations this n8n process made or found in place, per FacilitaPay account
- * (workflow ID → URL). n8n starts a test listening from empty static data and tells the node the
- * workflow is not active, so this is how a test listening learns that an active workflow of this
- * process receives the account's notifications.
+/*
+ * Production registrations this n8n process made or found in place live in the trigger's process
+ * memory (log/state.ts: `production`, per account, and `productionByService`): n8n starts a test
+ * listening from empty static data and tells the node the workflow is not active, so this is how a
+ * test listening learns that an active workflow of this process receives the account's
+ * notifications; and before turning off an account's notifications every active trigger on the
+ * same service counts (two credentials of one account have different tokens).
  */
-const production = new Map<string, Map<string, string>>();
-/**
- * The same, per FacilitaPay base URL (whatever the token): two credentials of one account have
- * different tokens, and nothing a node reads tells they are one account, so before turning off
- * the notifications of an account, every active trigger on the same service counts.
- */
-const productionByService = new Map<string, Map<string, string>>();
+const { production, productionByService } = processState;
 
-/** For tests: forgets what this process remembered. */
+/** For tests: forgets what this process remembered of registrations (resetProcessState: all). */
 export function clearProductionRegistrations(): void {
 	production.clear();
 	productionByService.clear();

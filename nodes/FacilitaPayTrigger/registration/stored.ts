@@ -1,6 +1,6 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { isLocalHost } from '../FacilitaPay/transport/tokenTarget';
+import { isLocalHost } from '../../FacilitaPay/transport/tokenTarget';
 
 /** URLs this node registered, remembered to tell them from another system's URL. */
 const OWN_URLS_KEPT = 5;
@@ -58,6 +58,8 @@ export function saveRegistration(staticData: IDataObject, registration: Registra
 	staticData.webhookUrl = registration.webhookUrl;
 	staticData.testRegistration = registration.test;
 	staticData.registeredAt = registration.registeredAt;
+	// A test URL is never this workflow's production URL: its records never start production.
+	if (registration.test) return;
 	const own = ownUrls(staticData).filter((url) => url !== registration.webhookUrl);
 	staticData.ownUrls = [registration.webhookUrl, ...own].slice(0, OWN_URLS_KEPT);
 }

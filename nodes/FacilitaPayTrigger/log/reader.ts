@@ -1,0 +1,353 @@
+import type { IDataObject, ITriggerFunctions } from 'n8n-workflow';
+import { sleep } from 'n8n-workflow';
+
+import type { ApiRequest, FacilitaPayContext, RunState } from '../../FacilitaPay/transport';
+import { apiRequest, beginRun } from '../../FacilitaPay/transport';
+import { isEventSelected } from '../events';
+import { clock } from '../../FacilitaPay/clock';
+import { LOG } from '../texts';
+import { itemOf, kycIdentity, kycItem, typeOf } from './item';
+import { attachObjects } from './objects';
+import {
+	FAILED_SWEEP_EVERY_MS,
+	isDue,
+	KYC_GRACE_MS,
+	KYC_PENDING_MAX,
+	KYC_READ_GAP_MS,
+	learntFullPage,
+	LOOK_BACK_EVERY_MS,
+	nextReadAt,
+	readOnNow,
+} from './pace';
+import type { LogRecord, LogState } from './selection';
+import {
+	missedBehind,
+	readLogState,
+	settlePage,
+	startedButFailed,
+	withStarted,
+	writeLogState,
+} from './selection';
+import { productionUrls } from './urls';
+
+/*
+ * The reader: reads FacilitaPay's notification log after its cursor until a page comes back
+ * empty, starts one execution per record sent to this workflow's URL, marks the failed ones
+ * successful, then waits for the next poll or a delivery's prompt. It runs in n8n's trigger()
+ * of the node, on the instance that runs triggers (the leader in queue mode), from activation
+ * and from every start of n8n, so what FacilitaPay listed while n8n was down is caught up.
+ */
+
+/** Records asked per read (the live maximum is not published: a shorter page is not the end). */
+export const PER_PAGE = 100;
+/** At most this many pages of failed records are read per sweep. */
+export const FAILED_SWEEP_PAGES = 20;
+/** At most this many records are read and emitted at once when objects are attached. */
+export const EMIT_CONCURRENCY = 8;
+
+/** Time and requests, given from outside so that tests control them. */
+export interface ReaderDeps {
+	now(): number;
+	wait(ms: number): Promise<void>;
+	request(ctx: ITriggerFunctions, request: ApiRequest, run: RunState): Promise<unknown>;
+}
+
+export const realDeps: ReaderDeps = {
+	now: () => Date.now(),
+	wait: async (ms) => await sleep(ms),
+	request: async (ctx, request, run) =>
+		await apiRequest.call(ctx as unknown as FacilitaPayContext, request, undefined, run),
+};
+
+export interface ReaderOptions {
+	/** Read the objects each event names and attach them (Attach Current Objects). */
+	attachObjects: boolean;
+	/** The Events choice. */
+	events: unknown;
+}
+
+function list(answer: unknown): unknown[] {
+	return Array.isArray(answer) ? answer : [];
+}
+
+export class LogReader {
+	private stopped = false;
+	private prompted = false;
+	private wake: (() => void) | undefined;
+	private lastReadAt = Number.NEGATIVE_INFINITY;
+	private lookedBackAt: number | undefined;
+	/** The page size taken as full (PER_PAGE, or the service's cap once learnt). */
+	private fullPage = PER_PAGE;
+	/** The length of the short page the last pass ended on (undefined: it ended on an empty one). */
+	private lastShort: number | undefined;
+	/** Subjects KYC payloads named, by when the first payload came. */
+	private readonly kycPending = new Map<string, number>();
+	private kycReadAt = Number.NEGATIVE_INFINITY;
+	/** Whether the log lists KYC payloads (then it settles them, and no subject is read). */
+	private kycListed = false;
+	private sweptAt: number | undefined;
+	private readonly run: RunState = beginRun({ concurrency: EMIT_CONCURRENCY, timeoutMs: 30_000 });
+	/** Resolves when the loop has ended (after stop()). */
+	done: Promise<void> = Promise.resolve();
+
+	constructor(
+		private readonly ctx: ITriggerFunctions,
+		private readonly options: ReaderOptions,
+		private readonly deps: ReaderDeps = realDeps,
+	) {}
+
+	/** A delivery arrived: read the log soon (no sooner than the pace allows). */
+	prompt(): void {
+		if (this.prompted) return;
+		this.prompted = true;
+		this.wake?.();
+	}
+
+	/** A KYC status payload named this subject. */
+	promptKyc(subjectId: string): void {
+		if (
+			!this.kycListed &&
+			!this.kycPending.has(subjectId) &&
+			this.kycPending.size < KYC_PENDING_MAX
+		)
+			this.kycPending.set(subjectId, this.deps.now());
+		this.prompt();
+	}
+
+	stop(): void {
+		this.stopped = true;
+		this.wake?.();
+	}
+
+	/** Starts the loop; returns at once. */
+	start(): void {
+		this.done = this.loop();
+	}
+
+	private async loop(): Promise<void> {
+		while (!this.stopped) {
+			let failed = false;
+			try {
+				await this.cycle();
+			} catch (error) {
+				failed = true;
+				this.ctx.logger.warn(
+					`${LOG}: FacilitaPay's notification log could not be read (${(error as Error).message}); reading it again in a few seconds. Nothing is lost: every event it lists for this workflow starts once it can be read.`,
+				);
+			}
+			await this.pause(failed);
+		}
+	}
+
+	private async pause(failed: boolean): Promise<void> {
+		for (;;) {
+			if (this.stopped) return;
+			const due = nextReadAt(this.lastReadAt, this.prompted, failed);
+			const now = this.deps.now();
+			if (now >= due) return;
+			await new Promise<void>((resolve) => {
+				this.wake = resolve;
+				void this.deps.wait(due - now).then(resolve);
+			});
+			this.wake = undefined;
+		}
+	}
+
+	private async read(qs: IDataObject): Promise<unknown[]> {
+		const answer = await this.deps.request(
+			this.ctx,
+			{ method: 'GET', path: '/notifications', qs, retry: 'safe' },
+			this.run,
+		);
+		return list(answer);
+	}
+
+	/** The log state, set to the newest record now when the trigger never set it. */
+	private async state(staticData: IDataObject): Promise<LogState> {
+		const kept = readLogState(staticData);
+		if (kept) return kept;
+		const newest = await this.read({ order_by: 'desc', per_page: '1' });
+		const id = (newest[0] as IDataObject | undefined)?.id;
+		const state: LogState = {
+			cursor: typeof id === 'string' && id !== '' ? id : null,
+			since: clock.now().toISOString(),
+			started: [],
+		};
+		writeLogState(staticData, state);
+		return state;
+	}
+
+	/** One pass: every page after the cursor, then the look back and the failed sweep when due. */
+	async cycle(): Promise<void> {
+		const staticData = this.ctx.getWorkflowStaticData('node');
+		const ours = productionUrls(staticData);
+		this.lastReadAt = this.deps.now();
+		this.prompted = false;
+		if (ours.length === 0) return;
+		let state = await this.state(staticData);
+		const wanted = (type: string) => isEventSelected(type, this.options.events);
+		for (let first = true; ; first = false) {
+			const qs: IDataObject = { per_page: String(PER_PAGE) };
+			if (state.cursor) qs.last_id = state.cursor;
+			const page = await this.read(qs);
+			if (first) this.fullPage = learntFullPage(this.fullPage, this.lastShort, page.length);
+			this.lastShort = undefined;
+			if (page.length === 0) break;
+			const verdict = settlePage(page, state, ours, wanted);
+			if (verdict.start.some((record) => typeOf(record.notification) === 'kyc_status')) {
+				this.kycListed = true;
+				this.kycPending.clear();
+			}
+			state = {
+				...state,
+				cursor: verdict.cursor,
+				started: withStarted(
+					state.started,
+					verdict.start.map((record) => record.id),
+				),
+			};
+			// Kept before the executions start: n8n saves the static data as it starts each one.
+			writeLogState(staticData, state);
+			await this.startAll(verdict.start);
+			await this.markSuccessful(verdict.markSuccessful);
+			if (this.stopped) return;
+			if (!readOnNow(page.length, this.fullPage)) {
+				// More may follow this short page: the next pass reads on from here, soon.
+				this.lastShort = page.length;
+				this.prompted = true;
+				break;
+			}
+		}
+		const now = this.deps.now();
+		state = await this.settleKyc(staticData, state, wanted, now);
+		if (isDue(this.lookedBackAt, LOOK_BACK_EVERY_MS, now)) {
+			this.lookedBackAt = now;
+			const recent = await this.read({ order_by: 'desc', per_page: String(PER_PAGE) });
+			const missed = missedBehind(recent, state, ours, wanted);
+			if (missed.length > 0) {
+				state = {
+					...state,
+					started: withStarted(
+						state.started,
+						missed.map((r) => r.id),
+					),
+				};
+				writeLogState(staticData, state);
+				await this.startAll(missed);
+				await this.markSuccessful(missed.filter((record) => record.failed_at));
+			}
+		}
+		if (isDue(this.sweptAt, FAILED_SWEEP_EVERY_MS, now)) {
+			this.sweptAt = now;
+			await this.sweepFailed(state, ours);
+		}
+	}
+
+	/**
+	 * A KYC payload the log does not list (the spec is silent on whether it does): its subject is
+	 * read from FacilitaPay, one at most per KYC_READ_GAP_MS, KYC_GRACE_MS after the payload, and its
+	 * state (id, status, updated_at) starts the workflow once. Nothing the payload said is used.
+	 */
+	private async settleKyc(
+		staticData: IDataObject,
+		state: LogState,
+		wanted: (type: string) => boolean,
+		now: number,
+	): Promise<LogState> {
+		if (this.kycListed || now - this.kycReadAt < KYC_READ_GAP_MS) return state;
+		const due = [...this.kycPending].find(([, at]) => now - at >= KYC_GRACE_MS);
+		if (!due) return state;
+		const [subjectId] = due;
+		this.kycPending.delete(subjectId);
+		this.kycReadAt = now;
+		let subject: unknown;
+		try {
+			subject = await this.deps.request(
+				this.ctx,
+				{
+					method: 'GET',
+					path: `/subject/people/${encodeURIComponent(subjectId)}`,
+					retry: 'safe',
+				},
+				this.run,
+			);
+		} catch {
+			// Not a subject of this account (a forgery), or unreadable now: nothing starts.
+			return state;
+		}
+		if (typeof subject !== 'object' || subject === null || !wanted('kyc_status')) return state;
+		const identity = kycIdentity(subject as IDataObject);
+		if (identity === undefined || state.started.includes(identity)) return state;
+		const next = { ...state, started: withStarted(state.started, [identity]) };
+		writeLogState(staticData, next);
+		this.ctx.emit([
+			[{ json: kycItem(subject as IDataObject, clock.now()), pairedItem: { item: 0 } }],
+		]);
+		return next;
+	}
+
+	/**
+	 * Starts one execution per record, in the log's order (objects read first when asked, for a
+	 * few records at once).
+	 */
+	private async startAll(records: LogRecord[]): Promise<void> {
+		if (!this.options.attachObjects) {
+			for (const record of records) this.emit(record, {});
+			return;
+		}
+		for (let at = 0; at < records.length; at += EMIT_CONCURRENCY) {
+			const batch = records.slice(at, at + EMIT_CONCURRENCY);
+			const attached = await Promise.all(
+				batch.map(
+					async (record) =>
+						await attachObjects(
+							this.ctx as unknown as FacilitaPayContext,
+							{ ...record.notification, type: typeOf(record.notification) },
+							this.run,
+						),
+				),
+			);
+			batch.forEach((record, index) => this.emit(record, attached[index]));
+		}
+	}
+
+	private emit(record: LogRecord, attached: IDataObject): void {
+		const item = itemOf(record, attached, clock.now());
+		this.ctx.emit([[{ json: item, pairedItem: { item: 0 } }]]);
+	}
+
+	private async markSuccessful(records: LogRecord[]): Promise<void> {
+		for (const record of records) {
+			try {
+				await this.deps.request(
+					this.ctx,
+					{
+						method: 'PUT',
+						path: `/notifications/${encodeURIComponent(record.id)}`,
+						retry: 'safe',
+					},
+					this.run,
+				);
+			} catch (error) {
+				this.ctx.logger.warn(
+					`${LOG}: the notification record ${record.id} started the workflow but could not be marked successful (${(error as Error).message}); FacilitaPay may keep listing it as failed.`,
+				);
+			}
+		}
+	}
+
+	/** Marks successful the records that started and that FacilitaPay still lists as failed. */
+	private async sweepFailed(state: LogState, ours: string[]): Promise<void> {
+		let lastId: string | undefined;
+		for (let page = 0; page < FAILED_SWEEP_PAGES; page++) {
+			const qs: IDataObject = { failed: 'true', per_page: String(PER_PAGE) };
+			if (lastId) qs.last_id = lastId;
+			const records = await this.read(qs);
+			if (records.length === 0) return;
+			await this.markSuccessful(startedButFailed(records, state, ours));
+			const id = (records[records.length - 1] as IDataObject | undefined)?.id;
+			if (typeof id !== 'string' || id === '') return;
+			lastId = id;
+		}
+	}
+}

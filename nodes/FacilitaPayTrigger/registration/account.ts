@@ -1,0 +1,33 @@
+import { createHash } from 'crypto';
+import type { ICredentialDataDecryptedObject } from 'n8n-workflow';
+
+import type { RetryOptions } from '../../FacilitaPay/transport';
+import { defaultRetryOptions } from '../../FacilitaPay/transport';
+import { credentialBaseUrl } from '../../FacilitaPay/transport/tokenTarget';
+
+/** One registration read (the newest record, ownership) may take this long. */
+export const READ_TIMEOUT_MS = 7_000;
+
+/** The FacilitaPay account the credentials reach: the service and a digest of who signs in. */
+export function accountOf(credentials: ICredentialDataDecryptedObject): string {
+	const who =
+		credentials.authentication === 'usernamePassword'
+			? String(credentials.username ?? '')
+			: String(credentials.accessToken ?? '');
+	const digest = createHash('sha256').update(who).digest('hex').slice(0, 16);
+	return `${credentialBaseUrl(credentials)}|${digest}`;
+}
+
+/** Reads retried once at most after a failure; 429s as long as the deadline allows. */
+export function readRetryOptions(deadline: number): RetryOptions {
+	return {
+		...defaultRetryOptions,
+		maxAttempts: 2,
+		baseDelayMs: 250,
+		maxDelayMs: 1_000,
+		rateLimit: { maxAttempts: 20, maxRetryAfterMs: 5_000 },
+		deadline,
+		// Looked up at each call, so the transport's waiting (n8n's sleep) stays the one place to fake.
+		wait: async (ms: number) => await defaultRetryOptions.wait(ms),
+	};
+}
