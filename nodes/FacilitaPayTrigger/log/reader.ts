@@ -180,7 +180,7 @@ export class LogReader {
 	/** One pass: every page after the cursor, then the look back and the failed sweep when due. */
 	async cycle(): Promise<void> {
 		const staticData = this.ctx.getWorkflowStaticData('node');
-		const ours = productionUrls(staticData);
+		const ours = productionUrls(staticData, this.ctx.getInstanceId());
 		this.lastReadAt = this.deps.now();
 		this.prompted = false;
 		if (ours.length === 0) return;

@@ -102,7 +102,7 @@ export const webhookMethods = {
 				return false;
 			}
 			staticData.keyCheck = check;
-			const ownership = await checkOwnership(this, ownUrls(staticData));
+			const ownership = await checkOwnership(this, ownUrls(staticData, this.getInstanceId()));
 			if (ownership.kind === 'foreign') {
 				const other = maskUrl(ownership.url);
 				staticData.urlTakenBy = other;
@@ -145,7 +145,7 @@ export const webhookMethods = {
 			const test = this.getMode() === 'manual';
 			const ownership = await checkOwnership(
 				this,
-				test ? [webhookUrl] : [...ownUrls(staticData), webhookUrl],
+				test ? [webhookUrl] : [...ownUrls(staticData, this.getInstanceId()), webhookUrl],
 			);
 			// n8n starts a test listening without what the production registration stored, and never
 			// gives the URL back: refused whenever the account's notifications go somewhere already.
@@ -179,6 +179,7 @@ export const webhookMethods = {
 				test,
 				registeredAt: clock.now().toISOString(),
 				keyCheck: keyCheck(secretKey(credentials)),
+				instanceId: this.getInstanceId(),
 			});
 			delete staticData.urlTakenBy;
 			if (!test) {
@@ -199,7 +200,7 @@ export const webhookMethods = {
 		async delete(this: IHookFunctions): Promise<boolean> {
 			const staticData = this.getWorkflowStaticData('node');
 			const registration = readRegistration(staticData) ?? readLegacyDigest(staticData);
-			const ours = [...ownUrls(staticData)];
+			const ours = [...ownUrls(staticData, this.getInstanceId())];
 			if (typeof staticData.webhookUrl === 'string' && !ours.includes(staticData.webhookUrl)) {
 				ours.push(staticData.webhookUrl);
 			}

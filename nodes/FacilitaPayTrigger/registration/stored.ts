@@ -18,6 +18,8 @@ export interface Registration {
 	registeredAt: string;
 	/** A check of the credentials' key the HMAC was made with (secret.ts, keyCheck). */
 	keyCheck?: string;
+	/** The n8n instance that registered it (`getInstanceId()`): its URLs are its own alone. */
+	instanceId?: string;
 }
 
 export function readRegistration(staticData: IDataObject): Registration | undefined {
@@ -60,8 +62,10 @@ export function saveRegistration(staticData: IDataObject, registration: Registra
 	staticData.registeredAt = registration.registeredAt;
 	// A test URL is never this workflow's production URL: its records never start production.
 	if (registration.test) return;
-	const own = ownUrls(staticData).filter((url) => url !== registration.webhookUrl);
+	const instanceId = registration.instanceId ?? '';
+	const own = ownUrls(staticData, instanceId).filter((url) => url !== registration.webhookUrl);
 	staticData.ownUrls = [registration.webhookUrl, ...own].slice(0, OWN_URLS_KEPT);
+	staticData.ownUrlsInstance = instanceId;
 }
 
 /**
@@ -78,8 +82,15 @@ export function forgetRegistration(staticData: IDataObject): void {
 	delete staticData.keyCheck;
 }
 
-/** The webhook URLs this node registered (newest first). */
-export function ownUrls(staticData: IDataObject): string[] {
+/**
+ * The webhook URLs this node registered on this n8n instance (newest first). Static data travels
+ * with an exported workflow: URLs another instance registered (its host, its events) are never
+ * this one's, so a copy of the workflow on staging never starts production's records. Lists kept
+ * before the instance was recorded count as this instance's.
+ */
+export function ownUrls(staticData: IDataObject, instanceId: string): string[] {
+	const registeredBy = staticData.ownUrlsInstance;
+	if (typeof registeredBy === 'string' && registeredBy !== instanceId) return [];
 	const list = staticData.ownUrls;
 	return Array.isArray(list) ? list.filter((url): url is string => typeof url === 'string') : [];
 }

@@ -118,12 +118,14 @@ export function triggerContext(
 		mode = 'trigger',
 		typeVersion = 2,
 		workflowId = 'workflow-1',
+		instanceId = 'instance-1',
 	}: {
 		staticData?: IDataObject;
 		parameters?: IDataObject;
 		mode?: 'trigger' | 'manual';
 		typeVersion?: number;
 		workflowId?: string;
+		instanceId?: string;
 	} = {},
 ): TriggerHarness {
 	const emitted: IDataObject[][] = [];
@@ -138,6 +140,7 @@ export function triggerContext(
 		getNode: () => node,
 		getMode: () => mode,
 		getWorkflow: () => ({ id: workflowId, name: 'test', active: true }),
+		getInstanceId: () => instanceId,
 		getWorkflowStaticData: () => staticData,
 		getNodeParameter: ((name: string, fallback?: unknown) =>
 			all[name] === undefined ? fallback : all[name]) as ITriggerFunctions['getNodeParameter'],

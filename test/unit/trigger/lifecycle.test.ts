@@ -48,6 +48,7 @@ describe('create: activating the workflow', () => {
 			testRegistration: false,
 			registeredAt: NOW.toISOString(),
 			ownUrls: [PRODUCTION_URL],
+			ownUrlsInstance: 'instance-1',
 			keyCheck: expect.stringMatching(/^[0-9a-f]{16}$/),
 			// The log's cursor, set from the read before enable_webhooks (an empty log: from its start).
 			log: { cursor: null, since: NOW.toISOString(), started: [] },
@@ -202,6 +203,21 @@ describe('create: activating the workflow', () => {
 		});
 		expect(staticData.secretHmac).toBe(hmacOf('5555'));
 		expect(JSON.stringify(staticData)).not.toContain(hmacOf(SECRET));
+	});
+
+	it('on another n8n instance (a workflow exported with its static data), the URLs the first instance registered are not kept as its own', async () => {
+		const stagingUrl = 'https://staging.example.com/webhook/3f1c/webhook';
+		const { staticData } = await runLifecycle('create', {
+			staticData: registeredStaticData({
+				ownUrls: [PRODUCTION_URL],
+				ownUrlsInstance: 'instance-a',
+			}),
+			webhookUrl: stagingUrl,
+			instanceId: 'instance-b',
+			replies: [{ data: [] }, { data: { secret: '5555' } }],
+		});
+		expect(staticData.ownUrls).toEqual([stagingUrl]);
+		expect(staticData.ownUrlsInstance).toBe('instance-b');
 	});
 
 	it('fails visibly when FacilitaPay returns no secret, and stores nothing', async () => {

@@ -40,7 +40,12 @@ function published(
 
 function reader(
 	log: FakeLog,
-	options: { staticData?: IDataObject; parameters?: IDataObject; typeVersion?: number } = {},
+	options: {
+		staticData?: IDataObject;
+		parameters?: IDataObject;
+		typeVersion?: number;
+		instanceId?: string;
+	} = {},
 ) {
 	const harness = triggerContext(log, options);
 	const time = new FakeTime(realDeps.request);
@@ -136,6 +141,18 @@ describe('one event = one record', () => {
 		});
 		await r.cycle();
 		expect(transactionIds(emitted)).toEqual(['tx-old-url']);
+	});
+
+	it("records sent to another n8n instance's URLs start nothing here (a workflow imported with that instance's static data)", async () => {
+		const log = new FakeLog();
+		log.add(PRODUCTION_URL, identified('tx-of-instance-a'));
+		const imported = published(null, { ownUrls: [PRODUCTION_URL], ownUrlsInstance: 'instance-a' });
+		const elsewhere = reader(log, { staticData: imported, instanceId: 'instance-b' });
+		await elsewhere.reader.cycle();
+		expect(elsewhere.emitted).toEqual([]);
+		const home = reader(log, { staticData: imported, instanceId: 'instance-a' });
+		await home.reader.cycle();
+		expect(transactionIds(home.emitted)).toEqual(['tx-of-instance-a']);
 	});
 
 	it('events not chosen start nothing but are settled (the cursor passes them, failed ones are marked)', async () => {

@@ -177,6 +177,7 @@ export async function receive(options: WebhookOptions): Promise<WebhookResult> {
 		getNode: () => node,
 		getWorkflow: () => ({ id: workflowId, name: 'test', active: true }),
 		getMode: () => options.mode ?? 'webhook',
+		getInstanceId: () => 'instance-1',
 		getNodeWebhookUrl: () => (options.mode === 'manual' ? TEST_URL : PRODUCTION_URL),
 		getBodyData: () => (options.bodyData ?? {}) as IDataObject,
 		getHeaderData: () =>
@@ -215,6 +216,8 @@ export interface HookOptions {
 	/** Whether n8n says the workflow is active (it is during a test listening of an active one). */
 	active?: boolean;
 	workflowId?: string;
+	/** n8n's instance ID (`getInstanceId()`); 'instance-1' unless given. */
+	instanceId?: string;
 }
 
 export type LifecycleMethod = 'checkExists' | 'create' | 'delete';
@@ -235,6 +238,7 @@ function hookContext(options: HookOptions) {
 			active: options.active === true,
 		}),
 		getActivationMode: () => (mode === 'manual' ? 'manual' : 'activate'),
+		getInstanceId: () => options.instanceId ?? 'instance-1',
 		getNodeWebhookUrl: () => webhookUrl,
 		getWorkflowStaticData: () => staticData,
 		getNodeParameter: parameterGetter({
