@@ -178,7 +178,7 @@ const execute = (options) =>
 	);
 
 	// The Retry button days later: a new execution, n8n restarted (no process memory, same store).
-	const memory = require(path.join(DIST, 'nodes/FacilitaPay/transport/sentMemory.js')).sentMemory;
+	const memory = require(path.join(DIST, 'nodes/FacilitaPay/money/sentMemory.js')).sentMemory;
 	if (typeof memory.clear === 'function') memory.clear();
 	const postsBefore = service.counts.posts;
 	const readsBeforeRetry = service.counts.reads;

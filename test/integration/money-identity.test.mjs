@@ -8,7 +8,7 @@ import { loadDist, useSandbox } from './lib/harness.mjs';
 import { automaticPixSubscriptionParameters, contactParameters } from './lib/parameters.mjs';
 import { payoutParameters } from '../fixtures/transactions.js';
 
-const { sentMemory } = loadDist('nodes/FacilitaPay/transport/sentMemory.js');
+const { sentMemory } = loadDist('nodes/FacilitaPay/money/sentMemory.js');
 
 const env = useSandbox(createSandbox);
 const POST_TRANSACTIONS = 'POST /api/v1/transactions';

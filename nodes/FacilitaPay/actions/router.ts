@@ -11,12 +11,10 @@ import {
 	stopRun,
 } from '../transport';
 import { errorFromFacts, setFacts } from '../transport/errors';
-import type { MoneyItem } from '../transport/money';
-import { MoneyRun } from '../transport/money';
-import { estimateBytes, recordIdOf } from '../transport/sentMemory';
+import type { MoneyItem } from '../money';
+import { estimateBytes, MoneyRun, RecordLookups, recordIdOf, undeclared } from '../money';
 import { maskCardData, redactCardError } from '../security/cardData';
 import { batchSummary, errorItem, invalidItemsError } from './common/failures';
-import { RecordLookups, undeclared } from './common/findSent';
 import { countText, totalsText } from './common/moneySummary';
 import { readIdempotencyKey, readPreviewOnly, readRunSettings } from './common/requestOptions';
 import type { ItemWork, OperationModule } from './node.type';
@@ -247,7 +245,7 @@ function runIndexOf(ctx: IExecuteFunctions): number | undefined {
  * invalid, unless Continue On Fail turns invalid items into error items), then sends the items'
  * requests through a pool of Max Parallel Requests whose width adapts to the service's rate limit,
  * then assembles the output in input order, each item paired with the input item it came from.
- * Money-moving requests go through the money rule (transport/money.ts). Without Continue On Fail
+ * Money-moving requests go through the money rule (money/). Without Continue On Fail
  * the first failure stops the run: no new item starts and requests still waiting are not sent; the
  * error says which items were done, failed, have an unknown outcome, or were not sent.
  */

@@ -1,13 +1,13 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { sentMemory } from '../../../nodes/FacilitaPay/transport/sentMemory';
+import { sentMemory } from '../../../nodes/FacilitaPay/money/sentMemory';
 import { ProcessedStore } from '../../helpers/fakeExecuteContext';
 import { FacilitaPay } from '../../../nodes/FacilitaPay/FacilitaPay.node';
 import type { ContextOptions } from '../helpers/executeContext';
 import { createContext, runNode, runNodeExpectingError } from '../helpers/executeContext';
 import { skipRetryWaits } from '../helpers/retryWaits';
 import { httpError } from '../helpers/serviceAnswers';
-import { facilitaPay, newExecutionId, payout } from '../transport/moneyFixtures';
+import { facilitaPay, newExecutionId, payout } from './fixtures';
 
 skipRetryWaits();
 

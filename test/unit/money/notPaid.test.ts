@@ -1,12 +1,12 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { sentMemory } from '../../../nodes/FacilitaPay/transport/sentMemory';
+import { sentMemory } from '../../../nodes/FacilitaPay/money/sentMemory';
 import { ProcessedStore } from '../../helpers/fakeExecuteContext';
 import { runNode, runNodeExpectingError } from '../helpers/executeContext';
 import { skipRetryWaits } from '../helpers/retryWaits';
 import { connectionError, httpError } from '../helpers/serviceAnswers';
 import { SUBJECT_ID } from '../../fixtures/subjects';
-import { facilitaPay, newExecutionId, payout } from '../transport/moneyFixtures';
+import { facilitaPay, newExecutionId, payout } from './fixtures';
 
 skipRetryWaits();
 

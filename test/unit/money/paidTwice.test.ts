@@ -1,10 +1,10 @@
-import { sentMemory } from '../../../nodes/FacilitaPay/transport/sentMemory';
+import { sentMemory } from '../../../nodes/FacilitaPay/money/sentMemory';
 import { ProcessedStore } from '../../helpers/fakeExecuteContext';
 import { runNode, runNodeExpectingError } from '../helpers/executeContext';
 import { skipRetryWaits } from '../helpers/retryWaits';
 import { httpError } from '../helpers/serviceAnswers';
 import { USD_CASHOUT } from '../../fixtures/transactions';
-import { facilitaPay, newExecutionId, payout } from '../transport/moneyFixtures';
+import { facilitaPay, newExecutionId, payout } from './fixtures';
 
 const EMPTY_ACCOUNT = USD_CASHOUT;
 const FUNDED_ACCOUNT = '0b5e7c2a-1f3d-4a8e-9c61-0000000000f1';

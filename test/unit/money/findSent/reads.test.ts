@@ -1,5 +1,5 @@
-import { MAX_PAGES } from '../../../../../nodes/FacilitaPay/actions/common/findSent/reads';
-import type { ApiRequest } from '../../../../../nodes/FacilitaPay/transport';
+import { MAX_PAGES } from '../../../../nodes/FacilitaPay/money/reads';
+import type { ApiRequest } from '../../../../nodes/FacilitaPay/transport';
 import {
 	lookup,
 	outcome,

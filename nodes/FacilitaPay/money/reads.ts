@@ -1,8 +1,8 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import type { ApiRequest } from '../../../transport';
-import { SERVICE_PAGE_SIZE } from '../../../transport/paging';
-import type { FindSentResult } from '../../../transport/money';
+import type { ApiRequest } from '../transport';
+import { SERVICE_PAGE_SIZE } from '../transport/paging';
+import type { FindSentResult } from './rule';
 import { isObject, messageOf, statusOf, textOf } from './records';
 
 /** Sends one read (always `retry: 'safe'`) and gives the answer's `data`. */

@@ -3,11 +3,11 @@ import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
 import type { Chain, CustomData } from './chain';
 import { CHAIN_DATA_KEY, chainText, customDataOf, parseChain, runToken, safe } from './chain';
-import type { FacilitaPayError } from './errors';
-import { errorFromFacts, factsOf, setFacts } from './errors';
+import type { FacilitaPayError } from '../transport/errors';
+import { errorFromFacts, factsOf, setFacts } from '../transport/errors';
 import { Ledger } from './ledger';
-import { CREDENTIAL_TYPE } from './run';
-import type { ApiRequest } from './send';
+import { CREDENTIAL_TYPE } from '../transport/run';
+import type { ApiRequest } from '../transport/send';
 import type { SentMemory } from './sentMemory';
 import { recordIdOf, sentMemory } from './sentMemory';
 import { IDENTITY_META_FIELD } from '../validation/metadata';

@@ -24,9 +24,9 @@
  */
 import type { IDataObject } from 'n8n-workflow';
 
-import type { ApiRequest } from '../../../transport';
-import { IDENTITY_FIELD } from '../../../transport/money';
-import type { FindSentResult, RecordPlace } from '../../../transport/money';
+import type { ApiRequest } from '../transport';
+import { IDENTITY_FIELD } from './rule';
+import type { FindSentResult, RecordPlace } from './rule';
 import { type Read, readAll } from './reads';
 import { isObject, textOf } from './records';
 import { findSubscriptionState } from './subscriptions';

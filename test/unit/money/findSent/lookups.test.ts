@@ -1,5 +1,5 @@
-import { RecordLookups } from '../../../../../nodes/FacilitaPay/actions/common/findSent';
-import type { ApiRequest } from '../../../../../nodes/FacilitaPay/transport';
+import { RecordLookups } from '../../../../nodes/FacilitaPay/money';
+import type { ApiRequest } from '../../../../nodes/FacilitaPay/transport';
 import {
 	outcome,
 	paged,
