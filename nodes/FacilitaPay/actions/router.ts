@@ -334,7 +334,7 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 		moneyItems.length > 0
 			? MoneyRun.begin(this, moneyItems, {
 					runIndex,
-					findSent: async (place, ref) => await lookups.find(place, ref),
+					findSent: async (place, ref, windows) => await lookups.find(place, ref, windows),
 				})
 			: undefined;
 

@@ -27,7 +27,7 @@ import type { IDataObject } from 'n8n-workflow';
 import type { ApiRequest } from '../transport';
 import { IDENTITY_FIELD } from './rule';
 import type { FindSentResult, RecordPlace } from './rule';
-import { type Read, readAll } from './reads';
+import { type Read, readAll, readOne } from './reads';
 import { isObject, textOf } from './records';
 import { findSubscriptionState } from './subscriptions';
 import { findTransactionState } from './transactions';
@@ -47,18 +47,25 @@ function segment(request: ApiRequest, position: number): string {
  * these once, as `export const money: MoneyDeclaration` (node.type.ts).
  */
 
+/** The place of a subject's transactions (`key`: the subject's ID, as the chain keeps it). */
+export function subjectTransactions(subject: string): RecordPlace {
+	return {
+		by: 'meta',
+		holder: 'transaction',
+		key: subject,
+		list: `/subject/${encodeURIComponent(subject)}/transactions`,
+		one: '/transactions/',
+		what: `the transactions of subject ${subject}`,
+		name: 'transaction',
+	};
+}
+
 /** A transaction create: the subject's transactions, by the identity in `transaction.meta`. */
 export function inSubjectTransactions(request: ApiRequest): RecordPlace {
 	const subject = textOf(bodyPart(request, 'transaction').subject_id);
 	if (subject === undefined)
 		return { by: 'none', why: 'The transaction names no subject, so its list cannot be read.' };
-	return {
-		by: 'meta',
-		holder: 'transaction',
-		list: `/subject/${encodeURIComponent(subject)}/transactions`,
-		what: `the transactions of subject ${subject}`,
-		name: 'transaction',
-	};
+	return subjectTransactions(subject);
 }
 
 /** A subscription create: the partner's subscriptions, by the identity in `subscription.meta`. */
@@ -66,10 +73,17 @@ export function inPartnerSubscriptions(): RecordPlace {
 	return {
 		by: 'meta',
 		holder: 'subscription',
+		key: 's',
 		list: '/subscriptions',
+		one: '/subscriptions/',
 		what: "the partner's subscriptions",
 		name: 'subscription',
 	};
+}
+
+/** The place a chain's list key names (`s`: the subscriptions, else a subject's transactions). */
+export function placeOfKey(key: string): RecordPlace {
+	return key === 's' ? inPartnerSubscriptions() : subjectTransactions(key);
 }
 
 /** Cancel or Refund of the transaction the path names (`/transactions/:id/…`): its status. */
@@ -99,8 +113,10 @@ export function undeclared(request: ApiRequest): RecordPlace {
 	);
 }
 
-/** A list read to its end, indexed by the identity its records carry in `meta`. */
-type ListIndex = { byRef: Map<string, IDataObject>; metaShown: boolean } | { problem: string };
+/** A list read from a point to its end, indexed by the identity its records carry in `meta`. */
+type ListIndex =
+	| { byRef: Map<string, IDataObject[]>; metaShown: boolean; lastId?: string }
+	| { problem: string };
 
 /** The identity a record carries in its `meta`, when it carries one. */
 export function refOf(record: IDataObject): string | undefined {
@@ -108,45 +124,94 @@ export function refOf(record: IDataObject): string | undefined {
 }
 
 /**
- * The lookups of one run: each list is read at most once (the first item that needs it reads it,
- * the others wait for that read), so a retry of N payouts to S subjects reads the pages of those S
- * lists, not N times. Records created by this run after the read are not in it: a run looks up an
- * identity before it sends it, never after.
+ * Where in a list to look: from its start, after a record (`after`: not the chain's), or from the
+ * chain's own first record there (`first`, read by its ID, then what follows it).
+ */
+export interface ListWindow {
+	place: Extract<RecordPlace, { by: 'meta' }>;
+	after?: string;
+	first?: string;
+}
+
+/**
+ * The lookups of one run: each window of a list is read at most once (the first item that needs
+ * it reads it, the others wait for that read), so a retry of N payouts to S subjects reads the
+ * pages of those S lists since the chain's point, not N times. Records created by this run after
+ * the read are not in it: a run looks up an identity before it sends it, never after.
  */
 export class RecordLookups {
 	private readonly lists = new Map<string, Promise<ListIndex>>();
 
 	private readonly taken = new Set<string>();
 
+	/** Pages read by this run's lookups (for the bench and the output's note). */
+	pages = 0;
+
 	constructor(private readonly read: Read) {}
 
-	/** The record made under the identity `ref` at `place`, nothing, or why it cannot tell. */
-	async find(place: RecordPlace, ref: string): Promise<FindSentResult> {
+	/**
+	 * The record made under the identity `ref` in one of `windows` (the place's list from its start
+	 * when none are given), nothing, or why it cannot tell. `metaShown`: a record read after a point
+	 * the chain recorded carries an identity (evidence that FacilitaPay keeps `meta` today).
+	 */
+	async find(place: RecordPlace, ref: string, windows?: ListWindow[]): Promise<FindSentResult> {
 		if (place.by === 'none') return { cannotTell: place.why };
 		if (place.by === 'state') return await place.find(this.taken, this.read);
-		let list = this.lists.get(place.list);
-		if (!list) {
-			list = this.index(place.list, place.what);
-			this.lists.set(place.list, list);
+		const looked = windows && windows.length > 0 ? windows : [{ place }];
+		let metaShown = false;
+		const found: IDataObject[] = [];
+		for (const window of looked) {
+			const index = await this.windowOf(window);
+			if ('problem' in index)
+				return {
+					cannotTell: `Whether this ${window.place.name} was processed is unknown: ${index.problem} Check ${window.place.what} (or the FacilitaPay dashboard) before sending it again.`,
+				};
+			found.push(...(index.byRef.get(ref) ?? []));
+			metaShown ||= index.metaShown;
 		}
-		const index = await list;
-		if ('problem' in index)
-			return {
-				cannotTell: `Whether this ${place.name} was processed is unknown: ${index.problem} Check ${place.what} (or the FacilitaPay dashboard) before sending it again.`,
-			};
-		const record = index.byRef.get(ref);
-		if (record) return { found: record };
-		return { notFound: true, metaShown: index.metaShown };
+		if (found.length > 0) return { found: found[0], all: found };
+		return { notFound: true, metaShown };
 	}
 
-	private async index(path: string, what: string): Promise<ListIndex> {
-		const list = await readAll(this.read, path, what);
-		if ('problem' in list) return list;
-		const byRef = new Map<string, IDataObject>();
-		for (const record of list.records) {
-			const ref = refOf(record);
-			if (ref !== undefined && !byRef.has(ref)) byRef.set(ref, record);
+	private windowOf(window: ListWindow): Promise<ListIndex> {
+		const id = `${window.place.list}\u0000${window.after ?? ''}\u0000${window.first ?? ''}`;
+		let list = this.lists.get(id);
+		if (!list) {
+			list = this.index(window);
+			this.lists.set(id, list);
 		}
-		return { byRef, metaShown: byRef.size > 0 };
+		return list;
+	}
+
+	private async index(window: ListWindow): Promise<ListIndex> {
+		const { place } = window;
+		const records: IDataObject[] = [];
+		// The point is a record of this list read by its ID first: a point this account does not
+		// hold (the credential now reaches another account) is no point, the list is read whole.
+		let point = window.first ?? window.after;
+		if (point !== undefined) {
+			const one = await readOne(
+				this.read,
+				`${place.one}${encodeURIComponent(point)}`,
+				`${place.name} ${point}`,
+			);
+			this.pages++;
+			if ('problem' in one) point = undefined;
+			else if (window.first !== undefined) records.push(one.record);
+		}
+		const list = await readAll(this.read, place.list, place.what, point, () => this.pages++);
+		if ('problem' in list) return list;
+		records.push(...list.records);
+		const byRef = new Map<string, IDataObject[]>();
+		for (const record of records) {
+			const ref = refOf(record);
+			if (ref === undefined) continue;
+			const same = byRef.get(ref) ?? [];
+			same.push(record);
+			byRef.set(ref, same);
+		}
+		const fromPoint = point !== undefined;
+		const lastId = textOf(records[records.length - 1]?.id);
+		return { byRef, metaShown: fromPoint && byRef.size > 0, lastId };
 	}
 }

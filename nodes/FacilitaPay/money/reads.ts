@@ -20,11 +20,14 @@ export async function readAll(
 	read: Read,
 	path: string,
 	what: string,
+	after?: string,
+	onPage?: () => void,
 ): Promise<{ records: IDataObject[] } | { problem: string }> {
 	const records: IDataObject[] = [];
 	const seen = new Set<string>();
-	let lastId: string | undefined;
+	let lastId: string | undefined = after;
 	for (let page = 0; page < MAX_PAGES; page++) {
+		onPage?.();
 		let answer: unknown;
 		try {
 			answer = await read({

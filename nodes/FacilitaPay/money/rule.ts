@@ -1,16 +1,34 @@
 import { randomUUID } from 'crypto';
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
-import type { Chain, CustomData } from './chain';
-import { CHAIN_DATA_KEY, chainText, customDataOf, parseChain, runToken, safe } from './chain';
+import type { Chain, ChainList, CustomData } from './chain';
+import {
+	CHAIN_DATA_KEY,
+	chainText,
+	customDataOf,
+	instanceName,
+	parseChain,
+	runToken,
+	safe,
+} from './chain';
 import type { FacilitaPayError } from '../transport/errors';
 import { errorFromFacts, factsOf, setFacts } from '../transport/errors';
+import {
+	FINGERPRINT_FIELD,
+	fingerprintOf,
+	identityOf,
+	IDENTITY_FIELD,
+	metaOf,
+	paymentText,
+	recordText,
+} from './identity';
 import { Ledger } from './ledger';
+import type { ListWindow } from './lookups';
+import { placeOfKey } from './lookups';
 import { CREDENTIAL_TYPE } from '../transport/run';
 import type { ApiRequest } from '../transport/send';
 import type { SentMemory } from './sentMemory';
 import { recordIdOf, sentMemory } from './sentMemory';
-import { IDENTITY_META_FIELD } from '../validation/metadata';
 
 /**
  * The money rule, in one place: a request that creates or moves money (`retry: 'sendOnce'`) has
@@ -36,12 +54,12 @@ import { IDENTITY_META_FIELD } from '../validation/metadata';
  *   record can be found for, and the first use of a key where FacilitaPay is not seen to keep meta.
  */
 
-/** Where the identity travels in FacilitaPay's `meta`. */
-export const IDENTITY_FIELD = IDENTITY_META_FIELD;
+export { IDENTITY_FIELD };
 
 /** What a lookup at FacilitaPay found: the record, nothing (and whether `meta` showed), or why it cannot tell. */
 export type FindSentResult =
-	| { found: IDataObject }
+	/** `all`: every record carrying the identity (two: paid twice by overlapping runs). */
+	| { found: IDataObject; all?: IDataObject[] }
 	/** `metaShown` undefined: the record read proves it (a status); false: no record showed the identity. */
 	| { notFound: true; metaShown?: boolean }
 	| { cannotTell: string };
@@ -49,7 +67,17 @@ export type FindSentResult =
 /** Where a money request's record is found at FacilitaPay (declared by its operation module). */
 export type RecordPlace =
 	/** In the list `list`, by the identity in the `meta` of the body's `holder` object. */
-	| { by: 'meta'; holder: string; list: string; what: string; name: string }
+	| {
+			by: 'meta';
+			holder: string;
+			/** The list as the chain names it: the subject's ID, `s` for the subscriptions. */
+			key: string;
+			list: string;
+			/** The path of one record, before its ID. */
+			one: string;
+			what: string;
+			name: string;
+	  }
 	/** The record the request names: its status tells. */
 	| {
 			by: 'state';
@@ -61,7 +89,11 @@ export type RecordPlace =
 	/** Nowhere: `why` says what to check instead. */
 	| { by: 'none'; why: string };
 
-export type FindSent = (place: RecordPlace, ref: string) => Promise<FindSentResult>;
+export type FindSent = (
+	place: RecordPlace,
+	ref: string,
+	windows?: ListWindow[],
+) => Promise<FindSentResult>;
 
 /** One money-moving request of one item. */
 export interface MoneyItem {
@@ -92,20 +124,21 @@ function alreadyDone(note: string, ref: string, record?: IDataObject): IDataObje
 	return { ...(record ?? {}), alreadyDone: true, alreadyDoneNote: note, [IDENTITY_FIELD]: ref };
 }
 
-/** The identity a create answer carries back in its `meta`, when it does. */
-function echoedRef(answer: unknown): unknown {
-	let value = answer;
-	if (value && typeof value === 'object' && 'data' in (value as object))
-		value = (value as { data: unknown }).data;
-	const meta = (value as { meta?: unknown } | undefined)?.meta;
-	return meta && typeof meta === 'object' ? (meta as IDataObject)[IDENTITY_FIELD] : undefined;
-}
-
 /** Whether a refusal's body names `meta`: FacilitaPay refused the identity. */
 function refusesMeta(error: unknown): boolean {
 	const facts = factsOf(error);
 	if (facts?.status === undefined || facts.status < 400 || facts.status >= 500) return false;
 	return /\bmeta\b/i.test(`${facts.detail ?? ''} ${facts.head}`);
+}
+
+/** A chain value the previous version of the node wrote (`origin|k|runs`, untagged). */
+const OLD_CHAIN = /^[A-Za-z0-9_-]{1,64}\|[kd]?\|[A-Za-z0-9_,*-]*$/;
+
+/** One list's first request of this run: the others to that list wait for its answer. */
+interface Opening {
+	itemIndex: number;
+	released: Promise<void>;
+	release: () => void;
 }
 
 /**
@@ -116,11 +149,23 @@ function refusesMeta(error: unknown): boolean {
 export class MoneyRun {
 	private readonly refs = new Map<number, string>();
 
+	/** The fingerprint of each keyed item's decisive parameters. */
+	private readonly prints = new Map<number, string>();
+
+	private readonly items = new Map<number, MoneyItem>();
+
 	private readonly firstOfRef = new Map<string, number>();
 
 	private readonly writes: Array<Promise<void>> = [];
 
 	private readonly removals: string[] = [];
+
+	private readonly openings = new Map<string, Opening>();
+
+	/** Whether the chain had a request of unknown outcome before this run; whether this run had one. */
+	private unknownBefore = true;
+
+	private unknownNow = false;
 
 	/** Whether this node run may have sent money requests before (an earlier try, the retried execution). */
 	private earlier = false;
@@ -128,6 +173,9 @@ export class MoneyRun {
 	private chain?: Chain;
 
 	private data?: CustomData;
+
+	/** The key of the tag on the chain: this n8n instance and workflow. */
+	private secret = '';
 
 	/** Whether this execution is the origin: Retry On Fail then replays the answers it got. */
 	private original = false;
@@ -180,6 +228,10 @@ export class MoneyRun {
 		return run;
 	}
 
+	private save(): void {
+		if (this.chain) safe(() => this.data?.set(CHAIN_DATA_KEY, chainText(this.chain!, this.secret)));
+	}
+
 	/** Reads and writes the chain in the execution's custom data; gives every item its identity. */
 	private start(items: MoneyItem[], write = true): void {
 		const node = this.ctx.getNode();
@@ -188,18 +240,46 @@ export class MoneyRun {
 		const execution =
 			String(safe(() => this.ctx.getExecutionId()) ?? '') || `local-${randomUUID()}`;
 		const retrying = safe(() => this.ctx.getMode()) === 'retry';
+		const instanceId = String(safe(() => this.ctx.getInstanceId()) ?? '') || 'unknown-instance';
+		const workflowId = String(safe(() => this.ctx.getWorkflow().id) ?? '') || 'no-workflow';
+		this.secret = `${instanceId}\u0000${workflowId}`;
 		this.data = customDataOf(this.ctx);
-		const stored = parseChain(safe(() => this.data?.get(CHAIN_DATA_KEY)));
+		const value = safe(() => this.data?.get(CHAIN_DATA_KEY));
+		let stored = parseChain(value, this.secret);
+		// A plain execution (Retry On Fail included) is its own origin; only a Retry carries another.
+		if (stored && !retrying && stored.origin !== execution) stored = undefined;
 		const token = runToken(nodeId, this.runIndex);
 		if (this.data && !write) {
 			this.chain = stored;
+		} else if (
+			this.data &&
+			retrying &&
+			!stored &&
+			typeof value === 'string' &&
+			OLD_CHAIN.test(value)
+		) {
+			this.earlier = true;
+			this.unidentified =
+				'the execution being retried was run by an earlier version of this node, whose record of its payments this version cannot verify';
 		} else if (this.data) {
-			const chain = stored ?? { origin: execution, meta: '', runs: [] };
+			const chain: Chain = stored ?? {
+				origin: execution,
+				meta: '',
+				unknown: false,
+				runs: [],
+				lists: [],
+			};
 			this.earlier = chain.runs.includes(token) || chain.runs.includes('*');
-			if (!chain.runs.includes(token) && !chain.runs.includes('*')) chain.runs.push(token);
+			if (!this.earlier) chain.runs.push(token);
+			this.unknownBefore = chain.unknown;
+			// Written before anything leaves: a run that never ends (n8n stopped) leaves it set.
+			chain.unknown = true;
 			this.chain = chain;
-			safe(() => this.data!.set(CHAIN_DATA_KEY, chainText(chain)));
-			const written = parseChain(safe(() => this.data!.get(CHAIN_DATA_KEY)));
+			this.save();
+			const written = parseChain(
+				safe(() => this.data!.get(CHAIN_DATA_KEY)),
+				this.secret,
+			);
 			if (written?.origin !== chain.origin)
 				this.unidentified =
 					"n8n's custom data of this execution is full (n8n keeps 10 keys per execution and the node needs one, named facilitapay), so a Retry of this execution could not recognise these payments";
@@ -208,17 +288,25 @@ export class MoneyRun {
 			this.unidentified =
 				'this n8n gives the node no custom data of the execution being retried, so the payments of that execution cannot be recognised';
 		}
-		const origin = this.chain?.origin ?? execution;
-		this.original = origin === execution && !retrying;
+		const scope = {
+			instance: instanceName(instanceId),
+			workflow: workflowId,
+			origin: this.chain?.origin ?? execution,
+			node: nodeId,
+			runIndex: this.runIndex,
+		};
+		this.original = scope.origin === execution && !retrying;
 		for (const item of items) {
-			const ref =
-				item.idempotencyKey !== undefined
-					? `key:${item.idempotencyKey}`
-					: this.unidentified === undefined
-						? `run:${origin}:${nodeId}:${this.runIndex}:${item.itemIndex}`
-						: undefined;
+			this.items.set(item.itemIndex, item);
+			const ref = identityOf(
+				this.unidentified === undefined ? scope : undefined,
+				item.itemIndex,
+				item.idempotencyKey,
+			);
 			if (ref === undefined) continue;
 			this.refs.set(item.itemIndex, ref);
+			if (item.idempotencyKey !== undefined)
+				this.prints.set(item.itemIndex, fingerprintOf(item.request, holderOf(item)));
 			if (!this.firstOfRef.has(ref)) this.firstOfRef.set(ref, item.itemIndex);
 		}
 	}
@@ -228,17 +316,22 @@ export class MoneyRun {
 		return this.refs.get(item.itemIndex);
 	}
 
-	/** The request as it is sent: the identity in `meta`, beside the user's own `meta`. */
+	/** The request as it is sent: the identity (and a key's fingerprint) in `meta`, beside the user's own. */
 	withIdentity(item: MoneyItem): ApiRequest {
 		const ref = this.refOf(item);
-		const holder = item.place?.by === 'meta' ? item.place.holder : undefined;
+		const holder = holderOf(item);
 		const body = item.request.body;
 		if (ref === undefined || holder === undefined || !body) return item.request;
 		const inner = (body[holder] ?? {}) as IDataObject;
 		const meta = inner.meta && typeof inner.meta === 'object' ? (inner.meta as IDataObject) : {};
+		const print = this.prints.get(item.itemIndex);
+		const ours =
+			print === undefined
+				? { [IDENTITY_FIELD]: ref }
+				: { [IDENTITY_FIELD]: ref, [FINGERPRINT_FIELD]: print };
 		return {
 			...item.request,
-			body: { ...body, [holder]: { ...inner, meta: { ...meta, [IDENTITY_FIELD]: ref } } },
+			body: { ...body, [holder]: { ...inner, meta: { ...meta, ...ours } } },
 		};
 	}
 
@@ -252,7 +345,13 @@ export class MoneyRun {
 		if (ref === undefined)
 			throw this.unknown(item, `${this.unidentified ?? 'it has no identity'}, so it was not sent`);
 		const first = this.firstOfRef.get(ref);
-		if (first !== undefined && first !== item.itemIndex)
+		if (first !== undefined && first !== item.itemIndex) {
+			const firstItem = this.items.get(first);
+			if (firstItem && this.prints.get(first) !== this.prints.get(item.itemIndex))
+				throw this.keyReused(
+					item,
+					`item ${first} of this run (${paymentText(firstItem.request, holderOf(firstItem))})`,
+				);
 			return {
 				kind: 'notSent',
 				json: {
@@ -261,9 +360,22 @@ export class MoneyRun {
 					notSentNote: `Not sent: item ${first} of this run carries the same Idempotency Key "${item.idempotencyKey}", and one key names one payment.`,
 				},
 			};
+		}
 		const key = this.memoryKey(ref);
+		// One identity at a time in this process: a second run waits for the first one's outcome.
+		while (this.memory.get(key)?.state === 'sending') await this.memory.whenSettled(key);
 		const remembered = this.memory.get(key);
 		if (remembered?.state === 'done') {
+			const print = this.prints.get(item.itemIndex);
+			if (
+				print !== undefined &&
+				remembered.fingerprint !== undefined &&
+				remembered.fingerprint !== print
+			)
+				throw this.keyReused(
+					item,
+					recordText(recordFrom(remembered.answer, remembered.recordId) ?? {}),
+				);
 			if (ref.startsWith('run:') && this.original && remembered.answer !== undefined)
 				return { kind: 'replay', answer: remembered.answer };
 			return {
@@ -275,20 +387,104 @@ export class MoneyRun {
 				),
 			};
 		}
-		if (remembered?.state === 'sending')
-			throw this.unknown(
-				item,
-				`a request with the same identity (${ref}) is being sent right now by another run of this node, so it was not sent again`,
-			);
 		const earlierUnknown = remembered?.state === 'unknown';
-		if (item.idempotencyKey !== undefined || this.earlier || earlierUnknown) {
-			const decision = await this.settle(item, ref, earlierUnknown);
-			if (decision) return decision;
-		}
 		this.memory.set(key, { state: 'sending' });
-		if (this.ledger && (!findable(item) || item.idempotencyKey !== undefined))
-			await this.guard(this.ledger.record([`A:${ref}`]));
+		try {
+			if (item.idempotencyKey !== undefined || this.earlier || earlierUnknown) {
+				const decision = await this.settle(item, ref, earlierUnknown);
+				if (decision) {
+					const record = 'json' in decision ? decision.json : undefined;
+					this.memory.set(key, {
+						state: 'done',
+						recordId: recordIdOf(record),
+						fingerprint: metaOf(record).fp,
+					});
+					return decision;
+				}
+			}
+			await this.open(item);
+		} catch (error) {
+			if (earlierUnknown) this.memory.set(key, { state: 'unknown' });
+			else this.memory.forget(key);
+			throw error;
+		}
+		if (this.ledger && (!findable(item) || item.idempotencyKey !== undefined)) {
+			const print = this.prints.get(item.itemIndex);
+			const keys =
+				print === undefined ? [`A:${ref}`] : [`A:${ref}`, `V2:${ref}`, `F:${ref}:${print}`];
+			await this.guard(this.ledger.record(keys));
+		}
 		return { kind: 'send' };
+	}
+
+	/**
+	 * Before a request to a list the chain has not sent to yet leaves: the list is written in the
+	 * chain with the point a retry reads it from (the newest record this process knows there, or
+	 * else the answer to this first request; the others to that list wait for it).
+	 */
+	private async open(item: MoneyItem): Promise<void> {
+		const place = item.place;
+		if (place?.by !== 'meta' || !this.chain) return;
+		for (;;) {
+			const lists = this.chain.lists;
+			if (lists === undefined) return;
+			const opening = this.openings.get(place.key);
+			if (opening) {
+				await opening.released;
+				continue;
+			}
+			if (lists.some((list) => list.key === place.key)) return;
+			if (!/^[A-Za-z0-9_-]{1,64}$/.test(place.key)) {
+				this.chain.lists = undefined;
+				this.save();
+				return;
+			}
+			const entry: ChainList = { key: place.key };
+			const cursor = this.memory.cursor(`${this.scope}\u0000${place.list}`);
+			if (cursor !== undefined && /^[A-Za-z0-9_.-]{1,64}$/.test(cursor)) entry.after = cursor;
+			else {
+				let release = () => {};
+				const released = new Promise<void>((resolve) => (release = resolve));
+				this.openings.set(place.key, { itemIndex: item.itemIndex, released, release });
+			}
+			lists.push(entry);
+			this.save();
+			return;
+		}
+	}
+
+	/** The first request to a list was answered, failed or has no known outcome. */
+	private opened(item: MoneyItem, recordId: string | undefined, failedClearly: boolean): void {
+		const place = item.place;
+		if (place?.by !== 'meta') return;
+		const opening = this.openings.get(place.key);
+		if (!opening || opening.itemIndex !== item.itemIndex) return;
+		this.openings.delete(place.key);
+		const lists = this.chain?.lists;
+		const entry = lists?.find((list) => list.key === place.key);
+		if (lists && entry && entry.after === undefined && entry.first === undefined) {
+			if (failedClearly) lists.splice(lists.indexOf(entry), 1);
+			else if (recordId !== undefined && /^[A-Za-z0-9_.-]{1,64}$/.test(recordId))
+				entry.first = recordId;
+			this.save();
+		}
+		opening.release();
+	}
+
+	/** Where a lookup of this item reads: the chain's lists from their points, a key's list whole. */
+	private windowsFor(item: MoneyItem): ListWindow[] | undefined {
+		const place = item.place;
+		if (place?.by !== 'meta') return undefined;
+		const lists = this.chain?.lists;
+		const ofChain = (lists ?? []).map((list) => ({
+			place: placeOfKey(list.key) as ListWindow['place'],
+			after: list.after,
+			first: list.first,
+		}));
+		if (item.idempotencyKey !== undefined)
+			return [{ place }, ...ofChain.filter((window) => window.place.key !== place.key)];
+		if (lists === undefined) return [{ place }];
+		return ofChain;
 	}
 
 	/** An identity that may have been sent before: FacilitaPay's record decides. */
@@ -297,13 +493,18 @@ export class MoneyRun {
 		ref: string,
 		earlierUnknown: boolean,
 	): Promise<MoneyDecision | undefined> {
+		const windows = this.windowsFor(item);
 		let result: FindSentResult;
-		if (!this.findSent) result = { cannotTell: 'no lookup at FacilitaPay is available' };
+		if (windows !== undefined && windows.length === 0)
+			// The chain sent to no list: nothing of it can be anywhere.
+			result = { notFound: true };
+		else if (!this.findSent) result = { cannotTell: 'no lookup at FacilitaPay is available' };
 		else {
 			try {
 				result = await this.findSent(
 					item.place ?? { by: 'none', why: 'nothing declares where its record is' },
 					ref,
+					windows,
 				);
 			} catch (error) {
 				result = {
@@ -312,8 +513,12 @@ export class MoneyRun {
 			}
 		}
 		if ('found' in result) {
-			const recordId = recordIdOf(result.found);
-			this.memory.set(this.memoryKey(ref), { state: 'done', recordId });
+			const ids = new Set((result.all ?? [result.found]).map((record) => String(record.id)));
+			if (ids.size > 1) throw this.paidTwice(item, ref, result.all ?? []);
+			const print = this.prints.get(item.itemIndex);
+			const held = metaOf(result.found).fp;
+			if (print !== undefined && held !== undefined && held !== print)
+				throw this.keyReused(item, recordText(result.found));
 			return {
 				kind: 'alreadyDone',
 				json: alreadyDone(
@@ -324,24 +529,47 @@ export class MoneyRun {
 			};
 		}
 		if ('notFound' in result) {
+			// "Not found" is "not sent" by construction (nothing of the chain can be there), or when
+			// every request of the chain had a known outcome and no answer showed meta dropped, or
+			// when records read since the chain's point carry identities (meta is kept today).
 			const meta = this.chain?.meta ?? '';
+			const chainClear =
+				item.idempotencyKey === undefined && this.chain !== undefined && !this.unknownBefore;
 			const proven =
-				result.metaShown === undefined || (meta !== 'd' && (result.metaShown || meta === 'k'));
+				result.metaShown === undefined || (meta !== 'd' && (result.metaShown || chainClear));
+			if (item.idempotencyKey !== undefined && this.ledger) await this.keyElsewhere(item, ref);
 			if (proven) return undefined;
 			if (earlierUnknown)
 				throw this.unknown(
 					item,
-					`its earlier try has no known outcome and FacilitaPay shows no record under ${IDENTITY_FIELD} "${ref}", but it was not seen to keep meta, so "not found" does not prove "not sent"`,
+					`its earlier try has no known outcome and FacilitaPay shows no record under ${IDENTITY_FIELD} "${ref}", but nothing read since that try shows FacilitaPay keeping meta, so "not found" does not prove "not sent"`,
 				);
 			return await this.byLedger(
 				item,
 				ref,
-				`FacilitaPay shows no record under ${IDENTITY_FIELD} "${ref}", but it was not seen to keep meta on these records, so "not found" does not prove "not sent"`,
+				`FacilitaPay shows no record under ${IDENTITY_FIELD} "${ref}", but nothing read since the payment's first try shows FacilitaPay keeping meta, so "not found" does not prove "not sent"`,
 			);
 		}
 		if (!findable(item) && !earlierUnknown)
 			return await this.byLedger(item, ref, result.cannotTell);
 		throw this.unknown(item, `it may have been sent before and ${lowerFirst(result.cannotTell)}`);
+	}
+
+	/** A key this node sent with other decisive parameters (another subject, amount, account). */
+	private async keyElsewhere(item: MoneyItem, ref: string): Promise<void> {
+		const print = this.prints.get(item.itemIndex);
+		if (!this.ledger || print === undefined) return;
+		let seen: Set<string>;
+		try {
+			seen = await this.ledger.peek([`V2:${ref}`, `F:${ref}:${print}`]);
+		} catch {
+			return;
+		}
+		if (seen.has(`V2:${ref}`) && !seen.has(`F:${ref}:${print}`))
+			throw this.keyReused(
+				item,
+				`a payment this node sent earlier with other parameters (not in ${item.place?.by === 'meta' ? item.place.what : 'this list'}; Transaction > Find By Idempotency Key with its subject shows it)`,
+			);
 	}
 
 	/**
@@ -385,17 +613,24 @@ export class MoneyRun {
 	sent(item: MoneyItem, answer: unknown): void {
 		const ref = this.refOf(item);
 		if (ref === undefined) return;
+		const recordId = recordIdOf(answer);
 		this.memory.set(this.memoryKey(ref), {
 			state: 'done',
 			answer,
-			recordId: recordIdOf(answer),
+			recordId,
+			fingerprint: this.prints.get(item.itemIndex),
 		});
-		if (item.place?.by === 'meta' && this.chain && this.chain.meta !== 'd') {
-			const kept = echoedRef(answer) === ref ? 'k' : 'd';
-			if (kept !== this.chain.meta) {
-				this.chain.meta = kept;
-				safe(() => this.data?.set(CHAIN_DATA_KEY, chainText(this.chain!)));
+		if (item.place?.by === 'meta') {
+			if (recordId !== undefined)
+				this.memory.setCursor(`${this.scope}\u0000${item.place.list}`, recordId);
+			if (this.chain && this.chain.meta !== 'd') {
+				const kept = metaOf(answer).ref === ref ? 'k' : 'd';
+				if (kept !== this.chain.meta) {
+					this.chain.meta = kept;
+					this.save();
+				}
 			}
+			this.opened(item, recordId, false);
 		}
 		if (this.ledger && (!findable(item) || item.idempotencyKey !== undefined))
 			this.writes.push(this.guard(this.ledger.record([`D:${ref}`])));
@@ -411,9 +646,12 @@ export class MoneyRun {
 		const facts = factsOf(error);
 		if (facts?.outcome === 'unknown') {
 			this.memory.set(this.memoryKey(ref), { state: 'unknown' });
+			this.unknownNow = true;
+			this.opened(item, undefined, false);
 			return;
 		}
 		this.memory.forget(this.memoryKey(ref));
+		this.opened(item, undefined, true);
 		this.removals.push(`A:${ref}`);
 		if (facts && refusesMeta(error))
 			setFacts(error as FacilitaPayError, {
@@ -424,6 +662,11 @@ export class MoneyRun {
 
 	/** Writes what n8n's store still has to know; the run's answer waits for it. */
 	async finish(): Promise<void> {
+		for (const opening of this.openings.values()) opening.release();
+		if (this.chain && this.chain.unknown && !this.unknownBefore && !this.unknownNow) {
+			this.chain.unknown = false;
+			this.save();
+		}
 		await Promise.all(this.writes.splice(0));
 		if (this.ledger && this.removals.length > 0)
 			await this.guard(this.ledger.remove(this.removals.splice(0)));
@@ -445,9 +688,41 @@ export class MoneyRun {
 			head: why.charAt(0).toUpperCase() + why.slice(1),
 			request: `${item.request.method} ${item.request.path}`,
 			movesMoney: true,
-			fix: 'It creates or moves money, so it is sent at most once, also when n8n runs the node again. Check it at FacilitaPay (Transaction > Get, Subject > Get Transactions) before sending it again.',
+			fix: 'It creates or moves money, so it is sent at most once, also when n8n runs the node again. Check it at FacilitaPay (Transaction > Get, Subject > Get Transactions, Transaction > Find By Idempotency Key) before sending it again.',
 		});
 	}
+
+	/** One Idempotency Key, two payments: refused, both named, nothing sent. */
+	private keyReused(item: MoneyItem, other: string): FacilitaPayError {
+		return errorFromFacts(this.ctx.getNode(), {
+			itemIndex: item.itemIndex,
+			outcome: 'notSent',
+			invalidInput: true,
+			head: `The Idempotency Key "${item.idempotencyKey}" already names another payment: ${other}. This request (${paymentText(item.request, holderOf(item))}) differs from it, so it was not sent`,
+			request: `${item.request.method} ${item.request.path}`,
+			movesMoney: true,
+			fix: 'One key names one payment. If this is a new payment, give it a new Idempotency Key; if it is the same one, send it with the parameters it was sent with.',
+		});
+	}
+
+	/** Two records under one identity (overlapping runs on two workers): named, with how to cancel one. */
+	private paidTwice(item: MoneyItem, ref: string, records: IDataObject[]): FacilitaPayError {
+		const named = records.map(recordText).join(' and ');
+		return errorFromFacts(this.ctx.getNode(), {
+			itemIndex: item.itemIndex,
+			outcome: 'done',
+			head: `FacilitaPay holds ${records.length} payments under ${IDENTITY_FIELD} "${ref}": ${named}. Two runs sent it at the same time; nothing more was sent`,
+			request: `${item.request.method} ${item.request.path}`,
+			recordId: String(records[0]?.id ?? ''),
+			movesMoney: true,
+			fix: `Keep one and cancel the other while it is pending: Transaction > Cancel with its ID (GET /transactions/<id>/refund), or refund it once received (Transaction > Refund).`,
+		});
+	}
+}
+
+/** The body object that carries `meta` (transaction, subscription), when the request has one. */
+function holderOf(item: MoneyItem): string | undefined {
+	return item.place?.by === 'meta' ? item.place.holder : undefined;
 }
 
 function lowerFirst(text: string): string {

@@ -42,6 +42,9 @@ export interface ContextOptions {
 	processedStore?: ProcessedStore;
 	/** The execution's custom data: share one object with a retry's context to play n8n's carry-over. */
 	customData?: Record<string, string>;
+	/** n8n's instance ID (default 'instance-a') and the workflow's ID (default 'workflow-1'). */
+	instanceId?: string;
+	workflowId?: string;
 	/** The node's type (ends with "Tool" when an AI agent runs it). */
 	nodeType?: string;
 }
@@ -94,6 +97,8 @@ export function createContext(options: ContextOptions): FakeContext {
 		mode: options.mode,
 		processedStore: options.processedStore,
 		customData: options.customData,
+		instanceId: options.instanceId,
+		workflowId: options.workflowId,
 		httpRequestWithAuthentication: http,
 	});
 	return { ctx, requests };

@@ -1,7 +1,8 @@
 import type { IDataObject, IHttpRequestOptions } from 'n8n-workflow';
 
+import { sentMemory } from '../../../nodes/FacilitaPay/money/sentMemory';
 import { payoutParameters } from '../../fixtures/transactions';
-import { connectionError } from '../helpers/serviceAnswers';
+import { connectionError, httpError } from '../helpers/serviceAnswers';
 
 // Payouts and a FacilitaPay that keeps them as records with their meta: what the money-rule tests
 // share.
@@ -21,7 +22,8 @@ export type Verdict = 'ok' | 'lostAnswer' | Error;
 /**
  * A FacilitaPay holding transactions: `POST /transactions` makes a record (keeping `meta`, or not
  * with `meta: 'drop'`) unless `decide` refuses it; `GET /subject/:id/transactions` lists them by
- * `last_id`, 100 a page. `payouts` is every payout body received; `records` what it holds.
+ * `last_id`, 100 a page; `GET /transactions/:id` gives one. `payouts` is every payout body
+ * received; `records` what it holds; `reads` every read's path.
  */
 export function facilitaPay(
 	options: {
@@ -32,6 +34,9 @@ export function facilitaPay(
 	const records: IDataObject[] = [];
 	const payouts: IDataObject[] = [];
 	const reads: string[] = [];
+	// Another FacilitaPay account (its IDs start at tx-1 again): this process's memory of the last
+	// one (the newest record of each list, answers) is not carried over.
+	sentMemory.clear();
 	const reply = (request: IHttpRequestOptions) => {
 		const path = String(request.url).replace(/^.*\/api\/v1/, '');
 		const list = /^\/subject\/([^/]+)\/transactions$/.exec(path);
@@ -41,6 +46,13 @@ export function facilitaPay(
 			const lastId = (request.qs as IDataObject | undefined)?.last_id;
 			const start = lastId ? own.findIndex((record) => record.id === lastId) + 1 : 0;
 			return { data: own.slice(start, start + 100) };
+		}
+		const one = /^\/transactions\/([^/]+)$/.exec(path);
+		if (request.method === 'GET' && one) {
+			reads.push(path);
+			const record = records.find((candidate) => candidate.id === decodeURIComponent(one[1]));
+			if (!record) throw httpError(404, { error: 'not_found' });
+			return { data: record };
 		}
 		if (request.method === 'POST' && path === '/transactions') {
 			const transaction = (request.body as IDataObject).transaction as IDataObject;

@@ -62,6 +62,7 @@ describe('Not paid (issue 24): a payment FacilitaPay does not hold under its ide
 			meta: {},
 		});
 		service.records.push(other('older'));
+		sentMemory.clear();
 		const customData = {};
 		const parameters = [payout('100.00'), payout('100.00')];
 		const failed = await runNodeExpectingError({

@@ -49,7 +49,7 @@ describe('Reading a list to its end', () => {
 		const { read, sent } = service({
 			[`/subject/${SUBJECT}/transactions`]: () => many(3),
 		});
-		expect(await lookup(payoutRequest(), read)).toEqual({ notFound: true, metaShown: true });
+		expect(await lookup(payoutRequest(), read)).toEqual({ notFound: true, metaShown: false });
 		expect(sent).toHaveLength(2);
 	});
 
