@@ -367,7 +367,9 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 
 	if (firstFailure !== undefined && !continueOnFail) {
 		const failure = results[firstFailure] as FacilitaPayError;
-		if (items.length > 1) setFacts(failure, factsOf(failure)!, batchSummary(results, movesMoney));
+		const subWorkflow = this.getMode() === 'integrated';
+		if (items.length > 1)
+			setFacts(failure, factsOf(failure)!, batchSummary(results, movesMoney, subWorkflow));
 		throw failure;
 	}
 

@@ -1,7 +1,7 @@
 /**
  * Finds at FacilitaPay the record a money-moving request created or changed, by its exact
  * identity, when a retry, an unknown outcome or a re-used Idempotency Key has to be settled. Only
- * reads, every one with `retry: 'safe'`. Never matched on value, accounts or time. Each
+ * reads, every one with `retry: 'lookup'` (a 500 is read again). Never matched on value, accounts or time. Each
  * money-moving operation module declares where its record is, once (`export const money`, with one
  * of the places below); the router hands that place to `RecordLookups.find`.
  *

@@ -5,7 +5,7 @@ import { SERVICE_PAGE_SIZE } from '../transport/paging';
 import type { FindSentResult } from './rule';
 import { isObject, messageOf, statusOf, textOf } from './records';
 
-/** Sends one read (always `retry: 'safe'`) and gives the answer's `data`. */
+/** Sends one read (always `retry: 'lookup'`) and gives the answer's `data`. */
 export type Read = (request: ApiRequest) => Promise<unknown>;
 
 /**
@@ -34,7 +34,7 @@ export async function readAll(
 				method: 'GET',
 				path,
 				...(lastId === undefined ? {} : { qs: { last_id: lastId } }),
-				retry: 'safe',
+				retry: 'lookup',
 			});
 		} catch (error) {
 			return { problem: `${what} could not be read: ${messageOf(error)}.` };
@@ -76,7 +76,7 @@ export async function readOne(
 	what: string,
 ): Promise<{ record: IDataObject } | { problem: string }> {
 	try {
-		const answer = await read({ method: 'GET', path, retry: 'safe' });
+		const answer = await read({ method: 'GET', path, retry: 'lookup' });
 		if (!isObject(answer)) return { problem: `${what} did not come as a record.` };
 		return { record: answer };
 	} catch (error) {

@@ -29,8 +29,14 @@ export function facilitaPay(
 	options: {
 		meta?: 'keep' | 'drop';
 		decide?: (transaction: IDataObject, attempt: number) => Verdict;
+		/** Holds each create's answer until this resolves (two runs sending at once). */
+		hold?: () => Promise<void>;
+		/** Answers the list read of this number (1 = the first) with a 500 once. */
+		failListRead?: number;
 	} = {},
 ) {
+	let metaMode = options.meta ?? 'keep';
+	let listReads = 0;
 	const records: IDataObject[] = [];
 	const payouts: IDataObject[] = [];
 	const reads: string[] = [];
@@ -42,6 +48,8 @@ export function facilitaPay(
 		const list = /^\/subject\/([^/]+)\/transactions$/.exec(path);
 		if (request.method === 'GET' && list) {
 			reads.push(path);
+			if (++listReads === options.failListRead)
+				throw httpError(500, { error: 'internal_server_error' });
 			const own = records.filter((record) => record.subject_id === decodeURIComponent(list[1]));
 			const lastId = (request.qs as IDataObject | undefined)?.last_id;
 			const start = lastId ? own.findIndex((record) => record.id === lastId) + 1 : 0;
@@ -63,10 +71,11 @@ export function facilitaPay(
 				...transaction,
 				id: `tx-${records.length + 1}`,
 				status: 'pending',
-				meta: options.meta === 'drop' ? {} : (transaction.meta ?? {}),
+				meta: metaMode === 'drop' ? {} : (transaction.meta ?? {}),
 			};
 			records.push(record);
 			if (verdict === 'lostAnswer') throw connectionError('ECONNRESET');
+			if (options.hold) return options.hold().then(() => ({ data: record }));
 			return { data: record };
 		}
 		throw new Error(`Unexpected request: ${request.method} ${path}`);
@@ -75,6 +84,8 @@ export function facilitaPay(
 		records,
 		payouts,
 		reads,
+		/** FacilitaPay changes what it does with `meta` from now on. */
+		setMeta: (mode: 'keep' | 'drop') => (metaMode = mode),
 		/** The values of the payouts received, in order. */
 		sent: () => payouts.map((transaction) => String(transaction.value)),
 		replies: Array(5000).fill(reply),
