@@ -7,12 +7,20 @@ import {
 	apiRequest,
 	apiRequestAllItems,
 	beginRun,
+	CREDENTIAL_TYPE,
 	factsOf,
 	stopRun,
 } from '../transport';
 import { errorFromFacts, setFacts } from '../transport/errors';
 import type { MoneyItem } from '../money';
-import { estimateBytes, MoneyRun, RecordLookups, recordIdOf, undeclared } from '../money';
+import {
+	estimateBytes,
+	MoneyRun,
+	RecordLookups,
+	recordIdOf,
+	sentMemory,
+	undeclared,
+} from '../money';
 import { maskCardData, redactCardError } from '../security/cardData';
 import { batchSummary, errorItem, invalidItemsError } from './common/failures';
 import { countText, totalsText } from './common/moneySummary';
@@ -329,6 +337,7 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 	const moneyItems = slots.filter((slot) => slot?.money).map((slot) => slot.money!);
 	const lookups = new RecordLookups(
 		async (read) => await apiRequest.call(this, read, undefined, run),
+		{ lists: sentMemory.lists, scope: this.getNode().credentials?.[CREDENTIAL_TYPE]?.id ?? '' },
 	);
 	const money =
 		moneyItems.length > 0

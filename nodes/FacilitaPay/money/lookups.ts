@@ -27,6 +27,7 @@ import type { IDataObject } from 'n8n-workflow';
 import type { ApiRequest } from '../transport';
 import { IDENTITY_FIELD } from './rule';
 import type { FindSentResult, RecordPlace } from './rule';
+import type { ListCache } from './listCache';
 import { type Read, readAll, readOne } from './reads';
 import { isObject, textOf } from './records';
 import { findSubscriptionState } from './subscriptions';
@@ -147,7 +148,14 @@ export class RecordLookups {
 	/** Pages read by this run's lookups (for the bench and the output's note). */
 	pages = 0;
 
-	constructor(private readonly read: Read) {}
+	/**
+	 * `cache`: what this process learnt of lists read from their start, under `scope` (the
+	 * credential): a key's lookup then reads only what came after.
+	 */
+	constructor(
+		private readonly read: Read,
+		private readonly cache?: { lists: ListCache; scope: string },
+	) {}
 
 	/**
 	 * The record made under the identity `ref` in one of `windows` (the place's list from its start
@@ -169,8 +177,20 @@ export class RecordLookups {
 			found.push(...(index.byRef.get(ref) ?? []));
 			metaShown ||= index.metaShown;
 		}
-		if (found.length > 0) return { found: found[0], all: found };
-		return { notFound: true, metaShown };
+		if (found.length === 0) return { notFound: true, metaShown };
+		let record = found[0];
+		if (record.__partial) {
+			// Known from an earlier read of this process: the record itself is read again.
+			const place = looked[0].place;
+			const one = await readOne(
+				this.read,
+				`${place.one}${encodeURIComponent(String(record.id))}`,
+				`${place.name} ${String(record.id)}`,
+			);
+			this.pages++;
+			record = 'problem' in one ? { id: record.id, meta: record.meta } : one.record;
+		}
+		return { found: record, all: found };
 	}
 
 	private windowOf(window: ListWindow): Promise<ListIndex> {
@@ -189,6 +209,21 @@ export class RecordLookups {
 		// The point is a record of this list read by its ID first: a point this account does not
 		// hold (the credential now reaches another account) is no point, the list is read whole.
 		let point = window.first ?? window.after;
+		const cacheKey =
+			this.cache && point === undefined ? `${this.cache.scope}\u0000${place.list}` : undefined;
+		const known = cacheKey === undefined ? undefined : this.cache!.lists.get(cacheKey);
+		if (cacheKey !== undefined && known) {
+			const since = await readAll(
+				this.read,
+				place.list,
+				place.what,
+				known.lastId,
+				() => this.pages++,
+			);
+			if ('problem' in since) return since;
+			const list = this.cache!.lists.add(cacheKey, since.records, refOf);
+			return { byRef: list.byRef, metaShown: false };
+		}
 		if (point !== undefined) {
 			const one = await readOne(
 				this.read,
@@ -210,6 +245,7 @@ export class RecordLookups {
 			same.push(record);
 			byRef.set(ref, same);
 		}
+		if (cacheKey !== undefined) this.cache!.lists.add(cacheKey, records, refOf);
 		const fromPoint = point !== undefined;
 		const lastId = textOf(records[records.length - 1]?.id);
 		return { byRef, metaShown: fromPoint && byRef.size > 0, lastId };

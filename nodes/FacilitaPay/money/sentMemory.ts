@@ -54,6 +54,8 @@ export function recordIdOf(answer: unknown): string | undefined {
 /** What one entry costs besides its answer: its key, its outcome, the map's slot. */
 const ENTRY_OVERHEAD = 200;
 
+import { ListCache } from './listCache';
+
 /** The most lists whose newest record is remembered (a cursor is ~100 bytes). */
 const MAX_CURSORS = 100_000;
 
@@ -65,6 +67,9 @@ export class SentMemory {
 
 	/** Per list (credential and path): the newest record this process knows there. */
 	private readonly cursors = new Map<string, string>();
+
+	/** Per list read from its start: the identities its records carry (keys' lookups). */
+	readonly lists = new ListCache();
 
 	private answerBytes = 0;
 
@@ -143,6 +148,7 @@ export class SentMemory {
 	clear(): void {
 		this.entries.clear();
 		this.cursors.clear();
+		this.lists.clear();
 		for (const list of this.waiting.values()) for (const resolve of list) resolve();
 		this.waiting.clear();
 		this.answerBytes = 0;

@@ -168,3 +168,40 @@ describe('Paid twice (issue 32): a retry settles each item where it was sent', (
 		expect(service.reads).toHaveLength(3);
 	});
 });
+
+describe('Reads bounded (issue 32): a key is looked up in what this process has not read yet', () => {
+	it('keyed payouts to a subject with 1,150 earlier transactions: the first reads the list once (13 pages), the next ones only what came since (2 pages)', async () => {
+		const service = facilitaPay();
+		for (let i = 0; i < 1150; i++)
+			service.records.push({
+				id: `old-${i}`,
+				subject_id: SUBJECT_ID,
+				value: '5.00',
+				meta: { n8n_facilitapay_ref: `key:OLD-${i}` },
+			});
+		const pay = async (key: string) =>
+			await runNode({
+				parameters: [payout('30.00', { idempotencyKey: key })],
+				executionId: newExecutionId(),
+				processedStore: new ProcessedStore(),
+				replies: service.replies,
+			});
+		await pay('ORDER-1');
+		expect(service.reads).toHaveLength(13);
+		service.reads.length = 0;
+		await pay('ORDER-2');
+		// The page holding what came since (ORDER-1's record) and the empty page that ends the list.
+		expect(service.reads).toHaveLength(2);
+		service.reads.length = 0;
+		// A key used long ago (OLD-7) is still found: this process knows the list from its start.
+		const old = await pay('OLD-7');
+		expect(old.output[0].json).toMatchObject({ alreadyDone: true, id: 'old-7' });
+		expect(service.sent()).toEqual(['30.00', '30.00']);
+		// What came since (two pages, as above), and the old record read by its ID.
+		expect(service.reads).toEqual([
+			expect.stringMatching(/\/transactions$/),
+			expect.stringMatching(/\/transactions$/),
+			'/transactions/old-7',
+		]);
+	});
+});
