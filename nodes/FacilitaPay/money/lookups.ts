@@ -25,8 +25,8 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import type { ApiRequest } from '../transport';
-import { IDENTITY_FIELD } from './rule';
-import type { FindSentResult, RecordPlace } from './rule';
+import { IDENTITY_FIELD } from './identity';
+import type { FindSentResult, RecordPlace } from './types';
 import type { ListCache } from './listCache';
 import { type Read, readAll, readOne } from './reads';
 import { isObject, textOf } from './records';

@@ -2,7 +2,7 @@ import type { IDataObject } from 'n8n-workflow';
 
 import type { ApiRequest } from '../transport';
 import { SERVICE_PAGE_SIZE } from '../transport/paging';
-import type { FindSentResult } from './rule';
+import type { FindSentResult } from './types';
 import { isObject, messageOf, statusOf, textOf } from './records';
 
 /** Sends one read (always `retry: 'lookup'`) and gives the answer's `data`. */
