@@ -176,6 +176,11 @@ async function perform(
 		if (money && item) {
 			money.sent(item, answer);
 			tally.sent.push(item.request);
+			try {
+				await money.confirm(item, answer);
+			} catch (error) {
+				throw failure(error);
+			}
 		}
 	}
 	try {
@@ -344,6 +349,7 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 			? MoneyRun.begin(this, moneyItems, {
 					runIndex,
 					findSent: async (place, ref, windows) => await lookups.find(place, ref, windows),
+					recount: async (place, ref) => await lookups.recount(place, ref),
 				})
 			: undefined;
 

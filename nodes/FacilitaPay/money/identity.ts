@@ -34,6 +34,24 @@ export function identityOf(
 	return `run:${scope.instance}:${scope.workflow}:${scope.origin}:${scope.node}:${scope.runIndex}:${itemIndex}`;
 }
 
+/** The request as it leaves: the identity (and a key's fingerprint) in `meta`, beside the user's own. */
+export function carryingIdentity(
+	request: ApiRequest,
+	holder: string | undefined,
+	ref: string,
+	print: string | undefined,
+): ApiRequest {
+	const body = request.body;
+	if (holder === undefined || !body) return request;
+	const inner = (body[holder] ?? {}) as IDataObject;
+	const meta = inner.meta && typeof inner.meta === 'object' ? (inner.meta as IDataObject) : {};
+	const ours =
+		print === undefined
+			? { [IDENTITY_FIELD]: ref }
+			: { [IDENTITY_FIELD]: ref, [FINGERPRINT_FIELD]: print };
+	return { ...request, body: { ...body, [holder]: { ...inner, meta: { ...meta, ...ours } } } };
+}
+
 const DECISIVE = /^(value|amount|currency|exchange_currency|frequency|.*_id)$/;
 
 function normal(value: unknown): string {

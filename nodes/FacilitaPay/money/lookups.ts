@@ -193,6 +193,43 @@ export class RecordLookups {
 		return { found: record, all: found };
 	}
 
+	private recounting = new Map<string, { started: boolean; done: Promise<IDataObject[][]> }>();
+
+	/**
+	 * After a keyed payment was answered: the records that carry its identity now, read after the
+	 * newest record this process knew of the list (one read for every item that asks meanwhile).
+	 * Undefined when the list was never read from its start in this process (no point to read from).
+	 */
+	async recount(place: RecordPlace, ref: string): Promise<IDataObject[] | undefined> {
+		if (place.by !== 'meta' || !this.cache) return undefined;
+		const key = `${this.cache.scope}\u0000${place.list}`;
+		if (!this.cache.lists.get(key)) return undefined;
+		let next = this.recounting.get(key);
+		if (!next || next.started) {
+			const previous = next?.done;
+			const entry = { started: false, done: Promise.resolve([] as IDataObject[][]) };
+			entry.done = (async () => {
+				await previous?.catch(() => undefined);
+				entry.started = true;
+				const known = this.cache!.lists.get(key);
+				const since = await readAll(
+					this.read,
+					place.list,
+					place.what,
+					known?.lastId,
+					() => this.pages++,
+				);
+				if ('problem' in since) return [];
+				this.cache!.lists.add(key, since.records, refOf);
+				return [];
+			})();
+			this.recounting.set(key, entry);
+			next = entry;
+		}
+		await next.done;
+		return this.cache.lists.get(key)?.byRef.get(ref);
+	}
+
 	private windowOf(window: ListWindow): Promise<ListIndex> {
 		const id = `${window.place.list}\u0000${window.after ?? ''}\u0000${window.first ?? ''}`;
 		let list = this.lists.get(id);

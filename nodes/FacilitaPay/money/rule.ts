@@ -1,11 +1,11 @@
-import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
+import type { IExecuteFunctions } from 'n8n-workflow';
 
 import { instanceName } from './chain';
 import { ChainRun } from './chainRun';
 import type { FacilitaPayError } from '../transport/errors';
 import { factsOf, setFacts } from '../transport/errors';
 import {
-	FINGERPRINT_FIELD,
+	carryingIdentity,
 	fingerprintOf,
 	identityOf,
 	IDENTITY_FIELD,
@@ -16,7 +16,7 @@ import {
 import { Ledger } from './ledger';
 import { CREDENTIAL_TYPE } from '../transport/run';
 import type { ApiRequest } from '../transport/send';
-import type { FindSent, FindSentResult, MoneyDecision, MoneyItem } from './types';
+import type { FindSent, FindSentResult, MoneyDecision, MoneyItem, Recount } from './types';
 import { findable, holderOf } from './types';
 import {
 	alreadyDone,
@@ -26,6 +26,7 @@ import {
 	paidTwiceError,
 	recordFrom,
 	refusesMeta,
+	sameKeyInRun,
 	unknownError,
 } from './words';
 import type { SentMemory } from './sentMemory';
@@ -53,27 +54,20 @@ export type { FindSent, FindSentResult, MoneyDecision, MoneyItem, RecordPlace } 
  */
 export class MoneyRun {
 	private readonly refs = new Map<number, string>();
-
 	/** The fingerprint of each keyed item's decisive parameters. */
 	private readonly prints = new Map<number, string>();
-
 	private readonly items = new Map<number, MoneyItem>();
-
 	private readonly firstOfRef = new Map<string, number>();
-
 	private readonly writes: Array<Promise<void>> = [];
-
 	private readonly removals: string[] = [];
-
 	/** Keyed items FacilitaPay's list could not settle: why (n8n's store decides at attempt()). */
 	private readonly unproven = new Map<number, string>();
-
+	/** Re-reads a key's records after its payment was answered (overlapping workers). */
+	private recount?: Recount;
 	/** This run's chain of executions (custom data). */
 	private chain!: ChainRun;
-
 	/** Whether this execution is the origin: Retry On Fail then replays the answers it got. */
 	private original = false;
-
 	private readonly scope: string;
 
 	private constructor(
@@ -92,6 +86,7 @@ export class MoneyRun {
 		items: MoneyItem[],
 		options: {
 			findSent?: FindSent;
+			recount?: Recount;
 			ledger?: Ledger | null;
 			memory?: SentMemory;
 			runIndex?: number;
@@ -105,6 +100,7 @@ export class MoneyRun {
 			options.memory ?? sentMemory,
 			options.runIndex ?? 0,
 		);
+		run.recount = options.recount;
 		run.start(items);
 		return run;
 	}
@@ -156,20 +152,9 @@ export class MoneyRun {
 	/** The request as it is sent: the identity (and a key's fingerprint) in `meta`, beside the user's own. */
 	withIdentity(item: MoneyItem): ApiRequest {
 		const ref = this.refOf(item);
-		const holder = holderOf(item);
-		const body = item.request.body;
-		if (ref === undefined || holder === undefined || !body) return item.request;
-		const inner = (body[holder] ?? {}) as IDataObject;
-		const meta = inner.meta && typeof inner.meta === 'object' ? (inner.meta as IDataObject) : {};
-		const print = this.prints.get(item.itemIndex);
-		const ours =
-			print === undefined
-				? { [IDENTITY_FIELD]: ref }
-				: { [IDENTITY_FIELD]: ref, [FINGERPRINT_FIELD]: print };
-		return {
-			...item.request,
-			body: { ...body, [holder]: { ...inner, meta: { ...meta, ...ours } } },
-		};
+		return ref === undefined
+			? item.request
+			: carryingIdentity(item.request, holderOf(item), ref, this.prints.get(item.itemIndex));
 	}
 
 	private memoryKey(ref: string): string {
@@ -194,14 +179,7 @@ export class MoneyRun {
 					item,
 					`item ${first} of this run (${paymentText(firstItem.request, holderOf(firstItem))})`,
 				);
-			return {
-				kind: 'notSent',
-				json: {
-					notSent: true,
-					idempotencyKey: item.idempotencyKey,
-					notSentNote: `Not sent: item ${first} of this run carries the same Idempotency Key "${item.idempotencyKey}", and one key names one payment.`,
-				},
-			};
+			return { kind: 'notSent', json: sameKeyInRun(item, first) };
 		}
 		const key = this.memoryKey(ref);
 		// One identity at a time in this process: a second run waits for the first one's outcome.
@@ -450,6 +428,22 @@ export class MoneyRun {
 		}
 		if (this.ledger && (!findable(item) || item.idempotencyKey !== undefined))
 			this.writes.push(this.guard(this.ledger.record([`D:${ref}`])));
+	}
+
+	/**
+	 * After a keyed payment was answered: when the list now holds two records under its key (two
+	 * executions on two workers sent it at once), the item ends with an error naming both and how
+	 * to cancel one. Nothing is sent.
+	 */
+	async confirm(item: MoneyItem, answer: unknown): Promise<void> {
+		const ref = this.refOf(item);
+		if (ref === undefined || item.idempotencyKey === undefined || !this.recount || !item.place)
+			return;
+		const records = [...((await this.recount(item.place, ref).catch(() => [])) ?? [])];
+		const own = recordIdOf(answer);
+		if (own !== undefined && !records.some((record) => String(record.id) === own))
+			records.push({ id: own });
+		if (records.length > 1) throw paidTwiceError(this.ctx.getNode(), item, ref, records);
 	}
 
 	/**

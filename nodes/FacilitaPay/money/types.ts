@@ -44,6 +44,9 @@ export type FindSent = (
 	windows?: ListWindow[],
 ) => Promise<FindSentResult>;
 
+/** The records carrying an identity now (after a keyed payment was answered), when they can be read. */
+export type Recount = (place: RecordPlace, ref: string) => Promise<IDataObject[] | undefined>;
+
 /** One money-moving request of one item. */
 export interface MoneyItem {
 	itemIndex: number;

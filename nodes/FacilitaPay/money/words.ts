@@ -54,7 +54,7 @@ export function paidTwiceError(
 	return errorFromFacts(node, {
 		itemIndex: item.itemIndex,
 		outcome: 'done',
-		head: `FacilitaPay holds ${records.length} payments under ${IDENTITY_FIELD} "${ref}": ${named}. Two runs sent it at the same time; nothing more was sent`,
+		head: `${records.length} payments carry ${IDENTITY_FIELD} "${ref}" at FacilitaPay: ${named}. Two runs sent it at the same time; nothing more was sent`,
 		request: `${item.request.method} ${item.request.path}`,
 		recordId: String(records[0]?.id ?? ''),
 		movesMoney: true,
@@ -77,4 +77,13 @@ export function recordFrom(answer: unknown, recordId?: string): IDataObject | un
 		value = (value as { data: unknown }).data;
 	if (value && typeof value === 'object' && !Array.isArray(value)) return value as IDataObject;
 	return recordId ? { id: recordId } : undefined;
+}
+
+/** A second item of one run with the same key (and the same parameters): not sent, not a failure. */
+export function sameKeyInRun(item: MoneyItem, first: number): IDataObject {
+	return {
+		notSent: true,
+		idempotencyKey: item.idempotencyKey,
+		notSentNote: `Not sent: item ${first} of this run carries the same Idempotency Key "${item.idempotencyKey}", and one key names one payment.`,
+	};
 }

@@ -45,6 +45,11 @@ export interface ContextOptions {
 	/** n8n's instance ID (default 'instance-a') and the workflow's ID (default 'workflow-1'). */
 	instanceId?: string;
 	workflowId?: string;
+	/**
+	 * Plays another n8n process (a queue-mode worker): its memory of identities and lists is apart
+	 * (the node keeps them per credential in a process; here one credential ID per "worker").
+	 */
+	worker?: string;
 	/** The node's type (ends with "Tool" when an AI agent runs it). */
 	nodeType?: string;
 }
@@ -86,7 +91,13 @@ export function createContext(options: ContextOptions): FakeContext {
 	});
 
 	const ctx = createExecuteContext({
-		node: options.nodeType ? { ...testNode, type: options.nodeType } : testNode,
+		node: {
+			...testNode,
+			...(options.nodeType ? { type: options.nodeType } : {}),
+			...(options.worker
+				? { credentials: { facilitaPayApi: { id: options.worker, name: 'FacilitaPay' } } }
+				: {}),
+		},
 		parameters: options.parameters,
 		items,
 		credentials,

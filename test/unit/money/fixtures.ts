@@ -31,6 +31,8 @@ export function facilitaPay(
 		decide?: (transaction: IDataObject, attempt: number) => Verdict;
 		/** Holds each create's answer until this resolves (two runs sending at once). */
 		hold?: () => Promise<void>;
+		/** Holds each create before FacilitaPay processes it (both runs' lookups see nothing). */
+		holdBefore?: () => Promise<void>;
 		/** Answers the list read of this number (1 = the first) with a 500 once. */
 		failListRead?: number;
 	} = {},
@@ -65,20 +67,25 @@ export function facilitaPay(
 		if (request.method === 'POST' && path === '/transactions') {
 			const transaction = (request.body as IDataObject).transaction as IDataObject;
 			payouts.push(transaction);
-			const verdict = options.decide?.(transaction, payouts.length) ?? 'ok';
-			if (verdict instanceof Error) throw verdict;
-			const record: IDataObject = {
-				...transaction,
-				id: `tx-${records.length + 1}`,
-				status: 'pending',
-				meta: metaMode === 'drop' ? {} : (transaction.meta ?? {}),
-			};
-			records.push(record);
-			if (verdict === 'lostAnswer') throw connectionError('ECONNRESET');
-			if (options.hold) return options.hold().then(() => ({ data: record }));
-			return { data: record };
+			if (options.holdBefore)
+				return options.holdBefore().then(() => create(transaction, payouts.length));
+			return create(transaction, payouts.length);
 		}
 		throw new Error(`Unexpected request: ${request.method} ${path}`);
+	};
+	const create = (transaction: IDataObject, attempt: number) => {
+		const verdict = options.decide?.(transaction, attempt) ?? 'ok';
+		if (verdict instanceof Error) throw verdict;
+		const record: IDataObject = {
+			...transaction,
+			id: `tx-${records.length + 1}`,
+			status: 'pending',
+			meta: metaMode === 'drop' ? {} : (transaction.meta ?? {}),
+		};
+		records.push(record);
+		if (verdict === 'lostAnswer') throw connectionError('ECONNRESET');
+		if (options.hold) return options.hold().then(() => ({ data: record }));
+		return { data: record };
 	};
 	return {
 		records,

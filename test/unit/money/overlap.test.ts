@@ -63,6 +63,49 @@ describe('Paid twice (issue 32): overlapping runs of one key pay once', () => {
 	);
 });
 
+describe('Paid twice (issue 32): one key on two queue-mode workers at once', () => {
+	/** Two executions of one key on two workers (each its own process memory), started together. */
+	const overlap = async (stores: [ProcessedStore, ProcessedStore]) => {
+		const processing = gate();
+		const service = facilitaPay({ holdBefore: processing.hold });
+		const run = (worker: string, processedStore: ProcessedStore) =>
+			runNode({
+				parameters: [payout('120.00', { idempotencyKey: 'WEBHOOK-77' })],
+				executionId: newExecutionId(),
+				processedStore,
+				worker,
+				replies: service.replies,
+			}).then(
+				({ output }) => output[0].json,
+				(error: Error & { description?: string }) => error,
+			);
+		const both = Promise.all([run('worker-1', stores[0]), run('worker-2', stores[1])]);
+		// Let both go as far as they can before FacilitaPay processes anything.
+		for (let turn = 0; turn < 100; turn++) await new Promise((resolve) => setImmediate(resolve));
+		processing.open();
+		return { service, results: await both };
+	};
+
+	it("n8n's store shared by the workers saw the first attempt: the later execution stops before sending", async () => {
+		const store = new ProcessedStore();
+		const { service, results } = await overlap([store, store]);
+		expect(service.sent()).toEqual(['120.00']);
+		const stopped = results.find((result) => result instanceof Error) as Error;
+		expect(stopped.message).toMatch(/^Outcome unknown \(item 0\): It was sent before/);
+	});
+
+	it("both got past n8n's store (its writes are not atomic): each execution ends with an error naming both transactions and how to cancel one, never silently", async () => {
+		const { service, results } = await overlap([new ProcessedStore(), new ProcessedStore()]);
+		expect(service.sent()).toEqual(['120.00', '120.00']);
+		for (const error of results as Array<Error & { description?: string }>) {
+			expect(error.message).toMatch(
+				/^Done \(ID tx-[12]\) \(item 0\), but 2 payments carry n8n_facilitapay_ref "key:WEBHOOK-77" at FacilitaPay: tx-1 and tx-2\. Two runs sent it at the same time/,
+			);
+			expect(error.description).toMatch(/Transaction > Cancel/);
+		}
+	});
+});
+
 describe('Paid twice (issue 32): a retry settles each item where it was sent', () => {
 	it('Subject ID edited, n8n restarted, "Retry with currently saved workflow": the done items are found at the old subject, only the failed one is sent (to the new subject)', async () => {
 		const service = facilitaPay({
@@ -170,7 +213,7 @@ describe('Paid twice (issue 32): a retry settles each item where it was sent', (
 });
 
 describe('Reads bounded (issue 32): a key is looked up in what this process has not read yet', () => {
-	it('keyed payouts to a subject with 1,150 earlier transactions: the first reads the list once (13 pages), the next ones only what came since (2 pages)', async () => {
+	it('keyed payouts to a subject with 1,150 earlier transactions: the first reads the list once (13 pages), the next ones only what came since', async () => {
 		const service = facilitaPay();
 		for (let i = 0; i < 1150; i++)
 			service.records.push({
@@ -187,19 +230,21 @@ describe('Reads bounded (issue 32): a key is looked up in what this process has 
 				replies: service.replies,
 			});
 		await pay('ORDER-1');
-		expect(service.reads).toHaveLength(13);
+		// 12 pages and the empty one that ends the list; after the answer, the re-read that checks
+		// no other execution paid the same key (the page with the new record, the empty page).
+		expect(service.reads).toHaveLength(15);
 		service.reads.length = 0;
 		await pay('ORDER-2');
-		// The page holding what came since (ORDER-1's record) and the empty page that ends the list.
-		expect(service.reads).toHaveLength(2);
+		// The lookup: one empty page after the newest record known (ORDER-1's, from its re-read);
+		// the re-read after the answer: the page with ORDER-2's record and the empty page.
+		expect(service.reads).toHaveLength(3);
 		service.reads.length = 0;
 		// A key used long ago (OLD-7) is still found: this process knows the list from its start.
 		const old = await pay('OLD-7');
 		expect(old.output[0].json).toMatchObject({ alreadyDone: true, id: 'old-7' });
 		expect(service.sent()).toEqual(['30.00', '30.00']);
-		// What came since (two pages, as above), and the old record read by its ID.
+		// What came since (one empty page), and the old record read by its ID; nothing sent.
 		expect(service.reads).toEqual([
-			expect.stringMatching(/\/transactions$/),
 			expect.stringMatching(/\/transactions$/),
 			'/transactions/old-7',
 		]);
