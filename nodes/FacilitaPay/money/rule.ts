@@ -209,11 +209,13 @@ export class MoneyRun {
 			};
 		}
 		const earlierUnknown = remembered?.state === 'unknown';
+		// Refused in this process (Retry On Fail after a 4xx): nothing was processed, no lookup.
+		const refused = remembered?.state === 'refused' && item.idempotencyKey === undefined;
 		this.memory.set(key, { state: 'sending' });
 		// Until the item is decided, a failure gives the identity back as it was.
 		let decided = false;
 		try {
-			if (item.idempotencyKey !== undefined || this.chain.earlier || earlierUnknown) {
+			if (!refused && (item.idempotencyKey !== undefined || this.chain.earlier || earlierUnknown)) {
 				const decision = await this.settle(item, ref, earlierUnknown);
 				if (decision) {
 					const record = 'json' in decision ? decision.json : undefined;
@@ -460,7 +462,7 @@ export class MoneyRun {
 			this.chain.opened(item, undefined, false);
 			return;
 		}
-		this.memory.forget(this.memoryKey(ref));
+		this.memory.set(this.memoryKey(ref), { state: 'refused' });
 		this.chain.opened(item, undefined, true);
 		const print = this.prints.get(item.itemIndex);
 		// A clear failure frees the identity (and a key for other parameters: nothing was paid).

@@ -12,7 +12,9 @@
 export type SentOutcome =
 	| { state: 'sending' }
 	| { state: 'done'; answer?: unknown; recordId?: string; fingerprint?: string }
-	| { state: 'unknown' };
+	| { state: 'unknown' }
+	/** FacilitaPay refused it (a clear failure): nothing was processed, it may be sent again. */
+	| { state: 'refused' };
 
 interface Entry {
 	outcome: SentOutcome;
