@@ -85,7 +85,7 @@ describe('One exact identity per payment, settled by the sandbox’s record', ()
 			mode: 'retry',
 			customData,
 		});
-		expect(error.message).toMatch(/^Outcome unknown \(item 0\).*not seen to keep meta/);
+		expect(error.message).toMatch(/^Outcome unknown \(item 0\).*does not prove "not sent"/);
 		expect(await env.control.received(POST_TRANSACTIONS)).toHaveLength(1);
 	});
 
