@@ -330,7 +330,7 @@ export class MoneyRun {
 	 * this node sent before with other decisive parameters (another subject, amount, account) is
 	 * refused here, before anything leaves. One store call for the items of a moment together.
 	 */
-	private async attempt(item: MoneyItem, ref: string): Promise<MoneyDecision | undefined> {
+	private async attempt(item: MoneyItem, ref: string): Promise<undefined> {
 		const print = this.prints.get(item.itemIndex);
 		const keys = print === undefined ? [`A:${ref}`] : [`K:${ref}`, `F:${ref}:${print}`];
 		const unproven = this.unproven.get(item.itemIndex);
@@ -347,17 +347,9 @@ export class MoneyRun {
 			this.removals.push(...keys.filter((key) => !seen.has(key)));
 			throw keyReusedError(this.ctx.getNode(), item, otherPayment(item));
 		}
-		// A key FacilitaPay's list cannot settle: attempted before by this node → its `D:` tells.
+		// A key FacilitaPay's list cannot settle, attempted before by this node (or another
+		// execution is sending it right now): its outcome is unknown here.
 		if (unproven === undefined || !seen.has(keys[0])) return undefined;
-		const done = await this.ledger!.peek([`D:${ref}`]).catch(() => new Set<string>());
-		if (done.has(`D:${ref}`))
-			return {
-				kind: 'alreadyDone',
-				json: alreadyDone(
-					`Not sent: this node recorded it as processed by FacilitaPay (${ref}). ${unproven}.`,
-					ref,
-				),
-			};
 		throw unknownError(
 			this.ctx.getNode(),
 			item,
@@ -428,7 +420,8 @@ export class MoneyRun {
 			this.chain.answered(ref, answer);
 			this.chain.opened(item, recordId, false);
 		}
-		if (this.ledger && (!findable(item) || item.idempotencyKey !== undefined))
+		// `D:` only where no record can be found: a key's payment is found at FacilitaPay.
+		if (this.ledger && !findable(item))
 			this.writes.push(this.guard(this.ledger.record([`D:${ref}`])));
 	}
 
