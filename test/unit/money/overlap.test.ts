@@ -1,3 +1,5 @@
+import { sleep } from 'n8n-workflow';
+
 import { sentMemory } from '../../../nodes/FacilitaPay/money/sentMemory';
 import { ProcessedStore } from '../../helpers/fakeExecuteContext';
 import { runNode, runNodeExpectingError } from '../helpers/executeContext';
@@ -81,7 +83,7 @@ describe('Paid twice (issue 32): one key on two queue-mode workers at once', () 
 			);
 		const both = Promise.all([run('worker-1', stores[0]), run('worker-2', stores[1])]);
 		// Let both go as far as they can before FacilitaPay processes anything.
-		for (let turn = 0; turn < 100; turn++) await new Promise((resolve) => setImmediate(resolve));
+		for (let turn = 0; turn < 100; turn++) await sleep(0);
 		processing.open();
 		return { service, results: await both };
 	};
