@@ -1,13 +1,16 @@
 // Benchmark of the money rule and of memory, on the COMPILED node (dist/, or another build given as
 // --dist DIR, e.g. an older commit's) with an in-process FacilitaPay that answers at once (no
 // network: it measures the node, not HTTP). Prints numbers; asserts nothing.
-//   npm run build && node --expose-gc bench/money.mjs [--payouts 50000] [--uploads 100] [--dist DIR]
+//   npm run build && node --expose-gc bench/money.mjs [--payouts 50000] [--uploads 100] [--dist DIR] [--no-cost]
 // 1. Retry On Fail over a big run: N payouts, the last one refused (422), so n8n would run the node
 //    again in the same execution; the second run must send only that one again. Then the Retry
 //    button with the process memory emptied (n8n restarted): a new execution that gets the failed
 //    one's custom data. Prints requests sent, list pages read, the longest event-loop pause and the
 //    memory the money rule holds. 1b: the memory still held after 2,000 payouts answered 503 with
 //    a 100 kB page.
+// 3. The cost cases of issue 32: a keyed payout to a subject with 50,000 transactions (pages read),
+//    a retried payout to a subject with 150,000 (pages read), a Retry of 20,000 keyed payouts of
+//    which 10,000 were done (time, longest pause, pages).
 // 2. Peak memory of U document uploads of 15 MB each (the files come from n8n's binary store one
 //    at a time, as in n8n's filesystem binary mode).
 import { createRequire } from 'node:module';
@@ -26,6 +29,19 @@ const UPLOADS = Number(argument('uploads', 100));
 const { FacilitaPay } = require(path.join(DIST, 'nodes/FacilitaPay/FacilitaPay.node.js'));
 const { createExecuteContext, ProcessedStore } = require('../test/helpers/fakeExecuteContext.js');
 const { NodeApiError } = require('n8n-workflow');
+/** This process's memory of the build measured (its place moved to money/ in issue 32). */
+const memory = (() => {
+	for (const place of [
+		'nodes/FacilitaPay/money/sentMemory.js',
+		'nodes/FacilitaPay/transport/sentMemory.js',
+	])
+		try {
+			return require(path.join(DIST, place)).sentMemory;
+		} catch {
+			// the other place
+		}
+	return { clear: () => undefined };
+})();
 const mb = (bytes) => `${(bytes / 1024 / 1024).toFixed(1)} MB`;
 const node = {
 	id: 'bench-node',
@@ -92,8 +108,16 @@ async function longestPause(work) {
  * read 100 a page by last_id; `refuse(n)` refuses the n-th payout (422); `unavailable(n)` answers
  * it 503 with a 100 kB HTML page (nothing processed).
  */
-function fakeService({ refuse = () => false, unavailable = () => false } = {}) {
-	const records = [];
+function fakeService({ refuse = () => false, unavailable = () => false, seed = 0 } = {}) {
+	const idOf = (n) => `0b5e7c2a-1f3d-4a8e-9c61-${String(n).padStart(12, '0')}`;
+	const records = Array.from({ length: seed }, (_, i) => ({
+		id: idOf(i + 1),
+		status: 'pending',
+		value: '5.00',
+		currency: 'USD',
+		subject_id: SUBJECT,
+		meta: { n8n_facilitapay_ref: `key:EARLIER-${i}` },
+	}));
 	const counts = { posts: 0, reads: 0 };
 	const page503 = `<html>${'x'.repeat(100 * 1024)}</html>`;
 	const http = async (_type, options) => {
@@ -101,6 +125,9 @@ function fakeService({ refuse = () => false, unavailable = () => false } = {}) {
 		await new Promise((resolve) => setImmediate(resolve));
 		if (options.method === 'GET') {
 			counts.reads++;
+			const one = /\/transactions\/([^/?]+)$/.exec(String(options.url));
+			if (one && !String(options.url).includes('/subject/'))
+				return { data: records[Number(one[1].slice(-12)) - 1] };
 			const lastId = options.qs?.last_id;
 			let start = 0;
 			if (lastId) start = Number(lastId.slice(-12));
@@ -118,7 +145,7 @@ function fakeService({ refuse = () => false, unavailable = () => false } = {}) {
 		}
 		const transaction = options.body.transaction;
 		const record = {
-			id: `0b5e7c2a-1f3d-4a8e-9c61-${String(records.length + 1).padStart(12, '0')}`,
+			id: idOf(records.length + 1),
 			status: 'pending',
 			value: transaction.value,
 			currency: 'USD',
@@ -132,7 +159,7 @@ function fakeService({ refuse = () => false, unavailable = () => false } = {}) {
 	return { http, counts };
 }
 
-const payoutParameters = (count) =>
+const payoutParameters = (count, extra = () => ({})) =>
 	Array.from({ length: count }, (_, i) => ({
 		resource: 'transaction',
 		operation: 'createPayout',
@@ -143,6 +170,7 @@ const payoutParameters = (count) =>
 		exchangeCurrency: 'BRL',
 		value: `${(i % 900) + 100}.00`,
 		requestOptions: { concurrency: 100 },
+		...extra(i),
 	}));
 
 const execute = (options) =>
@@ -178,8 +206,7 @@ const execute = (options) =>
 	);
 
 	// The Retry button days later: a new execution, n8n restarted (no process memory, same store).
-	const memory = require(path.join(DIST, 'nodes/FacilitaPay/transport/sentMemory.js')).sentMemory;
-	if (typeof memory.clear === 'function') memory.clear();
+	memory.clear();
 	const postsBefore = service.counts.posts;
 	const readsBeforeRetry = service.counts.reads;
 	const retry = await peakOf(() =>
@@ -206,6 +233,111 @@ const execute = (options) =>
 	console.log(
 		`2,000 payouts answered 503 (100 kB page each, Continue On Fail): ${result}; heap held after the run ${mb(held)}`,
 	);
+}
+
+// 3. The cost cases of issue 32 (reads and time), on a subject with many earlier transactions.
+if (!process.argv.includes('--no-cost')) {
+	const reads = async (service, options) => {
+		const before = service.counts.reads;
+		const run = await peakOf(() => longestPause(() => execute(options)));
+		return { reads: service.counts.reads - before, run };
+	};
+	// 3a. One keyed payout to a subject with 50,000 earlier transactions (a new process), then another.
+	{
+		memory.clear();
+		const service = fakeService({ seed: 50_000 });
+		const keyed = (key) => ({
+			parameters: payoutParameters(1, () => ({ idempotencyKey: key })),
+			executionId: `${Date.now()}-${key}`,
+			processedStore: new ProcessedStore(),
+			httpRequestWithAuthentication: service.http,
+		});
+		const first = await reads(service, keyed('ORDER-1'));
+		const second = await reads(service, keyed('ORDER-2'));
+		console.log(
+			`Keyed payout to a subject with 50,000 transactions: first in this process ${first.reads} pages (${(first.run.ms / 1000).toFixed(1)} s), the next keyed payout ${second.reads} pages; sent ${service.counts.posts}`,
+		);
+	}
+	// 3b. One retried payout to a subject with 150,000 transactions: its try answered 503, then the
+	// Retry button after a restart. The process had paid this subject before (a daily payout).
+	{
+		memory.clear();
+		let posts = 0;
+		const service = fakeService({ seed: 150_000, unavailable: () => ++posts === 2 });
+		await execute({
+			parameters: payoutParameters(1),
+			executionId: `${Date.now()}-daily`,
+			httpRequestWithAuthentication: service.http,
+		});
+		const customData = {};
+		const options = {
+			parameters: payoutParameters(1),
+			executionId: `${Date.now()}-try`,
+			customData,
+			httpRequestWithAuthentication: service.http,
+		};
+		const tried = await execute(options);
+		memory.clear();
+		const retry = await reads(service, {
+			...options,
+			executionId: `${Date.now()}-retry`,
+			mode: 'retry',
+		});
+		console.log(
+			`Retried payout to a subject with 150,000 transactions, its try answered 503 alone (${tried.slice(0, 16)}): the retry read ${retry.reads} pages: ${retry.run.result.result.slice(0, 16)} (nothing read since the try shows meta kept); POSTs in all ${service.counts.posts}`,
+		);
+		// The same with a second payout of that try answered (its record, after the point, shows meta kept).
+		memory.clear();
+		posts = 0;
+		const batch = {
+			...options,
+			parameters: payoutParameters(2),
+			executionId: `${Date.now()}-try2`,
+			customData: {},
+		};
+		await execute({
+			...batch,
+			parameters: payoutParameters(1),
+			executionId: `${Date.now()}-daily2`,
+		});
+		const postsBefore = service.counts.posts;
+		await execute(batch);
+		memory.clear();
+		const settled = await reads(service, {
+			...batch,
+			executionId: `${Date.now()}-retry2`,
+			mode: 'retry',
+		});
+		console.log(
+			`Retried batch of 2 to that subject (one answered 503, one answered): the retry read ${settled.reads} pages, ${settled.run.result.result}; POSTs of the try and the retry ${service.counts.posts - postsBefore} (3 = the 503 one sent once more)`,
+		);
+	}
+	// 3c. A Retry of 20,000 keyed payouts of which 10,000 were done (the 10,001st refused).
+	{
+		memory.clear();
+		const service = fakeService({ refuse: (n) => n === 10_001 });
+		const customData = {};
+		const processedStore = new ProcessedStore();
+		const options = {
+			parameters: payoutParameters(20_000, (i) => ({ idempotencyKey: `PAY-${i}` })),
+			executionId: `${Date.now()}-keys`,
+			customData,
+			processedStore,
+			httpRequestWithAuthentication: service.http,
+		};
+		await execute(options);
+		const done = service.counts.posts - 1;
+		memory.clear();
+		const postsBefore = service.counts.posts;
+		const retry = await reads(service, {
+			...options,
+			executionId: `${Date.now()}-keys-retry`,
+			mode: 'retry',
+		});
+		console.log(
+			`Retry of 20,000 keyed payouts (${done} done before): ${(retry.run.ms / 1000).toFixed(1)} s, longest pause ${retry.run.result.pauseMs.toFixed(0)} ms, ${retry.reads} pages read, sent ${service.counts.posts - postsBefore} (${retry.run.result.result})`,
+		);
+	}
 }
 
 // 2. Peak memory of U uploads of 15 MB

@@ -289,8 +289,10 @@ describeE2e('FacilitaPay as an AI agent tool in a real n8n 2.x', () => {
 			expect(toolAnswer(first.items)).not.toContain('alreadyDone');
 			expect(toolAnswer(second.items)).toContain('"alreadyDone":true');
 
+			// The key, and the fingerprint that binds it to this payment's parameters (issue 32).
 			expect(payouts[0].body.transaction.meta).toEqual({
 				n8n_facilitapay_ref: `key:invoice-${seed}-1`,
+				n8n_facilitapay_fp: expect.stringMatching(/^[\w-]{16}$/),
 			});
 
 			// Another reference is another payment, even with the very same content: sent.

@@ -118,7 +118,7 @@ describeE2e(
 
 				expect(run.exitCode).not.toBe(0);
 				expect(run.error?.message).toMatch(/^Outcome unknown \(item 1\)/);
-				expect(run.error?.message).toMatch(/not seen to keep meta/);
+				expect(run.error?.message).toMatch(/does not prove "not sent"/);
 				// Three tries of the node, yet only the first two payouts were ever sent, once each.
 				expect(await payoutsSince(mark)).toEqual(['11.01', '11.02']);
 			},

@@ -1,4 +1,4 @@
-// Every operation of the FacilitaPay action node in a real n8n 2.x (38/38), against a sandbox of
+// Every operation of the FacilitaPay action node in a real n8n 2.x (39/39), against a sandbox of
 // its own (so the clock can move days and webhooks can be switched without disturbing other
 // files). The workflows and their checks are in lib/operation-phases.mjs, shared with the n8n 1.x
 // run in v1-smoke.test.mjs: four workflows, so four `n8n execute` calls in all.

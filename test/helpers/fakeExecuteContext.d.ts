@@ -12,6 +12,7 @@ export interface ExecuteContextOptions {
 	/** n8n's execution mode ('manual' unless given; 'retry' after the Retry button). */
 	mode?: string;
 	workflowId?: string;
+	instanceId?: string;
 	/** n8n's deduplication store, shared between contexts to play several executions. */
 	processedStore?: ProcessedStore;
 	/** The execution's custom data; one object shared by contexts plays a Retry's carry-over. */

@@ -16,6 +16,7 @@
  *   runIndex?: number,
  *   mode?: string,
  *   workflowId?: string,
+ *   instanceId?: string,
  *   processedStore?: ProcessedStore,
  *   customData?: Record<string, string>,
  *   httpRequestWithAuthentication: (...args: any[]) => Promise<unknown>,
@@ -31,6 +32,8 @@ function createExecuteContext(options) {
 		getMode: () => options.mode ?? 'manual',
 		getWorkflow: () => ({ id: options.workflowId ?? 'workflow-1', name: 'Test', active: false }),
 		getExecutionId: () => options.executionId ?? '',
+		// n8n's instance ID (one per n8n database): two n8n on one FacilitaPay account differ here.
+		getInstanceId: () => options.instanceId ?? 'instance-a',
 		getTimezone: () => options.timezone ?? 'UTC',
 		// n8n's $runIndex, when the test gives one (the same on Retry On Fail, higher in a loop).
 		getWorkflowDataProxy: () =>

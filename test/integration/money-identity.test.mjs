@@ -8,7 +8,7 @@ import { loadDist, useSandbox } from './lib/harness.mjs';
 import { automaticPixSubscriptionParameters, contactParameters } from './lib/parameters.mjs';
 import { payoutParameters } from '../fixtures/transactions.js';
 
-const { sentMemory } = loadDist('nodes/FacilitaPay/transport/sentMemory.js');
+const { sentMemory } = loadDist('nodes/FacilitaPay/money/sentMemory.js');
 
 const env = useSandbox(createSandbox);
 const POST_TRANSACTIONS = 'POST /api/v1/transactions';
@@ -85,7 +85,7 @@ describe('One exact identity per payment, settled by the sandbox’s record', ()
 			mode: 'retry',
 			customData,
 		});
-		expect(error.message).toMatch(/^Outcome unknown \(item 0\).*not seen to keep meta/);
+		expect(error.message).toMatch(/^Outcome unknown \(item 0\).*does not prove "not sent"/);
 		expect(await env.control.received(POST_TRANSACTIONS)).toHaveLength(1);
 	});
 

@@ -32,11 +32,11 @@ const toolNode = (resource: string, operation: string): INode =>
 	});
 
 describe('the node as an AI agent tool', () => {
-	it('has 38 operations, each with its own action text', () => {
+	it('has 39 operations, each with its own action text', () => {
 		const all = operations();
-		expect(all).toHaveLength(38);
+		expect(all).toHaveLength(39);
 		const actions = all.map(({ option }) => option.action);
-		expect(new Set(actions).size).toBe(38);
+		expect(new Set(actions).size).toBe(39);
 	});
 
 	it.each(

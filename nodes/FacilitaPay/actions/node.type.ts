@@ -1,7 +1,7 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
 import type { ApiRequest, PageOptions } from '../transport';
-import type { RecordPlace } from '../transport/money';
+import type { RecordPlace } from '../money';
 import type { CardSecrets } from '../security/cardData';
 
 /**
@@ -34,7 +34,7 @@ export interface ItemWork {
 /**
  * What an operation that creates or moves money declares, once, beside its `prepare` (whose request
  * it sends with `retry: 'sendOnce'`): where FacilitaPay keeps the record its request makes, so that
- * a retry can find it (actions/common/findSent). From it follow the Idempotency Key and Preview
+ * a retry can find it (money/). From it follow the Idempotency Key and Preview
  * fields, the identity in `meta` and the lookup.
  */
 export interface MoneyDeclaration {

@@ -9,7 +9,7 @@ import {
 	truncateSoftDescriptor,
 } from '../validation/card';
 import { checkCardExpiration, type TimeZoneOption } from '../validation/dates';
-import { checkMetadata, IDENTITY_META_FIELD } from '../validation/metadata';
+import { checkMetadata, NODE_META_FIELDS } from '../validation/metadata';
 import { checkCurrency, checkMoney } from '../validation/money';
 import { checkUuid } from '../validation/uuid';
 import { invalid, valid, type Check } from '../validation/result';
@@ -190,7 +190,7 @@ const metaObject = z.unknown().superRefine((value, ctx) => {
 		});
 		return;
 	}
-	const result = checkMetadata(value, [IDENTITY_META_FIELD]);
+	const result = checkMetadata(value, NODE_META_FIELDS);
 	if (!result.ok) ctx.addIssue({ code: z.ZodIssueCode.custom, message: result.reason });
 });
 

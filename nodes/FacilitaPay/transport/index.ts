@@ -3,10 +3,8 @@
  * - `errors.ts`: error facts as data, and the words a person reads (composed once);
  * - `retry.ts`: the retry and rate-limit policy (the 429 rule, deadlines);
  * - `run.ts`: what one run of the node shares (limiter, credentials, stop);
- * - `send.ts`: the send loop; `request.ts`: JSON and file requests; `paging.ts`: `last_id` paging;
- * - `money.ts`: the money rule: one exact identity per payment, settled by FacilitaPay's record
- *   (`chain.ts`: the origin in the execution's custom data; `sentMemory.ts`: this process's fast
- *   path; `ledger.ts`: n8n's store, for requests no record can be found for).
+ * - `send.ts`: the send loop; `request.ts`: JSON and file requests; `paging.ts`: `last_id` paging.
+ * The money rule (sent at most once) is not here: `nodes/FacilitaPay/money/`.
  */
 export type { ErrorFacts, FacilitaPayError, FailureFacts, Outcome } from './errors';
 export { describeErrorBody, factsOf, failureFacts, words } from './errors';

@@ -10,9 +10,11 @@ import type { FailureFacts } from './errors';
  *   cancels, even when sent as GET) or is otherwise not idempotent (document upload). Never
  *   repeated once it may have reached the service (timeout, reset, 5xx: the item fails with an
  *   unknown outcome); only a refused connection (nothing was sent) is tried again. See money.ts for
- *   what keeps it from being sent twice across runs and executions.
+ *   what keeps it from being sent twice across runs and executions (nodes/FacilitaPay/money/).
+ * - `lookup`: the money rule's reads (is this payment at FacilitaPay?): as `safe`, and also retried
+ *   on 500, so that one transient error does not leave a whole retry "Outcome unknown".
  */
-export type RetryPolicy = 'safe' | 'sendOnce';
+export type RetryPolicy = 'safe' | 'sendOnce' | 'lookup';
 
 export interface RetryOptions {
 	/** Attempts in all after failures other than 429, the first included. */
@@ -76,7 +78,8 @@ export function isAmbiguous(policy: RetryPolicy, facts: FailureFacts): boolean {
 /** Whether a failure other than 429 may be tried again under this policy. */
 export function mayRetry(policy: RetryPolicy, facts: FailureFacts): boolean {
 	if (policy === 'sendOnce') return provesNotSent(facts) && facts.status === undefined;
-	if (facts.status !== undefined) return RETRYABLE_STATUS.has(facts.status);
+	if (facts.status !== undefined)
+		return RETRYABLE_STATUS.has(facts.status) || (policy === 'lookup' && facts.status === 500);
 	return facts.code !== undefined && CONNECTION_ERRORS.has(facts.code);
 }
 

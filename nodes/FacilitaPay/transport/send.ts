@@ -97,7 +97,7 @@ function facts(
 	let fix = fixForStatus(failure.status);
 	if (signIn)
 		fix = 'Check the username and password in the FacilitaPay credentials and the base URL.';
-	else if (!ambiguous && failure.status === undefined && request.retry === 'safe')
+	else if (!ambiguous && failure.status === undefined && request.retry !== 'sendOnce')
 		fix = 'Check the base URL in the credentials and your network, then run the node again.';
 	return {
 		itemIndex: request.itemIndex,

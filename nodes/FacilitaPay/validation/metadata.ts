@@ -9,6 +9,10 @@ export const METADATA_MAX_BYTES = 8 * 1024;
 
 /** The key the node itself keeps in `meta`: the payment's identity (docs/money.md). */
 export const IDENTITY_META_FIELD = 'n8n_facilitapay_ref';
+/** The key the node keeps beside it: a fingerprint of the payment's decisive parameters. */
+export const FINGERPRINT_META_FIELD = 'n8n_facilitapay_fp';
+/** Every key of `meta` the node writes itself (yours may not use them). */
+export const NODE_META_FIELDS = [IDENTITY_META_FIELD, FINGERPRINT_META_FIELD] as const;
 
 export type MetadataCheck = { ok: true; value: IDataObject } | { ok: false; reason: string };
 

@@ -279,8 +279,9 @@ export async function retryCase(n8n, { failure, loadWorkflow, values }) {
 	figures.push(
 		`${n8n.label} ${failure}, loadWorkflow ${loadWorkflow}: custom data of the failed execution ${JSON.stringify(failedData)}, of the retry ${JSON.stringify(retriedData)}`,
 	);
-	expect(String(failedData.facilitapay)).toMatch(new RegExp(`^${failed.id}\\|`));
-	expect(String(retriedData.facilitapay).split('|')[0]).toBe(String(failed.id));
+	// v2|<origin execution>|…|<tag> (issue 32: tagged by this n8n and workflow).
+	expect(String(failedData.facilitapay)).toMatch(new RegExp(`^v2\\|${failed.id}\\|`));
+	expect(String(retriedData.facilitapay).split('|')[1]).toBe(String(failed.id));
 
 	// n8n's side: a new execution in mode "retry" that retried the failed one, and succeeded.
 	expect(retried.mode).toBe('retry');

@@ -440,7 +440,7 @@ describe('Preview Only: every item checked, exactly what would be sent, nothing 
 			},
 		});
 		expect(((output[1].json.body as IDataObject).transaction as IDataObject).meta).toEqual({
-			n8n_facilitapay_ref: expect.stringMatching(/^run:[^:]+:[^:]+:0:1$/),
+			n8n_facilitapay_ref: expect.stringMatching(/^run:[^:]+:workflow-1:[^:]+:[^:]+:0:1$/),
 		});
 		expect(hints).toEqual([
 			expect.objectContaining({

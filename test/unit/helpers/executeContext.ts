@@ -42,6 +42,14 @@ export interface ContextOptions {
 	processedStore?: ProcessedStore;
 	/** The execution's custom data: share one object with a retry's context to play n8n's carry-over. */
 	customData?: Record<string, string>;
+	/** n8n's instance ID (default 'instance-a') and the workflow's ID (default 'workflow-1'). */
+	instanceId?: string;
+	workflowId?: string;
+	/**
+	 * Plays another n8n process (a queue-mode worker): its memory of identities and lists is apart
+	 * (the node keeps them per credential in a process; here one credential ID per "worker").
+	 */
+	worker?: string;
 	/** The node's type (ends with "Tool" when an AI agent runs it). */
 	nodeType?: string;
 }
@@ -83,7 +91,13 @@ export function createContext(options: ContextOptions): FakeContext {
 	});
 
 	const ctx = createExecuteContext({
-		node: options.nodeType ? { ...testNode, type: options.nodeType } : testNode,
+		node: {
+			...testNode,
+			...(options.nodeType ? { type: options.nodeType } : {}),
+			...(options.worker
+				? { credentials: { facilitaPayApi: { id: options.worker, name: 'FacilitaPay' } } }
+				: {}),
+		},
 		parameters: options.parameters,
 		items,
 		credentials,
@@ -94,6 +108,8 @@ export function createContext(options: ContextOptions): FakeContext {
 		mode: options.mode,
 		processedStore: options.processedStore,
 		customData: options.customData,
+		instanceId: options.instanceId,
+		workflowId: options.workflowId,
 		httpRequestWithAuthentication: http,
 	});
 	return { ctx, requests };

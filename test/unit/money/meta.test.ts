@@ -1,13 +1,14 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { sentMemory } from '../../../nodes/FacilitaPay/transport/sentMemory';
+import { sentMemory } from '../../../nodes/FacilitaPay/money/sentMemory';
+import { instanceName } from '../../../nodes/FacilitaPay/money/chain';
 import { ProcessedStore } from '../../helpers/fakeExecuteContext';
 import { FacilitaPay } from '../../../nodes/FacilitaPay/FacilitaPay.node';
 import type { ContextOptions } from '../helpers/executeContext';
 import { createContext, runNode, runNodeExpectingError } from '../helpers/executeContext';
 import { skipRetryWaits } from '../helpers/retryWaits';
 import { httpError } from '../helpers/serviceAnswers';
-import { facilitaPay, newExecutionId, payout } from '../transport/moneyFixtures';
+import { facilitaPay, newExecutionId, payout } from './fixtures';
 
 skipRetryWaits();
 
@@ -22,8 +23,12 @@ describe("The payment's identity travels in meta, beside the user's own", () => 
 			replies: service.replies,
 		});
 		expect(service.payouts.map((transaction) => transaction.meta)).toEqual([
-			{ n8n_facilitapay_ref: `run:${executionId}:node-1:3:0` },
-			{ n8n_facilitapay_ref: `run:${executionId}:node-1:3:1` },
+			{
+				n8n_facilitapay_ref: `run:${instanceName('instance-a')}:workflow-1:${executionId}:node-1:3:0`,
+			},
+			{
+				n8n_facilitapay_ref: `run:${instanceName('instance-a')}:workflow-1:${executionId}:node-1:3:1`,
+			},
 		]);
 	});
 
@@ -34,7 +39,10 @@ describe("The payment's identity travels in meta, beside the user's own", () => 
 			executionId: newExecutionId(),
 			replies: service.replies,
 		});
-		expect(service.payouts[0].meta).toEqual({ n8n_facilitapay_ref: 'key:INV-2026-0042' });
+		expect(service.payouts[0].meta).toEqual({
+			n8n_facilitapay_ref: 'key:INV-2026-0042',
+			n8n_facilitapay_fp: expect.stringMatching(/^[\w-]{16}$/),
+		});
 	});
 
 	it('writes the origin in the execution’s custom data, and a full custom data stops the run before anything is sent', async () => {
@@ -47,7 +55,7 @@ describe("The payment's identity travels in meta, beside the user's own", () => 
 			customData,
 			replies: service.replies,
 		});
-		expect(customData.facilitapay).toMatch(new RegExp(`^${executionId}\\|k\\|`));
+		expect(customData.facilitapay).toMatch(new RegExp(`^v2\\|${executionId}\\|k\\|`));
 
 		const full = Object.fromEntries(Array.from({ length: 10 }, (_unused, i) => [`user_${i}`, 'x']));
 		const { error } = await runNodeExpectingError({
@@ -124,7 +132,7 @@ describe('A FacilitaPay that does not keep meta', () => {
 			processedStore: new ProcessedStore(),
 			replies: service.replies,
 		});
-		expect(error.message).toMatch(/^Outcome unknown \(item 0\).*not seen to keep meta/);
+		expect(error.message).toMatch(/^Outcome unknown \(item 0\).*does not prove "not sent"/);
 		expect(service.sent()).toEqual(['1.00', '2.00']);
 	});
 

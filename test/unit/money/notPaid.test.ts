@@ -1,12 +1,12 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { sentMemory } from '../../../nodes/FacilitaPay/transport/sentMemory';
+import { sentMemory } from '../../../nodes/FacilitaPay/money/sentMemory';
 import { ProcessedStore } from '../../helpers/fakeExecuteContext';
 import { runNode, runNodeExpectingError } from '../helpers/executeContext';
 import { skipRetryWaits } from '../helpers/retryWaits';
 import { connectionError, httpError } from '../helpers/serviceAnswers';
 import { SUBJECT_ID } from '../../fixtures/subjects';
-import { facilitaPay, newExecutionId, payout } from '../transport/moneyFixtures';
+import { facilitaPay, newExecutionId, payout } from './fixtures';
 
 skipRetryWaits();
 
@@ -62,6 +62,7 @@ describe('Not paid (issue 24): a payment FacilitaPay does not hold under its ide
 			meta: {},
 		});
 		service.records.push(other('older'));
+		sentMemory.clear();
 		const customData = {};
 		const parameters = [payout('100.00'), payout('100.00')];
 		const failed = await runNodeExpectingError({

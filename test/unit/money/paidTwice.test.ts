@@ -1,10 +1,10 @@
-import { sentMemory } from '../../../nodes/FacilitaPay/transport/sentMemory';
+import { sentMemory } from '../../../nodes/FacilitaPay/money/sentMemory';
 import { ProcessedStore } from '../../helpers/fakeExecuteContext';
 import { runNode, runNodeExpectingError } from '../helpers/executeContext';
 import { skipRetryWaits } from '../helpers/retryWaits';
 import { httpError } from '../helpers/serviceAnswers';
 import { USD_CASHOUT } from '../../fixtures/transactions';
-import { facilitaPay, newExecutionId, payout } from '../transport/moneyFixtures';
+import { facilitaPay, newExecutionId, payout } from './fixtures';
 
 const EMPTY_ACCOUNT = USD_CASHOUT;
 const FUNDED_ACCOUNT = '0b5e7c2a-1f3d-4a8e-9c61-0000000000f1';
@@ -114,8 +114,13 @@ describe('Paid twice (issue 24): a retried execution never pays an item again', 
 		});
 		expect(service.sent()).toEqual([...values, '40.00']);
 		expect(again.output.filter((item) => item.json.alreadyDone === true)).toHaveLength(39);
-		// One list, read once for the 40 items: its page and the empty page that ends it.
-		expect(service.reads).toHaveLength(2);
+		// One list, read once for the 40 items, from the chain's first record there: that record by
+		// its ID, the page after it and the empty page that ends it.
+		expect(service.reads).toEqual([
+			'/transactions/tx-1',
+			expect.stringMatching(/^\/subject\/.+\/transactions$/),
+			expect.stringMatching(/^\/subject\/.+\/transactions$/),
+		]);
 	});
 
 	it("70,000 newer payouts pushed the older execution's keys out of n8n's store: its retry still pays nothing twice", async () => {

@@ -8,7 +8,7 @@ import { createContext, runNode, runNodeExpectingError } from '../helpers/execut
 import { connectionError, httpError } from '../helpers/serviceAnswers';
 import { skipRetryWaits } from '../helpers/retryWaits';
 import { BRL_NO_PIX_KEY, dynamicPixParameters } from '../../fixtures/transactions';
-import { newExecutionId, payout, service } from './moneyFixtures';
+import { newExecutionId, payout, service } from '../money/fixtures';
 
 skipRetryWaits();
 

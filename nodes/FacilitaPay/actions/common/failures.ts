@@ -62,6 +62,8 @@ export function invalidItemsError(
 export function batchSummary(
 	results: Array<INodeExecutionData[] | FacilitaPayError | undefined>,
 	movesMoney: boolean,
+	/** The node ran in a sub-workflow (n8n's mode `integrated`): the parent's retry starts it anew. */
+	subWorkflow = false,
 ): string {
 	const done: number[] = [];
 	const failed: number[] = [];
@@ -108,7 +110,11 @@ export function batchSummary(
 	if (failed.length > 0) lines.push(`Failed: ${indexList(failed)}.`);
 	if (notSent.length > 0)
 		lines.push(`Not sent (the run stopped at the first failure): ${indexList(notSent)}.`);
-	if (movesMoney && done.length > 0) {
+	if (movesMoney && done.length > 0 && subWorkflow) {
+		lines.push(
+			'This node ran in a sub-workflow. Retrying the parent execution runs this sub-workflow anew and sends its items again, unless an Idempotency Key is set: set one (such as the order ID) on this node before retrying the parent.',
+		);
+	} else if (movesMoney && done.length > 0) {
 		lines.push(
 			"Retrying this execution from n8n's executions list is safe: items already done are not sent again. Running the workflow anew sends every item again, unless an Idempotency Key is set.",
 		);

@@ -3,7 +3,7 @@ import type { z } from 'zod';
 
 import { problemsOf } from '../../schemas/checked';
 import type { Check } from '../../validation/result';
-import { checkMetadata, IDENTITY_META_FIELD } from '../../validation/metadata';
+import { checkMetadata, NODE_META_FIELDS } from '../../validation/metadata';
 import { checkPathId } from '../../validation/pathId';
 import type { FacilitaPayError } from '../../transport';
 import { errorFromFacts } from '../../transport/errors';
@@ -117,7 +117,7 @@ export function idParameter(
  * 8 kB, without the node's own key); the record as it is when no metadata is given.
  */
 export function withMetadata(ctx: IExecuteFunctions, i: number, record: IDataObject): IDataObject {
-	const result = checkMetadata(ctx.getNodeParameter('metadata', i, '{}'), [IDENTITY_META_FIELD]);
+	const result = checkMetadata(ctx.getNodeParameter('metadata', i, '{}'), NODE_META_FIELDS);
 	if (!result.ok) throw invalidInput(ctx, i, 'Metadata (JSON)', result.reason);
 	return Object.keys(result.value).length > 0 ? { ...record, meta: result.value } : record;
 }

@@ -9,7 +9,7 @@ import { answerAsJson } from '../common/output';
 import { sendOnce } from '../common/sendOnce';
 import type { ItemWork, MoneyDeclaration } from '../node.type';
 import { locatorValue } from '../common/locator';
-import { nowhere } from '../common/findSent';
+import { nowhere } from '../../money';
 
 const properties: INodeProperties[] = [
 	{

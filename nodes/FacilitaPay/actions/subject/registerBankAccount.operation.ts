@@ -21,7 +21,7 @@ import { locatorValue } from '../common/locator';
 import { answerAsJson } from '../common/output';
 import { sendOnce } from '../common/sendOnce';
 import type { ItemWork, MoneyDeclaration } from '../node.type';
-import { nowhere } from '../common/findSent';
+import { nowhere } from '../../money';
 
 const PIX_TYPE_NAMES: Record<string, string> = {
 	CNPJ: 'CNPJ',

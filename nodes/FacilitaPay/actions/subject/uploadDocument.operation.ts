@@ -10,7 +10,7 @@ import { sendOnce } from '../common/sendOnce';
 import type { ItemWork, MoneyDeclaration } from '../node.type';
 import { locatorValue } from '../common/locator';
 import { checkDocumentFile, DOCUMENT_FILE_TYPES, DOCUMENT_LABELS } from '../../validation/files';
-import { nowhere } from '../common/findSent';
+import { nowhere } from '../../money';
 
 const LABEL_NAMES: Record<string, string> = {
 	'address-proof': 'Address Proof',

@@ -7,7 +7,7 @@ import { idParameter, validateBody } from '../common/input';
 import { subscriptionIdField } from './subscriptionId.fields';
 import { sendOnce } from '../common/sendOnce';
 import type { ItemWork, MoneyDeclaration } from '../node.type';
-import { subscriptionStatus } from '../common/findSent';
+import { subscriptionStatus } from '../../money';
 
 const properties: INodeProperties[] = [
 	{

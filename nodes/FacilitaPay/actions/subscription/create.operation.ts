@@ -22,7 +22,7 @@ import { cardFromParameters, cardProperties, secretsOf } from './card.fields';
 import { sendOnce } from '../common/sendOnce';
 import type { ItemWork, MoneyDeclaration } from '../node.type';
 import { locatorValue } from '../common/locator';
-import { inPartnerSubscriptions } from '../common/findSent';
+import { inPartnerSubscriptions } from '../../money';
 
 const forCard = { show: { paymentMethod: ['card'] } };
 const forAutomaticPix = { show: { paymentMethod: ['automaticPix'] } };

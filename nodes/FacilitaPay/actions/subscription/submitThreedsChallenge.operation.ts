@@ -9,7 +9,7 @@ import { cardFromParameters, cardProperties, secretsOf } from './card.fields';
 import { subscriptionIdField } from './subscriptionId.fields';
 import { sendOnce } from '../common/sendOnce';
 import type { ItemWork, MoneyDeclaration } from '../node.type';
-import { subscriptionStatus } from '../common/findSent';
+import { subscriptionStatus } from '../../money';
 
 const properties: INodeProperties[] = [
 	{

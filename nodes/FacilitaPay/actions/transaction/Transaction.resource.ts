@@ -9,6 +9,7 @@ import * as createPayIn from './createPayIn.operation';
 import * as createPayout from './createPayout.operation';
 import * as createPsePayment from './createPsePayment.operation';
 import * as createSpeiPayment from './createSpeiPayment.operation';
+import * as findByIdempotencyKey from './findByIdempotencyKey.operation';
 import * as get from './get.operation';
 import * as getBoletoPdf from './getBoletoPdf.operation';
 import * as getRefund from './getRefund.operation';
@@ -24,6 +25,7 @@ export {
 	createPayout,
 	createPsePayment,
 	createSpeiPayment,
+	findByIdempotencyKey,
 	get,
 	getBoletoPdf,
 	getRefund,
@@ -98,6 +100,13 @@ export const description: INodeProperties[] = [
 				action: 'Create an account number for a customer to pay by SPEI',
 			},
 			{
+				name: 'Find By Idempotency Key',
+				value: 'findByIdempotencyKey',
+				description:
+					'Find the transaction a payment sent with a given Idempotency Key made (did order 9001 pay?)',
+				action: 'Find a transaction by its idempotency key',
+			},
+			{
 				name: 'Get',
 				value: 'get',
 				description: 'Get a transaction by ID',
@@ -132,6 +141,7 @@ export const description: INodeProperties[] = [
 	...createCardPayment.description,
 	...createPsePayment.description,
 	...createSpeiPayment.description,
+	...findByIdempotencyKey.description,
 	...get.description,
 	...getBoletoPdf.description,
 	...cancel.description,

@@ -1,5 +1,5 @@
 import { transactionAction } from './transaction.requests';
-import { transactionStatus } from '../common/findSent';
+import { transactionStatus } from '../../money';
 import type { MoneyDeclaration } from '../node.type';
 
 export const { description, prepare } = transactionAction(

@@ -18,7 +18,7 @@ import {
 import { validateBody, withMetadata } from '../common/input';
 import type { ItemWork, MoneyDeclaration } from '../node.type';
 import { createTransaction, transactionInput } from './transaction.requests';
-import { inSubjectTransactions } from '../common/findSent';
+import { inSubjectTransactions } from '../../money';
 
 const properties: INodeProperties[] = [
 	subjectIdField(

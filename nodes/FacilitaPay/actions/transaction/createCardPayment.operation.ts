@@ -17,7 +17,7 @@ import {
 } from '../common/fields';
 import { compact, validateBody, withMetadata } from '../common/input';
 import type { ItemWork, MoneyDeclaration } from '../node.type';
-import { inSubjectTransactions } from '../common/findSent';
+import { inSubjectTransactions } from '../../money';
 import { cardFromParameters, cardProperties, secretsOf } from '../subscription/card.fields';
 import { createTransaction, transactionInput } from './transaction.requests';
 import { DOCUMENT_TYPES } from '../../validation/documents';

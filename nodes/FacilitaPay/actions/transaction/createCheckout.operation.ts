@@ -11,7 +11,7 @@ import { validateBody } from '../common/input';
 import type { ItemWork, MoneyDeclaration } from '../node.type';
 import { createTransaction, transactionInput } from './transaction.requests';
 import { CARD_CURRENCIES } from '../../validation/money';
-import { nowhere } from '../common/findSent';
+import { nowhere } from '../../money';
 
 const properties: INodeProperties[] = [
 	subjectIdField('ID of the customer who pays by card'),

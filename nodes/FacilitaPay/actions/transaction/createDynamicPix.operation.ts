@@ -20,7 +20,7 @@ import { pixOutputItem, qrCodeImageFields, qrCodeTarget } from './pix.output';
 import type { ItemWork, MoneyDeclaration } from '../node.type';
 import { createTransaction, transactionInput } from './transaction.requests';
 import { answerAsJson } from '../common/output';
-import { inSubjectTransactions } from '../common/findSent';
+import { inSubjectTransactions } from '../../money';
 
 const properties: INodeProperties[] = [
 	subjectIdField('ID of the registered customer who will pay'),

@@ -20,7 +20,7 @@ import { answerAsJson } from '../common/output';
 import type { ItemWork, MoneyDeclaration } from '../node.type';
 import { createTransaction, transactionInput } from './transaction.requests';
 import { withDynamicClabe } from './payIn.output';
-import { inSubjectTransactions } from '../common/findSent';
+import { inSubjectTransactions } from '../../money';
 
 const properties: INodeProperties[] = [
 	{

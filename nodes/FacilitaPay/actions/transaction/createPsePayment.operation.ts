@@ -14,7 +14,7 @@ import { validateBody, withMetadata } from '../common/input';
 import { locatorField, locatorValue } from '../common/locator';
 import { answerAsJson } from '../common/output';
 import type { ItemWork, MoneyDeclaration } from '../node.type';
-import { inSubjectTransactions } from '../common/findSent';
+import { inSubjectTransactions } from '../../money';
 import { createTransaction, transactionInput } from './transaction.requests';
 import { validUntil } from './payIn.output';
 

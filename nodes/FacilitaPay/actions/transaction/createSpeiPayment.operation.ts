@@ -13,7 +13,7 @@ import {
 import { validateBody, withMetadata } from '../common/input';
 import { answerAsJson } from '../common/output';
 import type { ItemWork, MoneyDeclaration } from '../node.type';
-import { inSubjectTransactions } from '../common/findSent';
+import { inSubjectTransactions } from '../../money';
 import { createTransaction, transactionInput } from './transaction.requests';
 import { CLABE_DAYS, withDynamicClabe } from './payIn.output';
 

@@ -12,7 +12,7 @@ import { idParameter, validateBody } from '../common/input';
 import { answerAsJson } from '../common/output';
 import { sendOnce } from '../common/sendOnce';
 import type { ItemWork, MoneyDeclaration } from '../node.type';
-import { nowhere } from '../common/findSent';
+import { nowhere } from '../../money';
 
 const properties: INodeProperties[] = [
 	{

@@ -139,6 +139,13 @@ function payoutAndCheckoutSteps() {
 			fromBankAccountId: ACCOUNTS.usdCashOut,
 			toBankAccountId: ACCOUNTS.brlCustomer,
 		}),
+		// Support's question "did order E2E-NONE pay?": a key no payment carries.
+		actionStep('Find By Key', {
+			resource: 'transaction',
+			operation: 'findByIdempotencyKey',
+			subjectId: ref('Create Subject'),
+			lookupKey: 'E2E-NONE',
+		}),
 		actionStep('Create Checkout', {
 			resource: 'transaction',
 			operation: 'createCheckout',
@@ -276,6 +283,11 @@ function checkPayoutAndCheckout({ log, out, ctx, covered }, subjectId, transacti
 		meta: { n8n_facilitapay_ref: expect.stringMatching(/^run:/) },
 	});
 	covered.add('transaction.createPayout');
+	expect(out('Find By Key')).toEqual([
+		expect.objectContaining({ found: false, idempotencyKey: 'E2E-NONE' }),
+	]);
+	expect(out('Find By Key')[0].transactionsRead).toBeGreaterThanOrEqual(1);
+	covered.add('transaction.findByIdempotencyKey');
 	const [checkout] = out('Create Checkout');
 	expect(checkout).toMatchObject({
 		status: 'active',

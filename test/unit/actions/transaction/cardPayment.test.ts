@@ -5,8 +5,8 @@ import { httpError } from '../../helpers/serviceAnswers';
 import { skipRetryWaits } from '../../helpers/retryWaits';
 import { SUBJECT_ID } from '../../../fixtures/subjects';
 import { clock } from '../../../../nodes/FacilitaPay/clock';
-import { sentMemory } from '../../../../nodes/FacilitaPay/transport/sentMemory';
-import { facilitaPay, newExecutionId } from '../../transport/moneyFixtures';
+import { sentMemory } from '../../../../nodes/FacilitaPay/money/sentMemory';
+import { facilitaPay, newExecutionId } from '../../money/fixtures';
 import { everythingIn } from '../subscription/fixtures';
 import { CARD_PAYMENT_TO_ACCOUNT as TO_ACCOUNT, cardPayment } from './fixtures';
 

@@ -1,4 +1,4 @@
-import type { ApiRequest } from '../../../../../nodes/FacilitaPay/transport';
+import type { ApiRequest } from '../../../../nodes/FacilitaPay/transport';
 import { lookup, service, SUBJECT } from './fixtures';
 
 describe('Requests FacilitaPay offers no way to look up', () => {

@@ -35,7 +35,11 @@ const chains = new Map<string, Promise<unknown>>();
 export class Ledger {
 	private pending: string[] = [];
 
-	private scheduled?: Promise<void>;
+	private scheduled?: Promise<Set<string>>;
+
+	private peeking: string[] = [];
+
+	private peekScheduled?: Promise<Set<string>>;
 
 	constructor(
 		private readonly store: LedgerStore,
@@ -81,31 +85,45 @@ export class Ledger {
 		return new Set(result.processed.map(String));
 	}
 
-	/** Which of `keys` were recorded before, recording nothing. */
+	/**
+	 * Which of `keys` were recorded before, recording nothing. Peeks asked while a call is running
+	 * go together in the next one.
+	 */
 	async peek(keys: string[]): Promise<Set<string>> {
 		if (keys.length === 0) return new Set();
-		return await this.enqueue(async () => {
-			const result = await this.store.checkProcessedAndRecord(keys, 'node', OPTIONS);
-			const added = result.new.map(String);
-			if (added.length > 0) await this.store.removeProcessed(added, 'node', OPTIONS);
-			return new Set(result.processed.map(String));
-		});
+		this.peeking.push(...keys);
+		if (!this.peekScheduled) {
+			this.peekScheduled = this.enqueue(async () => {
+				this.peekScheduled = undefined;
+				const batch = [...new Set(this.peeking.splice(0))];
+				const result = await this.store.checkProcessedAndRecord(batch, 'node', OPTIONS);
+				const added = result.new.map(String);
+				if (added.length > 0) await this.store.removeProcessed(added, 'node', OPTIONS);
+				return new Set(result.processed.map(String));
+			});
+		}
+		const processed = await this.peekScheduled;
+		return new Set(keys.filter((key) => processed.has(key)));
 	}
 
 	/**
-	 * Records `keys`; resolves once they are in the database. Keys given while a call is running go
-	 * together in the next one.
+	 * Records `keys`; resolves once they are in the database, with those of them that were recorded
+	 * before. Keys given while a call is running go together in the next one (one store call for
+	 * many items: n8n reads and writes the node's whole row per call).
 	 */
-	async record(keys: string[]): Promise<void> {
+	async record(keys: string[]): Promise<Set<string>> {
 		this.pending.push(...keys);
 		if (!this.scheduled) {
 			this.scheduled = this.enqueue(async () => {
 				this.scheduled = undefined;
 				const batch = this.pending.splice(0);
-				if (batch.length > 0) await this.store.checkProcessedAndRecord(batch, 'node', OPTIONS);
+				if (batch.length === 0) return new Set<string>();
+				const result = await this.store.checkProcessedAndRecord(batch, 'node', OPTIONS);
+				return new Set(result.processed.map(String));
 			});
 		}
-		await this.scheduled;
+		const processed = await this.scheduled;
+		return new Set(keys.filter((key) => processed.has(key)));
 	}
 
 	async remove(keys: string[]): Promise<void> {

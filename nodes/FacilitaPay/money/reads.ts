@@ -1,11 +1,11 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import type { ApiRequest } from '../../../transport';
-import { SERVICE_PAGE_SIZE } from '../../../transport/paging';
-import type { FindSentResult } from '../../../transport/money';
+import type { ApiRequest } from '../transport';
+import { SERVICE_PAGE_SIZE } from '../transport/paging';
+import type { FindSentResult } from './types';
 import { isObject, messageOf, statusOf, textOf } from './records';
 
-/** Sends one read (always `retry: 'safe'`) and gives the answer's `data`. */
+/** Sends one read (always `retry: 'lookup'`) and gives the answer's `data`. */
 export type Read = (request: ApiRequest) => Promise<unknown>;
 
 /**
@@ -20,18 +20,21 @@ export async function readAll(
 	read: Read,
 	path: string,
 	what: string,
+	after?: string,
+	onPage?: () => void,
 ): Promise<{ records: IDataObject[] } | { problem: string }> {
 	const records: IDataObject[] = [];
 	const seen = new Set<string>();
-	let lastId: string | undefined;
+	let lastId: string | undefined = after;
 	for (let page = 0; page < MAX_PAGES; page++) {
+		onPage?.();
 		let answer: unknown;
 		try {
 			answer = await read({
 				method: 'GET',
 				path,
 				...(lastId === undefined ? {} : { qs: { last_id: lastId } }),
-				retry: 'safe',
+				retry: 'lookup',
 			});
 		} catch (error) {
 			return { problem: `${what} could not be read: ${messageOf(error)}.` };
@@ -73,7 +76,7 @@ export async function readOne(
 	what: string,
 ): Promise<{ record: IDataObject } | { problem: string }> {
 	try {
-		const answer = await read({ method: 'GET', path, retry: 'safe' });
+		const answer = await read({ method: 'GET', path, retry: 'lookup' });
 		if (!isObject(answer)) return { problem: `${what} did not come as a record.` };
 		return { record: answer };
 	} catch (error) {

@@ -1,4 +1,4 @@
-import type { FindSentResult } from '../../../transport/money';
+import type { FindSentResult } from './types';
 import { judgeStatus, type Read } from './reads';
 import { safeDecode } from './records';
 

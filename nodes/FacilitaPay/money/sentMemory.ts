@@ -11,8 +11,10 @@
  */
 export type SentOutcome =
 	| { state: 'sending' }
-	| { state: 'done'; answer?: unknown; recordId?: string }
-	| { state: 'unknown' };
+	| { state: 'done'; answer?: unknown; recordId?: string; fingerprint?: string }
+	| { state: 'unknown' }
+	/** FacilitaPay refused it (a clear failure): nothing was processed, it may be sent again. */
+	| { state: 'refused' };
 
 interface Entry {
 	outcome: SentOutcome;
@@ -54,8 +56,22 @@ export function recordIdOf(answer: unknown): string | undefined {
 /** What one entry costs besides its answer: its key, its outcome, the map's slot. */
 const ENTRY_OVERHEAD = 200;
 
+import { ListCache } from './listCache';
+
+/** The most lists whose newest record is remembered (a cursor is ~100 bytes). */
+const MAX_CURSORS = 100_000;
+
 export class SentMemory {
 	private readonly entries = new Map<string, Entry>();
+
+	/** Runs waiting for an identity another run of this process is sending (the in-flight lock). */
+	private readonly waiting = new Map<string, Array<() => void>>();
+
+	/** Per list (credential and path): the newest record this process knows there. */
+	private readonly cursors = new Map<string, string>();
+
+	/** Per list read from its start: the identities its records carry (keys' lookups). */
+	readonly lists = new ListCache();
 
 	private answerBytes = 0;
 
@@ -70,8 +86,36 @@ export class SentMemory {
 		return this.entries.get(key)?.outcome;
 	}
 
+	/** Resolves once `key` is no longer being sent (at once when it is not). */
+	async whenSettled(key: string): Promise<void> {
+		if (this.get(key)?.state !== 'sending') return;
+		await new Promise<void>((resolve) => {
+			const list = this.waiting.get(key) ?? [];
+			list.push(resolve);
+			this.waiting.set(key, list);
+		});
+	}
+
+	private wake(key: string): void {
+		const list = this.waiting.get(key);
+		if (!list || this.get(key)?.state === 'sending') return;
+		this.waiting.delete(key);
+		for (const resolve of list) resolve();
+	}
+
+	/** The newest record this process knows in a list (a point every later request comes after). */
+	cursor(list: string): string | undefined {
+		return this.cursors.get(list);
+	}
+
+	setCursor(list: string, recordId: string): void {
+		this.cursors.delete(list);
+		this.cursors.set(list, recordId);
+		if (this.cursors.size > MAX_CURSORS) this.cursors.delete(this.cursors.keys().next().value!);
+	}
+
 	set(key: string, outcome: SentOutcome): void {
-		this.forget(key);
+		this.remove(key);
 		let kept = outcome;
 		let bytes = 0;
 		if (outcome.state === 'done' && outcome.answer !== undefined) {
@@ -86,9 +130,15 @@ export class SentMemory {
 		this.answerBytes += bytes;
 		this.keyBytes += key.length + ENTRY_OVERHEAD;
 		this.prune();
+		this.wake(key);
 	}
 
 	forget(key: string): void {
+		this.remove(key);
+		this.wake(key);
+	}
+
+	private remove(key: string): void {
 		const entry = this.entries.get(key);
 		if (!entry) return;
 		this.entries.delete(key);
@@ -99,6 +149,10 @@ export class SentMemory {
 	/** Forgets everything (what a new process knows). */
 	clear(): void {
 		this.entries.clear();
+		this.cursors.clear();
+		this.lists.clear();
+		for (const list of this.waiting.values()) for (const resolve of list) resolve();
+		this.waiting.clear();
 		this.answerBytes = 0;
 		this.keyBytes = 0;
 	}
@@ -117,7 +171,7 @@ export class SentMemory {
 		if (this.keyBytes <= this.maxEntryBytes) return;
 		for (const [key, entry] of this.entries) {
 			if (this.keyBytes <= this.maxEntryBytes) break;
-			if (entry.outcome.state !== 'sending') this.forget(key);
+			if (entry.outcome.state !== 'sending') this.remove(key);
 		}
 	}
 }

@@ -1,23 +1,20 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import {
-	RecordLookups,
-	undeclared,
-} from '../../../../../nodes/FacilitaPay/actions/common/findSent';
-import { money as cancelSubscription } from '../../../../../nodes/FacilitaPay/actions/subscription/cancel.operation';
-import { money as subscriptionCreate } from '../../../../../nodes/FacilitaPay/actions/subscription/create.operation';
-import { money as threeds } from '../../../../../nodes/FacilitaPay/actions/subscription/submitThreedsChallenge.operation';
-import { money as cancelTransaction } from '../../../../../nodes/FacilitaPay/actions/transaction/cancel.operation';
-import { money as checkout } from '../../../../../nodes/FacilitaPay/actions/transaction/createCheckout.operation';
-import { money as payout } from '../../../../../nodes/FacilitaPay/actions/transaction/createPayout.operation';
-import { money as refund } from '../../../../../nodes/FacilitaPay/actions/transaction/refund.operation';
-import { money as registerBankAccount } from '../../../../../nodes/FacilitaPay/actions/subject/registerBankAccount.operation';
-import { money as requestAuthorization } from '../../../../../nodes/FacilitaPay/actions/marketplaceAccount/requestAuthorization.operation';
-import { money as requestBankAccount } from '../../../../../nodes/FacilitaPay/actions/marketplaceAccount/requestBankAccount.operation';
-import { money as updateBankAccount } from '../../../../../nodes/FacilitaPay/actions/wire/updateBankAccount.operation';
-import type { MoneyDeclaration } from '../../../../../nodes/FacilitaPay/actions/node.type';
-import type { ApiRequest } from '../../../../../nodes/FacilitaPay/transport';
-import type { FindSentResult, RecordPlace } from '../../../../../nodes/FacilitaPay/transport/money';
+import { RecordLookups, undeclared } from '../../../../nodes/FacilitaPay/money';
+import { money as cancelSubscription } from '../../../../nodes/FacilitaPay/actions/subscription/cancel.operation';
+import { money as subscriptionCreate } from '../../../../nodes/FacilitaPay/actions/subscription/create.operation';
+import { money as threeds } from '../../../../nodes/FacilitaPay/actions/subscription/submitThreedsChallenge.operation';
+import { money as cancelTransaction } from '../../../../nodes/FacilitaPay/actions/transaction/cancel.operation';
+import { money as checkout } from '../../../../nodes/FacilitaPay/actions/transaction/createCheckout.operation';
+import { money as payout } from '../../../../nodes/FacilitaPay/actions/transaction/createPayout.operation';
+import { money as refund } from '../../../../nodes/FacilitaPay/actions/transaction/refund.operation';
+import { money as registerBankAccount } from '../../../../nodes/FacilitaPay/actions/subject/registerBankAccount.operation';
+import { money as requestAuthorization } from '../../../../nodes/FacilitaPay/actions/marketplaceAccount/requestAuthorization.operation';
+import { money as requestBankAccount } from '../../../../nodes/FacilitaPay/actions/marketplaceAccount/requestBankAccount.operation';
+import { money as updateBankAccount } from '../../../../nodes/FacilitaPay/actions/wire/updateBankAccount.operation';
+import type { MoneyDeclaration } from '../../../../nodes/FacilitaPay/actions/node.type';
+import type { ApiRequest } from '../../../../nodes/FacilitaPay/transport';
+import type { FindSentResult, RecordPlace } from '../../../../nodes/FacilitaPay/money';
 
 /*
  * A scripted FacilitaPay and the payout every findSent test file starts from; each lookup's own

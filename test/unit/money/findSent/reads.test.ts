@@ -1,5 +1,5 @@
-import { MAX_PAGES } from '../../../../../nodes/FacilitaPay/actions/common/findSent/reads';
-import type { ApiRequest } from '../../../../../nodes/FacilitaPay/transport';
+import { MAX_PAGES } from '../../../../nodes/FacilitaPay/money/reads';
+import type { ApiRequest } from '../../../../nodes/FacilitaPay/transport';
 import {
 	lookup,
 	outcome,
@@ -31,7 +31,7 @@ describe('Reading a list to its end', () => {
 			'tx-200',
 			'tx-match',
 		]);
-		expect(sent.every((request) => request.retry === 'safe' && request.method === 'GET')).toBe(
+		expect(sent.every((request) => request.retry === 'lookup' && request.method === 'GET')).toBe(
 			true,
 		);
 	});
@@ -49,7 +49,7 @@ describe('Reading a list to its end', () => {
 		const { read, sent } = service({
 			[`/subject/${SUBJECT}/transactions`]: () => many(3),
 		});
-		expect(await lookup(payoutRequest(), read)).toEqual({ notFound: true, metaShown: true });
+		expect(await lookup(payoutRequest(), read)).toEqual({ notFound: true, metaShown: false });
 		expect(sent).toHaveLength(2);
 	});
 
@@ -133,7 +133,7 @@ describe('Status lookups: cancel and 3-D Secure of a subscription, cancel and re
 		const { read, sent } = subscription(status);
 		const request = operation.endsWith('Cancel') ? cancelSubscription : threeds;
 		expect(outcome(await lookup(request, read))).toBe(expected);
-		expect(sent).toEqual([{ method: 'GET', path: '/subscriptions/sub-1', retry: 'safe' }]);
+		expect(sent).toEqual([{ method: 'GET', path: '/subscriptions/sub-1', retry: 'lookup' }]);
 	});
 
 	it.each<[string, unknown, string]>([
@@ -152,7 +152,7 @@ describe('Status lookups: cancel and 3-D Secure of a subscription, cancel and re
 		const { read, sent } = transaction(status);
 		const request = operation.endsWith('Cancel') ? cancelTransaction : refund;
 		expect(outcome(await lookup(request, read))).toBe(expected);
-		expect(sent).toEqual([{ method: 'GET', path: '/transactions/tx-1', retry: 'safe' }]);
+		expect(sent).toEqual([{ method: 'GET', path: '/transactions/tx-1', retry: 'lookup' }]);
 	});
 
 	it('a refund of a received payment says the refund is a record of its own', async () => {

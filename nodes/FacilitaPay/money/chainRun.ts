@@ -1,0 +1,221 @@
+import { randomUUID } from 'crypto';
+import type { IExecuteFunctions } from 'n8n-workflow';
+
+import type { Chain, ChainList, CustomData } from './chain';
+import { CHAIN_DATA_KEY, chainText, customDataOf, parseChain, runToken, safe } from './chain';
+import { metaOf } from './identity';
+import type { ListWindow } from './lookups';
+import { placeOfKey } from './lookups';
+import type { MoneyItem } from './types';
+
+/** A chain value the previous version of the node wrote (`origin|k|runs`, untagged). */
+const OLD_CHAIN = /^[A-Za-z0-9_-]{1,64}\|[kd]?\|[A-Za-z0-9_,*-]*$/;
+
+/** One list's first request of this run: the others to that list wait for its answer. */
+interface Opening {
+	itemIndex: number;
+	released: Promise<void>;
+	release: () => void;
+}
+
+/**
+ * The chain of executions of one run of the node (docs/money.md): read from the execution's custom
+ * data when the node can recognise it as its own, written before anything leaves, kept up to date
+ * with the lists the chain sends to (and the point a retry reads each from), whether its create
+ * answers showed `meta` kept, and whether any outcome stayed unknown.
+ */
+export class ChainRun {
+	chain?: Chain;
+
+	/** Whether this node run may have sent money requests before (an earlier try, the retried execution). */
+	earlier = false;
+
+	/** Why items without a key cannot be identified. */
+	unidentified?: string;
+
+	/** The origin execution; this execution; whether it is a Retry. */
+	origin = '';
+
+	execution = '';
+
+	retrying = false;
+
+	instanceId = '';
+
+	workflowId = '';
+
+	/** Whether the chain had a request of unknown outcome before this run; whether this run had one. */
+	private unknownBefore = true;
+
+	private unknownNow = false;
+
+	private data?: CustomData;
+
+	/** The key of the tag on the chain: this n8n instance and workflow. */
+	private secret = '';
+
+	private readonly openings = new Map<string, Opening>();
+
+	/** Reads (and unless a preview, writes) the chain of this execution. */
+	constructor(ctx: IExecuteFunctions, nodeId: string, runIndex: number, write: boolean) {
+		// Outside an execution (n8n gives no ID) the run is its own origin: nothing can retry it.
+		this.execution = String(safe(() => ctx.getExecutionId()) ?? '') || `local-${randomUUID()}`;
+		this.retrying = safe(() => ctx.getMode()) === 'retry';
+		this.instanceId = String(safe(() => ctx.getInstanceId()) ?? '') || 'unknown-instance';
+		this.workflowId = String(safe(() => ctx.getWorkflow().id) ?? '') || 'no-workflow';
+		this.secret = `${this.instanceId}\u0000${this.workflowId}`;
+		this.data = customDataOf(ctx);
+		const value = safe(() => this.data?.get(CHAIN_DATA_KEY));
+		let stored = parseChain(value, this.secret);
+		// A plain execution (Retry On Fail included) is its own origin; only a Retry carries another.
+		if (stored && !this.retrying && stored.origin !== this.execution) stored = undefined;
+		const token = runToken(nodeId, runIndex);
+		if (this.data && !write) {
+			this.chain = stored;
+		} else if (
+			this.data &&
+			this.retrying &&
+			!stored &&
+			typeof value === 'string' &&
+			OLD_CHAIN.test(value)
+		) {
+			this.earlier = true;
+			this.unidentified =
+				'the execution being retried was run by an earlier version of this node, whose record of its payments this version cannot verify';
+		} else if (this.data) {
+			const chain: Chain = stored ?? {
+				origin: this.execution,
+				meta: '',
+				unknown: false,
+				runs: [],
+				lists: [],
+			};
+			this.earlier = chain.runs.includes(token) || chain.runs.includes('*');
+			if (!this.earlier) chain.runs.push(token);
+			this.unknownBefore = chain.unknown;
+			// Written before anything leaves: a run that never ends (n8n stopped) leaves it set.
+			chain.unknown = true;
+			this.chain = chain;
+			this.save();
+			const written = parseChain(
+				safe(() => this.data!.get(CHAIN_DATA_KEY)),
+				this.secret,
+			);
+			if (written?.origin !== chain.origin)
+				this.unidentified =
+					"n8n's custom data of this execution is full (n8n keeps 10 keys per execution and the node needs one, named facilitapay), so a Retry of this execution could not recognise these payments";
+		} else if (this.retrying) {
+			this.earlier = true;
+			this.unidentified =
+				'this n8n gives the node no custom data of the execution being retried, so the payments of that execution cannot be recognised';
+		}
+		this.origin = this.chain?.origin ?? this.execution;
+	}
+
+	private save(): void {
+		if (this.chain) safe(() => this.data?.set(CHAIN_DATA_KEY, chainText(this.chain!, this.secret)));
+	}
+
+	/** FacilitaPay's answers in this chain never showed `meta` dropped ('' or 'k'). */
+	get metaDropped(): boolean {
+		return this.chain?.meta === 'd';
+	}
+
+	/** Every request of the chain before this run had a known outcome. */
+	get clear(): boolean {
+		return this.chain !== undefined && !this.unknownBefore;
+	}
+
+	/** A create answer: whether it echoed the identity (FacilitaPay keeps `meta`). */
+	answered(ref: string, answer: unknown): void {
+		if (!this.chain || this.chain.meta === 'd') return;
+		const kept = metaOf(answer).ref === ref ? 'k' : 'd';
+		if (kept !== this.chain.meta) {
+			this.chain.meta = kept;
+			this.save();
+		}
+	}
+
+	/** A request of this run has no known outcome. */
+	unknownOutcome(): void {
+		this.unknownNow = true;
+	}
+
+	/** The run ended: lists waiting are released; a run whose outcomes were all known clears the flag. */
+	finish(): void {
+		for (const opening of this.openings.values()) opening.release();
+		if (this.chain && this.chain.unknown && !this.unknownBefore && !this.unknownNow) {
+			this.chain.unknown = false;
+			this.save();
+		}
+	}
+
+	/**
+	 * Before a request to a list the chain has not sent to yet leaves: the list is written in the
+	 * chain with the point a retry reads it from (the newest record this process knows there, or
+	 * else the answer to this first request; the others to that list wait for it).
+	 */
+	async open(item: MoneyItem, cursor: string | undefined): Promise<void> {
+		const place = item.place;
+		if (place?.by !== 'meta' || !this.chain) return;
+		for (;;) {
+			const lists = this.chain.lists;
+			if (lists === undefined) return;
+			const opening = this.openings.get(place.key);
+			if (opening) {
+				await opening.released;
+				continue;
+			}
+			if (lists.some((list) => list.key === place.key)) return;
+			if (!/^[A-Za-z0-9_-]{1,64}$/.test(place.key)) {
+				this.chain.lists = undefined;
+				this.save();
+				return;
+			}
+			const entry: ChainList = { key: place.key };
+			if (cursor !== undefined && /^[A-Za-z0-9_.-]{1,64}$/.test(cursor)) entry.after = cursor;
+			else {
+				let release = () => {};
+				const released = new Promise<void>((resolve) => (release = resolve));
+				this.openings.set(place.key, { itemIndex: item.itemIndex, released, release });
+			}
+			lists.push(entry);
+			this.save();
+			return;
+		}
+	}
+
+	/** The first request to a list was answered, failed or has no known outcome. */
+	opened(item: MoneyItem, recordId: string | undefined, failedClearly: boolean): void {
+		const place = item.place;
+		if (place?.by !== 'meta') return;
+		const opening = this.openings.get(place.key);
+		if (!opening || opening.itemIndex !== item.itemIndex) return;
+		this.openings.delete(place.key);
+		const lists = this.chain?.lists;
+		const entry = lists?.find((list) => list.key === place.key);
+		if (lists && entry && entry.after === undefined && entry.first === undefined) {
+			if (failedClearly) lists.splice(lists.indexOf(entry), 1);
+			else if (recordId !== undefined && /^[A-Za-z0-9_.-]{1,64}$/.test(recordId))
+				entry.first = recordId;
+			this.save();
+		}
+		opening.release();
+	}
+
+	/** Where a lookup of this item reads: the chain's lists from their points, a key's list whole. */
+	windowsFor(item: MoneyItem): ListWindow[] | undefined {
+		const place = item.place;
+		if (place?.by !== 'meta') return undefined;
+		const lists = this.chain?.lists;
+		const ofChain = (lists ?? []).map((list) => ({
+			place: placeOfKey(list.key) as ListWindow['place'],
+			after: list.after,
+			first: list.first,
+		}));
+		if (item.idempotencyKey !== undefined)
+			return [{ place }, ...ofChain.filter((window) => window.place.key !== place.key)];
+		if (lists === undefined) return [{ place }];
+		return ofChain;
+	}
+}

@@ -1,0 +1,486 @@
+import type { IExecuteFunctions } from 'n8n-workflow';
+
+import { instanceName } from './chain';
+import { ChainRun } from './chainRun';
+import type { FacilitaPayError } from '../transport/errors';
+import { factsOf, setFacts } from '../transport/errors';
+import {
+	carryingIdentity,
+	fingerprintOf,
+	identityOf,
+	IDENTITY_FIELD,
+	metaOf,
+	paymentText,
+	recordText,
+} from './identity';
+import { Ledger } from './ledger';
+import { CREDENTIAL_TYPE } from '../transport/run';
+import type { ApiRequest } from '../transport/send';
+import type { FindSent, FindSentResult, MoneyDecision, MoneyItem, Recount } from './types';
+import { findable, holderOf } from './types';
+import {
+	alreadyDone,
+	keyReusedError,
+	lowerFirst,
+	otherPayment,
+	paidTwiceError,
+	recordFrom,
+	refusesMeta,
+	sameKeyInRun,
+	unknownError,
+} from './words';
+import type { SentMemory } from './sentMemory';
+import { recordIdOf, sentMemory } from './sentMemory';
+
+/**
+ * The money rule (docs/money.md): a request that creates or moves money (`retry: 'sendOnce'`) has
+ * one exact identity, and whether it was sent is settled by FacilitaPay's own record of it.
+ * - The identity is the Idempotency Key (`key:<key>`, the account; its decisive parameters are
+ *   bound to it by a fingerprint), else the origin, scoped: this n8n instance, the workflow, the
+ *   origin execution (kept in custom data, recognised by its tag), the node, `$runIndex`, the item.
+ * - It travels in `meta`; a retry looks it up in the lists the chain sent to, from the point each
+ *   was recorded with. Found → not sent. Not found → sent only on evidence (chainRun.ts).
+ * - One identity at a time in this process (sentMemory's in-flight wait); n8n's store (ledger)
+ *   for requests no record can be found for, and a key's attempts and fingerprints.
+ */
+
+export { IDENTITY_FIELD };
+export type { FindSent, FindSentResult, MoneyDecision, MoneyItem, RecordPlace } from './types';
+
+/**
+ * The money rule for one run of the node. `begin()` it with every money item before sending (it
+ * writes the chain into the execution's custom data and gives each item its identity), ask
+ * `before()` for each item, report `sent()`/`failed()`, and `finish()` at the end.
+ */
+export class MoneyRun {
+	private readonly refs = new Map<number, string>();
+	/** The fingerprint of each keyed item's decisive parameters. */
+	private readonly prints = new Map<number, string>();
+	private readonly items = new Map<number, MoneyItem>();
+	private readonly firstOfRef = new Map<string, number>();
+	private readonly writes: Array<Promise<void>> = [];
+	private readonly removals: string[] = [];
+	/** Keyed items FacilitaPay's list could not settle: why (n8n's store decides at attempt()). */
+	private readonly unproven = new Map<number, string>();
+	/** Re-reads a key's records after its payment was answered (overlapping workers). */
+	private recount?: Recount;
+	/** This run's chain of executions (custom data). */
+	private chain!: ChainRun;
+	/** Whether this execution is the origin: Retry On Fail then replays the answers it got. */
+	private original = false;
+	private readonly scope: string;
+
+	private constructor(
+		private readonly ctx: IExecuteFunctions,
+		private readonly ledger: Ledger | undefined,
+		private readonly findSent: FindSent | undefined,
+		private readonly memory: SentMemory,
+		private readonly runIndex: number,
+	) {
+		const node = ctx.getNode();
+		this.scope = node.credentials?.[CREDENTIAL_TYPE]?.id ?? CREDENTIAL_TYPE;
+	}
+
+	static begin(
+		ctx: IExecuteFunctions,
+		items: MoneyItem[],
+		options: {
+			findSent?: FindSent;
+			recount?: Recount;
+			ledger?: Ledger | null;
+			memory?: SentMemory;
+			runIndex?: number;
+		} = {},
+	): MoneyRun {
+		const ledger = options.ledger === null ? undefined : (options.ledger ?? Ledger.of(ctx));
+		const run = new MoneyRun(
+			ctx,
+			ledger,
+			options.findSent,
+			options.memory ?? sentMemory,
+			options.runIndex ?? 0,
+		);
+		run.recount = options.recount;
+		run.start(items);
+		return run;
+	}
+
+	/**
+	 * The identities a run would give these items, for Preview Only: the chain is read, never
+	 * written (a preview sends nothing, so it leaves nothing for a Retry to recognise).
+	 */
+	static preview(ctx: IExecuteFunctions, items: MoneyItem[], runIndex = 0): MoneyRun {
+		const run = new MoneyRun(ctx, undefined, undefined, sentMemory, runIndex);
+		run.start(items, false);
+		return run;
+	}
+
+	/** Reads and writes the chain in the execution's custom data; gives every item its identity. */
+	private start(items: MoneyItem[], write = true): void {
+		const node = this.ctx.getNode();
+		const nodeId = node.id ?? node.name;
+		this.chain = new ChainRun(this.ctx, nodeId, this.runIndex, write);
+		const { chain } = this;
+		const scope = {
+			instance: instanceName(chain.instanceId),
+			workflow: chain.workflowId,
+			origin: chain.origin,
+			node: nodeId,
+			runIndex: this.runIndex,
+		};
+		this.original = scope.origin === chain.execution && !chain.retrying;
+		for (const item of items) {
+			this.items.set(item.itemIndex, item);
+			const ref = identityOf(
+				chain.unidentified === undefined ? scope : undefined,
+				item.itemIndex,
+				item.idempotencyKey,
+			);
+			if (ref === undefined) continue;
+			this.refs.set(item.itemIndex, ref);
+			if (item.idempotencyKey !== undefined)
+				this.prints.set(item.itemIndex, fingerprintOf(item.request, holderOf(item)));
+			if (!this.firstOfRef.has(ref)) this.firstOfRef.set(ref, item.itemIndex);
+		}
+	}
+
+	/** The item's identity, when it has one. */
+	refOf(item: MoneyItem): string | undefined {
+		return this.refs.get(item.itemIndex);
+	}
+
+	/** The request as it is sent: the identity (and a key's fingerprint) in `meta`, beside the user's own. */
+	withIdentity(item: MoneyItem): ApiRequest {
+		const ref = this.refOf(item);
+		return ref === undefined
+			? item.request
+			: carryingIdentity(item.request, holderOf(item), ref, this.prints.get(item.itemIndex));
+	}
+
+	private memoryKey(ref: string): string {
+		return `${this.scope}\u0000${ref}`;
+	}
+
+	/** Whether this item's request may be sent, or what it already got. */
+	async before(item: MoneyItem): Promise<MoneyDecision> {
+		const ref = this.refOf(item);
+		if (ref === undefined)
+			throw unknownError(
+				this.ctx.getNode(),
+				item,
+				`${this.chain.unidentified ?? 'it has no identity'}, so it was not sent`,
+			);
+		const first = this.firstOfRef.get(ref);
+		if (first !== undefined && first !== item.itemIndex) {
+			const firstItem = this.items.get(first);
+			if (firstItem && this.prints.get(first) !== this.prints.get(item.itemIndex))
+				throw keyReusedError(
+					this.ctx.getNode(),
+					item,
+					`item ${first} of this run (${paymentText(firstItem.request, holderOf(firstItem))})`,
+				);
+			return { kind: 'notSent', json: sameKeyInRun(item, first) };
+		}
+		const key = this.memoryKey(ref);
+		// One identity at a time in this process: a second run waits for the first one's outcome.
+		while (this.memory.get(key)?.state === 'sending') await this.memory.whenSettled(key);
+		const remembered = this.memory.get(key);
+		if (remembered?.state === 'done') {
+			const print = this.prints.get(item.itemIndex);
+			if (
+				print !== undefined &&
+				remembered.fingerprint !== undefined &&
+				remembered.fingerprint !== print
+			)
+				throw keyReusedError(
+					this.ctx.getNode(),
+					item,
+					recordText(recordFrom(remembered.answer, remembered.recordId) ?? {}),
+				);
+			if (ref.startsWith('run:') && this.original && remembered.answer !== undefined)
+				return { kind: 'replay', answer: remembered.answer };
+			return {
+				kind: 'alreadyDone',
+				json: alreadyDone(
+					`Not sent: FacilitaPay processed this payment earlier (${IDENTITY_FIELD} "${ref}").`,
+					ref,
+					recordFrom(remembered.answer, remembered.recordId),
+				),
+			};
+		}
+		const earlierUnknown = remembered?.state === 'unknown';
+		// Refused in this process (Retry On Fail after a 4xx): nothing was processed, no lookup.
+		const refused = remembered?.state === 'refused' && item.idempotencyKey === undefined;
+		this.memory.set(key, { state: 'sending' });
+		// Until the item is decided, a failure gives the identity back as it was.
+		let decided = false;
+		try {
+			if (!refused && (item.idempotencyKey !== undefined || this.chain.earlier || earlierUnknown)) {
+				const decision = await this.settle(item, ref, earlierUnknown);
+				if (decision) {
+					const record = 'json' in decision ? decision.json : undefined;
+					this.memory.set(key, {
+						state: 'done',
+						recordId: recordIdOf(record),
+						fingerprint: metaOf(record).fp,
+					});
+					decided = true;
+					return decision;
+				}
+			}
+			if (this.ledger && (!findable(item) || item.idempotencyKey !== undefined)) {
+				const decision = await this.attempt(item, ref);
+				if (decision) {
+					this.memory.set(key, { state: 'done' });
+					decided = true;
+					return decision;
+				}
+			}
+			await this.chain.open(
+				item,
+				item.place?.by === 'meta'
+					? this.memory.cursor(`${this.scope}\u0000${item.place.list}`)
+					: undefined,
+			);
+			decided = true;
+		} finally {
+			if (!decided) {
+				if (earlierUnknown) this.memory.set(key, { state: 'unknown' });
+				else this.memory.forget(key);
+			}
+		}
+		return { kind: 'send' };
+	}
+
+	/** An identity that may have been sent before: FacilitaPay's record decides. */
+	private async settle(
+		item: MoneyItem,
+		ref: string,
+		earlierUnknown: boolean,
+	): Promise<MoneyDecision | undefined> {
+		const windows = this.chain.windowsFor(item);
+		let result: FindSentResult;
+		if (windows !== undefined && windows.length === 0)
+			// The chain sent to no list: nothing of it can be anywhere.
+			result = { notFound: true };
+		else if (!this.findSent) result = { cannotTell: 'no lookup at FacilitaPay is available' };
+		else {
+			try {
+				result = await this.findSent(
+					item.place ?? { by: 'none', why: 'nothing declares where its record is' },
+					ref,
+					windows,
+				);
+			} catch (error) {
+				result = {
+					cannotTell: `looking it up at FacilitaPay failed (${(error as Error).message})`,
+				};
+			}
+		}
+		if ('found' in result) {
+			const ids = new Set((result.all ?? [result.found]).map((record) => String(record.id)));
+			if (ids.size > 1) throw paidTwiceError(this.ctx.getNode(), item, ref, result.all ?? []);
+			const print = this.prints.get(item.itemIndex);
+			const held = metaOf(result.found).fp;
+			if (print !== undefined && held !== undefined && held !== print)
+				throw keyReusedError(this.ctx.getNode(), item, recordText(result.found));
+			return {
+				kind: 'alreadyDone',
+				json: alreadyDone(
+					`Not sent: FacilitaPay already holds this payment under ${IDENTITY_FIELD} "${ref}"; this is its record.`,
+					ref,
+					result.found,
+				),
+			};
+		}
+		if ('notFound' in result) {
+			// "Not found" is "not sent" by construction (nothing of the chain can be there), or when
+			// every request of the chain had a known outcome and no answer showed meta dropped, or
+			// when records read since the chain's point carry identities (meta is kept today).
+			const chainClear = item.idempotencyKey === undefined && this.chain.clear;
+			const proven =
+				result.metaShown === undefined ||
+				(!this.chain.metaDropped && (result.metaShown || chainClear));
+			if (proven) return undefined;
+			if (earlierUnknown)
+				throw unknownError(
+					this.ctx.getNode(),
+					item,
+					`its earlier try has no known outcome and FacilitaPay shows no record under ${IDENTITY_FIELD} "${ref}", but nothing read since that try shows FacilitaPay keeping meta, so "not found" does not prove "not sent"`,
+				);
+			const why = `FacilitaPay shows no record under ${IDENTITY_FIELD} "${ref}", but nothing read since the payment's first try shows FacilitaPay keeping meta, so "not found" does not prove "not sent"`;
+			if (item.idempotencyKey !== undefined && this.ledger && findable(item)) {
+				// A key: n8n's store decides when its attempt is recorded (one call, see attempt()).
+				this.unproven.set(item.itemIndex, why);
+				return undefined;
+			}
+			return await this.byLedger(item, ref, why);
+		}
+		if (!findable(item) && !earlierUnknown)
+			return await this.byLedger(item, ref, result.cannotTell);
+		throw unknownError(
+			this.ctx.getNode(),
+			item,
+			`it may have been sent before and ${lowerFirst(result.cannotTell)}`,
+		);
+	}
+
+	/**
+	 * Records in n8n's store that this identity is being attempted (and a key's fingerprint); a key
+	 * this node sent before with other decisive parameters (another subject, amount, account) is
+	 * refused here, before anything leaves. One store call for the items of a moment together.
+	 */
+	private async attempt(item: MoneyItem, ref: string): Promise<undefined> {
+		const print = this.prints.get(item.itemIndex);
+		const keys = print === undefined ? [`A:${ref}`] : [`K:${ref}`, `F:${ref}:${print}`];
+		const unproven = this.unproven.get(item.itemIndex);
+		let seen: Set<string>;
+		try {
+			seen = await this.ledger!.record(keys);
+		} catch {
+			if (unproven !== undefined)
+				throw unknownError(this.ctx.getNode(), item, `it may have been sent before: ${unproven}`);
+			// n8n's database: when it fails, FacilitaPay's record still settles what it can.
+			return undefined;
+		}
+		if (print !== undefined && seen.has(`K:${ref}`) && !seen.has(`F:${ref}:${print}`)) {
+			this.removals.push(...keys.filter((key) => !seen.has(key)));
+			throw keyReusedError(this.ctx.getNode(), item, otherPayment(item));
+		}
+		// A key FacilitaPay's list cannot settle, attempted before by this node (or another
+		// execution is sending it right now): its outcome is unknown here.
+		if (unproven === undefined || !seen.has(keys[0])) return undefined;
+		throw unknownError(
+			this.ctx.getNode(),
+			item,
+			`it was sent before without a known outcome: ${unproven}`,
+		);
+	}
+
+	/**
+	 * Where FacilitaPay's record cannot settle it: n8n's store says whether this identity was
+	 * attempted. When it has nothing, a key's first use and a request no record can be found for
+	 * are sent; a payment of a node run the chain already started is not.
+	 */
+	private async byLedger(
+		item: MoneyItem,
+		ref: string,
+		why: string,
+	): Promise<MoneyDecision | undefined> {
+		if (!this.ledger) {
+			// n8n before 1.64 has no store: a key nothing shows as used is taken as new.
+			if (item.idempotencyKey !== undefined && !this.chain.earlier) return undefined;
+			throw unknownError(this.ctx.getNode(), item, `it may have been sent before: ${why}`);
+		}
+		const print = this.prints.get(item.itemIndex);
+		const tried = print === undefined ? `A:${ref}` : `K:${ref}`;
+		const bound = print === undefined ? [] : [`F:${ref}:${print}`];
+		let seen: Set<string>;
+		try {
+			seen = await this.ledger.peek([tried, `D:${ref}`, ...bound]);
+		} catch {
+			throw unknownError(this.ctx.getNode(), item, `it may have been sent before: ${why}`);
+		}
+		if (print !== undefined && seen.has(tried) && !seen.has(`F:${ref}:${print}`))
+			throw keyReusedError(this.ctx.getNode(), item, otherPayment(item));
+		if (seen.has(`D:${ref}`))
+			return {
+				kind: 'alreadyDone',
+				json: alreadyDone(
+					`Not sent: this node recorded it as processed by FacilitaPay (${ref}). ${why}.`,
+					ref,
+				),
+			};
+		if (
+			seen.has(tried) ||
+			(this.chain.earlier && item.idempotencyKey === undefined && findable(item))
+		)
+			throw unknownError(
+				this.ctx.getNode(),
+				item,
+				`it was sent before without a known outcome: ${why}`,
+			);
+		return undefined;
+	}
+
+	/** The request was answered: remembered here (and in n8n's store where no record can be found). */
+	sent(item: MoneyItem, answer: unknown): void {
+		const ref = this.refOf(item);
+		if (ref === undefined) return;
+		const recordId = recordIdOf(answer);
+		this.memory.set(this.memoryKey(ref), {
+			state: 'done',
+			answer,
+			recordId,
+			fingerprint: this.prints.get(item.itemIndex),
+		});
+		if (item.place?.by === 'meta') {
+			if (recordId !== undefined)
+				this.memory.setCursor(`${this.scope}\u0000${item.place.list}`, recordId);
+			this.chain.answered(ref, answer);
+			this.chain.opened(item, recordId, false);
+		}
+		// `D:` only where no record can be found: a key's payment is found at FacilitaPay.
+		if (this.ledger && !findable(item))
+			this.writes.push(this.guard(this.ledger.record([`D:${ref}`])));
+	}
+
+	/**
+	 * After a keyed payment was answered: when the list now holds two records under its key (two
+	 * executions on two workers sent it at once), the item ends with an error naming both and how
+	 * to cancel one. Nothing is sent.
+	 */
+	async confirm(item: MoneyItem, answer: unknown): Promise<void> {
+		const ref = this.refOf(item);
+		if (ref === undefined || item.idempotencyKey === undefined || !this.recount || !item.place)
+			return;
+		const records = [...((await this.recount(item.place, ref).catch(() => [])) ?? [])];
+		const own = recordIdOf(answer);
+		if (own !== undefined && !records.some((record) => String(record.id) === own))
+			records.push({ id: own });
+		if (records.length > 1) throw paidTwiceError(this.ctx.getNode(), item, ref, records);
+	}
+
+	/**
+	 * The request failed: an unknown outcome is remembered (a flag, not the error); a clear failure
+	 * frees the identity. A refusal that names `meta` says so.
+	 */
+	failed(item: MoneyItem, error: unknown): void {
+		const ref = this.refOf(item);
+		if (ref === undefined) return;
+		const facts = factsOf(error);
+		if (facts?.outcome === 'unknown') {
+			this.memory.set(this.memoryKey(ref), { state: 'unknown' });
+			this.chain.unknownOutcome();
+			this.chain.opened(item, undefined, false);
+			return;
+		}
+		this.memory.set(this.memoryKey(ref), { state: 'refused' });
+		this.chain.opened(item, undefined, true);
+		const print = this.prints.get(item.itemIndex);
+		// A clear failure frees the identity (and a key for other parameters: nothing was paid).
+		this.removals.push(...(print === undefined ? [`A:${ref}`] : [`K:${ref}`, `F:${ref}:${print}`]));
+		if (facts && refusesMeta(error))
+			setFacts(error as FacilitaPayError, {
+				...facts,
+				fix: `FacilitaPay refused the request's meta. The node writes the payment's identity in meta.${IDENTITY_FIELD} (beside your own meta) so that a retry can find the payment and never pay twice; without it the payment cannot be sent safely. Check your own Meta (JSON) field, or ask FacilitaPay to accept meta on this request.`,
+			});
+	}
+
+	/** Writes what n8n's store still has to know; the run's answer waits for it. */
+	async finish(): Promise<void> {
+		this.chain.finish();
+		await Promise.all(this.writes.splice(0));
+		if (this.ledger && this.removals.length > 0)
+			await this.guard(this.ledger.remove(this.removals.splice(0)));
+	}
+
+	/** A store that cannot be written does not stop a payment the user asked for. */
+	private async guard(write: Promise<unknown>): Promise<void> {
+		try {
+			await write;
+		} catch {
+			// n8n's database: when it fails, FacilitaPay's record still settles what it can.
+		}
+	}
+}
