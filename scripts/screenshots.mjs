@@ -310,7 +310,7 @@ async function takePreviewShots(puppeteer, { previewId }) {
 		await page.keyboard.press('Escape');
 		await settle(page);
 		await openNode(page, 'FacilitaPay Trigger');
-		await page.waitForFunction(() => document.body.innerText.includes('one URL'));
+		await page.waitForFunction(() => document.body.innerText.includes('one published trigger'));
 		await page.mouse.move(1430, 850);
 		await settle(page);
 		await shoot(page, 'trigger-panel.png', await ndvBox(page));
