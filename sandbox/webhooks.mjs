@@ -179,6 +179,28 @@ export function createWebhooks({ state, clock, timeoutMs = 10000 }) {
 	}
 
 	/**
+	 * A new notification record of the account's current URL, not attempted yet.
+	 * @param {Record<string, unknown>} notification @param {string | undefined} secret
+	 */
+	function newRecord(notification, secret) {
+		return {
+			id: randomUUID(),
+			url: state.webhook.url,
+			sent_at: null,
+			failed_at: null,
+			inserted_at: clock.iso(),
+			notification,
+			attempts: 0,
+			next_attempt_at: null,
+			last_response_status: null,
+			last_error: null,
+			_secret: secret,
+			_retryTask: null,
+			_retryTimer: null,
+		};
+	}
+
+	/**
 	 * Emits one event: always logged in `state.events`; delivered when webhooks are enabled.
 	 * @param {string} type @param {Record<string, unknown>} fields
 	 */
@@ -186,21 +208,7 @@ export function createWebhooks({ state, clock, timeoutMs = 10000 }) {
 		const event = { type, ...fields, ...(settings.extra_fields[type] ?? {}) };
 		state.events.push({ ...event, emitted_at: clock.iso() });
 		if (!state.webhook.enabled || !state.webhook.url) return null;
-		const rec = {
-			id: randomUUID(),
-			url: state.webhook.url,
-			sent_at: null,
-			failed_at: null,
-			inserted_at: clock.iso(),
-			notification: event,
-			attempts: 0,
-			next_attempt_at: null,
-			last_response_status: null,
-			last_error: null,
-			_secret: state.webhook.secret,
-			_retryTask: null,
-			_retryTimer: null,
-		};
+		const rec = newRecord(event, state.webhook.secret);
 		write(rec);
 		deliver(rec);
 		const subject =
@@ -216,22 +224,7 @@ export function createWebhooks({ state, clock, timeoutMs = 10000 }) {
 		const view = Object.fromEntries(
 			Object.entries(subject).filter(([key]) => !key.startsWith('_')),
 		);
-		const rec = {
-			id: randomUUID(),
-			url: state.webhook.url,
-			sent_at: null,
-			failed_at: null,
-			inserted_at: clock.iso(),
-			notification: { data: view },
-			attempts: 0,
-			next_attempt_at: null,
-			last_response_status: null,
-			last_error: null,
-			_secret: undefined,
-			_kyc: true,
-			_retryTask: null,
-			_retryTimer: null,
-		};
+		const rec = { ...newRecord({ data: view }, undefined), _kyc: true };
 		if (settings.kyc_payload === 'listed') write(rec);
 		deliver(rec);
 	}
