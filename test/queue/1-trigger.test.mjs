@@ -42,6 +42,27 @@ describeQueue('queue mode: FacilitaPay Trigger on a webhook processor and two wo
 	let webhookUrl = '';
 	let secret = '';
 
+	/**
+	 * Publishes a workflow of one trigger, waits until it registered its URL with FacilitaPay, and
+	 * registers a payer. @param {{name: string, trigger: any, what: string, payerName: string}} o
+	 */
+	async function publishedWithPayer({ name, trigger, what, payerName }) {
+		const before = sandbox.requests().length;
+		const published = await createActiveWorkflow({ name, nodes: [trigger] });
+		await waitFor(
+			async () =>
+				sandbox
+					.requests()
+					.slice(before)
+					.find((r) => r.method === 'POST' && r.path.endsWith('/enable_webhooks')),
+			{ what: `${what} to register its URL` },
+		);
+		const [payer] = await registerSubjects(sandbox, 1, payerName);
+		const documentNumber = (await sandbox.call('GET', `/api/v1/subject/people/${payer}`)).data
+			.document_number;
+		return { workflow: published, documentNumber };
+	}
+
 	test(
 		'publishing on the main registers the webhook processor’s production URL with FacilitaPay',
 		async () => {
@@ -147,27 +168,15 @@ describeQueue('queue mode: FacilitaPay Trigger on a webhook processor and two wo
 			expect(webhookUrl).not.toBe('');
 			const credentials = await caseCredentials(sandbox, 'FacilitaPay Queue Trigger Burst');
 			const webhookId = `queue-burst-${Date.now().toString(36)}`;
-			const before = sandbox.requests().length;
-			const burstWorkflow = await createActiveWorkflow({
+			const { workflow: burstWorkflow, documentNumber } = await publishedWithPayer({
 				name: 'queue: FacilitaPay Trigger burst',
-				nodes: [
-					{
-						...triggerNode({ webhookId, credentials, name: TRIGGER }),
-						parameters: { events: ['identified'], options: { dropDuplicates: true } },
-					},
-				],
+				trigger: {
+					...triggerNode({ webhookId, credentials, name: TRIGGER }),
+					parameters: { events: ['identified'], options: { dropDuplicates: true } },
+				},
+				what: 'the burst workflow',
+				payerName: 'Queue Burst Payer',
 			});
-			await waitFor(
-				async () =>
-					sandbox
-						.requests()
-						.slice(before)
-						.find((r) => r.method === 'POST' && r.path.endsWith('/enable_webhooks')),
-				{ what: 'the burst workflow to register its URL' },
-			);
-			const [payer] = await registerSubjects(sandbox, 1, 'Queue Burst Payer');
-			const documentNumber = (await sandbox.call('GET', `/api/v1/subject/people/${payer}`)).data
-				.document_number;
 			await sandbox.call('POST', '/_sandbox/webhooks/delivery', {
 				concurrent: true,
 				timeout_ms: 10_000,
@@ -273,29 +282,17 @@ describeQueue('queue mode: FacilitaPay Trigger on a webhook processor and two wo
 			const state = queueState();
 			const credentials = await caseCredentials(sandbox, 'FacilitaPay Queue Trigger Catch-up');
 			const webhookId = `queue-catch-up-${Date.now().toString(36)}`;
-			const before = sandbox.requests().length;
 			// The burst workflow's account: this one takes the URL.
-			const catchUp = await createActiveWorkflow({
+			const { workflow: catchUp, documentNumber } = await publishedWithPayer({
 				name: 'queue: FacilitaPay Trigger catch-up',
-				nodes: [
-					{
-						...triggerNode({ webhookId, credentials, name: TRIGGER }),
-						typeVersion: 2,
-						parameters: { events: ['identified'] },
-					},
-				],
+				trigger: {
+					...triggerNode({ webhookId, credentials, name: TRIGGER }),
+					typeVersion: 2,
+					parameters: { events: ['identified'] },
+				},
+				what: 'the catch-up workflow',
+				payerName: 'Queue Catch-up Payer',
 			});
-			await waitFor(
-				async () =>
-					sandbox
-						.requests()
-						.slice(before)
-						.find((r) => r.method === 'POST' && r.path.endsWith('/enable_webhooks')),
-				{ what: 'the catch-up workflow to register its URL' },
-			);
-			const [payer] = await registerSubjects(sandbox, 1, 'Queue Catch-up Payer');
-			const documentNumber = (await sandbox.call('GET', `/api/v1/subject/people/${payer}`)).data
-				.document_number;
 			await sandbox.call('POST', '/_sandbox/webhooks/delivery', {
 				concurrent: true,
 				timeout_ms: 10_000,
