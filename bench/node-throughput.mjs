@@ -78,7 +78,7 @@ await measure(
 
 // Pure validation, no HTTP.
 const { checkCpf } = require('../dist/nodes/FacilitaPay/validation/documents.js');
-const { checkMoney } = require('../dist/nodes/FacilitaPay/validation/money.js');
+const { checkMoney } = require('../dist/nodes/FacilitaPay/validation/amount.js');
 const n = 200_000;
 let t = performance.now();
 for (let k = 0; k < n; k++) checkCpf(cpf(k));

@@ -12,8 +12,8 @@ import type { OperationModule } from './node.type';
 import { resources } from './resources';
 
 import { forItem, perform } from './engine/perform';
-import type { Tally } from './engine/perform';
-import { runPool, breather } from './engine/pool';
+import type { SentCounts } from './engine/perform';
+import { runPool, loopYielder } from './engine/pool';
 import { preview } from './engine/preview';
 import { hint } from './engine/slot';
 import type { Slot } from './engine/slot';
@@ -68,9 +68,9 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 	);
 	const invalid: Array<{ index: number; error: FacilitaPayError }> = [];
 	let movesMoney = false;
-	const breathe = breather();
+	const yieldToLoop = loopYielder();
 	for (let i = 0; i < items.length; i++) {
-		await breathe();
+		await yieldToLoop();
 		try {
 			const work = await operation.prepare.call(this, i);
 			const slot: Slot = { work };
@@ -87,7 +87,7 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 			// again when it is its turn.
 			if (estimateBytes(work.request.body, KEEP_PREPARED_BYTES) > KEEP_PREPARED_BYTES) {
 				slot.work = undefined;
-				slot.again = true;
+				slot.prepareAtSend = true;
 				if (slot.money)
 					slot.money = { ...slot.money, request: { ...work.request, body: undefined } };
 			}
@@ -105,7 +105,7 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 
 	const run = beginRun(settings);
 	const runIndex = runIndexOf(this);
-	const tally: Tally = { sent: [], alreadyDone: 0 };
+	const sentCounts: SentCounts = { sent: [], alreadyDone: 0 };
 	const moneyItems = slots.filter((slot) => slot?.money).map((slot) => slot.money!);
 	const lookups = new RecordLookups(
 		async (read) => await apiRequest.call(this, read, undefined, run),
@@ -132,7 +132,7 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 				try {
 					const work = slot.work ?? (await operation.prepare.call(this, i));
 					const item = slot.money && { ...slot.money, request: work.request };
-					results[i] = await perform(this, run, work, money, item, tally);
+					results[i] = await perform(this, run, work, money, item, sentCounts);
 				} catch (error) {
 					results[i] = forItem(this, error, i, 'send');
 					if (!continueOnFail && (firstFailure === undefined || i < firstFailure)) {
@@ -156,14 +156,14 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 	}
 
 	if (movesMoney) {
-		const total = totalsText(tally.sent);
+		const total = totalsText(sentCounts.sent);
 		const skipped =
-			tally.alreadyDone > 0
-				? ` ${countText(tally.alreadyDone, 'item')} not sent: already done (see alreadyDoneNote).`
+			sentCounts.alreadyDone > 0
+				? ` ${countText(sentCounts.alreadyDone, 'item')} not sent: already done (see alreadyDoneNote).`
 				: '';
 		hint(
 			this,
-			`Sent ${countText(tally.sent.length)}${total ? `, ${total} in all` : ''}.${skipped}`,
+			`Sent ${countText(sentCounts.sent.length)}${total ? `, ${total} in all` : ''}.${skipped}`,
 		);
 	}
 

@@ -422,7 +422,7 @@ export class MoneyRun {
 		}
 		// `D:` only where no record can be found: a key's payment is found at FacilitaPay.
 		if (this.ledger && !findable(item))
-			this.writes.push(this.guard(this.ledger.record([`D:${ref}`])));
+			this.writes.push(this.ignoreStoreFailure(this.ledger.record([`D:${ref}`])));
 	}
 
 	/**
@@ -472,11 +472,11 @@ export class MoneyRun {
 		this.chain.finish();
 		await Promise.all(this.writes.splice(0));
 		if (this.ledger && this.removals.length > 0)
-			await this.guard(this.ledger.remove(this.removals.splice(0)));
+			await this.ignoreStoreFailure(this.ledger.remove(this.removals.splice(0)));
 	}
 
 	/** A store that cannot be written does not stop a payment the user asked for. */
-	private async guard(write: Promise<unknown>): Promise<void> {
+	private async ignoreStoreFailure(write: Promise<unknown>): Promise<void> {
 		try {
 			await write;
 		} catch {

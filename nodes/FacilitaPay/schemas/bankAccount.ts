@@ -8,7 +8,7 @@ import {
 	checkBrazilianBranchNumber,
 } from '../validation/bankAccount';
 import { checkDocumentNumber, DOCUMENT_TYPES } from '../validation/documents';
-import { checkCurrency, CURRENCIES } from '../validation/money';
+import { checkCurrency, CURRENCIES } from '../validation/amount';
 import { checkPixKey, type PixKeyKind } from '../validation/pix';
 import { type Check } from '../validation/result';
 import { asciiUpperCase } from '../validation/text';

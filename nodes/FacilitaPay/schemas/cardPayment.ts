@@ -9,7 +9,7 @@ import {
 } from '../validation/card';
 import { checkCardExpiration, type TimeZoneOption } from '../validation/dates';
 import { DOCUMENT_TYPES } from '../validation/documents';
-import { CARD_CURRENCIES } from '../validation/money';
+import { CARD_CURRENCIES } from '../validation/amount';
 import { checked, oneOf, optionalText, refineDocumentNumber } from './checked';
 import { optionalChecked } from './subject';
 import { checkCardBrand } from './subscription';

@@ -4,7 +4,7 @@ import { clock } from '../clock';
 import { perTimeZone } from './perTimeZone';
 import { checkPhoneAreaCode, checkPhoneCountryCode, checkPhoneNumber } from '../validation/address';
 import { checkCreationDate, type TimeZoneOption } from '../validation/dates';
-import { checkIncome } from '../validation/money';
+import { checkIncome } from '../validation/amount';
 import { checkEmail } from '../validation/email';
 import { DOCUMENT_TYPES } from '../validation/documents';
 import { invalid, valid, type Check } from '../validation/result';

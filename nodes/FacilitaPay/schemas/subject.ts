@@ -18,7 +18,7 @@ import {
 	stripDocumentPunctuation,
 } from '../validation/documents';
 import { checkBase64, checkDocumentFile, checkHttpUrl, checkLabels } from '../validation/files';
-import { checkIncome } from '../validation/money';
+import { checkIncome } from '../validation/amount';
 import { checkEmail } from '../validation/email';
 import type { Check } from '../validation/result';
 import { asciiUpperCase } from '../validation/text';

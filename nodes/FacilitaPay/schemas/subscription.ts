@@ -10,7 +10,7 @@ import {
 } from '../validation/card';
 import { checkCardExpiration, type TimeZoneOption } from '../validation/dates';
 import { checkMetadata, NODE_META_FIELDS } from '../validation/metadata';
-import { checkCurrency, checkMoney } from '../validation/money';
+import { checkCurrency, checkMoney } from '../validation/amount';
 import { checkUuid } from '../validation/uuid';
 import { invalid, valid, type Check } from '../validation/result';
 import { asciiLowerCase } from '../validation/text';

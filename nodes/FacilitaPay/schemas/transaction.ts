@@ -12,7 +12,7 @@ import {
 	checkMoneyIn,
 	CURRENCIES,
 	STABLECOINS,
-} from '../validation/money';
+} from '../validation/amount';
 import { checkUuid } from '../validation/uuid';
 import { checked } from './checked';
 

@@ -8,7 +8,7 @@ import {
 	checkBrazilianBranchNumber,
 	checkBrazilianOwnerDocument,
 } from '../validation/bankAccount';
-import { checkCurrency } from '../validation/money';
+import { checkCurrency } from '../validation/amount';
 import type { Check } from '../validation/result';
 import { checked, oneOf, text } from './checked';
 

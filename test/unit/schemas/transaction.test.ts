@@ -3,7 +3,7 @@ import {
 	checkoutSchema,
 	dynamicPixSchema,
 } from '../../../nodes/FacilitaPay/schemas/transaction';
-import { CARD_CURRENCIES } from '../../../nodes/FacilitaPay/validation/money';
+import { CARD_CURRENCIES } from '../../../nodes/FacilitaPay/validation/amount';
 
 const NOW = new Date('2026-03-15T12:00:00.000Z'); // 09:00 in São Paulo
 const SUBJECT = '3f2b8c1e-9d4a-4f6b-8e2a-1c5d7e9f0a1b';

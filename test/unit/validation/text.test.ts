@@ -1,4 +1,4 @@
-import { checkCurrency } from '../../../nodes/FacilitaPay/validation/money';
+import { checkCurrency } from '../../../nodes/FacilitaPay/validation/amount';
 import { checkUuid } from '../../../nodes/FacilitaPay/validation/uuid';
 import { checkPixKey } from '../../../nodes/FacilitaPay/validation/pix';
 import { checkLabels } from '../../../nodes/FacilitaPay/validation/files';

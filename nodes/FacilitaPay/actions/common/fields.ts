@@ -2,7 +2,7 @@ import type { INodeProperties } from 'n8n-workflow';
 
 import { ACCOUNT_TYPES } from '../../validation/bankAccount';
 import type { DocumentType } from '../../validation/documents';
-import { CURRENCIES } from '../../validation/money';
+import { CURRENCIES } from '../../validation/amount';
 import { locatorField } from './locator';
 
 /** The head of an operation's "Options" collection: settings a person adds one by one. */

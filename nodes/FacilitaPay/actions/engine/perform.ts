@@ -36,7 +36,7 @@ export function forItem(
 }
 
 /** What a money-moving run did, for the hint above its output. */
-export interface Tally {
+export interface SentCounts {
 	sent: ApiRequest[];
 	alreadyDone: number;
 }
@@ -48,7 +48,7 @@ export async function perform(
 	work: ItemWork,
 	money: MoneyRun | undefined,
 	item: MoneyItem | undefined,
-	tally: Tally,
+	sentCounts: SentCounts,
 ): Promise<INodeExecutionData[]> {
 	const index = work.request.itemIndex ?? item?.itemIndex ?? 0;
 	/** The item's error, its card data hidden, in this package's shape. */
@@ -73,7 +73,7 @@ export async function perform(
 		try {
 			const decision = await money.before(item);
 			if (decision.kind === 'alreadyDone' || decision.kind === 'notSent') {
-				tally.alreadyDone++;
+				sentCounts.alreadyDone++;
 				// FacilitaPay's record of a card payment is an answer like any other: card data masked.
 				const json = work.cardSecrets
 					? maskCardData(decision.json, work.cardSecrets)
@@ -101,7 +101,7 @@ export async function perform(
 		}
 		if (money && item) {
 			money.sent(item, answer);
-			tally.sent.push(item.request);
+			sentCounts.sent.push(item.request);
 			try {
 				await money.confirm(item, answer);
 			} catch (error) {

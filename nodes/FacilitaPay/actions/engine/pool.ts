@@ -4,7 +4,7 @@ import { sleep } from 'n8n-workflow';
  * A pause of the run's own loops: every 50 ms of work it lets the event loop run (n8n's other
  * executions, timers, answers), so that 50,000 items never block the process for long.
  */
-export function breather(): () => Promise<void> {
+export function loopYielder(): () => Promise<void> {
 	let last = Date.now();
 	let breath: Promise<void> | undefined;
 	return async () => {
@@ -30,12 +30,12 @@ export async function runPool(
 	stopped: () => boolean,
 ): Promise<void> {
 	let next = 0;
-	const breathe = breather();
+	const yieldToLoop = loopYielder();
 	const worker = async () => {
 		while (next < count && !stopped()) {
 			const index = next++;
 			await task(index);
-			await breathe();
+			await yieldToLoop();
 		}
 	};
 	await Promise.all(Array.from({ length: Math.min(size, count) }, worker));

@@ -16,6 +16,6 @@ export function hint(
 export interface Slot {
 	work?: ItemWork;
 	/** The work was too big to keep: prepare again right before sending. */
-	again?: boolean;
+	prepareAtSend?: boolean;
 	money?: MoneyItem;
 }

@@ -5,7 +5,7 @@ import { clock } from '../../clock';
 import { CARD_PAYMENT_LABELS, cardPaymentSchemaFor } from '../../schemas/cardPayment';
 import { SETTLEMENT_CURRENCIES } from '../../schemas/transaction';
 import { maskedJson, withCardDataHidden } from '../../security/cardData';
-import { CARD_CURRENCIES } from '../../validation/money';
+import { CARD_CURRENCIES } from '../../validation/amount';
 import {
 	ADDITIONAL_FIELDS,
 	bankAccountIdField,

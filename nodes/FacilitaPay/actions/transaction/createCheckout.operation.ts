@@ -10,7 +10,7 @@ import { bankAccountIdField, currencyField, subjectIdField, valueField } from '.
 import { validateBody } from '../common/input';
 import type { ItemWork, MoneyDeclaration } from '../node.type';
 import { createTransaction, transactionInput } from './transaction.requests';
-import { CARD_CURRENCIES } from '../../validation/money';
+import { CARD_CURRENCIES } from '../../validation/amount';
 import { nowhere } from '../../money';
 
 const properties: INodeProperties[] = [

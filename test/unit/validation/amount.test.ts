@@ -7,7 +7,7 @@ import {
 	CURRENCIES,
 	decimalsOf,
 	STABLECOINS,
-} from '../../../nodes/FacilitaPay/validation/money';
+} from '../../../nodes/FacilitaPay/validation/amount';
 
 describe('checkMoney', () => {
 	it.each<[string | number, string]>([
