@@ -16,18 +16,16 @@ import type {
 
 import {
 	bearerToken,
-	sessionFingerprint,
-	sharedSignIn,
-	signIn,
-	tokenStillWorks,
-} from '../nodes/FacilitaPay/transport/signIn';
-import {
 	credentialBaseUrl,
 	PRODUCTION_BASE_URL,
 	requestTargets,
 	SANDBOX_BASE_URL,
+	sessionFingerprint,
+	sharedSignIn,
+	signIn,
 	tokenMayGoTo,
-} from '../nodes/FacilitaPay/transport/tokenTarget';
+	tokenStillWorks,
+} from '../nodes/FacilitaPay/transport';
 
 export class FacilitaPayApi implements ICredentialType {
 	name = 'facilitaPayApi';

@@ -8,7 +8,7 @@ import { loadDist, useSandbox } from './lib/harness.mjs';
 import { automaticPixSubscriptionParameters, contactParameters } from './lib/parameters.mjs';
 import { payoutParameters } from '../fixtures/transactions.js';
 
-const { sentMemory } = loadDist('nodes/FacilitaPay/money/sentMemory.js');
+const { resetMoney } = loadDist('nodes/FacilitaPay/money/index.js');
 
 const env = useSandbox(createSandbox);
 const POST_TRANSACTIONS = 'POST /api/v1/transactions';
@@ -42,7 +42,7 @@ describe('One exact identity per payment, settled by the sandbox’s record', ()
 		);
 		expect(made).toHaveLength(2);
 
-		sentMemory.clear();
+		resetMoney();
 		await env.control.post('/clock/advance', { minutes: 25 * 60 });
 		const lookupsBefore = (await env.control.received(LIST_TRANSACTIONS)).length;
 		const { output } = await env.run(parameters, {
@@ -79,7 +79,7 @@ describe('One exact identity per payment, settled by the sandbox’s record', ()
 		await env.control.faultOnce(POST_TRANSACTIONS, 'reset_after');
 		const customData = {};
 		await env.runExpectingError(payouts('40.00'), { executionId: execution(), customData });
-		sentMemory.clear();
+		resetMoney();
 		const error = await env.runExpectingError(payouts('40.00'), {
 			executionId: execution(),
 			mode: 'retry',
@@ -102,7 +102,7 @@ describe('One exact identity per payment, settled by the sandbox’s record', ()
 			idempotencyKey: `plan-${person.id}`,
 		});
 		const first = await env.run(parameters, { executionId: execution() });
-		sentMemory.clear();
+		resetMoney();
 		await env.control.post('/clock/advance', { minutes: 48 * 60 });
 		const second = await env.run(parameters, { executionId: execution() });
 		expect(await env.control.received('POST /api/v1/subscriptions')).toHaveLength(1);

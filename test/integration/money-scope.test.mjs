@@ -6,7 +6,7 @@ import { loadDist, useSandbox } from './lib/harness.mjs';
 import { contactParameters } from './lib/parameters.mjs';
 import { payoutParameters } from '../fixtures/transactions.js';
 
-const { sentMemory } = loadDist('nodes/FacilitaPay/money/sentMemory.js');
+const { resetMoney } = loadDist('nodes/FacilitaPay/money/index.js');
 
 const env = useSandbox(createSandbox);
 const POST_TRANSACTIONS = 'POST /api/v1/transactions';
@@ -32,7 +32,7 @@ describe('Issue 32 against the sandbox', () => {
 		const first = await env.run([payout('100.00', { idempotencyKey: 'INV-7' })], {
 			executionId: execution(),
 		});
-		sentMemory.clear();
+		resetMoney();
 		const error = await env.runExpectingError([payout('500.00', { idempotencyKey: 'INV-7' })], {
 			executionId: execution(),
 		});
@@ -48,7 +48,7 @@ describe('Issue 32 against the sandbox', () => {
 			executionId: execution(),
 			customData,
 		});
-		sentMemory.clear();
+		resetMoney();
 		const edited = ['1.00', '2.00', '3.00'].map((value) => payout(value, { subjectId: other.id }));
 		const { output } = await env.run(edited, {
 			executionId: execution(),

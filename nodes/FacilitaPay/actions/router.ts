@@ -2,8 +2,7 @@ import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
 import type { FacilitaPayError } from '../transport';
-import { apiRequest, beginRun, CREDENTIAL_TYPE, factsOf, stopRun } from '../transport';
-import { setFacts } from '../transport/errors';
+import { apiRequest, beginRun, CREDENTIAL_TYPE, factsOf, setFacts, stopRun } from '../transport';
 import { estimateBytes, MoneyRun, RecordLookups, sentMemory, undeclared } from '../money';
 import { batchSummary, errorItem, invalidItemsError } from './common/failures';
 import { countText, totalsText } from './common/moneySummary';

@@ -1,7 +1,7 @@
 import { createHash } from 'crypto';
 import type { IDataObject } from 'n8n-workflow';
 
-import type { ApiRequest } from '../transport/send';
+import type { ApiRequest } from '../transport';
 import { FINGERPRINT_META_FIELD, IDENTITY_META_FIELD } from '../validation/metadata';
 
 /*

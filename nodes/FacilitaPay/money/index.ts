@@ -7,7 +7,10 @@
  * - `lookups.ts`, `reads.ts`, `records.ts`, `transactions.ts`, `subscriptions.ts`: finding the
  *   record at FacilitaPay (each money operation declares where, with the places below);
  * - `sentMemory.ts`: this process's fast path; `ledger.ts`: n8n's deduplication store.
+ * Callers (the router, operations, tests) import from this file only.
  */
+import { sentMemory } from './sentMemory';
+
 export type { FindSentResult, MoneyDecision, MoneyItem, RecordPlace } from './rule';
 export { IDENTITY_FIELD, MoneyRun } from './rule';
 export {
@@ -21,3 +24,10 @@ export {
 } from './lookups';
 export { estimateBytes, recordIdOf, SentMemory, sentMemory } from './sentMemory';
 export { Ledger } from './ledger';
+export { instanceName } from './chain';
+export { MAX_PAGES } from './reads';
+
+/** Forgets what this process keeps for the money rule (its memory of sent payments). For tests. */
+export function resetMoney(): void {
+	sentMemory.clear();
+}

@@ -1,7 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import type { ApiRequest } from '../transport';
-import { SERVICE_PAGE_SIZE } from '../transport/paging';
+import { SERVICE_PAGE_SIZE } from '../transport';
 import type { FindSentResult } from './types';
 import { isObject, messageOf, statusOf, textOf } from './records';
 

@@ -2,8 +2,8 @@ import type { IExecuteFunctions } from 'n8n-workflow';
 
 import { instanceName } from './chain';
 import { ChainRun } from './chainRun';
-import type { FacilitaPayError } from '../transport/errors';
-import { factsOf, setFacts } from '../transport/errors';
+import type { ApiRequest, FacilitaPayError } from '../transport';
+import { CREDENTIAL_TYPE, factsOf, setFacts } from '../transport';
 import {
 	carryingIdentity,
 	fingerprintOf,
@@ -14,8 +14,6 @@ import {
 	recordText,
 } from './identity';
 import { Ledger } from './ledger';
-import { CREDENTIAL_TYPE } from '../transport/run';
-import type { ApiRequest } from '../transport/send';
 import type { FindSent, FindSentResult, MoneyDecision, MoneyItem, Recount } from './types';
 import { findable, holderOf } from './types';
 import {

@@ -1,6 +1,6 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import type { ApiRequest } from '../transport/send';
+import type { ApiRequest } from '../transport';
 import type { ListWindow } from './lookups';
 
 /* The shapes the money rule speaks in: what an item asks, where its record is, what was found. */

@@ -1,7 +1,7 @@
 import type { IDataObject, INode } from 'n8n-workflow';
 
-import type { FacilitaPayError } from '../transport/errors';
-import { errorFromFacts, factsOf } from '../transport/errors';
+import type { FacilitaPayError } from '../transport';
+import { errorFromFacts, factsOf } from '../transport';
 import { IDENTITY_FIELD, paymentText, recordText } from './identity';
 import type { MoneyItem } from './types';
 import { holderOf } from './types';

@@ -1,8 +1,8 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
-import type { ErrorFacts } from '../transport/errors';
-import { errorFromFacts, factsOf } from '../transport/errors';
+import type { ErrorFacts } from '../transport';
+import { errorFromFacts, factsOf } from '../transport';
 import { maskCardNumber } from '../validation/card';
 
 /**

@@ -4,8 +4,12 @@
  * - `retry.ts`: the retry and rate-limit policy (the 429 rule, deadlines);
  * - `run.ts`: what one run of the node shares (limiter, credentials, stop);
  * - `send.ts`: the send loop; `request.ts`: JSON and file requests; `paging.ts`: `last_id` paging.
+ * - `signIn.ts`: the shared sign-in; `tokenTarget.ts`: where the token may go; `limiter.ts`: the pace.
  * The money rule (sent at most once) is not here: `nodes/FacilitaPay/money/`.
+ * Callers (the node, the trigger, the credential, tests) import from this file only.
  */
+import { signIns } from './signIn';
+
 export type { ErrorFacts, FacilitaPayError, FailureFacts, Outcome } from './errors';
 export { describeErrorBody, factsOf, failureFacts, words } from './errors';
 export type { RetryOptions, RetryPolicy } from './retry';
@@ -17,3 +21,29 @@ export type { BinaryResponse } from './request';
 export { apiDownload, apiRequest } from './request';
 export type { PageOptions } from './paging';
 export { apiRequestAllItems, SERVICE_PAGE_SIZE } from './paging';
+export { errorFromFacts, setFacts } from './errors';
+export { AdaptiveLimiter } from './limiter';
+export {
+	bearerToken,
+	noteRefusedToken,
+	sessionFingerprint,
+	sharedSignIn,
+	signIn,
+	signInRetry,
+	tokenStillWorks,
+	TOKEN_REUSE_MS,
+} from './signIn';
+export {
+	baseUrlProblem,
+	credentialBaseUrl,
+	isLocalHost,
+	PRODUCTION_BASE_URL,
+	requestTargets,
+	SANDBOX_BASE_URL,
+	tokenMayGoTo,
+} from './tokenTarget';
+
+/** Forgets what this process keeps for the transport (the shared sign-ins). For tests. */
+export function resetTransport(): void {
+	signIns.clear();
+}

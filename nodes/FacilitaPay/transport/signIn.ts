@@ -81,13 +81,8 @@ export interface SignInCalls {
 	refuses: (token: string) => Promise<boolean>;
 }
 
-/** Sign-ins of this process, by base URL, username and password fingerprint. */
-const signIns = new Map<string, SignInState>();
-
-/** Forgets every shared sign-in (tests). */
-export function forgetSignIns(): void {
-	signIns.clear();
-}
+/** Sign-ins of this process, by base URL, username and password fingerprint (reset: `resetTransport`). */
+export const signIns = new Map<string, SignInState>();
 
 /**
  * Tells the shared sign-in that the service refused `token` (the node saw the 401 itself), so that

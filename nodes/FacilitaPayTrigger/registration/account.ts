@@ -2,8 +2,7 @@ import { createHash } from 'crypto';
 import type { ICredentialDataDecryptedObject } from 'n8n-workflow';
 
 import type { RetryOptions } from '../../FacilitaPay/transport';
-import { defaultRetryOptions } from '../../FacilitaPay/transport';
-import { credentialBaseUrl } from '../../FacilitaPay/transport/tokenTarget';
+import { credentialBaseUrl, defaultRetryOptions } from '../../FacilitaPay/transport';
 
 /** One registration read (the newest record, ownership) may take this long. */
 export const READ_TIMEOUT_MS = 7_000;

@@ -2,8 +2,7 @@ import type { IDataObject, IHookFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
 import { clock } from '../../FacilitaPay/clock';
-import { apiRequest, CREDENTIAL_TYPE } from '../../FacilitaPay/transport';
-import { credentialBaseUrl } from '../../FacilitaPay/transport/tokenTarget';
+import { apiRequest, CREDENTIAL_TYPE, credentialBaseUrl } from '../../FacilitaPay/transport';
 import type { TriggerOptions } from '../log';
 import { readLogState, writeLogState } from '../log';
 import { ERRORS, LOG } from '../texts';
@@ -33,7 +32,17 @@ import {
  * alone when it belongs to someone else.
  */
 export { accountOf } from './account';
-export { clearProductionRegistrations } from './ownership';
+export { ownershipFrom } from './ownership';
+export {
+	canonicalSecret,
+	legacyDigest,
+	matchesStoredHmac,
+	recoverLegacySecret,
+	secretHmac,
+	secretKey,
+	secretsEqual,
+} from './secret';
+export { isUnreachableFromInternet } from './stored';
 
 function workflowIdOf(ctx: IHookFunctions): string {
 	return String((ctx.getWorkflow() as { id?: string } | undefined)?.id ?? '');

@@ -103,12 +103,6 @@ export async function checkOwnership(
  */
 const { production, productionByService } = processState;
 
-/** For tests: forgets what this process remembered of registrations (resetProcessState: all). */
-export function clearProductionRegistrations(): void {
-	production.clear();
-	productionByService.clear();
-}
-
 function add(map: Map<string, Map<string, string>>, at: string, workflowId: string, url: string) {
 	const byWorkflow = map.get(at) ?? new Map<string, string>();
 	byWorkflow.set(workflowId, url);

@@ -1,6 +1,6 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { isLocalHost } from '../../FacilitaPay/transport/tokenTarget';
+import { isLocalHost } from '../../FacilitaPay/transport';
 
 /** URLs this node registered, remembered to tell them from another system's URL. */
 const OWN_URLS_KEPT = 5;

@@ -7,8 +7,7 @@ import type {
 import { Workflow } from 'n8n-workflow';
 
 import { FacilitaPayApi } from '../../../credentials/FacilitaPayApi.credentials';
-import { requestTargets, tokenMayGoTo } from '../../../nodes/FacilitaPay/transport/tokenTarget';
-import { forgetSignIns } from '../../../nodes/FacilitaPay/transport/signIn';
+import { resetTransport, requestTargets, tokenMayGoTo } from '../../../nodes/FacilitaPay/transport';
 import { scriptedService } from './scriptedService';
 import { workflowNode } from '../helpers/workflowNode';
 
@@ -58,7 +57,7 @@ async function credentialTestRequest(data: IDataObject) {
 
 describe('FacilitaPay API credentials: where the token may go', () => {
 	const credentials = new FacilitaPayApi();
-	beforeEach(() => forgetSignIns());
+	beforeEach(() => resetTransport());
 
 	describe('the token goes only to FacilitaPay (tokenMayGoTo, the one host rule)', () => {
 		const production = {

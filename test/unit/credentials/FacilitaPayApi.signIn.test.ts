@@ -1,12 +1,12 @@
 import { FacilitaPayApi } from '../../../credentials/FacilitaPayApi.credentials';
 import {
-	forgetSignIns,
+	resetTransport,
 	noteRefusedToken,
 	sessionFingerprint,
 	sharedSignIn,
 	signInRetry,
 	TOKEN_REUSE_MS,
-} from '../../../nodes/FacilitaPay/transport/signIn';
+} from '../../../nodes/FacilitaPay/transport';
 import {
 	helperAnswering,
 	helperReturning,
@@ -24,7 +24,7 @@ describe('FacilitaPay API credentials: one shared sign-in', () => {
 		username: 'sandbox',
 		password: 'secret',
 	};
-	beforeEach(() => forgetSignIns());
+	beforeEach(() => resetTransport());
 
 	describe('one sign-in for many refused requests', () => {
 		it('concurrent refused requests of one account share one sign-in and get the same token', async () => {

@@ -4,9 +4,10 @@ import { FacilitaPayApi } from '../../../credentials/FacilitaPayApi.credentials'
 import {
 	baseUrlProblem,
 	credentialBaseUrl,
+	resetTransport,
 	PRODUCTION_BASE_URL,
-} from '../../../nodes/FacilitaPay/transport/tokenTarget';
-import { forgetSignIns, sessionFingerprint } from '../../../nodes/FacilitaPay/transport/signIn';
+	sessionFingerprint,
+} from '../../../nodes/FacilitaPay/transport';
 import { helperReturning } from './scriptedService';
 
 /**
@@ -24,7 +25,7 @@ async function authorizationHeader(credentials: IDataObject): Promise<unknown> {
 
 describe('FacilitaPay API credentials', () => {
 	const credentials = new FacilitaPayApi();
-	beforeEach(() => forgetSignIns());
+	beforeEach(() => resetTransport());
 
 	it.each([
 		[{ environment: 'production' }, 'https://api.facilitapay.com/api/v1'],

@@ -1,6 +1,6 @@
 import type { IDataObject, IHttpRequestOptions } from 'n8n-workflow';
 
-import { sentMemory } from '../../../nodes/FacilitaPay/money/sentMemory';
+import { resetMoney } from '../../../nodes/FacilitaPay/money';
 import { payoutParameters } from '../../fixtures/transactions';
 import { connectionError, httpError } from '../helpers/serviceAnswers';
 
@@ -44,7 +44,7 @@ export function facilitaPay(
 	const reads: string[] = [];
 	// Another FacilitaPay account (its IDs start at tx-1 again): this process's memory of the last
 	// one (the newest record of each list, answers) is not carried over.
-	sentMemory.clear();
+	resetMoney();
 	const reply = (request: IHttpRequestOptions) => {
 		const path = String(request.url).replace(/^.*\/api\/v1/, '');
 		const list = /^\/subject\/([^/]+)\/transactions$/.exec(path);

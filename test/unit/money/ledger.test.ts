@@ -1,4 +1,4 @@
-import { Ledger } from '../../../nodes/FacilitaPay/money/ledger';
+import { Ledger } from '../../../nodes/FacilitaPay/money';
 import { ProcessedStore } from '../../helpers/fakeExecuteContext';
 
 describe('Ledger', () => {

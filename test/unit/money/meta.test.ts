@@ -1,7 +1,6 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { sentMemory } from '../../../nodes/FacilitaPay/money/sentMemory';
-import { instanceName } from '../../../nodes/FacilitaPay/money/chain';
+import { instanceName, resetMoney } from '../../../nodes/FacilitaPay/money';
 import { ProcessedStore } from '../../helpers/fakeExecuteContext';
 import { FacilitaPay } from '../../../nodes/FacilitaPay/FacilitaPay.node';
 import type { ContextOptions } from '../helpers/executeContext';
@@ -98,7 +97,7 @@ describe('n8n 1.x: custom data only through $execution.customData', () => {
 			data,
 		);
 		expect((failed as Error).message).toMatch(/^Outcome unknown \(item 1\)/);
-		sentMemory.clear();
+		resetMoney();
 		const retried = await run(
 			{ parameters, executionId: newExecutionId(), mode: 'retry', replies: service.replies },
 			data,
@@ -123,7 +122,7 @@ describe('A FacilitaPay that does not keep meta', () => {
 			processedStore: new ProcessedStore(),
 			replies: service.replies,
 		});
-		sentMemory.clear();
+		resetMoney();
 		const { error } = await runNodeExpectingError({
 			parameters,
 			executionId: newExecutionId(),
@@ -178,7 +177,7 @@ describe('The node as an AI tool: the model names the payment', () => {
 		const service = facilitaPay();
 		const key = `topup-${newExecutionId()}`;
 		await tool(0, key, service, newExecutionId());
-		sentMemory.clear();
+		resetMoney();
 		const again = await tool(1, key, service, newExecutionId());
 		expect(service.sent()).toEqual(['99.90']);
 		expect(again.output[0].json).toMatchObject({ alreadyDone: true, id: 'tx-1' });

@@ -1,6 +1,6 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { sentMemory } from '../../../nodes/FacilitaPay/money/sentMemory';
+import { resetMoney } from '../../../nodes/FacilitaPay/money';
 import { ProcessedStore } from '../../helpers/fakeExecuteContext';
 import { runNode, runNodeExpectingError } from '../helpers/executeContext';
 import { skipRetryWaits } from '../helpers/retryWaits';
@@ -35,7 +35,7 @@ describe('Not paid (issue 24): a payment FacilitaPay does not hold under its ide
 			processedStore: store,
 			replies: service.replies,
 		});
-		sentMemory.clear();
+		resetMoney();
 		const retried = await runNode({
 			parameters: [payout('1000.00')],
 			executionId: newExecutionId(),
@@ -62,7 +62,7 @@ describe('Not paid (issue 24): a payment FacilitaPay does not hold under its ide
 			meta: {},
 		});
 		service.records.push(other('older'));
-		sentMemory.clear();
+		resetMoney();
 		const customData = {};
 		const parameters = [payout('100.00'), payout('100.00')];
 		const failed = await runNodeExpectingError({
@@ -112,7 +112,7 @@ describe('Not paid (issue 24): a payment FacilitaPay does not hold under its ide
 			replies: service.replies,
 		});
 		for (let day = 1; day <= 3; day++) {
-			sentMemory.clear();
+			resetMoney();
 			const later = await runNode({
 				parameters: [payout('70.00', { idempotencyKey: key })],
 				executionId: newExecutionId(),

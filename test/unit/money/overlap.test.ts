@@ -1,6 +1,6 @@
 import { sleep } from 'n8n-workflow';
 
-import { sentMemory } from '../../../nodes/FacilitaPay/money/sentMemory';
+import { resetMoney, sentMemory } from '../../../nodes/FacilitaPay/money';
 import { ProcessedStore } from '../../helpers/fakeExecuteContext';
 import { runNode, runNodeExpectingError } from '../helpers/executeContext';
 import { skipRetryWaits } from '../helpers/retryWaits';
@@ -123,7 +123,7 @@ describe('Paid twice (issue 32): a retry settles each item where it was sent', (
 			processedStore: new ProcessedStore(),
 			replies: service.replies,
 		});
-		sentMemory.clear();
+		resetMoney();
 		const retried = await runNode({
 			parameters: values.map((value) => payout(value, { subjectId: OTHER_SUBJECT })),
 			executionId: newExecutionId(),
@@ -165,7 +165,7 @@ describe('Paid twice (issue 32): a retry settles each item where it was sent', (
 			customData,
 			replies: service.replies,
 		});
-		sentMemory.clear();
+		resetMoney();
 		const { error } = await runNodeExpectingError({
 			parameters: [payout('2.00')],
 			executionId: newExecutionId(),
@@ -200,7 +200,7 @@ describe('Paid twice (issue 32): a retry settles each item where it was sent', (
 			replies: service.replies,
 		});
 		service.reads.length = 0;
-		sentMemory.clear();
+		resetMoney();
 		const again = await runNode({
 			parameters: [payout('1.00'), payout('2.00')],
 			executionId,

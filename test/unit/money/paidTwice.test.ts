@@ -1,4 +1,4 @@
-import { sentMemory } from '../../../nodes/FacilitaPay/money/sentMemory';
+import { resetMoney } from '../../../nodes/FacilitaPay/money';
 import { ProcessedStore } from '../../helpers/fakeExecuteContext';
 import { runNode, runNodeExpectingError } from '../helpers/executeContext';
 import { skipRetryWaits } from '../helpers/retryWaits';
@@ -70,7 +70,7 @@ describe('Paid twice (issue 24): a retried execution never pays an item again', 
 		});
 		expect(failed.error.message).toMatch(/^Outcome unknown/);
 
-		sentMemory.clear();
+		resetMoney();
 		const retried = await runNode({
 			parameters: [payout('1.00'), payout('2.00')],
 			executionId: newExecutionId(),
@@ -104,7 +104,7 @@ describe('Paid twice (issue 24): a retried execution never pays an item again', 
 			customData,
 			replies: service.replies,
 		});
-		sentMemory.clear();
+		resetMoney();
 		const again = await runNode({
 			parameters: values.map((value) => payout(value)),
 			executionId,
@@ -136,7 +136,7 @@ describe('Paid twice (issue 24): a retried execution never pays an item again', 
 			processedStore: new ProcessedStore(),
 			replies: service.replies,
 		});
-		sentMemory.clear();
+		resetMoney();
 		const retried = await runNode({
 			parameters: ['1.00', '2.00', '3.00'].map((value) => payout(value)),
 			executionId: newExecutionId(),
@@ -173,7 +173,7 @@ describe('Paid twice (issue 24): a retried execution never pays an item again', 
 			customData,
 			replies: service.replies,
 		});
-		sentMemory.clear();
+		resetMoney();
 		const third = await runNode({
 			parameters,
 			executionId: newExecutionId(),

@@ -1,4 +1,4 @@
-import { sentMemory } from '../../../nodes/FacilitaPay/money/sentMemory';
+import { resetMoney } from '../../../nodes/FacilitaPay/money';
 import { ProcessedStore } from '../../helpers/fakeExecuteContext';
 import { runNode, runNodeExpectingError } from '../helpers/executeContext';
 import { skipRetryWaits } from '../helpers/retryWaits';
@@ -26,7 +26,7 @@ describe('Reported done, never paid (issue 32)', () => {
 			replies: service.replies,
 		});
 		// Instance B: another n8n (its own database and process), its execution 1.
-		sentMemory.clear();
+		resetMoney();
 		const customData = {};
 		const failed = await runNodeExpectingError({
 			parameters,
@@ -128,7 +128,7 @@ describe('A key names one payment (issue 32)', () => {
 				processedStore: store,
 				replies: service.replies,
 			});
-			if (restart) sentMemory.clear();
+			if (restart) resetMoney();
 			const { error } = await runNodeExpectingError({
 				parameters: [payout('500.00', { idempotencyKey: 'INV-7' })],
 				executionId: newExecutionId(),
@@ -157,7 +157,7 @@ describe('A key names one payment (issue 32)', () => {
 				processedStore: store,
 				replies: service.replies,
 			});
-			if (restart) sentMemory.clear();
+			if (restart) resetMoney();
 			const { error } = await runNodeExpectingError({
 				parameters: [payout('100.00', { idempotencyKey: 'ORDER-77', subjectId: OTHER_SUBJECT })],
 				executionId: newExecutionId(),
@@ -181,7 +181,7 @@ describe('A key names one payment (issue 32)', () => {
 				replies: service.replies,
 			});
 		await run();
-		sentMemory.clear();
+		resetMoney();
 		const again = await run();
 		expect(again.output[0].json).toMatchObject({ alreadyDone: true, id: 'tx-1' });
 		expect(service.sent()).toEqual(['100.00']);
@@ -218,7 +218,7 @@ describe('Lookups are reads: a transient 5xx is retried (issue 32)', () => {
 			customData,
 			replies: service.replies,
 		});
-		sentMemory.clear();
+		resetMoney();
 		const retried = await runNode({
 			parameters: values.map((value) => payout(value)),
 			executionId: newExecutionId(),

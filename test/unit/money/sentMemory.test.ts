@@ -1,4 +1,4 @@
-import { SentMemory } from '../../../nodes/FacilitaPay/money/sentMemory';
+import { SentMemory } from '../../../nodes/FacilitaPay/money';
 
 describe("This process's memory of money requests: a fast path bounded by bytes", () => {
 	it('keeps an answer to replay until the answers budget is spent, then only the record ID', () => {

@@ -1,4 +1,4 @@
-import { AdaptiveLimiter } from '../../../nodes/FacilitaPay/transport/limiter';
+import { AdaptiveLimiter } from '../../../nodes/FacilitaPay/transport';
 
 /** Lets every promise chain that is ready run (no timers: the lint forbids them in every .ts file). */
 const tick = async () => {

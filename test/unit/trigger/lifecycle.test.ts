@@ -1,5 +1,5 @@
-import { clearProductionRegistrations } from '../../../nodes/FacilitaPayTrigger/registration/ownership';
-import { legacyDigest } from '../../../nodes/FacilitaPayTrigger/registration/secret';
+import { resetProcessState } from '../../../nodes/FacilitaPayTrigger/log';
+import { legacyDigest } from '../../../nodes/FacilitaPayTrigger/registration';
 import { httpError } from '../helpers/serviceAnswers';
 import {
 	BASE_URL,
@@ -18,7 +18,7 @@ const NOW = new Date('2025-06-02T10:30:00.000Z');
 type HookOptionsLike = { active?: boolean; replies?: unknown[] };
 
 beforeEach(() => {
-	clearProductionRegistrations();
+	resetProcessState();
 	jest.useFakeTimers({
 		now: NOW,
 		doNotFake: ['nextTick', 'queueMicrotask', 'setImmediate'],

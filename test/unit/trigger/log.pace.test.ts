@@ -5,7 +5,7 @@ import {
 	nextReadAt,
 	PROMPT_GAP_MS,
 	readOnNow,
-} from '../../../nodes/FacilitaPayTrigger/log/pace';
+} from '../../../nodes/FacilitaPayTrigger/log';
 
 // When the reader reads the log (nodes/FacilitaPayTrigger/log/pace.ts): pure rules, by table.
 

@@ -6,10 +6,10 @@ import {
 	LogReader,
 	processState,
 	readLogState,
+	realDeps,
 	resetProcessState,
 	writeLogState,
 } from '../../../nodes/FacilitaPayTrigger/log';
-import { realDeps } from '../../../nodes/FacilitaPayTrigger/log/reader';
 import { FakeLog, FakeTime, triggerContext } from './fakeLog';
 import { PRODUCTION_URL, registeredStaticData } from './triggerContext';
 

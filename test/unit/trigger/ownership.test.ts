@@ -1,4 +1,4 @@
-import { ownershipFrom } from '../../../nodes/FacilitaPayTrigger/registration/ownership';
+import { ownershipFrom } from '../../../nodes/FacilitaPayTrigger/registration';
 
 const OURS = 'https://n8n.example.com/webhook/3f1c/webhook';
 const THEIRS = 'https://elsewhere.example.com/hook';

@@ -1,4 +1,4 @@
-import { isUnreachableFromInternet } from '../../../nodes/FacilitaPayTrigger/registration/stored';
+import { isUnreachableFromInternet } from '../../../nodes/FacilitaPayTrigger/registration';
 
 // The trigger warns when n8n gives it a URL FacilitaPay, on the internet, cannot reach. Which hosts
 // are local is the credential's rule (isLocalHost), so both answer alike: a name that only starts

@@ -2,12 +2,12 @@ import type { IDataObject } from 'n8n-workflow';
 
 import {
 	processState,
+	realDeps,
 	resetProcessState,
 	runTrigger,
+	sameWebhook,
 	triggerKey,
 } from '../../../nodes/FacilitaPayTrigger/log';
-import { sameWebhook } from '../../../nodes/FacilitaPayTrigger/log/manual';
-import { realDeps } from '../../../nodes/FacilitaPayTrigger/log/reader';
 import { FakeLog, FakeTime, triggerContext } from './fakeLog';
 import { SECRET, TEST_URL, receive } from './triggerContext';
 

@@ -8,7 +8,7 @@ import {
 	secretHmac,
 	secretKey,
 	secretsEqual,
-} from '../../../nodes/FacilitaPayTrigger/registration/secret';
+} from '../../../nodes/FacilitaPayTrigger/registration';
 import { credentials } from './triggerContext';
 
 describe('secretsEqual: constant-time comparison that never throws', () => {

@@ -12,7 +12,7 @@ import type {
 import { sleep } from 'n8n-workflow';
 
 import { FacilitaPayTrigger } from '../../../nodes/FacilitaPayTrigger/FacilitaPayTrigger.node';
-import { secretHmac, secretKey } from '../../../nodes/FacilitaPayTrigger/registration/secret';
+import { secretHmac, secretKey } from '../../../nodes/FacilitaPayTrigger/registration';
 import { workflowNode } from '../helpers/workflowNode';
 
 /**

@@ -6,7 +6,7 @@ import type { Check } from '../../validation/result';
 import { checkMetadata, NODE_META_FIELDS } from '../../validation/metadata';
 import { checkPathId } from '../../validation/pathId';
 import type { FacilitaPayError } from '../../transport';
-import { errorFromFacts } from '../../transport/errors';
+import { errorFromFacts } from '../../transport';
 import { locatorValue } from './locator';
 
 /**

@@ -1,8 +1,14 @@
 import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 
 import type { ApiRequest, FacilitaPayError, RunState } from '../../transport';
-import { apiDownload, apiRequest, apiRequestAllItems, factsOf } from '../../transport';
-import { errorFromFacts, setFacts } from '../../transport/errors';
+import {
+	apiDownload,
+	apiRequest,
+	apiRequestAllItems,
+	errorFromFacts,
+	factsOf,
+	setFacts,
+} from '../../transport';
 import type { MoneyItem } from '../../money';
 import { MoneyRun, recordIdOf } from '../../money';
 import { maskCardData, redactCardError } from '../../security/cardData';

@@ -2,7 +2,7 @@ import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { maskedJson } from '../../security/cardData';
-import { errorFromFacts } from '../../transport/errors';
+import { errorFromFacts } from '../../transport';
 import { idParameter } from '../common/input';
 import { locatorField } from '../common/locator';
 import type { ItemWork } from '../node.type';

@@ -4,7 +4,7 @@ import { updateDisplayOptions } from 'n8n-workflow';
 import { NOTIFICATION_LABELS, notificationQuerySchema } from '../../schemas/notification';
 import { OPTIONS_COLLECTION, returnAllOrLimit } from '../common/fields';
 import { compact, validateBody } from '../common/input';
-import { SERVICE_PAGE_SIZE } from '../../transport/paging';
+import { SERVICE_PAGE_SIZE } from '../../transport';
 import type { ItemWork } from '../node.type';
 
 const properties: INodeProperties[] = [

@@ -3,7 +3,7 @@ import { updateDisplayOptions } from 'n8n-workflow';
 
 import { returnAllOrLimit, simplifyField } from '../common/fields';
 import { simplifySubject } from '../common/simplify';
-import { SERVICE_PAGE_SIZE } from '../../transport/paging';
+import { SERVICE_PAGE_SIZE } from '../../transport';
 import type { ItemWork } from '../node.type';
 
 const properties: INodeProperties[] = [...returnAllOrLimit, simplifyField];

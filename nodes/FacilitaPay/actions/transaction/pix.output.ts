@@ -6,7 +6,7 @@ import type {
 } from 'n8n-workflow';
 
 import { encodeQr, qrToSvg } from '../../qr';
-import { errorFromFacts } from '../../transport/errors';
+import { errorFromFacts } from '../../transport';
 import { serviceTimeInUtc } from '../../validation/dates';
 import { parseBrCode } from '../../validation/pix';
 

@@ -2,7 +2,7 @@ import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { enableWebhooksSchema, WEBHOOK_LABELS, WEBHOOK_URL_EXAMPLE } from '../../schemas/webhook';
-import { errorFromFacts } from '../../transport/errors';
+import { errorFromFacts } from '../../transport';
 import { validateBody } from '../common/input';
 import type { ItemWork } from '../node.type';
 

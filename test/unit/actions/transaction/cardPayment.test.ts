@@ -5,7 +5,7 @@ import { httpError } from '../../helpers/serviceAnswers';
 import { skipRetryWaits } from '../../helpers/retryWaits';
 import { SUBJECT_ID } from '../../../fixtures/subjects';
 import { clock } from '../../../../nodes/FacilitaPay/clock';
-import { sentMemory } from '../../../../nodes/FacilitaPay/money/sentMemory';
+import { resetMoney } from '../../../../nodes/FacilitaPay/money';
 import { facilitaPay, newExecutionId } from '../../money/fixtures';
 import { everythingIn } from '../subscription/fixtures';
 import { CARD_PAYMENT_TO_ACCOUNT as TO_ACCOUNT, cardPayment } from './fixtures';
@@ -193,7 +193,7 @@ describe('Transaction > Create Card Payment', () => {
 				replies: service.replies,
 			});
 		await run();
-		sentMemory.clear();
+		resetMoney();
 		const again = await run();
 		expect(service.payouts).toHaveLength(1);
 		// The stand-in echoes the card in its record, as a careless service might.

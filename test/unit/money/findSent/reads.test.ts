@@ -1,4 +1,4 @@
-import { MAX_PAGES } from '../../../../nodes/FacilitaPay/money/reads';
+import { MAX_PAGES } from '../../../../nodes/FacilitaPay/money';
 import type { ApiRequest } from '../../../../nodes/FacilitaPay/transport';
 import {
 	lookup,
