@@ -19,14 +19,7 @@ export type { LogState } from './selection';
 export type { ReaderDeps } from './reader';
 export { LogReader, realDeps } from './reader';
 export { sameWebhook } from './manual';
-export {
-	AFTER_FAILURE_MS,
-	IDLE_POLL_MS,
-	learntFullPage,
-	nextReadAt,
-	PROMPT_GAP_MS,
-	readOnNow,
-} from './pace';
+export * from './pace';
 
 function keyOf(ctx: ITriggerFunctions): string {
 	return triggerKey(ctx.getWorkflow().id, ctx.getNode().id);

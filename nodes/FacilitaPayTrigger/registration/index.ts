@@ -33,15 +33,7 @@ import {
  */
 export { accountOf } from './account';
 export { ownershipFrom } from './ownership';
-export {
-	canonicalSecret,
-	legacyDigest,
-	matchesStoredHmac,
-	recoverLegacySecret,
-	secretHmac,
-	secretKey,
-	secretsEqual,
-} from './secret';
+export * from './secret';
 export { isUnreachableFromInternet } from './stored';
 
 function workflowIdOf(ctx: IHookFunctions): string {

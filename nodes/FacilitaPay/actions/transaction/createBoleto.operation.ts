@@ -1,5 +1,4 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
-import { updateDisplayOptions } from 'n8n-workflow';
 
 import { clock } from '../../clock';
 import {
@@ -8,25 +7,19 @@ import {
 	SETTLEMENT_CURRENCIES,
 	TRANSACTION_LABELS,
 } from '../../schemas/transaction';
-import {
-	bankAccountIdField,
-	currencyField,
-	metadataField,
-	subjectIdField,
-	valueField,
-} from '../common/fields';
+import * as fields from '../common/fields';
 import { validateBody, withMetadata } from '../common/input';
 import type { ItemWork, MoneyDeclaration } from '../node.type';
-import { createTransaction, transactionInput } from './transaction.requests';
+import { createTransaction, transactionInput, transactionOperation } from './transaction.requests';
 import { inSubjectTransactions } from '../../money';
 
 const properties: INodeProperties[] = [
-	subjectIdField(
+	fields.subjectIdField(
 		'ID of the customer who pays. The subject must have every address field, an email and a phone number registered.',
 	),
-	valueField('Amount in BRL with exactly two decimals'),
-	currencyField('currency', 'Currency', 'A boleto is paid in BRL', BOLETO_CURRENCIES),
-	currencyField(
+	fields.valueField('Amount in BRL with exactly two decimals'),
+	fields.currencyField('currency', 'Currency', 'A boleto is paid in BRL', BOLETO_CURRENCIES),
+	fields.currencyField(
 		'exchangeCurrency',
 		'Exchange Currency',
 		'Currency the payment is converted to: the currency of the To Bank Account',
@@ -41,18 +34,15 @@ const properties: INodeProperties[] = [
 		description:
 			'Due date of the boleto (YYYY-MM-DD), today or later. Confirmation of payment can take up to 3 business days.',
 	},
-	bankAccountIdField(
+	fields.bankAccountIdField(
 		'toBankAccountId',
 		'To Bank Account ID',
 		'Account that receives the funds after payment',
 	),
-	metadataField,
+	fields.metadataField,
 ];
 
-export const description = updateDisplayOptions(
-	{ show: { resource: ['transaction'], operation: ['createBoleto'] } },
-	properties,
-);
+export const description = transactionOperation('createBoleto', properties);
 
 export async function prepare(this: IExecuteFunctions, i: number): Promise<ItemWork> {
 	const transaction = validateBody(

@@ -1,14 +1,11 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
-import { updateDisplayOptions } from 'n8n-workflow';
 
 import { clock } from '../../clock';
 import { CARD_PAYMENT_LABELS, cardPaymentSchemaFor } from '../../schemas/cardPayment';
-import { SETTLEMENT_CURRENCIES } from '../../schemas/transaction';
 import { maskedJson, withCardDataHidden } from '../../security/cardData';
 import { CARD_CURRENCIES } from '../../validation/amount';
 import {
 	ADDITIONAL_FIELDS,
-	bankAccountIdField,
 	currencyField,
 	metadataField,
 	documentTypeOptions,
@@ -19,7 +16,8 @@ import { compact, validateBody, withMetadata } from '../common/input';
 import type { ItemWork, MoneyDeclaration } from '../node.type';
 import { inSubjectTransactions } from '../../money';
 import { cardFromParameters, cardProperties, secretsOf } from '../subscription/card.fields';
-import { createTransaction, transactionInput } from './transaction.requests';
+import { createTransaction, transactionInput, transactionOperation } from './transaction.requests';
+import { cardDestinationFields } from './cardDestination.fields';
 import { DOCUMENT_TYPES } from '../../validation/documents';
 
 const properties: INodeProperties[] = [
@@ -41,17 +39,7 @@ const properties: INodeProperties[] = [
 		'Currency charged to the card (ISO 4217). Cards work in BRL, CLP, COP and MXN only.',
 		CARD_CURRENCIES,
 	),
-	currencyField(
-		'exchangeCurrency',
-		'Exchange Currency',
-		'Currency of the destination account',
-		SETTLEMENT_CURRENCIES,
-	),
-	bankAccountIdField(
-		'toBankAccountId',
-		'To Bank Account ID',
-		'Destination account; its currency must equal the Exchange Currency',
-	),
+	...cardDestinationFields,
 	...cardProperties,
 	metadataField,
 	{
@@ -99,10 +87,7 @@ const properties: INodeProperties[] = [
 	},
 ];
 
-export const description = updateDisplayOptions(
-	{ show: { resource: ['transaction'], operation: ['createCardPayment'] } },
-	properties,
-);
+export const description = transactionOperation('createCardPayment', properties);
 
 /**
  * `POST /transactions` with `from_credit_card`: the card is charged once (a money-moving request),

@@ -1,15 +1,11 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
-import { updateDisplayOptions } from 'n8n-workflow';
 
-import {
-	checkoutSchema,
-	SETTLEMENT_CURRENCIES,
-	TRANSACTION_LABELS,
-} from '../../schemas/transaction';
-import { bankAccountIdField, currencyField, subjectIdField, valueField } from '../common/fields';
+import { checkoutSchema, TRANSACTION_LABELS } from '../../schemas/transaction';
+import { currencyField, subjectIdField, valueField } from '../common/fields';
 import { validateBody } from '../common/input';
 import type { ItemWork, MoneyDeclaration } from '../node.type';
-import { createTransaction, transactionInput } from './transaction.requests';
+import { createTransaction, transactionInput, transactionOperation } from './transaction.requests';
+import { cardDestinationFields } from './cardDestination.fields';
 import { CARD_CURRENCIES } from '../../validation/amount';
 import { nowhere } from '../../money';
 
@@ -25,23 +21,10 @@ const properties: INodeProperties[] = [
 		'Original currency (ISO 4217). Cards work in BRL, CLP, COP and MXN only.',
 		CARD_CURRENCIES,
 	),
-	currencyField(
-		'exchangeCurrency',
-		'Exchange Currency',
-		'Currency of the destination account',
-		SETTLEMENT_CURRENCIES,
-	),
-	bankAccountIdField(
-		'toBankAccountId',
-		'To Bank Account ID',
-		'Destination account; its currency must equal the Exchange Currency',
-	),
+	...cardDestinationFields,
 ];
 
-export const description = updateDisplayOptions(
-	{ show: { resource: ['transaction'], operation: ['createCheckout'] } },
-	properties,
-);
+export const description = transactionOperation('createCheckout', properties);
 
 export async function prepare(this: IExecuteFunctions, i: number): Promise<ItemWork> {
 	const body = validateBody(

@@ -1,5 +1,4 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
-import { updateDisplayOptions } from 'n8n-workflow';
 
 import { clock } from '../../clock';
 import {
@@ -7,24 +6,20 @@ import {
 	SETTLEMENT_CURRENCIES,
 	TRANSACTION_LABELS,
 } from '../../schemas/transaction';
-import {
-	bankAccountIdField,
-	currencyField,
-	metadataField,
-	subjectIdField,
-	valueField,
-} from '../common/fields';
+import * as fields from '../common/fields';
 import { invalidInput, validateBody, withMetadata } from '../common/input';
 import { checkDynamicPixExpiry } from '../../validation/dates';
 import { pixOutputItem, qrCodeImageFields, qrCodeTarget } from './pix.output';
 import type { ItemWork, MoneyDeclaration } from '../node.type';
-import { createTransaction, transactionInput } from './transaction.requests';
+import { createTransaction, transactionInput, transactionOperation } from './transaction.requests';
 import { answerAsJson } from '../common/output';
 import { inSubjectTransactions } from '../../money';
 
 const properties: INodeProperties[] = [
-	subjectIdField('ID of the registered customer who will pay'),
-	valueField('Amount in BRL with exactly two decimals. The QR code’s amount cannot change later.'),
+	fields.subjectIdField('ID of the registered customer who will pay'),
+	fields.valueField(
+		'Amount in BRL with exactly two decimals. The QR code’s amount cannot change later.',
+	),
 	{
 		displayName: 'Expires At',
 		name: 'dynamicPixExpiresAt',
@@ -34,30 +29,27 @@ const properties: INodeProperties[] = [
 		description:
 			'When the QR code stops accepting payment (optional: clear it to let FacilitaPay decide). Must be more than one minute ahead; a time without a zone is read in the workflow’s time zone. Unpaid codes send the payment_expired event.',
 	},
-	bankAccountIdField(
+	fields.bankAccountIdField(
 		'fromBankAccountId',
 		'From Bank Account ID',
 		'Your exclusive BRL bank account at FacilitaPay. It must have a registered PIX key.',
 	),
-	bankAccountIdField(
+	fields.bankAccountIdField(
 		'toBankAccountId',
 		'To Bank Account ID',
 		'Account that receives the funds; its currency must equal the Exchange Currency',
 	),
-	currencyField(
+	fields.currencyField(
 		'exchangeCurrency',
 		'Exchange Currency',
 		'Currency the BRL received is converted to (the destination account’s currency)',
 		SETTLEMENT_CURRENCIES,
 	),
 	...qrCodeImageFields,
-	metadataField,
+	fields.metadataField,
 ];
 
-export const description = updateDisplayOptions(
-	{ show: { resource: ['transaction'], operation: ['createDynamicPix'] } },
-	properties,
-);
+export const description = transactionOperation('createDynamicPix', properties);
 
 export async function prepare(this: IExecuteFunctions, i: number): Promise<ItemWork> {
 	const transaction = validateBody(

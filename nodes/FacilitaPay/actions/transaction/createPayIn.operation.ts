@@ -1,5 +1,4 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
-import { updateDisplayOptions } from 'n8n-workflow';
 
 import {
 	PAY_IN_CURRENCIES,
@@ -7,18 +6,11 @@ import {
 	payInSchema,
 	TRANSACTION_LABELS,
 } from '../../schemas/transaction';
-import {
-	ADDITIONAL_FIELDS,
-	bankAccountIdField,
-	currencyField,
-	metadataField,
-	subjectIdField,
-	valueField,
-} from '../common/fields';
+import * as fields from '../common/fields';
 import { invalidInput, jsonParameter, validateBody, withMetadata } from '../common/input';
 import { answerAsJson } from '../common/output';
 import type { ItemWork, MoneyDeclaration } from '../node.type';
-import { createTransaction, transactionInput } from './transaction.requests';
+import { createTransaction, transactionInput, transactionOperation } from './transaction.requests';
 import { withDynamicClabe } from './payIn.output';
 import { inSubjectTransactions } from '../../money';
 
@@ -30,8 +22,8 @@ const properties: INodeProperties[] = [
 		type: 'notice',
 		default: '',
 	},
-	subjectIdField('The registered customer who pays'),
-	currencyField(
+	fields.subjectIdField('The registered customer who pays'),
+	fields.currencyField(
 		'currency',
 		'Currency',
 		'Currency the customer pays in: a local currency or a stablecoin',
@@ -39,29 +31,29 @@ const properties: INodeProperties[] = [
 		'MXN',
 	),
 	{
-		...valueField('Amount in the currency paid'),
+		...fields.valueField('Amount in the currency paid'),
 		hint: 'Decimals follow the currency: 150.00 in MXN, COP and stablecoins; 15000 in CLP (no decimals)',
 	},
-	currencyField(
+	fields.currencyField(
 		'exchangeCurrency',
 		'Exchange Currency',
 		'Currency the amount is converted to (the currency of the To Bank Account); equal to Currency for no conversion',
 		PAY_IN_EXCHANGE_CURRENCIES,
 		'MXN',
 	),
-	bankAccountIdField(
+	fields.bankAccountIdField(
 		'fromBankAccountId',
 		'From Bank Account ID',
 		'Your real account in the currency paid (the documentation’s general page; its Chile page uses a cash-in account here)',
 	),
-	bankAccountIdField(
+	fields.bankAccountIdField(
 		'toBankAccountId',
 		'To Bank Account ID',
 		'Your internal cash-in account that receives the funds; its currency must equal the Exchange Currency',
 	),
-	metadataField,
+	fields.metadataField,
 	{
-		...ADDITIONAL_FIELDS,
+		...fields.ADDITIONAL_FIELDS,
 		options: [
 			{
 				displayName: 'Extra Transaction Fields (JSON)',
@@ -75,10 +67,7 @@ const properties: INodeProperties[] = [
 	},
 ];
 
-export const description = updateDisplayOptions(
-	{ show: { resource: ['transaction'], operation: ['createPayIn'] } },
-	properties,
-);
+export const description = transactionOperation('createPayIn', properties);
 
 /** The fields the node checks itself: extra fields may not replace them. */
 const CHECKED_FIELDS = [

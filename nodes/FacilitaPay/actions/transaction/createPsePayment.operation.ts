@@ -1,21 +1,14 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
-import { updateDisplayOptions } from 'n8n-workflow';
 
 import { LOCAL_PAY_IN_LABELS, psePaymentSchema } from '../../schemas/localPayIn';
 import { PAY_IN_EXCHANGE_CURRENCIES } from '../../schemas/transaction';
-import {
-	bankAccountIdField,
-	currencyField,
-	metadataField,
-	subjectIdField,
-	valueField,
-} from '../common/fields';
+import * as fields from '../common/fields';
 import { validateBody, withMetadata } from '../common/input';
 import { locatorField, locatorValue } from '../common/locator';
 import { answerAsJson } from '../common/output';
 import type { ItemWork, MoneyDeclaration } from '../node.type';
 import { inSubjectTransactions } from '../../money';
-import { createTransaction, transactionInput } from './transaction.requests';
+import { createTransaction, transactionInput, transactionOperation } from './transaction.requests';
 import { validUntil } from './payIn.output';
 
 /** A PSE payment URL can be used for this long after the payment is created (public docs). */
@@ -29,18 +22,18 @@ const properties: INodeProperties[] = [
 		type: 'notice',
 		default: '',
 	},
-	subjectIdField(
+	fields.subjectIdField(
 		'The registered customer who pays; PSE needs their e-mail, phone and address registered',
 	),
-	{ ...valueField('Amount in Colombian pesos (COP)'), placeholder: 'e.g. 200000.00' },
-	currencyField(
+	{ ...fields.valueField('Amount in Colombian pesos (COP)'), placeholder: 'e.g. 200000.00' },
+	fields.currencyField(
 		'exchangeCurrency',
 		'Exchange Currency',
 		'Currency the amount is converted to (the currency of the To Bank Account); COP for no conversion',
 		PAY_IN_EXCHANGE_CURRENCIES,
 		'COP',
 	),
-	bankAccountIdField(
+	fields.bankAccountIdField(
 		'toBankAccountId',
 		'To Bank Account ID',
 		'Your internal cash-in account that receives the funds; its currency must equal the Exchange Currency',
@@ -73,13 +66,10 @@ const properties: INodeProperties[] = [
 		placeholder: 'e.g. Order 1001',
 		description: 'What the customer pays for, shown by PSE',
 	},
-	metadataField,
+	fields.metadataField,
 ];
 
-export const description = updateDisplayOptions(
-	{ show: { resource: ['transaction'], operation: ['createPsePayment'] } },
-	properties,
-);
+export const description = transactionOperation('createPsePayment', properties);
 
 /**
  * `POST /transactions` in COP with `from_pse` and no `from_bank_account_id` (FacilitaPay's public

@@ -1,20 +1,13 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
-import { updateDisplayOptions } from 'n8n-workflow';
 
 import { LOCAL_PAY_IN_LABELS, speiPaymentSchema } from '../../schemas/localPayIn';
 import { PAY_IN_EXCHANGE_CURRENCIES } from '../../schemas/transaction';
-import {
-	bankAccountIdField,
-	currencyField,
-	metadataField,
-	subjectIdField,
-	valueField,
-} from '../common/fields';
+import * as fields from '../common/fields';
 import { validateBody, withMetadata } from '../common/input';
 import { answerAsJson } from '../common/output';
 import type { ItemWork, MoneyDeclaration } from '../node.type';
 import { inSubjectTransactions } from '../../money';
-import { createTransaction, transactionInput } from './transaction.requests';
+import { createTransaction, transactionInput, transactionOperation } from './transaction.requests';
 import { CLABE_DAYS, withDynamicClabe } from './payIn.output';
 
 export { CLABE_DAYS };
@@ -27,16 +20,16 @@ const properties: INodeProperties[] = [
 		type: 'notice',
 		default: '',
 	},
-	subjectIdField('The registered customer who pays'),
-	{ ...valueField('Amount in Mexican pesos (MXN)'), placeholder: 'e.g. 1500.00' },
-	currencyField(
+	fields.subjectIdField('The registered customer who pays'),
+	{ ...fields.valueField('Amount in Mexican pesos (MXN)'), placeholder: 'e.g. 1500.00' },
+	fields.currencyField(
 		'exchangeCurrency',
 		'Exchange Currency',
 		'Currency the amount is converted to (the currency of the To Bank Account); MXN for no conversion',
 		PAY_IN_EXCHANGE_CURRENCIES,
 		'MXN',
 	),
-	bankAccountIdField(
+	fields.bankAccountIdField(
 		'toBankAccountId',
 		'To Bank Account ID',
 		'Your internal cash-in account that receives the funds; its currency must equal the Exchange Currency',
@@ -49,13 +42,10 @@ const properties: INodeProperties[] = [
 		placeholder: 'e.g. Pedido 1001',
 		description: 'What the customer pays for',
 	},
-	metadataField,
+	fields.metadataField,
 ];
 
-export const description = updateDisplayOptions(
-	{ show: { resource: ['transaction'], operation: ['createSpeiPayment'] } },
-	properties,
-);
+export const description = transactionOperation('createSpeiPayment', properties);
 
 /** The CLABE of the answer: `from_spei.clabe`, else `payment_info.dynamic_clabe`. */
 export function clabeOf(json: IDataObject): string | undefined {

@@ -1,5 +1,4 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
-import { updateDisplayOptions } from 'n8n-workflow';
 
 import { IDENTITY_FIELD } from '../../money';
 import { SERVICE_PAGE_SIZE } from '../../transport';
@@ -8,6 +7,7 @@ import { requiredText, simplifyField, subjectIdField } from '../common/fields';
 import { requireValid } from '../common/input';
 import { locatorValue } from '../common/locator';
 import { simplifyTransaction } from '../common/simplify';
+import { transactionOperation } from './transaction.requests';
 import type { ItemWork } from '../node.type';
 
 /**
@@ -27,10 +27,7 @@ const properties: INodeProperties[] = [
 	simplifyField,
 ];
 
-export const description = updateDisplayOptions(
-	{ show: { resource: ['transaction'], operation: ['findByIdempotencyKey'] } },
-	properties,
-);
+export const description = transactionOperation('findByIdempotencyKey', properties);
 
 function keyCheck(value: unknown): { ok: true; value: string } | { ok: false; reason: string } {
 	const key = String(value ?? '').trim();

@@ -1,19 +1,16 @@
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
-import { updateDisplayOptions } from 'n8n-workflow';
 
 import { simplifyField, transactionIdField } from '../common/fields';
 import { idParameter } from '../common/input';
 import { simplifyTransaction } from '../common/simplify';
 import { pixOutputItem, qrCodeImageFields, qrCodeTarget } from './pix.output';
+import { transactionOperation } from './transaction.requests';
 import type { ItemWork } from '../node.type';
 import { answerAsJson } from '../common/output';
 
 const properties: INodeProperties[] = [transactionIdField, simplifyField, ...qrCodeImageFields];
 
-export const description = updateDisplayOptions(
-	{ show: { resource: ['transaction'], operation: ['get'] } },
-	properties,
-);
+export const description = transactionOperation('get', properties);
 
 export async function prepare(this: IExecuteFunctions, i: number): Promise<ItemWork> {
 	const id = idParameter(this, i, 'transactionId', 'Transaction ID');

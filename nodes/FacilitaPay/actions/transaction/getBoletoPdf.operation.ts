@@ -1,8 +1,8 @@
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
-import { updateDisplayOptions } from 'n8n-workflow';
 
 import { binaryPropertyOutputField, transactionIdField } from '../common/fields';
 import { idParameter } from '../common/input';
+import { transactionOperation } from './transaction.requests';
 import type { ItemWork } from '../node.type';
 import type { BinaryResponse } from '../../transport';
 
@@ -14,10 +14,7 @@ const properties: INodeProperties[] = [
 	binaryPropertyOutputField('data'),
 ];
 
-export const description = updateDisplayOptions(
-	{ show: { resource: ['transaction'], operation: ['getBoletoPdf'] } },
-	properties,
-);
+export const description = transactionOperation('getBoletoPdf', properties);
 
 export async function prepare(this: IExecuteFunctions, i: number): Promise<ItemWork> {
 	const id = idParameter(this, i, 'transactionId', 'Transaction ID');

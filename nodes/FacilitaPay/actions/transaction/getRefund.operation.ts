@@ -1,10 +1,9 @@
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
-import { updateDisplayOptions } from 'n8n-workflow';
 
 import { transactionIdField } from '../common/fields';
 import { idParameter } from '../common/input';
 import type { ItemWork } from '../node.type';
-import { withTransactionId } from './transaction.requests';
+import { withTransactionId, transactionOperation } from './transaction.requests';
 
 const properties: INodeProperties[] = [
 	{
@@ -23,10 +22,7 @@ const properties: INodeProperties[] = [
 	},
 ];
 
-export const description = updateDisplayOptions(
-	{ show: { resource: ['transaction'], operation: ['getRefund'] } },
-	properties,
-);
+export const description = transactionOperation('getRefund', properties);
 
 /**
  * `GET /transactions/:id/refund_received_transaction/:refund_id` (the payment-orchestrator

@@ -13,6 +13,17 @@ import { answerAsJson } from '../common/output';
 import { sendOnce } from '../common/sendOnce';
 import type { ItemWork } from '../node.type';
 
+/** An operation's parameters, shown only for the Transaction resource and that operation. */
+export function transactionOperation(
+	operation: string,
+	properties: INodeProperties[],
+): INodeProperties[] {
+	return updateDisplayOptions(
+		{ show: { resource: ['transaction'], operation: [operation] } },
+		properties,
+	);
+}
+
 /**
  * The parts every new transaction has, under the API's names, read from one item: the customer,
  * the destination account, the currencies and the value; the source account when the operation
@@ -66,10 +77,7 @@ export function transactionAction(
 	prepare: (this: IExecuteFunctions, i: number) => Promise<ItemWork>;
 } {
 	return {
-		description: updateDisplayOptions(
-			{ show: { resource: ['transaction'], operation: [operation] } },
-			[{ ...transactionIdField, ...field }],
-		),
+		description: transactionOperation(operation, [{ ...transactionIdField, ...field }]),
 		async prepare(this: IExecuteFunctions, i: number): Promise<ItemWork> {
 			const id = idParameter(this, i, 'transactionId', 'Transaction ID');
 			return sendOnce(
