@@ -86,7 +86,6 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 			// again when it is its turn.
 			if (estimateBytes(work.request.body, KEEP_PREPARED_BYTES) > KEEP_PREPARED_BYTES) {
 				slot.work = undefined;
-				slot.prepareAtSend = true;
 				if (slot.money)
 					slot.money = { ...slot.money, request: { ...work.request, body: undefined } };
 			}

@@ -14,8 +14,7 @@ export function hint(
 
 /** One item's state between checking and sending. */
 export interface Slot {
+	/** Undefined when the work was too big to keep: it is prepared again right before sending. */
 	work?: ItemWork;
-	/** The work was too big to keep: prepare again right before sending. */
-	prepareAtSend?: boolean;
 	money?: MoneyItem;
 }
