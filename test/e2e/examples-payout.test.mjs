@@ -72,17 +72,25 @@ describeE2e('Example workflow "Pay out to a new customer" in a real n8n 2.x', ()
 				subject_is_receiver: true,
 			});
 
-			// What reached FacilitaPay, in order: the customer, their account, the balance, the lookup of
-			// the payout's Idempotency Key in FacilitaPay's own record (docs/money.md), the payout.
-			const received = (await sandboxRequests({ after: mark }, state)).filter((r) =>
-				r.url.startsWith('/api/v1/'),
+			// What reached FacilitaPay, in order: the customer, the workflow's own look for an earlier
+			// payout under the reference (Find By Idempotency Key), their account, the balance, the lookup
+			// of the payout's Idempotency Key in FacilitaPay's own record (docs/money.md), the payout, then
+			// the key read again after the answer, from the newest record known before it (the check
+			// that no overlapping execution paid under the same key: the new record, then an empty page).
+			// The example's trigger reads the notification log in the background whenever it polls: its
+			// reads are not part of this order.
+			const received = (await sandboxRequests({ after: mark }, state)).filter(
+				(r) => r.url.startsWith('/api/v1/') && r.route !== 'GET /api/v1/notifications',
 			);
 			expect(received.map((r) => r.route)).toEqual([
 				'POST /api/v1/subject/people',
+				'GET /api/v1/subject/:id/transactions',
 				'POST /api/v1/subject/:id/bank_accounts',
 				'GET /api/v1/bank_accounts/:id/balance',
 				'GET /api/v1/subject/:id/transactions',
 				'POST /api/v1/transactions',
+				'GET /api/v1/subject/:id/transactions',
+				'GET /api/v1/subject/:id/transactions',
 			]);
 			const subjectId = payout.subject_id;
 			expect(received[0].body.person).toMatchObject({
@@ -90,8 +98,9 @@ describeE2e('Example workflow "Pay out to a new customer" in a real n8n 2.x', ()
 				document_number: cpf,
 				social_name: 'Paulo Payout',
 			});
-			expect(received[1].url).toBe(`/api/v1/subject/${subjectId}/bank_accounts`);
-			expect(received[1].body.bank_account).toEqual({
+			expect(received[1].url.split('?')[0]).toBe(`/api/v1/subject/${subjectId}/transactions`);
+			expect(received[2].url).toBe(`/api/v1/subject/${subjectId}/bank_accounts`);
+			expect(received[2].body.bank_account).toEqual({
 				currency: 'BRL',
 				account_type: 'conta-corrente',
 				account_number: '98765-4',
@@ -102,7 +111,7 @@ describeE2e('Example workflow "Pay out to a new customer" in a real n8n 2.x', ()
 				branch_country: 'BRA',
 				bank: { code: '341' },
 			});
-			expect(received[2].url).toBe(`/api/v1/bank_accounts/${ACCOUNT_IDS.usdCashOut}/balance`);
+			expect(received[3].url).toBe(`/api/v1/bank_accounts/${ACCOUNT_IDS.usdCashOut}/balance`);
 			const [execution] = await newExecutions(workflow.id, state, { known, what: 'the payout' });
 			const [account] = /** @type {any[]} */ (nodeOutput(execution, 'Register Bank Account'));
 			const [balance] = /** @type {any[]} */ (nodeOutput(execution, 'Check Balance'));
@@ -111,15 +120,19 @@ describeE2e('Example workflow "Pay out to a new customer" in a real n8n 2.x', ()
 				balance: balanceBefore.balance,
 				currency: 'USD',
 			});
-			expect(received[3].url.split('?')[0]).toBe(`/api/v1/subject/${subjectId}/transactions`);
-			expect(received[4].body.transaction).toEqual({
+			expect(received[4].url.split('?')[0]).toBe(`/api/v1/subject/${subjectId}/transactions`);
+			expect(received[5].body.transaction).toEqual({
 				subject_id: subjectId,
 				from_bank_account_id: ACCOUNT_IDS.usdCashOut,
 				to_bank_account_id: account.id,
 				currency: 'USD',
 				exchange_currency: 'BRL',
 				value: '250.00',
-				meta: { n8n_facilitapay_ref: expect.stringMatching(/^key:/) },
+				// The key and the fingerprint of what it pays (a key reused for another payment is refused).
+				meta: {
+					n8n_facilitapay_ref: expect.stringMatching(/^key:/),
+					n8n_facilitapay_fp: expect.stringMatching(/^[\w-]{16}$/),
+				},
 			});
 			expect(payout.to_bank_account).toMatchObject({ id: account.id, owner_name: 'Paulo Payout' });
 			expect(payout.payout_method).toBe('ted');
