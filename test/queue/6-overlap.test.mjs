@@ -113,7 +113,7 @@ describeQueue('queue mode: one Idempotency Key in two executions at once, on two
 							(s) =>
 								`execution ${s.id} on ${s.worker}: ${s.status}` +
 								(s.item ? ` ${s.item.alreadyDone ? 'alreadyDone' : 'paid'} ${s.item.id}` : '') +
-								(s.error ? ` "${s.error.slice(0, 160)}"` : ''),
+								(s.error ? ` "${s.error.slice(0, 600)}"` : ''),
 						)
 						.join('; ');
 				report(line);

@@ -353,7 +353,7 @@ export class MoneyRun {
 		throw unknownError(
 			this.ctx.getNode(),
 			item,
-			`it was sent before without a known outcome: ${unproven}`,
+			`it was sent before (or another execution is sending it right now) without a known outcome: ${unproven}`,
 		);
 	}
 
@@ -398,7 +398,7 @@ export class MoneyRun {
 			throw unknownError(
 				this.ctx.getNode(),
 				item,
-				`it was sent before without a known outcome: ${why}`,
+				`it was sent before (or another execution is sending it right now) without a known outcome: ${why}`,
 			);
 		return undefined;
 	}
