@@ -438,6 +438,8 @@ export class MoneyRun {
 		const own = recordIdOf(answer);
 		if (own !== undefined && !records.some((record) => String(record.id) === own))
 			records.push({ id: own });
+		// This execution's own payment first: the error's "Done (ID …)" is the one it made.
+		records.sort((a, b) => Number(String(b.id) === own) - Number(String(a.id) === own));
 		if (records.length > 1) throw paidTwiceError(this.ctx.getNode(), item, ref, records);
 	}
 
