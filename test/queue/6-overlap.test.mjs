@@ -125,6 +125,9 @@ describeQueue('queue mode: one Idempotency Key in two executions at once, on two
 				if (held.length === 2) {
 					const naming = seen.filter((s) => held.every((t) => s.error.includes(t.id)));
 					expect(naming.length).toBeGreaterThanOrEqual(1);
+					// Each names its own payment as the one it made.
+					const own = naming.map((s) => s.error.match(/^Done \(ID ([^)]+)\)/)?.[1]);
+					if (naming.length === 2) expect(new Set(own).size).toBe(2);
 				} else {
 					const [paid] = held;
 					for (const s of seen) {
