@@ -148,8 +148,10 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 	if (firstFailure !== undefined && !continueOnFail) {
 		const failure = results[firstFailure] as FacilitaPayError;
 		const subWorkflow = this.getMode() === 'integrated';
+		const keyed =
+			moneyItems.length > 0 && moneyItems.every((item) => item.idempotencyKey !== undefined);
 		if (items.length > 1)
-			setFacts(failure, factsOf(failure)!, batchSummary(results, movesMoney, subWorkflow));
+			setFacts(failure, factsOf(failure)!, batchSummary(results, movesMoney, subWorkflow, keyed));
 		throw failure;
 	}
 

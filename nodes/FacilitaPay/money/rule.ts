@@ -351,7 +351,7 @@ export class MoneyRun {
 		throw unknownError(
 			this.ctx.getNode(),
 			item,
-			`it was sent before without a known outcome: ${unproven}`,
+			`it was sent before (or another execution is sending it right now) without a known outcome: ${unproven}`,
 		);
 	}
 
@@ -396,7 +396,7 @@ export class MoneyRun {
 			throw unknownError(
 				this.ctx.getNode(),
 				item,
-				`it was sent before without a known outcome: ${why}`,
+				`it was sent before (or another execution is sending it right now) without a known outcome: ${why}`,
 			);
 		return undefined;
 	}
@@ -436,6 +436,8 @@ export class MoneyRun {
 		const own = recordIdOf(answer);
 		if (own !== undefined && !records.some((record) => String(record.id) === own))
 			records.push({ id: own });
+		// This execution's own payment first: the error's "Done (ID …)" is the one it made.
+		records.sort((a, b) => Number(String(b.id) === own) - Number(String(a.id) === own));
 		if (records.length > 1) throw paidTwiceError(this.ctx.getNode(), item, ref, records);
 	}
 

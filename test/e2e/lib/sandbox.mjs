@@ -261,3 +261,20 @@ export async function startPrivateSandbox({ id, name, now, cli: target }, state 
 		close: () => sandbox.close(),
 	};
 }
+
+/**
+ * A sandbox already running (`sb`, from startPrivateSandbox) made known to another n8n: its
+ * credentials (same id and name) imported into `target`'s user folder. Two n8n instances on one
+ * FacilitaPay account. Closing stays with the sandbox's owner.
+ * @param {{state: any, credentials: {id: string, name: string}, sandboxUrl: string}} sb
+ * @param {{version: 'v2'|'v1', userFolder: string, env?: Record<string, string>}} target
+ */
+export async function shareSandbox(sb, target) {
+	const creds = sandboxCredentials({
+		baseUrl: `${sb.sandboxUrl}/api/v1`,
+		token: sb.state.sandboxToken,
+		...sb.credentials,
+	});
+	await importIntoN8n('credentials', [creds], target);
+	return { ...sb, close: async () => undefined };
+}

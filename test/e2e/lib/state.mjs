@@ -85,7 +85,11 @@ export function sharedCredentialsOrNull() {
 }
 
 /** @param {E2eState} state */
-export const cliOptions = (state) => ({ version: state.version, userFolder: state.userFolder });
+export const cliOptions = (state) => ({
+	version: state.version,
+	userFolder: state.userFolder,
+	...(state.n8nEnv ? { env: state.n8nEnv } : {}),
+});
 
 /**
  * Polls `check` until it returns a truthy value (then returns it) or `timeoutMs` passes (then

@@ -99,12 +99,19 @@ describe('Paid twice (issue 32): one key on two queue-mode workers at once', () 
 	it("both got past n8n's store (its writes are not atomic): each execution ends with an error naming both transactions and how to cancel one, never silently", async () => {
 		const { service, results } = await overlap([new ProcessedStore(), new ProcessedStore()]);
 		expect(service.sent()).toEqual(['120.00', '120.00']);
+		const done: string[] = [];
 		for (const error of results as Array<Error & { description?: string }>) {
-			expect(error.message).toMatch(
-				/^Done \(ID tx-[12]\) \(item 0\), but 2 payments carry n8n_facilitapay_ref "key:WEBHOOK-77" at FacilitaPay: tx-1 and tx-2\. Two runs sent it at the same time/,
+			const named = error.message.match(
+				/^Done \(ID (tx-[12])\) \(item 0\), but 2 payments carry n8n_facilitapay_ref "key:WEBHOOK-77" at FacilitaPay: (tx-[12]) and (tx-[12])\. Two runs sent it at the same time/,
 			);
+			expect(named).not.toBeNull();
+			// Each execution names its own payment first.
+			expect(named![2]).toBe(named![1]);
+			expect(new Set([named![2], named![3]])).toEqual(new Set(['tx-1', 'tx-2']));
+			done.push(named![1]);
 			expect(error.description).toMatch(/Transaction > Cancel/);
 		}
+		expect(done.sort()).toEqual(['tx-1', 'tx-2']);
 	});
 });
 

@@ -248,4 +248,24 @@ describe('A payment made by a sub-workflow (issue 32)', () => {
 			/sub-workflow.*Retrying the parent execution runs this sub-workflow anew and sends its items again, unless an Idempotency Key is set/s,
 		);
 	});
+
+	it('with an Idempotency Key on every item, the error says the done items are not sent again', async () => {
+		const service = facilitaPay({
+			decide: (transaction) =>
+				transaction.value === '2.00' ? httpError(422, { errors: { value: ['bad'] } }) : 'ok',
+		});
+		const { error } = await runNodeExpectingError({
+			parameters: [
+				payout('1.00', { idempotencyKey: 'SUB-1' }),
+				payout('2.00', { idempotencyKey: 'SUB-2' }),
+			],
+			executionId: newExecutionId(),
+			mode: 'integrated',
+			replies: service.replies,
+		});
+		expect(error.description).not.toMatch(/sends its items again/);
+		expect(error.description).toMatch(
+			/sub-workflow anew; items done under their Idempotency Key are not sent again/,
+		);
+	});
 });

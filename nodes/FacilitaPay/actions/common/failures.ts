@@ -64,6 +64,8 @@ export function batchSummary(
 	movesMoney: boolean,
 	/** The node ran in a sub-workflow (n8n's mode `integrated`): the parent's retry starts it anew. */
 	subWorkflow = false,
+	/** Every money item carried an Idempotency Key: what the parent's retry starts anew is settled. */
+	keyed = false,
 ): string {
 	const done: number[] = [];
 	const failed: number[] = [];
@@ -110,7 +112,11 @@ export function batchSummary(
 	if (failed.length > 0) lines.push(`Failed: ${indexList(failed)}.`);
 	if (notSent.length > 0)
 		lines.push(`Not sent (the run stopped at the first failure): ${indexList(notSent)}.`);
-	if (movesMoney && done.length > 0 && subWorkflow) {
+	if (movesMoney && done.length > 0 && subWorkflow && keyed) {
+		lines.push(
+			'This node ran in a sub-workflow. Retrying the parent execution runs this sub-workflow anew; items done under their Idempotency Key are not sent again.',
+		);
+	} else if (movesMoney && done.length > 0 && subWorkflow) {
 		lines.push(
 			'This node ran in a sub-workflow. Retrying the parent execution runs this sub-workflow anew and sends its items again, unless an Idempotency Key is set: set one (such as the order ID) on this node before retrying the parent.',
 		);
