@@ -68,6 +68,8 @@ export const threedsChallenge = (overrides: IDataObject = {}): IDataObject => ({
  */
 export function everythingIn(error: unknown): string {
 	const e = error as Error & { description?: string; errorResponse?: unknown; messages?: string[] };
+	// n8n's error timestamp (13 digits of the clock) is left out: a card's digits could stand in it
+	// by chance, and it carries nothing the user typed.
 	return [
 		e.message,
 		e.description ?? '',
@@ -76,7 +78,9 @@ export function everythingIn(error: unknown): string {
 		JSON.stringify(e.messages ?? []),
 		String(e.cause ?? ''),
 		JSON.stringify(e.cause ?? null),
-	].join('\n');
+	]
+		.join('\n')
+		.replace(/"timestamp":\d+/g, '"timestamp":0');
 }
 
 /** The subscription a request sent, and its card. */
