@@ -9,7 +9,7 @@
 // payments happen, started again, 5 payments during the catch-up: each starts once.
 import {
 	CASE_TIMEOUT,
-	allExecutions,
+	executionsOf,
 	caseCredentials,
 	caseSandbox,
 	countBy,
@@ -118,7 +118,7 @@ describeQueue('queue mode: FacilitaPay Trigger on a webhook processor and two wo
 
 			const finished = await waitForExecutions(workflow.id, EVENTS);
 			const seconds = (Date.now() - startedAt) / 1000;
-			const executions = await allExecutions(workflow.id, { includeData: true });
+			const executions = await executionsOf(workflow.id, { includeData: true });
 			expect(executions).toHaveLength(EVENTS);
 			expect(finished).toHaveLength(EVENTS);
 			expect(countBy(executions.map((e) => e.status))).toEqual({ success: EVENTS });
@@ -193,7 +193,7 @@ describeQueue('queue mode: FacilitaPay Trigger on a webhook processor and two wo
 			).data;
 			await sandbox.call('POST', '/_sandbox/deliveries/wait', { redeliveries: true });
 			await waitForExecutions(burstWorkflow.id, BURST).catch(() => undefined);
-			const executions = await allExecutions(burstWorkflow.id, { includeData: true });
+			const executions = await executionsOf(burstWorkflow.id, { includeData: true });
 			const seconds = (Date.now() - startedAt) / 1000;
 			const perTransaction = countBy(
 				executions.map((e) => String(nodeOutput(e, TRIGGER)?.[0]?.transaction_id)),
@@ -243,7 +243,7 @@ describeQueue('queue mode: FacilitaPay Trigger on a webhook processor and two wo
 			// nothing counted against the true events.
 			expect(countBy(statuses.map(String))).toEqual({ 200: FORGED });
 			forgedAnswers = countBy(statuses.map(String));
-			expect(await allExecutions(workflow.id)).toHaveLength(EVENTS);
+			expect(await executionsOf(workflow.id)).toHaveLength(EVENTS);
 
 			// The right secret posted straight (a stranger who learnt it): the same 200, nothing
 			// started: FacilitaPay's notification log does not list it.
@@ -264,7 +264,7 @@ describeQueue('queue mode: FacilitaPay Trigger on a webhook processor and two wo
 				subject_id: subjectId,
 			});
 			await waitForExecutions(workflow.id, EVENTS + 1);
-			const executions = await allExecutions(workflow.id, { includeData: true });
+			const executions = await executionsOf(workflow.id, { includeData: true });
 			expect(executions).toHaveLength(EVENTS + 1);
 			expect(
 				executions.filter((e) => nodeOutput(e, TRIGGER)?.[0]?.subject_id === subjectId),
@@ -350,7 +350,7 @@ describeQueue('queue mode: FacilitaPay Trigger on a webhook processor and two wo
 			await waitForExecutions(catchUp.id, all.length, 120_000).catch(() => undefined);
 			const seconds = (Date.now() - startedAt) / 1000;
 			await new Promise((resolve) => setTimeout(resolve, 3_000));
-			const executions = await allExecutions(catchUp.id, { includeData: true });
+			const executions = await executionsOf(catchUp.id, { includeData: true });
 			const perTransaction = countBy(
 				executions.map((e) => String(nodeOutput(e, TRIGGER)?.[0]?.transaction_id)),
 			);
