@@ -11,15 +11,15 @@
 // by the node (bench/trigger.mjs measures both).
 import fs from 'node:fs';
 import path from 'node:path';
-import { publicApi } from '../../scripts/n8n-runtime.mjs';
 import { ownN8n } from './lib/own-n8n.mjs';
 import {
-	INSTALL_TIMEOUT,
 	activateAndWaitForRegistration,
+	allExecutions,
 	createPerson,
 	createWorkflowViaApi,
 	deactivateWorkflow,
 	describeE2e,
+	INSTALL_TIMEOUT,
 	requirePieces,
 	samplePerson,
 	sandboxControl,
@@ -32,20 +32,6 @@ import {
 const PAYMENTS = 300;
 
 const BURST_TIMEOUT = 240_000;
-
-/** Every execution of a workflow (public API, with data), following the cursor. */
-async function allExecutions(state, workflowId) {
-	const all = [];
-	let cursor = '';
-	for (;;) {
-		const query = new URLSearchParams({ workflowId, includeData: 'true', limit: '250' });
-		if (cursor) query.set('cursor', cursor);
-		const page = await publicApi(state.n8nUrl, state.apiKey, `/executions?${query}`);
-		all.push(...(page.data ?? []));
-		if (!page.nextCursor) return all;
-		cursor = page.nextCursor;
-	}
-}
 
 describeE2e('FacilitaPay Trigger under a burst in a real n8n 2.x', () => {
 	/** @type {Awaited<ReturnType<typeof ownN8n>>} */

@@ -6,15 +6,15 @@
 // when it starts (ActiveWorkflowManager.addNonWebhookTriggers), not its webhook methods.
 import fs from 'node:fs';
 import path from 'node:path';
-import { publicApi } from '../../scripts/n8n-runtime.mjs';
 import { ownN8n } from './lib/own-n8n.mjs';
 import {
-	INSTALL_TIMEOUT,
 	activateAndWaitForRegistration,
+	allExecutions,
 	createPerson,
 	createWorkflowViaApi,
 	deactivateWorkflow,
 	describeE2e,
+	INSTALL_TIMEOUT,
 	requirePieces,
 	samplePerson,
 	sandboxApi,
@@ -28,20 +28,6 @@ import {
 const TEST_TIMEOUT = 300_000;
 /** The n8n versions to run it on (E2E_CATCH_UP_VERSIONS=v2,v1 adds n8n 1.123.81). */
 const VERSIONS = (process.env.E2E_CATCH_UP_VERSIONS ?? 'v2').split(',').map((v) => v.trim());
-
-/** Every execution of a workflow (public API, with data), following the cursor. */
-export async function allExecutions(state, workflowId) {
-	const all = [];
-	let cursor = '';
-	for (;;) {
-		const query = new URLSearchParams({ workflowId, includeData: 'true', limit: '250' });
-		if (cursor) query.set('cursor', cursor);
-		const page = await publicApi(state.n8nUrl, state.apiKey, `/executions?${query}`);
-		all.push(...(page.data ?? []));
-		if (!page.nextCursor) return all;
-		cursor = page.nextCursor;
-	}
-}
 
 /** How many executions each transaction started. */
 function perTransaction(executions) {

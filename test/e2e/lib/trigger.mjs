@@ -14,7 +14,7 @@ import {
 	listExecutions,
 	nodeOutput,
 } from './n8n.mjs';
-import { importIntoN8n, sandboxCredentials } from '../../../scripts/n8n-runtime.mjs';
+import { importIntoN8n, publicApi, sandboxCredentials } from '../../../scripts/n8n-runtime.mjs';
 import { sandboxApi, sandboxMark, sandboxRequests, startPrivateSandbox } from './sandbox.mjs';
 import { CLI_TIMEOUT, cliOptions, requirePieces, sharedState, waitFor } from './state.mjs';
 import { workflowWithTrigger } from './workflows.mjs';
@@ -251,4 +251,18 @@ export function spread(list) {
 	const at = (/** @type {number} */ q) =>
 		Math.round(sorted[Math.min(sorted.length - 1, Math.ceil(q * sorted.length) - 1)]);
 	return { n: sorted.length, p50: at(0.5), p95: at(0.95), max: Math.round(sorted.at(-1) ?? 0) };
+}
+
+/** Every execution of a workflow (public API, with data), following the cursor. */
+export async function allExecutions(state, workflowId) {
+	const all = [];
+	let cursor = '';
+	for (;;) {
+		const query = new URLSearchParams({ workflowId, includeData: 'true', limit: '250' });
+		if (cursor) query.set('cursor', cursor);
+		const page = await publicApi(state.n8nUrl, state.apiKey, `/executions?${query}`);
+		all.push(...(page.data ?? []));
+		if (!page.nextCursor) return all;
+		cursor = page.nextCursor;
+	}
 }
