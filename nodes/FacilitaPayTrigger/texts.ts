@@ -19,6 +19,12 @@ export const ANSWERS = {
 	received: { status: 200, message: 'Received' },
 	notFacilitaPay: { status: 401, message: 'Not a FacilitaPay notification' },
 	noType: { status: 400, message: 'The notification has no type' },
+	/**
+	 * A KYC status payload (unsigned, maybe not in the log) that no reader of this process can take
+	 * now (none runs here, as on a queue-mode webhook processor, or its subjects to check are full):
+	 * FacilitaPay sends it again later, rather than a 200 that would drop a true one.
+	 */
+	kycNotTaken: { status: 503, message: 'Not taken now; send it again later' },
 } as const satisfies Record<string, Answer>;
 
 export const ERRORS = {

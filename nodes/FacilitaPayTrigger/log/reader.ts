@@ -103,15 +103,17 @@ export class LogReader {
 		this.wake?.();
 	}
 
-	/** A KYC status payload named this subject. */
-	promptKyc(subjectId: string): void {
-		if (
-			!this.kycListed &&
-			!this.kycPending.has(subjectId) &&
-			this.kycPending.size < KYC_PENDING_MAX
-		)
-			this.kycPending.set(subjectId, this.deps.now());
+	/**
+	 * A KYC status payload named this subject. Whether it was taken: the log lists KYC payloads (it
+	 * settles them), the subject waits already, or there is room; false when KYC_PENDING_MAX
+	 * subjects wait (a stranger's flood), so the delivery is answered to be sent again.
+	 */
+	promptKyc(subjectId: string): boolean {
 		this.prompt();
+		if (this.kycListed || this.kycPending.has(subjectId)) return true;
+		if (this.kycPending.size >= KYC_PENDING_MAX) return false;
+		this.kycPending.set(subjectId, this.deps.now());
+		return true;
 	}
 
 	stop(): void {

@@ -10,8 +10,11 @@ import type { IDataObject } from 'n8n-workflow';
 /** A running reader, as a delivery sees it. */
 export interface Prompted {
 	prompt(): void;
-	/** A KYC status payload named this subject (checked against FacilitaPay when the log lists none). */
-	promptKyc?(subjectId: string): void;
+	/**
+	 * A KYC status payload named this subject (checked against FacilitaPay when the log lists none).
+	 * Whether the reader took it: false when its subjects to check are full.
+	 */
+	promptKyc?(subjectId: string): boolean;
 	stop(): void;
 }
 

@@ -44,9 +44,9 @@ export async function handleDelivery(ctx: IWebhookFunctions): Promise<IWebhookRe
 		response.status(delivery.status).json({ message: delivery.message });
 		return { noWebhookResponse: true };
 	}
-	response.status(ANSWERS.received.status).json({ message: ANSWERS.received.message });
 	const key = triggerKey(ctx.getWorkflow().id, ctx.getNode().id);
 	if (ctx.getMode() === 'manual') {
+		response.status(ANSWERS.received.status).json({ message: ANSWERS.received.message });
 		// n8n starts the test execution only when workflowData is returned; the node's trigger()
 		// then emits the event (n8n-core runs a node with trigger() through it in manual mode).
 		processState.tests.set(key, {
@@ -61,8 +61,11 @@ export async function handleDelivery(ctx: IWebhookFunctions): Promise<IWebhookRe
 	}
 	const reader = processState.readers.get(key);
 	const subject = delivery.notification.data as { id?: unknown } | undefined;
-	if (typeof delivery.notification.type !== 'string' && typeof subject?.id === 'string')
-		reader?.promptKyc?.(subject.id);
-	else reader?.prompt();
+	let answer: { status: number; message: string } = ANSWERS.received;
+	if (typeof delivery.notification.type !== 'string' && typeof subject?.id === 'string') {
+		// Unsigned, and perhaps in no log: a 200 nobody takes would drop a true one.
+		if (reader?.promptKyc?.(subject.id) !== true) answer = ANSWERS.kycNotTaken;
+	} else reader?.prompt();
+	response.status(answer.status).json({ message: answer.message });
 	return { noWebhookResponse: true };
 }

@@ -456,6 +456,15 @@ describe('a KYC status payload the log does not list (the spec is silent)', () =
 		expect(subjectReads.length).toBeLessThanOrEqual(6);
 	});
 
+	it('with 100 subjects waiting (a flood of forged payloads), another payload is not taken (its delivery is answered to be sent again); one already waiting is', async () => {
+		const log = new FakeLog();
+		withSubjects(log, {});
+		const { reader: r } = reader(log, { staticData: published(null) });
+		for (let n = 0; n < 100; n++) expect(r.promptKyc(`nobody-${n}`)).toBe(true);
+		expect(r.promptKyc('subj-true')).toBe(false);
+		expect(r.promptKyc('nobody-7')).toBe(true);
+	});
+
 	it('once the log lists a KYC payload, the log settles them: no subject is read', async () => {
 		const log = new FakeLog();
 		withSubjects(log, { 'subj-2': { id: 'subj-2', status: 'approved', updated_at: 'x' } });

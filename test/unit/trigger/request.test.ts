@@ -46,7 +46,7 @@ describe('production: the answer never depends on the secret', () => {
 
 	it('the KYC status payload (no wrapper, no secret) gets the same answer and prompts with its subject', async () => {
 		const prompt = jest.fn();
-		const promptKyc = jest.fn();
+		const promptKyc = jest.fn(() => true);
 		processState.readers.set(triggerKey('workflow-k', 'trigger-1'), {
 			prompt,
 			promptKyc,
@@ -60,6 +60,30 @@ describe('production: the answer never depends on the secret', () => {
 		expect(responseData.workflowData).toBeUndefined();
 		expect(promptKyc).toHaveBeenCalledWith('subj-1');
 	});
+
+	it.each<[string, boolean | undefined]>([
+		['no reader runs in this process (a queue-mode webhook processor)', undefined],
+		["the reader's subjects to check are full", false],
+	])(
+		'a KYC status payload nobody here can take (%s): 503, so FacilitaPay sends it again instead of a 200 that drops it',
+		async (_name, taken) => {
+			if (taken !== undefined)
+				processState.readers.set(triggerKey('workflow-f', 'trigger-1'), {
+					prompt: jest.fn(),
+					promptKyc: jest.fn(() => taken),
+					stop: jest.fn(),
+				});
+			const { response, responseData } = await receive({
+				workflowId: 'workflow-f',
+				bodyData: { data: { id: 'subj-1', status: 'approved' } },
+			});
+			expect(response).toMatchObject({
+				statusCode: 503,
+				body: { message: 'Not taken now; send it again later' },
+			});
+			expect(responseData).toEqual({ noWebhookResponse: true });
+		},
+	);
 
 	it('no reader in this process (a queue-mode webhook processor): the same answer; the leader polls the log', async () => {
 		const { response, responseData } = await receive({ bodyData: notification('0000') });
