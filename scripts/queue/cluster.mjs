@@ -67,6 +67,14 @@ export async function stopCluster() {
 		for (const pid of fs.readFileSync(pidsFile, 'utf8').split('\n').map(Number).filter(Boolean))
 			if (!ours.has(pid) && isN8n(pid)) killGroup(pid, 'SIGTERM');
 	}
+	await stopStarted();
+}
+
+/**
+ * Stops only the processes this module instance started (a test file's own workers), leaving what
+ * other test files started into the run (the main that the trigger's catch-up case restarted).
+ */
+export async function stopStarted() {
 	while (started.length > 0) {
 		const proc = /** @type {import('../n8n-runtime.mjs').GroupProcess} */ (started.pop());
 		await proc

@@ -1,4 +1,4 @@
-// The queue-mode files run in their numbered order: the last one stops the workers.
+// The queue-mode files run in their numbered order.
 const Sequencer = require('@jest/test-sequencer').default;
 
 class ByName extends Sequencer {
