@@ -111,6 +111,11 @@ async function loadPackage() {
 		const nodeTypes = { [MANUAL_TRIGGER]: { type: new ManualTrigger() } };
 		for (const [name, entry] of Object.entries(loader.nodeTypes)) {
 			nodeTypes[`${loader.packageName}.${name}`] = entry;
+			// n8n's server offers every node with usableAsTool as an AI agent's tool too, under its
+			// name + "Tool", running the same execute (packages/cli load-nodes-and-credentials).
+			if (entry.type.description?.usableAsTool) {
+				nodeTypes[`${loader.packageName}.${name}Tool`] = entry;
+			}
 		}
 		loaded = { nodeTypes, credentialTypes: loader.credentialTypes };
 		await startExpressionEngine();
@@ -140,6 +145,17 @@ function nodeTypesOf(types) {
 	};
 }
 
+/** A node's settings (the editor's Settings tab) a step may carry, as n8n stores them. */
+const NODE_SETTINGS = [
+	'continueOnFail',
+	'onError',
+	'retryOnFail',
+	'maxTries',
+	'waitBetweenTries',
+	'alwaysOutputData',
+	'executeOnce',
+];
+
 /**
  * A workflow as n8n stores it: the Manual Trigger, then `steps` one after the other (main output 0
  * to the next node's input). A step: { name, parameters, type?, typeVersion?, continueOnFail?,
@@ -165,8 +181,9 @@ export function workflowOf(steps, { id = 'engine-workflow', pinData, settings } 
 			credentials: step.credentials ?? {
 				facilitaPayApi: { id: 'credential-1', name: 'FacilitaPay account' },
 			},
-			...(step.continueOnFail !== undefined && { continueOnFail: step.continueOnFail }),
-			...(step.onError !== undefined && { onError: step.onError }),
+			...Object.fromEntries(
+				NODE_SETTINGS.filter((name) => step[name] !== undefined).map((name) => [name, step[name]]),
+			),
 		})),
 	];
 	const connections = {};
@@ -207,9 +224,15 @@ function nodeResult(tasks) {
 export async function createEngine({
 	credentials = {},
 	store = new InMemoryProcessedStore(),
+	extraNodeTypes = {},
 } = {}) {
 	const { nodeTypes: types, credentialTypes } = await loadPackage();
-	const nodeTypes = nodeTypesOf(types);
+	const nodeTypes = nodeTypesOf({
+		...types,
+		...Object.fromEntries(
+			Object.entries(extraNodeTypes).map(([name, type]) => [name, { type }]),
+		),
+	});
 	const credentialsHelper = new TestCredentialsHelper(
 		credentialTypes,
 		structuredClone(credentials),
