@@ -229,9 +229,7 @@ export async function createEngine({
 	const { nodeTypes: types, credentialTypes } = await loadPackage();
 	const nodeTypes = nodeTypesOf({
 		...types,
-		...Object.fromEntries(
-			Object.entries(extraNodeTypes).map(([name, type]) => [name, { type }]),
-		),
+		...Object.fromEntries(Object.entries(extraNodeTypes).map(([name, type]) => [name, { type }])),
 	});
 	const credentialsHelper = new TestCredentialsHelper(
 		credentialTypes,

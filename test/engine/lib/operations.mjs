@@ -94,7 +94,8 @@ export function perItemParameters(sets) {
 			const inner = JSON.stringify(values.map((value) => value.value ?? null));
 			parameters[name] = { ...values[0], value: `={{ ${inner}[$itemIndex] }}` };
 		} else {
-			parameters[name] = `={{ ${JSON.stringify(values.map((value) => value ?? null))}[$itemIndex] }}`;
+			parameters[name] =
+				`={{ ${JSON.stringify(values.map((value) => value ?? null))}[$itemIndex] }}`;
 		}
 	}
 	return parameters;
@@ -125,7 +126,9 @@ export const credentialsFor = (url, overrides = {}) => ({
  *   keeps memory per credential: another ID plays another n8n process);
  * - instanceId, workflowId: another n8n instance or workflow; nodeId: the node's ID;
  * - nodeType: 'facilitaPayTool' to run the node as an AI agent's tool;
- * - timezone: the workflow's time zone.
+ * - timezone: the workflow's time zone;
+ * - before: steps (engine.mjs workflowOf) between the trigger and the node; workflow: (json) =>
+ *   json, to reshape the workflow (with `extraNodeTypes` given to `op.engine()` for test nodes).
  * Returns { items, outputs, error, status, hints, requests, customData, staticData, run, engine }:
  * `items` is the node's main output, `error` the node's error (n8n's execution error when the node
  * did not run), `requests` what reached the service.
@@ -159,11 +162,14 @@ export function useOperations() {
 				maxTries: options.maxTries,
 				waitBetweenTries: options.waitBetweenTries,
 			};
-			const workflow = workflowOf([...(options.before ?? []), step], {
+			let workflow = workflowOf([...(options.before ?? []), step], {
 				id: options.workflowId ?? 'workflow-1',
 				pinData: { [TRIGGER_NAME]: items },
 				settings: options.timezone ? { timezone: options.timezone } : undefined,
 			});
+			// A test that needs another shape (a loop back into the node, more nodes after it) edits
+			// the workflow JSON; the node keeps the name "FacilitaPay".
+			if (options.workflow) workflow = options.workflow(workflow);
 			const settings = instanceSettings();
 			const ownInstance = settings.instanceId;
 			if (options.instanceId) settings.instanceId = options.instanceId;

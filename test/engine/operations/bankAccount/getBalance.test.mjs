@@ -28,7 +28,11 @@ describe('Bank Account > Get Balance', () => {
 		});
 		expect(error).toBeUndefined();
 		expect(requests).toHaveLength(1);
-		expect(requests[0]).toMatchObject({ method: 'GET', route: BALANCE, params: { id: ACCOUNT_ID } });
+		expect(requests[0]).toMatchObject({
+			method: 'GET',
+			route: BALANCE,
+			params: { id: ACCOUNT_ID },
+		});
 		expect(requests[0].headers.authorization).toBe('Bearer test-token');
 		expect(items[0].json).toEqual({ bank_account_id: ACCOUNT_ID, ...balance });
 		expect(items[0].pairedItem).toEqual({ item: 0 });
