@@ -3,7 +3,7 @@ import { NodeOperationError } from 'n8n-workflow';
 
 import type { FacilitaPayError } from '../transport';
 import { apiRequest, beginRun, CREDENTIAL_TYPE, factsOf, setFacts, stopRun } from '../transport';
-import { estimateBytes, MoneyRun, RecordLookups, sentMemory, undeclared } from '../money';
+import { estimateBytes, lookupsFor, MoneyRun, undeclared } from '../money';
 import { batchSummary, errorItem, invalidItemsError } from './common/failures';
 import { countText, totalsText } from './common/moneySummary';
 import { readIdempotencyKey, readPreviewOnly, readRunSettings } from './common/requestOptions';
@@ -105,9 +105,10 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 	const runIndex = runIndexOf(this);
 	const sentCounts: SentCounts = { sent: [], alreadyDone: 0 };
 	const moneyItems = slots.filter((slot) => slot?.money).map((slot) => slot.money!);
-	const lookups = new RecordLookups(
+	const lookups = lookupsFor(
+		this,
 		async (read) => await apiRequest.call(this, read, undefined, run),
-		{ lists: sentMemory.lists, scope: this.getNode().credentials?.[CREDENTIAL_TYPE]?.id ?? '' },
+		this.getNode().credentials?.[CREDENTIAL_TYPE]?.id ?? '',
 	);
 	const money =
 		moneyItems.length > 0

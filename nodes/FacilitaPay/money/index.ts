@@ -16,6 +16,7 @@ export { IDENTITY_FIELD, MoneyRun } from './rule';
 export {
 	inPartnerSubscriptions,
 	inSubjectTransactions,
+	lookupsFor,
 	nowhere,
 	RecordLookups,
 	subscriptionStatus,
