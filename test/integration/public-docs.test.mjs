@@ -6,7 +6,7 @@ import axios from 'axios';
 
 import { createSandbox } from '../../sandbox/server.mjs';
 import { ACCOUNTS, useSandbox } from './lib/harness.mjs';
-import { dynamicPixParameters, transactionParameters } from './lib/parameters.mjs';
+import { dynamicPixParameters, fullAddress, transactionParameters } from './lib/parameters.mjs';
 import { companyParameters, partnerParameters, personParameters } from '../fixtures/subjects.js';
 
 const env = useSandbox(createSandbox);
@@ -23,19 +23,7 @@ async function direct(method, path, body) {
 	return { status: response.status, data: response.data };
 }
 
-const fullAddress = {
-	email: 'maria@example.com',
-	phoneCountryCode: '55',
-	phoneAreaCode: '11',
-	phoneNumber: '987654321',
-	addressStreet: 'Avenida Paulista',
-	addressNumber: 1000,
-	addressNeighborhood: 'Bela Vista',
-	addressPostalCode: '01310-100',
-	addressCity: 'São Paulo',
-	addressState: 'sp',
-	addressCountry: 'BR',
-};
+const address = fullAddress('sp');
 
 /** A dynamic PIX of 10.00 BRL into the account without a PIX key, due at the sandbox's default hour. */
 const pixToNoKeyAccount = (subjectId) =>
@@ -44,7 +32,7 @@ const pixToNoKeyAccount = (subjectId) =>
 		dynamicPixExpiresAt: '',
 	});
 
-const createSubject = async () => await env.createSubject(fullAddress);
+const createSubject = async () => await env.createSubject(address);
 
 describe('the node and the sandbox hold the same rules', () => {
 	test.each([

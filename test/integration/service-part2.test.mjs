@@ -5,21 +5,24 @@ import { createSandbox } from '../../sandbox/server.mjs';
 import { PAY_IN_ACCOUNT_IDS } from '../../sandbox/domain/localPayIns.mjs';
 import { ACCOUNTS, useSandbox } from './lib/harness.mjs';
 import { companyParameters } from '../fixtures/subjects.js';
+import { fullAddress } from './lib/parameters.mjs';
 
 const env = useSandbox(createSandbox);
 
-const fullAddress = {
-	email: 'maria@example.com',
-	phoneCountryCode: '55',
-	phoneAreaCode: '11',
-	phoneNumber: '987654321',
-	addressStreet: 'Avenida Paulista',
-	addressNumber: 1000,
-	addressNeighborhood: 'Bela Vista',
-	addressPostalCode: '01310-100',
-	addressCity: 'São Paulo',
-	addressState: 'SP',
-	addressCountry: 'BR',
+const address = fullAddress();
+
+/** Transaction > Create SPEI Payment of 1,500.00 MXN for a new subject. */
+const speiPayment = async () => {
+	const subject = await env.createSubject(address);
+	return await env.run({
+		resource: 'transaction',
+		operation: 'createSpeiPayment',
+		subjectId: subject.id,
+		value: '1500.00',
+		exchangeCurrency: 'MXN',
+		toBankAccountId: PAY_IN_ACCOUNT_IDS.mxnCashIn,
+		paymentDescription: '',
+	});
 };
 
 const cardPayment = (subjectId, overrides = {}) => ({
@@ -54,7 +57,7 @@ const pse = (subjectId, overrides = {}) => ({
 
 describe('Transaction > Create Card Payment against the sandbox', () => {
 	test('an approved card: one request, approved, identified; the events of the trigger follow', async () => {
-		const subject = await env.createSubject(fullAddress);
+		const subject = await env.createSubject(address);
 		const { output } = await env.run(cardPayment(subject.id));
 		expect(output[0].json).toMatchObject({ status: 'identified', approved: true, value: '80.00' });
 		expect(JSON.stringify(output[0].json)).not.toContain('4111111111111111');
@@ -64,7 +67,7 @@ describe('Transaction > Create Card Payment against the sandbox', () => {
 	});
 
 	test('the declining card: the payment comes back canceled, not approved, with payment_failed', async () => {
-		const subject = await env.createSubject(fullAddress);
+		const subject = await env.createSubject(address);
 		const { output } = await env.run(cardPayment(subject.id, { cardNumber: '4000000000000002' }));
 		expect(output[0].json).toMatchObject({
 			status: 'canceled',
@@ -76,7 +79,7 @@ describe('Transaction > Create Card Payment against the sandbox', () => {
 	});
 
 	test('a mistyped card (Luhn) is refused by the node and never reaches the sandbox', async () => {
-		const subject = await env.createSubject(fullAddress);
+		const subject = await env.createSubject(address);
 		const error = await env.runExpectingError(
 			cardPayment(subject.id, { cardNumber: '4111111111111112' }),
 		);
@@ -88,7 +91,7 @@ describe('Transaction > Create Card Payment against the sandbox', () => {
 describe('PSE and dynamic CLABE against the sandbox', () => {
 	test('PSE: the payment URL and its validity, read from a live timestamp (microseconds, no zone)', async () => {
 		await env.control.post('/clock', { timestamps: 'live' });
-		const subject = await env.createSubject(fullAddress);
+		const subject = await env.createSubject(address);
 		const { output } = await env.run(pse(subject.id));
 		const json = output[0].json;
 		expect(json.from_pse.creation_date).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}$/);
@@ -101,7 +104,7 @@ describe('PSE and dynamic CLABE against the sandbox', () => {
 
 	test('the PSE bank list: the picker reads it, and when it cannot be read the bank By ID still pays', async () => {
 		await env.control.post('/pse/banks', { listed: false });
-		const subject = await env.createSubject(fullAddress);
+		const subject = await env.createSubject(address);
 		const { output } = await env.run(
 			pse(subject.id, { financialInstitutionCode: { __rl: true, mode: 'id', value: '1051' } }),
 		);
@@ -109,16 +112,7 @@ describe('PSE and dynamic CLABE against the sandbox', () => {
 	});
 
 	test('SPEI: a CLABE valid 30 days, no source account sent', async () => {
-		const subject = await env.createSubject(fullAddress);
-		const { output } = await env.run({
-			resource: 'transaction',
-			operation: 'createSpeiPayment',
-			subjectId: subject.id,
-			value: '1500.00',
-			exchangeCurrency: 'MXN',
-			toBankAccountId: PAY_IN_ACCOUNT_IDS.mxnCashIn,
-			paymentDescription: '',
-		});
+		const { output } = await speiPayment();
 		const json = output[0].json;
 		expect(json.dynamic_clabe).toMatch(/^\d{18}$/);
 		expect(Date.parse(json.dynamic_clabe_valid_until) - Date.parse(json.inserted_at)).toBe(
@@ -131,16 +125,7 @@ describe('PSE and dynamic CLABE against the sandbox', () => {
 	test('SPEI answered only in payment_info (where the CLABE goes is not published): the CLABE and 30 days from FacilitaPay’s live timestamp', async () => {
 		await env.control.post('/spei', { answer: 'payment_info' });
 		await env.control.post('/clock', { timestamps: 'live' });
-		const subject = await env.createSubject(fullAddress);
-		const { output } = await env.run({
-			resource: 'transaction',
-			operation: 'createSpeiPayment',
-			subjectId: subject.id,
-			value: '1500.00',
-			exchangeCurrency: 'MXN',
-			toBankAccountId: PAY_IN_ACCOUNT_IDS.mxnCashIn,
-			paymentDescription: '',
-		});
+		const { output } = await speiPayment();
 		const json = output[0].json;
 		expect(json.from_spei).toBeUndefined();
 		expect(json.inserted_at).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}$/);

@@ -56,6 +56,24 @@ export const contactParameters = {
 	addressCountry: 'BR',
 };
 
+/**
+ * The same contact as a user types it in the editor's separate phone fields (country, area code,
+ * number) with the postal code punctuated; `addressState` as given (the node upper-cases it).
+ */
+export const fullAddress = (addressState = 'SP') => ({
+	email: 'maria@example.com',
+	phoneCountryCode: '55',
+	phoneAreaCode: '11',
+	phoneNumber: '987654321',
+	addressStreet: 'Avenida Paulista',
+	addressNumber: 1000,
+	addressNeighborhood: 'Bela Vista',
+	addressPostalCode: '01310-100',
+	addressCity: 'São Paulo',
+	addressState,
+	addressCountry: 'BR',
+});
+
 /** Transaction > Create Boleto: `value` BRL into the customer's BRL account, due on `expireAt`. */
 export const boletoParameters = (subjectId, value, expireAt, extra = {}) => ({
 	resource: 'transaction',
