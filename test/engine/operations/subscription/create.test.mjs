@@ -21,11 +21,15 @@ const op = useOperations();
 const waits = skipRetryWaits();
 
 /**
- * Runs the node; a field left empty reaches it through an expression giving '' (typed in, n8n
- * refuses an empty required field before the workflow starts).
+ * Runs the node; the fields `names`, and any field left empty, reach it through expressions
+ * reading the input item (typed in, n8n refuses an empty required field before the workflow
+ * starts, and a value outside an options list can only come from an expression).
  */
-const runWith = (parameters, replies = {}) =>
-	op.run({ ...fromItem(parameters, emptyOnes(parameters)), replies });
+const runWith = (parameters, replies = {}, names = []) =>
+	op.run({
+		...fromItem(parameters, [...new Set([...names, ...emptyOnes(parameters)])]),
+		replies,
+	});
 
 describe('Subscription > Create: rules shared by both methods', () => {
 	it.each([
@@ -103,7 +107,8 @@ describe('Subscription > Create: rules shared by both methods', () => {
 		],
 	])('%s is refused for a card and for automatic PIX', async (_name, overrides, message) => {
 		for (const parameters of [cardSubscription(overrides), pixSubscription(overrides)]) {
-			const { error, requests, items } = await runWith(parameters);
+			const fromTheItem = Object.keys(overrides).filter((name) => name !== 'additionalFields');
+			const { error, requests, items } = await runWith(parameters, {}, fromTheItem);
 			expect(requests).toHaveLength(0);
 			expect(items).toHaveLength(0);
 			expect(error.message).toMatch(message);
