@@ -1,33 +1,40 @@
-// The audit of issue 19 (spec against node), subject side: each defect as the behaviour that now
-// holds, asserted on the request that left (or did not) and the error a user reads.
-import type { IDataObject, INodeProperties } from 'n8n-workflow';
+// The audit of issue 19 (spec against node), subject side, on n8n's engine: each defect as the
+// behaviour that now holds, asserted on the request that left (or did not) and the error a user
+// reads. Lists and numbers reach the node as n8n users give them: through expressions.
+import { reply, skipRetryWaits, useOperations } from '../../lib/operations.mjs';
+import { SUBJECT_ID } from '../../../fixtures/subjects.js';
+import { person as create, update } from './lib.mjs';
 
-import { FacilitaPay } from '../../../../nodes/FacilitaPay/FacilitaPay.node';
-import { runNode, runNodeExpectingError } from '../../helpers/executeContext';
-import { httpError } from '../../helpers/serviceAnswers';
-import { skipRetryWaits } from '../../helpers/retryWaits';
-import {
-	personParameters as create,
-	personUpdateParameters as update,
-	SUBJECT_ID,
-} from '../../../fixtures/subjects';
-
+const PEOPLE = 'POST /subject/people';
+const PERSON = 'PUT /subject/people/:id';
 const created = { data: { id: SUBJECT_ID, status: 'approved' } };
+const replies = { [PEOPLE]: created, [PERSON]: created };
 
 const PDF = Buffer.from('%PDF-1.4\n1 0 obj<</Type/Catalog>>endobj\n%%EOF\n');
 const PNG = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 0x0d]);
 
-skipRetryWaits();
+const op = useOperations();
+const waits = skipRetryWaits();
 
-const sentPerson = (request: { body?: unknown }) =>
-	(request.body as { person: IDataObject }).person;
+const sentPerson = (request) => request.body.person;
+
+/** Documents given as a list by an expression (`={{ $json.documents }}`) reading the item. */
+const withDocuments = (parameters, documents, collection = 'additionalFields') => ({
+	parameters: {
+		...parameters,
+		[collection]: { ...parameters[collection], documents: '={{ $json.documents }}' },
+	},
+	items: [{ json: { documents } }],
+});
 
 describe('Subject Update: the Brazilian address rules', () => {
 	it('Subject Update sends a CEP written 01310-100 as its 8 digits even when the update names no country', async () => {
-		const { requests } = await runNode({
+		const { requests, error } = await op.run({
 			parameters: update({ addressPostalCode: '01310-100', addressState: 'sp' }),
-			replies: [created],
+			replies,
 		});
+		expect(error).toBeUndefined();
+		expect(requests[0]).toMatchObject({ method: 'PUT', route: PERSON, params: { id: SUBJECT_ID } });
 		expect(sentPerson(requests[0])).toEqual({
 			address_postal_code: '01310100',
 			address_state: 'SP',
@@ -35,13 +42,13 @@ describe('Subject Update: the Brazilian address rules', () => {
 	});
 
 	it('Subject Update applies the Brazilian rules in full when the update names Brazil', async () => {
-		const refused = await runNodeExpectingError({
+		const refused = await op.run({
 			parameters: update({
 				addressCountry: 'BR',
 				addressPostalCode: '0131-100',
 				addressState: 'XX',
 			}),
-			replies: [created],
+			replies,
 		});
 		expect(refused.requests).toHaveLength(0);
 		expect(refused.error.message).toMatch(/Address Postal Code: .*CEP has 8 digits/);
@@ -49,21 +56,21 @@ describe('Subject Update: the Brazilian address rules', () => {
 	});
 
 	it('Subject Update applies the Brazilian rules when the update names a Brazilian fiscal country', async () => {
-		const { requests } = await runNode({
+		const { requests } = await op.run({
 			parameters: update({ fiscalCountry: 'Brasil', addressPostalCode: '01.310-100' }),
-			replies: [created],
+			replies,
 		});
 		expect(sentPerson(requests[0]).address_postal_code).toBe('01310100');
 	});
 
 	it('Subject Update leaves a foreign postal code as typed when the update names another country', async () => {
-		const { requests } = await runNode({
+		const { requests } = await op.run({
 			parameters: update({
 				addressCountry: 'MX',
 				addressPostalCode: '06600',
 				addressState: 'CDMX',
 			}),
-			replies: [created],
+			replies,
 		});
 		expect(sentPerson(requests[0])).toMatchObject({
 			address_postal_code: '06600',
@@ -73,7 +80,7 @@ describe('Subject Update: the Brazilian address rules', () => {
 });
 
 describe('Subject Create and Update: documents given inline', () => {
-	const pdfDocument = (overrides: IDataObject = {}) => ({
+	const pdfDocument = (overrides = {}) => ({
 		file_type: 'application/octet-stream',
 		file_name: 'proof.pdf',
 		file_data: PDF.toString('base64'),
@@ -81,21 +88,24 @@ describe('Subject Create and Update: documents given inline', () => {
 	});
 
 	it('inline documents are sent without labels: labels are required only by Upload Document', async () => {
-		const { requests } = await runNode({
+		const { requests } = await op.run({
 			parameters: create({ documents: JSON.stringify([pdfDocument()]) }),
-			replies: [created],
+			replies,
 		});
+		expect(requests[0].route).toBe(PEOPLE);
 		expect(sentPerson(requests[0]).documents).toEqual([
 			{ file_type: 'application/pdf', file_name: 'proof.pdf', file_data: PDF.toString('base64') },
 		]);
 	});
 
 	it('an inline document takes its type from its content, as Upload Document does', async () => {
-		const { requests } = await runNode({
-			parameters: update({
-				documents: [pdfDocument({ file_type: 'image/png', labels: ['Address-Proof'] })],
-			}),
-			replies: [created],
+		const { requests } = await op.run({
+			...withDocuments(
+				update({}),
+				[pdfDocument({ file_type: 'image/png', labels: ['Address-Proof'] })],
+				'updateFields',
+			),
+			replies,
 		});
 		expect(sentPerson(requests[0]).documents).toEqual([
 			{
@@ -109,13 +119,11 @@ describe('Subject Create and Update: documents given inline', () => {
 
 	it('an inline document over 15 MB is refused before sending, as Upload Document refuses it', async () => {
 		const big = Buffer.concat([PNG, Buffer.alloc(15 * 1024 * 1024)]);
-		const { error, requests } = await runNodeExpectingError({
-			parameters: create({
-				documents: [
-					{ file_type: 'image/png', file_name: 'photo.png', file_data: big.toString('base64') },
-				],
-			}),
-			replies: [created],
+		const { error, requests } = await op.run({
+			...withDocuments(create(), [
+				{ file_type: 'image/png', file_name: 'photo.png', file_data: big.toString('base64') },
+			]),
+			replies,
 		});
 		expect(requests).toHaveLength(0);
 		expect(error.message).toMatch(/File Data \(entry 1\)/);
@@ -123,73 +131,76 @@ describe('Subject Create and Update: documents given inline', () => {
 	});
 
 	it('an inline document whose content cannot be recognised needs a real MIME type', async () => {
-		const { error, requests } = await runNodeExpectingError({
-			parameters: create({
-				documents: [
-					{
-						file_type: 'application/octet-stream',
-						file_name: 'notes.bin',
-						file_data: Buffer.from('just text').toString('base64'),
-					},
-				],
-			}),
-			replies: [created],
+		const { error, requests } = await op.run({
+			...withDocuments(create(), [
+				{
+					file_type: 'application/octet-stream',
+					file_name: 'notes.bin',
+					file_data: Buffer.from('just text').toString('base64'),
+				},
+			]),
+			replies,
 		});
 		expect(requests).toHaveLength(0);
 		expect(error.message).toMatch(/cannot be told from its content/);
 	});
 
 	it('an inline document by URL needs its file type; one with labels still follows the label rules', async () => {
-		const noType = await runNodeExpectingError({
-			parameters: create({ documents: [{ file_url: 'https://example.com/proof.pdf' }] }),
-			replies: [created],
+		const noType = await op.run({
+			...withDocuments(create(), [{ file_url: 'https://example.com/proof.pdf' }]),
+			replies,
 		});
 		expect(noType.requests).toHaveLength(0);
 		expect(noType.error.message).toMatch(/File Type \(entry 1\)/);
-		const badLabel = await runNodeExpectingError({
-			parameters: create({
-				documents: [
-					{ file_url: 'https://example.com/p.pdf', file_type: 'application/pdf', labels: ['a b!'] },
-				],
-			}),
-			replies: [created],
+		const badLabel = await op.run({
+			...withDocuments(create(), [
+				{ file_url: 'https://example.com/p.pdf', file_type: 'application/pdf', labels: ['a b!'] },
+			]),
+			replies,
 		});
+		expect(badLabel.requests).toHaveLength(0);
 		expect(badLabel.error.message).toMatch(/Labels \(entry 1\)/);
 	});
 
 	it('Create with documents is sent once: a 503 is not retried (documents would be appended twice)', async () => {
-		const { error, requests } = await runNodeExpectingError({
-			parameters: create({ documents: [pdfDocument()] }),
-			replies: [httpError(503, { error: 'service_unavailable' }), created],
+		const { error, requests } = await op.run({
+			...withDocuments(create(), [pdfDocument()]),
+			replies: { [PEOPLE]: [reply(503, { error: 'service_unavailable' }), created] },
 		});
 		expect(requests).toHaveLength(1);
+		expect(waits).toHaveLength(0);
 		expect(error.message).toMatch(/Outcome unknown/);
 	});
 
 	it('Update with documents is sent once; Update without documents is still retried as idempotent', async () => {
-		const once = await runNodeExpectingError({
-			parameters: update({ documents: [pdfDocument()] }),
-			replies: [httpError(503, { error: 'service_unavailable' }), created],
+		const unavailableOnce = { [PERSON]: [reply(503, { error: 'service_unavailable' }), created] };
+		const once = await op.run({
+			...withDocuments(update({}), [pdfDocument()], 'updateFields'),
+			replies: unavailableOnce,
 		});
 		expect(once.requests).toHaveLength(1);
-		const retried = await runNode({
+		expect(once.error.message).toMatch(/Outcome unknown/);
+		const retried = await op.run({
 			parameters: update({ email: 'maria@example.com' }),
-			replies: [httpError(503, { error: 'service_unavailable' }), created],
+			replies: unavailableOnce,
 		});
+		expect(retried.error).toBeUndefined();
 		expect(retried.requests).toHaveLength(2);
+		expect(retried.items[0].json.id).toBe(SUBJECT_ID);
 	});
 });
 
 describe('Subject: input the service accepts', () => {
 	it('numbers from expressions are accepted for address number and phone', async () => {
-		const { requests } = await runNode({
+		const { requests } = await op.run({
 			parameters: create({
-				addressNumber: 1000,
-				phoneNumber: 987654321,
-				phoneAreaCode: 11,
-				phoneCountryCode: 55,
+				addressNumber: '={{ $json.number }}',
+				phoneNumber: '={{ $json.phone }}',
+				phoneAreaCode: '={{ $json.area }}',
+				phoneCountryCode: '={{ $json.country }}',
 			}),
-			replies: [created],
+			items: [{ json: { number: 1000, phone: 987654321, area: 11, country: 55 } }],
+			replies,
 		});
 		expect(sentPerson(requests[0])).toMatchObject({
 			address_number: '1000',
@@ -200,9 +211,13 @@ describe('Subject: input the service accepts', () => {
 	});
 
 	it('a fraction given as address number or phone is refused rather than rounded', async () => {
-		const { error, requests } = await runNodeExpectingError({
-			parameters: create({ addressNumber: 12.5, phoneNumber: 9876.5 }),
-			replies: [created],
+		const { error, requests } = await op.run({
+			parameters: create({
+				addressNumber: '={{ $json.number }}',
+				phoneNumber: '={{ $json.phone }}',
+			}),
+			items: [{ json: { number: 12.5, phone: 9876.5 } }],
+			replies,
 		});
 		expect(requests).toHaveLength(0);
 		expect(error.message).toMatch(/Address Number: is 12.5, not a whole number/);
@@ -210,16 +225,13 @@ describe('Subject: input the service accepts', () => {
 	});
 
 	it('the phone rule is the sandbox rule: 4 to 15 digits once spaces, dashes and brackets are removed', async () => {
-		const { requests } = await runNode({
+		const { requests } = await op.run({
 			parameters: create({ phoneNumber: ' (98765) 4321 ' }),
-			replies: [created],
+			replies,
 		});
 		expect(sentPerson(requests[0]).phone_number).toBe('987654321');
 		for (const phone of ['123', '1234567890123456', '98765-43a1', '+5511987654321']) {
-			const refused = await runNodeExpectingError({
-				parameters: create({ phoneNumber: phone }),
-				replies: [created],
-			});
+			const refused = await op.run({ parameters: create({ phoneNumber: phone }), replies });
 			expect(refused.requests).toHaveLength(0);
 			expect(refused.error.message).toMatch(/Invalid Phone Number/);
 		}
@@ -233,41 +245,23 @@ describe('Subject: input the service accepts', () => {
 	])(
 		'an income written %s (the service’s own examples have no decimals) is sent as %s',
 		async (income, sent) => {
-			const { requests } = await runNode({
+			const { requests } = await op.run({
 				parameters: create({ netMonthlyAverageIncome: income }),
-				replies: [created],
+				replies,
 			});
 			expect(sentPerson(requests[0]).net_monthly_average_income).toBe(sent);
 		},
 	);
 
-	it('Address State is a text field with no default: adding it sends nothing until a state is typed', () => {
-		const properties = new FacilitaPay().description.properties;
-		const collections = properties.filter(
-			(p) => p.name === 'additionalFields' || p.name === 'updateFields',
-		);
-		const states = collections
-			.flatMap((collection) => (collection.options ?? []) as INodeProperties[])
-			.filter((option) => option.name === 'addressState');
-		expect(states.length).toBeGreaterThanOrEqual(2);
-		for (const state of states) {
-			expect(state.type).toBe('string');
-			expect(state.default).toBe('');
-		}
-	});
-
 	it('an empty Address State is not sent (no silent SP), a Mexican state is sent as typed', async () => {
-		const empty = await runNode({
-			parameters: create({ addressState: '' }),
-			replies: [created],
-		});
+		const empty = await op.run({ parameters: create({ addressState: '' }), replies });
 		expect(sentPerson(empty.requests[0])).not.toHaveProperty('address_state');
-		const mexican = await runNode({
+		const mexican = await op.run({
 			parameters: create(
 				{ addressState: 'Ciudad de México', addressCountry: 'MX' },
 				{ documentType: 'curp', documentNumber: 'BOXW310820HNERXN09', fiscalCountry: 'MX' },
 			),
-			replies: [created],
+			replies,
 		});
 		expect(sentPerson(mexican.requests[0]).address_state).toBe('Ciudad de México');
 	});

@@ -1,4 +1,11 @@
-import { binaryItem, runNode } from '../../helpers/executeContext';
+// Subject > Upload Document on n8n's engine: the default output stays small.
+import { useOperations } from '../../lib/operations.mjs';
+import { SUBJECT_ID } from '../../../fixtures/subjects.js';
+import { binaryItem, byId } from './lib.mjs';
+
+const DOCUMENTS = 'POST /subject/:id/documents';
+
+const op = useOperations();
 
 describe('Upload Document: the default output stays small', () => {
 	const pdf = Buffer.concat([
@@ -9,7 +16,7 @@ describe('Upload Document: the default output stays small', () => {
 	const upload = {
 		resource: 'subject',
 		operation: 'uploadDocument',
-		subjectId: '4b6f3c2a-9d1e-4f7a-8c5b-2e1d0a9f8b7c',
+		subjectId: byId(SUBJECT_ID),
 		labels: ['address-proof'],
 		source: 'binary',
 		binaryPropertyName: 'data',
@@ -40,15 +47,20 @@ describe('Upload Document: the default output stays small', () => {
 	])(
 		'Upload Document leaves out a Base64 copy of the file the service echoes %s',
 		async (_where, answer) => {
-			const { output } = await runNode({
+			const { items, requests, error } = await op.run({
 				parameters: upload,
 				items: [binaryItem(pdf, 'proof.pdf', 'application/pdf')],
-				replies: [{ data: answer }],
+				replies: { [DOCUMENTS]: { data: answer } },
 			});
-			const text = JSON.stringify(output[0].json);
+			expect(error).toBeUndefined();
+			expect(requests).toHaveLength(1);
+			expect(requests[0]).toMatchObject({ method: 'POST', params: { id: SUBJECT_ID } });
+			expect(requests[0].body.document.file_data).toBe(pdf.toString('base64'));
+			const text = JSON.stringify(items[0].json);
 			expect(text).not.toContain(pdf.toString('base64').slice(0, 40));
 			expect(text).toContain('doc-1');
 			expect(text).toContain('proof.pdf');
+			expect(items[0].pairedItem).toEqual({ item: 0 });
 		},
 	);
 
@@ -59,11 +71,11 @@ describe('Upload Document: the default output stays small', () => {
 			file_type: 'application/pdf',
 			status: 'pending_analysis',
 		};
-		const { output } = await runNode({
+		const { items } = await op.run({
 			parameters: upload,
 			items: [binaryItem(pdf, 'proof.pdf', 'application/pdf')],
-			replies: [{ data: answer }],
+			replies: { [DOCUMENTS]: { data: answer } },
 		});
-		expect(output[0].json).toEqual(answer);
+		expect(items[0].json).toEqual(answer);
 	});
 });

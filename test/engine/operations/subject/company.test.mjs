@@ -1,28 +1,25 @@
-import type { IDataObject } from 'n8n-workflow';
-
-import { checkPercentageShare } from '../../../../nodes/FacilitaPay/schemas/company';
-import { description as companyDescription } from '../../../../nodes/FacilitaPay/actions/subject/createCompany.operation';
-import { runNode, runNodeExpectingError } from '../../helpers/executeContext';
-import { httpError } from '../../helpers/serviceAnswers';
-import { skipRetryWaits } from '../../helpers/retryWaits';
+// Subject > Create or Update Company on n8n's engine, against a FacilitaPay scripted by route.
+import { reply, skipRetryWaits, useOperations } from '../../lib/operations.mjs';
 import {
 	companyParameters as company,
 	partnerBody,
 	partnerParameters,
-} from '../../../fixtures/subjects';
+} from '../../../fixtures/subjects.js';
 
 const COMPANY_ID = '7a1b2c3d-4e5f-4a6b-8c7d-9e0f1a2b3c4d';
+const COMPANIES = 'POST /subject/companies';
 const answer = { data: { id: COMPANY_ID, status: 'approved', social_name: 'Exemplo Ltda' } };
+const replies = { [COMPANIES]: answer };
 const PDF = Buffer.from('%PDF-1.4\n%%EOF\n');
 
-skipRetryWaits();
+const op = useOperations();
+const waits = skipRetryWaits();
 
-const sentCompany = (request: { body?: unknown }) =>
-	(request.body as { company: IDataObject }).company;
+const sentCompany = (request) => request.body.company;
 
 describe('Subject > Create or Update Company', () => {
 	it('sends POST /subject/companies with the company wrapped in "company", its partners included', async () => {
-		const { output, requests } = await runNode({
+		const { items, requests, error } = await op.run({
 			parameters: company({
 				partners: {
 					partner: [
@@ -31,7 +28,8 @@ describe('Subject > Create or Update Company', () => {
 							name: 'João Souza',
 							documentType: 'cpf',
 							documentNumber: '70590071050',
-							percentageShare: 50,
+							// A number, as an expression gives it.
+							percentageShare: '={{ 50 }}',
 							kind: 'person',
 							addressCountry: '',
 						},
@@ -42,7 +40,7 @@ describe('Subject > Create or Update Company', () => {
 					website: 'https://exemplo.com.br',
 					creationDate: '2015-03-01',
 					addressStreet: 'Avenida Paulista',
-					addressNumber: 1000,
+					addressNumber: '={{ 1000 }}',
 					addressPostalCode: '01310-100',
 					addressCity: 'São Paulo',
 					addressState: 'sp',
@@ -54,11 +52,12 @@ describe('Subject > Create or Update Company', () => {
 					companyType: 'ltda',
 				},
 			}),
-			replies: [answer],
+			replies,
 		});
+		expect(error).toBeUndefined();
 		expect(requests).toHaveLength(1);
-		expect(requests[0].method).toBe('POST');
-		expect(requests[0].url).toBe('https://sandbox.test/api/v1/subject/companies');
+		expect(requests[0]).toMatchObject({ method: 'POST', route: COMPANIES, query: {} });
+		expect(requests[0].headers.authorization).toBe('Bearer test-token');
 		expect(requests[0].body).toEqual({
 			company: {
 				document_type: 'cnpj',
@@ -92,13 +91,15 @@ describe('Subject > Create or Update Company', () => {
 				],
 			},
 		});
-		expect(output[0].json.id).toBe(COMPANY_ID);
+		expect(items).toHaveLength(1);
+		expect(items[0].json.id).toBe(COMPANY_ID);
+		expect(items[0].pairedItem).toEqual({ item: 0 });
 	});
 
 	it('requires only what is certain: a company with just its document and legal name is sent', async () => {
-		const { requests } = await runNode({
+		const { requests } = await op.run({
 			parameters: company({ companyName: '', fiscalCountry: '' }),
-			replies: [answer],
+			replies,
 		});
 		expect(sentCompany(requests[0])).toEqual({
 			document_type: 'cnpj',
@@ -166,16 +167,22 @@ describe('Subject > Create or Update Company', () => {
 			/Creation Date.*in the future/,
 		],
 	])('refuses %s and sends nothing', async (_name, overrides, message) => {
-		const { error, requests } = await runNodeExpectingError({
-			parameters: company(overrides),
-			replies: [answer],
-		});
+		const { error, requests, items } = await op.run({ parameters: company(overrides), replies });
 		expect(requests).toHaveLength(0);
+		expect(items).toHaveLength(0);
 		expect(error.message).toMatch(message);
+		expect(error.description).toContain('Nothing was sent to FacilitaPay');
+	});
+
+	it('a legal name left empty in the field is refused by n8n before the workflow starts', async () => {
+		const { error, requests } = await op.run({ parameters: company({ socialName: '' }), replies });
+		expect(requests).toHaveLength(0);
+		expect(error.message).toMatch(/The 'FacilitaPay' node has issues/);
+		expect(error.message).toMatch(/Parameter "Social Name" is required/);
 	});
 
 	it('a foreign company with a tax ID is not held to the Brazilian address rules', async () => {
-		const { requests } = await runNode({
+		const { requests } = await op.run({
 			parameters: company({
 				documentType: 'tax_id',
 				documentNumber: 'US-12-3456789',
@@ -186,7 +193,7 @@ describe('Subject > Create or Update Company', () => {
 					addressPostalCode: '19801',
 				},
 			}),
-			replies: [answer],
+			replies,
 		});
 		expect(sentCompany(requests[0])).toMatchObject({
 			document_type: 'tax_id',
@@ -206,9 +213,9 @@ describe('Subject > Create or Update Company', () => {
 		],
 		['a Mexican company RFC', 'rfc', 'ABC-010203-XY1', 'ABC010203XY1', 'MEX'],
 	])('registers %s', async (_name, documentType, documentNumber, sent, fiscalCountry) => {
-		const { requests } = await runNode({
+		const { requests } = await op.run({
 			parameters: company({ documentType, documentNumber, fiscalCountry }),
-			replies: [answer],
+			replies,
 		});
 		expect(sentCompany(requests[0])).toMatchObject({
 			document_type: documentType,
@@ -226,66 +233,41 @@ describe('Subject > Create or Update Company', () => {
 			/Document Number \(item 0\).*RFC has 13 characters \(person\) or 12 \(company\)/,
 		],
 	])('refuses %s and sends nothing', async (_name, documentType, documentNumber, message) => {
-		const { error, requests } = await runNodeExpectingError({
+		const { error, requests } = await op.run({
 			parameters: company({ documentType, documentNumber, fiscalCountry: 'CO' }),
-			replies: [answer],
+			replies,
 		});
 		expect(requests).toHaveLength(0);
 		expect(error.message).toMatch(message);
 	});
 
-	it('offers CNPJ, NIT, RFC and Tax ID as the company’s Document Type', () => {
-		const field = companyDescription.find((property) => property.name === 'documentType');
-		expect(field?.options?.map((option) => ('value' in option ? option.value : ''))).toEqual([
-			'cnpj',
-			'nit',
-			'rfc',
-			'tax_id',
-		]);
-	});
-
 	it('is retried as idempotent without documents, and sent once with documents', async () => {
-		const retried = await runNode({
-			parameters: company(),
-			replies: [httpError(503, { error: 'service_unavailable' }), answer],
-		});
+		const unavailableOnce = { [COMPANIES]: [reply(503, { error: 'service_unavailable' }), answer] };
+		const retried = await op.run({ parameters: company(), replies: unavailableOnce });
+		expect(retried.error).toBeUndefined();
 		expect(retried.requests).toHaveLength(2);
-		const once = await runNodeExpectingError({
-			parameters: company({
-				additionalFields: {
-					documents: [
-						{
-							labels: ['social-contract'],
-							file_type: 'application/pdf',
-							file_name: 'contrato.pdf',
-							file_data: PDF.toString('base64'),
-						},
-					],
+		expect(waits).toHaveLength(1);
+		expect(retried.items[0].json.id).toBe(COMPANY_ID);
+		const once = await op.run({
+			parameters: company({ additionalFields: { documents: '={{ $json.documents }}' } }),
+			items: [
+				{
+					json: {
+						documents: [
+							{
+								labels: ['social-contract'],
+								file_type: 'application/pdf',
+								file_name: 'contrato.pdf',
+								file_data: PDF.toString('base64'),
+							},
+						],
+					},
 				},
-			}),
-			replies: [httpError(503, { error: 'service_unavailable' }), answer],
+			],
+			replies: unavailableOnce,
 		});
 		expect(once.requests).toHaveLength(1);
+		expect(once.requests[0].body.company.documents).toHaveLength(1);
 		expect(once.error.message).toMatch(/Outcome unknown/);
 	});
-});
-
-describe('checkPercentageShare', () => {
-	it.each<[string | number, string]>([
-		['50', '50'],
-		[50, '50'],
-		['33.33', '33.33'],
-		['100', '100'],
-		['25%', '25'],
-		['050', '50'],
-	])('%p is sent as %p', (raw, expected) => {
-		expect(checkPercentageShare(raw)).toEqual({ ok: true, value: expected });
-	});
-
-	it.each<string | number>(['0', '100.01', '-5', '50,5', 'half', '', 33.333])(
-		'%p is refused',
-		(raw) => {
-			expect(checkPercentageShare(raw).ok).toBe(false);
-		},
-	);
 });

@@ -1,20 +1,20 @@
-import type { IDataObject } from 'n8n-workflow';
-
-import { runNode, runNodeExpectingError } from '../../helpers/executeContext';
-import { httpError } from '../../helpers/serviceAnswers';
-import { skipRetryWaits } from '../../helpers/retryWaits';
-import { SUBJECT_ID } from '../../../fixtures/subjects';
-import { bankAccountBody, bankDetailsParameters } from '../../../fixtures/bankAccounts';
+// Subject > Register Bank Account on n8n's engine, against a FacilitaPay scripted by route.
+import { reply, skipRetryWaits, useOperations } from '../../lib/operations.mjs';
+import { SUBJECT_ID } from '../../../fixtures/subjects.js';
+import { bankAccountBody, bankDetailsParameters } from '../../../fixtures/bankAccounts.js';
+import { byId } from './lib.mjs';
 
 const ACCOUNT_ID = '9c8b7a6d-5e4f-4a3b-8c2d-1e0f9a8b7c6d';
+const ACCOUNTS = 'POST /subject/:id/bank_accounts';
 const answer = { data: { id: ACCOUNT_ID, currency: 'BRL', owner_name: 'Maria da Silva' } };
 
-skipRetryWaits();
+const op = useOperations();
+const waits = skipRetryWaits();
 
-const register = (overrides: IDataObject = {}) => ({
+const register = (overrides = {}) => ({
 	resource: 'subject',
 	operation: 'registerBankAccount',
-	subjectId: SUBJECT_ID,
+	subjectId: byId(SUBJECT_ID),
 	currency: 'BRL',
 	ownerName: 'Maria da Silva',
 	ownerDocumentType: 'cpf',
@@ -25,27 +25,33 @@ const register = (overrides: IDataObject = {}) => ({
 	...overrides,
 });
 
-const sentAccount = (request: { body?: unknown }) =>
-	(request.body as { bank_account: IDataObject }).bank_account;
+const sentAccount = (request) => request.body.bank_account;
 
 describe('Subject > Register Bank Account', () => {
 	it('sends POST /subject/:id/bank_accounts with the documented Brazilian example’s fields', async () => {
-		const { output, requests } = await runNode({
+		const { items, requests, error } = await op.run({
 			parameters: register({ pixKey: '39053344705' }),
-			replies: [answer],
+			replies: { [ACCOUNTS]: answer },
 		});
+		expect(error).toBeUndefined();
 		expect(requests).toHaveLength(1);
-		expect(requests[0].method).toBe('POST');
-		expect(requests[0].url).toBe(`https://sandbox.test/api/v1/subject/${SUBJECT_ID}/bank_accounts`);
+		expect(requests[0]).toMatchObject({
+			method: 'POST',
+			route: ACCOUNTS,
+			params: { id: SUBJECT_ID },
+			query: {},
+		});
+		expect(requests[0].headers.authorization).toBe('Bearer test-token');
 		expect(requests[0].body).toEqual({ bank_account: bankAccountBody() });
 		// The answer's id is the To Bank Account ID of a payout.
-		expect(output[0].json.id).toBe(ACCOUNT_ID);
+		expect(items[0].json.id).toBe(ACCOUNT_ID);
+		expect(items[0].pairedItem).toEqual({ item: 0 });
 	});
 
 	it('a PIX key alone is enough (a payout then goes by PIX); its type is told from the key', async () => {
-		const { requests } = await runNode({
+		const { requests } = await op.run({
 			parameters: register({ bankDetails: {}, pixKey: 'Maria@Example.com' }),
-			replies: [answer],
+			replies: { [ACCOUNTS]: answer },
 		});
 		expect(sentAccount(requests[0])).toEqual({
 			currency: 'BRL',
@@ -89,16 +95,19 @@ describe('Subject > Register Bank Account', () => {
 		],
 		['a branch country that is not a code', { branchCountry: 'Brazil' }, /Branch Country/],
 	])('refuses %s and sends nothing', async (_name, overrides, message) => {
-		const { error, requests } = await runNodeExpectingError({
+		const { error, requests, items } = await op.run({
 			parameters: register(overrides),
-			replies: [answer],
+			replies: { [ACCOUNTS]: answer },
 		});
 		expect(requests).toHaveLength(0);
+		expect(items).toHaveLength(0);
 		expect(error.message).toMatch(message);
+		expect(error.message).toMatch(/\(item 0\)/);
+		expect(error.description).toContain('Nothing was sent to FacilitaPay');
 	});
 
 	it('another country’s account is left to FacilitaPay beyond “not empty”', async () => {
-		const { requests } = await runNode({
+		const { requests } = await op.run({
 			parameters: register({
 				currency: 'MXN',
 				ownerDocumentType: 'curp',
@@ -106,7 +115,7 @@ describe('Subject > Register Bank Account', () => {
 				branchCountry: 'MEX',
 				bankDetails: { bankName: 'BBVA México', accountNumber: '012180001234567897' },
 			}),
-			replies: [answer],
+			replies: { [ACCOUNTS]: answer },
 		});
 		expect(sentAccount(requests[0])).toMatchObject({
 			currency: 'MXN',
@@ -117,11 +126,13 @@ describe('Subject > Register Bank Account', () => {
 	});
 
 	it('is sent once: a 503 is an unknown outcome, never a second registration', async () => {
-		const { error, requests } = await runNodeExpectingError({
+		const { error, requests, items } = await op.run({
 			parameters: register(),
-			replies: [httpError(503, { error: 'service_unavailable' }), answer],
+			replies: { [ACCOUNTS]: [reply(503, { error: 'service_unavailable' }), answer] },
 		});
 		expect(requests).toHaveLength(1);
+		expect(waits).toHaveLength(0);
+		expect(items).toHaveLength(0);
 		expect(error.message).toMatch(/Outcome unknown/);
 	});
 });

@@ -1,21 +1,32 @@
-import type { IDataObject } from 'n8n-workflow';
+// Subject > Create or Update, Update, Get, Get Many, Get Transactions, Get Transaction Values and
+// Upload Document on n8n's engine, against a FacilitaPay scripted by route.
+import { reply, skipRetryWaits, useOperations } from '../../lib/operations.mjs';
+import { SUBJECT_ID, subjectTransactionsParameters } from '../../../fixtures/subjects.js';
+import { binaryItem, byId, fromItem, person, update } from './lib.mjs';
 
-import { binaryItem, runNode, runNodeExpectingError } from '../../helpers/executeContext';
-import { httpError } from '../../helpers/serviceAnswers';
-import {
-	personParameters,
-	personUpdateParameters as update,
-	SUBJECT_ID,
-	subjectTransactionsParameters,
-} from '../../../fixtures/subjects';
+const PEOPLE = 'POST /subject/people';
+const PERSON = 'PUT /subject/people/:id';
+const GET_PERSON = 'GET /subject/people/:id';
+const LIST_PEOPLE = 'GET /subject/people';
+const TRANSACTIONS = 'GET /subject/:id/transactions';
+const VALUES = 'GET /subject/:id/transaction_values';
+const DOCUMENTS = 'POST /subject/:id/documents';
 
 const created = { data: { id: SUBJECT_ID, status: 'approved', social_name: 'Maria da Silva' } };
+const replies = { [PEOPLE]: created, [PERSON]: created };
 
-const createParams = (overrides: IDataObject = {}) => personParameters({}, overrides);
+const op = useOperations();
+const waits = skipRetryWaits();
+
+const createParams = (overrides = {}) => person({}, overrides);
+const transactionsOf = (extra = {}) => ({
+	...subjectTransactionsParameters(extra),
+	subjectId: byId(SUBJECT_ID),
+});
 
 describe('Subject > Create or Update', () => {
 	it('sends the person wrapped in "person" with snake_case fields', async () => {
-		const { output, requests } = await runNode({
+		const { items, requests, error } = await op.run({
 			parameters: createParams({
 				additionalFields: {
 					email: 'maria@example.com',
@@ -27,11 +38,12 @@ describe('Subject > Create or Update', () => {
 					birthDate: '1990-05-17',
 				},
 			}),
-			replies: [created],
+			replies,
 		});
+		expect(error).toBeUndefined();
 		expect(requests).toHaveLength(1);
-		expect(requests[0].method).toBe('POST');
-		expect(requests[0].url).toBe('https://sandbox.test/api/v1/subject/people');
+		expect(requests[0]).toMatchObject({ method: 'POST', route: PEOPLE, query: {} });
+		expect(requests[0].headers.authorization).toBe('Bearer test-token');
 		expect(requests[0].body).toEqual({
 			person: {
 				document_type: 'cpf',
@@ -47,25 +59,23 @@ describe('Subject > Create or Update', () => {
 				birth_date: '1990-05-17',
 			},
 		});
-		expect(output[0].json.id).toBe(SUBJECT_ID);
+		expect(items).toEqual([{ json: created.data, pairedItem: { item: 0 } }]);
 	});
 
 	it('strips dots and dashes from a CPF before sending', async () => {
-		const { requests } = await runNode({
+		const { requests } = await op.run({
 			parameters: createParams({ documentNumber: '390.533.447-05' }),
-			replies: [created],
+			replies,
 		});
-		expect(
-			(requests[0].body as { person: { document_number: string } }).person.document_number,
-		).toBe('39053344705');
+		expect(requests[0].body.person.document_number).toBe('39053344705');
 	});
 
 	it('drops blank optional fields instead of sending empty strings', async () => {
-		const { requests } = await runNode({
+		const { requests } = await op.run({
 			parameters: createParams({ additionalFields: { email: '', website: '  ' } }),
-			replies: [created],
+			replies,
 		});
-		expect(Object.keys((requests[0].body as { person: object }).person)).toEqual([
+		expect(Object.keys(requests[0].body.person)).toEqual([
 			'document_type',
 			'document_number',
 			'social_name',
@@ -120,11 +130,12 @@ describe('Subject > Create or Update', () => {
 			/Invalid Documents \(JSON\) \(item 0\): is not valid JSON/,
 		],
 	])('refuses %s and sends nothing', async (_name, overrides, message) => {
-		const { error, requests } = await runNodeExpectingError({
+		const { error, requests, items } = await op.run({
 			parameters: createParams(overrides),
-			replies: [created],
+			replies,
 		});
 		expect(requests).toHaveLength(0);
+		expect(items).toHaveLength(0);
 		expect(error.message).toMatch(message);
 		expect(error.description).toContain('Nothing was sent to FacilitaPay for this item.');
 		expect(error.context.itemIndex).toBe(0);
@@ -133,9 +144,9 @@ describe('Subject > Create or Update', () => {
 	it.each(['BR', 'BRA', 'Brasil', 'Colombia', 'Mexico'])(
 		'sends Fiscal Country %s as typed, as FacilitaPay’s own examples write it',
 		async (fiscalCountry) => {
-			const { requests } = await runNode({
+			const { requests } = await op.run({
 				parameters: createParams({ fiscalCountry }),
-				replies: [created],
+				replies,
 			});
 			expect(requests[0].body).toMatchObject({ person: { fiscal_country: fiscalCountry } });
 		},
@@ -144,14 +155,14 @@ describe('Subject > Create or Update', () => {
 	it.each(['BRA', 'Brasil'])(
 		'applies the Brazilian address rules with Fiscal Country %s',
 		async (fiscalCountry) => {
-			const { error, requests } = await runNodeExpectingError({
+			const { error, requests } = await op.run({
 				parameters: createParams({
 					documentType: 'passport',
 					documentNumber: 'AB123456',
 					fiscalCountry,
 					additionalFields: { addressPostalCode: '0131010' },
 				}),
-				replies: [created],
+				replies,
 			});
 			expect(requests).toHaveLength(0);
 			expect(error.message).toMatch(
@@ -161,14 +172,14 @@ describe('Subject > Create or Update', () => {
 	);
 
 	it('accepts a CURP with a matching RFC', async () => {
-		const { requests } = await runNode({
+		const { requests } = await op.run({
 			parameters: createParams({
 				documentType: 'curp',
 				documentNumber: 'boxw310820hnerxn09',
 				fiscalCountry: 'MX',
 				additionalFields: { rfcPf: 'BOXW310820AB1' },
 			}),
-			replies: [created],
+			replies,
 		});
 		expect(requests[0].body).toMatchObject({
 			person: { document_number: 'BOXW310820HNERXN09', rfc_pf: 'BOXW310820AB1' },
@@ -176,60 +187,77 @@ describe('Subject > Create or Update', () => {
 	});
 
 	it('lists every broken field at once', async () => {
-		const { error } = await runNodeExpectingError({
+		const { error, requests } = await op.run({
 			parameters: createParams({
 				documentNumber: '123',
 				additionalFields: { email: 'not-an-email' },
 			}),
+			replies,
 		});
+		expect(requests).toHaveLength(0);
 		expect(error.message).toMatch(/^Invalid input \(item 0\): 2 fields need fixing: /);
 		expect(error.message).toMatch(/Document Number: has 3 digits; a CPF has 11 digits/);
 		expect(error.message).toMatch(/Email: is not an e-mail address/);
 	});
 
 	it('with Continue On Fail, an invalid item is reported with its index and valid ones are sent', async () => {
-		const { output, requests } = await runNode({
+		const { items, requests, status } = await op.run({
 			parameters: [
 				createParams(),
 				createParams({ documentNumber: '23100299900' }),
 				createParams({ documentNumber: '70590071050' }),
 			],
 			continueOnFail: true,
-			replies: [created, created],
+			replies,
 		});
+		expect(status).toBe('success');
 		expect(requests).toHaveLength(2);
-		expect(output[1].json.error).toMatch(/Invalid Document Number \(item 1\)/);
-		expect(output.map((o) => o.pairedItem)).toEqual([{ item: 0 }, { item: 1 }, { item: 2 }]);
+		expect(requests.map((request) => request.body.person.document_number)).toEqual([
+			'39053344705',
+			'70590071050',
+		]);
+		expect(items[1].json.error).toMatch(/Invalid Document Number \(item 1\)/);
+		expect(items.map((o) => o.pairedItem)).toEqual([{ item: 0 }, { item: 1 }, { item: 2 }]);
 	});
 });
 
 describe('Subject > Update', () => {
 	it('sends only the fields to change with PUT', async () => {
-		const { requests } = await runNode({
+		const { requests, items } = await op.run({
 			parameters: update({ email: 'new@example.com', addressCity: 'São Paulo' }),
-			replies: [created],
+			replies,
 		});
-		expect(requests[0].method).toBe('PUT');
-		expect(requests[0].url).toBe(`https://sandbox.test/api/v1/subject/people/${SUBJECT_ID}`);
+		expect(requests).toHaveLength(1);
+		expect(requests[0]).toMatchObject({
+			method: 'PUT',
+			route: PERSON,
+			params: { id: SUBJECT_ID },
+		});
 		expect(requests[0].body).toEqual({
 			person: { email: 'new@example.com', address_city: 'São Paulo' },
 		});
+		expect(items[0].json.id).toBe(SUBJECT_ID);
 	});
 
 	it('refuses an update with no field to change', async () => {
-		const { error, requests } = await runNodeExpectingError({
-			parameters: update({}),
-		});
+		const { error, requests } = await op.run({ parameters: update({}), replies });
 		expect(requests).toHaveLength(0);
 		expect(error.message).toMatch(/no field to change/);
 	});
 
 	it('refuses a subject ID that is not a UUID', async () => {
-		const { error, requests } = await runNodeExpectingError({
-			parameters: update({ email: 'a@b.co' }, '12'),
+		// Typed in the Subject field: n8n's locator check refuses it before the workflow starts.
+		const typed = await op.run({ parameters: update({ email: 'a@b.co' }, '12'), replies });
+		expect(typed.requests).toHaveLength(0);
+		expect(typed.error.message).toMatch(/The 'FacilitaPay' node has issues/);
+		expect(typed.error.message).toMatch(/Not a valid subject ID: it is a UUID/);
+		// From an expression: the node's own check, naming the item.
+		const fromExpression = await op.run({
+			...fromItem(update({ email: 'a@b.co' }, '12'), ['subjectId']),
+			replies,
 		});
-		expect(requests).toHaveLength(0);
-		expect(error.message).toMatch(/Invalid Subject ID \(item 0\)/);
+		expect(fromExpression.requests).toHaveLength(0);
+		expect(fromExpression.error.message).toMatch(/Invalid Subject ID \(item 0\)/);
 	});
 });
 
@@ -242,27 +270,40 @@ describe('Subject > Get, Get Many, Transactions, Transaction Values', () => {
 		references: [],
 		address_street: 'Rua A',
 	};
+	const get = (simplify) => ({
+		resource: 'subject',
+		operation: 'get',
+		subjectId: byId(SUBJECT_ID),
+		simplify,
+	});
 
 	it('Get simplifies by default and returns everything when Simplify is off', async () => {
-		const simple = await runNode({
-			parameters: { resource: 'subject', operation: 'get', subjectId: SUBJECT_ID, simplify: true },
-			replies: [{ data: full }],
+		const simple = await op.run({
+			parameters: { resource: 'subject', operation: 'get', subjectId: byId(SUBJECT_ID) },
+			replies: { [GET_PERSON]: { data: full } },
 		});
-		expect(simple.requests[0].url).toBe(`https://sandbox.test/api/v1/subject/people/${SUBJECT_ID}`);
-		expect(simple.output[0].json).toEqual({
+		expect(simple.requests).toHaveLength(1);
+		expect(simple.requests[0]).toMatchObject({
+			method: 'GET',
+			route: GET_PERSON,
+			params: { id: SUBJECT_ID },
+		});
+		expect(simple.items[0].json).toEqual({
 			id: SUBJECT_ID,
 			status: 'approved',
 			social_name: 'Maria',
 		});
-		const raw = await runNode({
-			parameters: { resource: 'subject', operation: 'get', subjectId: SUBJECT_ID, simplify: false },
-			replies: [{ data: full }],
+		const explicit = await op.run({
+			parameters: get(true),
+			replies: { [GET_PERSON]: { data: full } },
 		});
-		expect(raw.output[0].json).toEqual(full);
+		expect(explicit.items[0].json).toEqual(simple.items[0].json);
+		const raw = await op.run({ parameters: get(false), replies: { [GET_PERSON]: { data: full } } });
+		expect(raw.items[0].json).toEqual(full);
 	});
 
 	it('Get Many outputs one item per person', async () => {
-		const { output, requests } = await runNode({
+		const { items, requests } = await op.run({
 			parameters: {
 				resource: 'subject',
 				operation: 'getMany',
@@ -270,32 +311,42 @@ describe('Subject > Get, Get Many, Transactions, Transaction Values', () => {
 				limit: 2,
 				simplify: true,
 			},
-			replies: [{ data: [full, { ...full, id: 'other' }, { ...full, id: 'third' }] }],
+			replies: {
+				[LIST_PEOPLE]: { data: [full, { ...full, id: 'other' }, { ...full, id: 'third' }] },
+			},
 		});
-		expect(requests[0].url).toBe('https://sandbox.test/api/v1/subject/people');
-		expect(output.map((o) => o.json.id)).toEqual([SUBJECT_ID, 'other']);
+		expect(requests).toHaveLength(1);
+		expect(requests[0]).toMatchObject({ method: 'GET', route: LIST_PEOPLE });
+		expect(items.map((o) => o.json.id)).toEqual([SUBJECT_ID, 'other']);
+		expect(items.map((o) => o.pairedItem)).toEqual([{ item: 0 }, { item: 0 }]);
 	});
 
 	it('Get Transactions reads the subject’s transactions', async () => {
-		const { output, requests } = await runNode({
-			parameters: subjectTransactionsParameters(),
-			replies: [
-				{
-					data: [
-						{
-							id: 't1',
-							value: '10.00',
-							status: 'pending',
-							subject: { social_name: 'Maria' },
-							to_bank_account: {},
-						},
-					],
-				},
-				{ data: [] },
-			],
+		const { items, requests } = await op.run({
+			parameters: transactionsOf(),
+			replies: {
+				[TRANSACTIONS]: [
+					{
+						data: [
+							{
+								id: 't1',
+								value: '10.00',
+								status: 'pending',
+								subject: { social_name: 'Maria' },
+								to_bank_account: {},
+							},
+						],
+					},
+					{ data: [] },
+				],
+			},
 		});
-		expect(requests[0].url).toBe(`https://sandbox.test/api/v1/subject/${SUBJECT_ID}/transactions`);
-		expect(output[0].json).toEqual({
+		expect(requests[0]).toMatchObject({
+			method: 'GET',
+			route: TRANSACTIONS,
+			params: { id: SUBJECT_ID },
+		});
+		expect(items[0].json).toEqual({
 			id: 't1',
 			value: '10.00',
 			status: 'pending',
@@ -309,30 +360,32 @@ describe('Subject > Get, Get Many, Transactions, Transaction Values', () => {
 			value: '1.00',
 			status: 'pending',
 		}));
-		const all = await runNode({
-			parameters: subjectTransactionsParameters({ simplify: false }),
-			replies: [{ data: many }, { data: [] }],
+		const all = await op.run({
+			parameters: transactionsOf({ simplify: false }),
+			replies: { [TRANSACTIONS]: [{ data: many }, { data: [] }] },
 		});
 		expect(all.requests).toHaveLength(1);
-		expect(all.requests[0].qs).toBeUndefined();
-		expect(all.output).toHaveLength(120);
-		const limited = await runNode({
-			parameters: subjectTransactionsParameters({ returnAll: false, limit: 5, simplify: false }),
-			replies: [{ data: many }],
+		expect(all.requests[0].query).toEqual({});
+		expect(all.items).toHaveLength(120);
+		const limited = await op.run({
+			parameters: transactionsOf({ returnAll: false, limit: 5, simplify: false }),
+			replies: { [TRANSACTIONS]: { data: many } },
 		});
 		expect(limited.requests).toHaveLength(1);
-		expect(limited.output.map((o) => o.json.id)).toEqual(['t0', 't1', 't2', 't3', 't4']);
+		expect(limited.items.map((o) => o.json.id)).toEqual(['t0', 't1', 't2', 't3', 't4']);
 	});
 
 	it('Get Transaction Values returns the totals', async () => {
-		const { output, requests } = await runNode({
-			parameters: { resource: 'subject', operation: 'getTransactionValues', subjectId: SUBJECT_ID },
-			replies: [{ data: { total_value: '150.00', transactions_count: 3 } }],
+		const { items, requests } = await op.run({
+			parameters: {
+				resource: 'subject',
+				operation: 'getTransactionValues',
+				subjectId: byId(SUBJECT_ID),
+			},
+			replies: { [VALUES]: { data: { total_value: '150.00', transactions_count: 3 } } },
 		});
-		expect(requests[0].url).toBe(
-			`https://sandbox.test/api/v1/subject/${SUBJECT_ID}/transaction_values`,
-		);
-		expect(output[0].json).toEqual({ total_value: '150.00', transactions_count: 3 });
+		expect(requests[0]).toMatchObject({ method: 'GET', route: VALUES, params: { id: SUBJECT_ID } });
+		expect(items[0].json).toEqual({ total_value: '150.00', transactions_count: 3 });
 	});
 });
 
@@ -346,25 +399,30 @@ describe('Subject > Upload Document', () => {
 		Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
 		Buffer.alloc(50),
 	]);
-	const upload = (overrides: Record<string, unknown> = {}) => ({
+	const upload = (overrides = {}) => ({
 		resource: 'subject',
 		operation: 'uploadDocument',
-		subjectId: SUBJECT_ID,
+		subjectId: byId(SUBJECT_ID),
 		labels: ['address-proof'],
 		source: 'binary',
 		binaryPropertyName: 'data',
 		options: {},
 		...overrides,
 	});
+	const uploaded = { [DOCUMENTS]: { data: { id: 'doc-1' } } };
 
 	it('sends the binary file as Base64 with its detected type and name', async () => {
-		const { requests } = await runNode({
+		const { requests, items } = await op.run({
 			parameters: upload(),
 			items: [binaryItem(pdf, 'proof.pdf', 'application/pdf')],
-			replies: [{ data: { id: 'doc-1' } }],
+			replies: uploaded,
 		});
-		expect(requests[0].method).toBe('POST');
-		expect(requests[0].url).toBe(`https://sandbox.test/api/v1/subject/${SUBJECT_ID}/documents`);
+		expect(requests).toHaveLength(1);
+		expect(requests[0]).toMatchObject({
+			method: 'POST',
+			route: DOCUMENTS,
+			params: { id: SUBJECT_ID },
+		});
 		expect(requests[0].body).toEqual({
 			document: {
 				labels: ['address-proof'],
@@ -373,6 +431,7 @@ describe('Subject > Upload Document', () => {
 				file_data: pdf.toString('base64'),
 			},
 		});
+		expect(items[0]).toMatchObject({ json: { id: 'doc-1' }, pairedItem: { item: 0 } });
 	});
 
 	it.each([
@@ -385,10 +444,10 @@ describe('Subject > Upload Document', () => {
 		],
 		['a PNG tagged application/pdf', png, 'photo.png', 'application/pdf', 'image/png'],
 	])('sends %s with the type its content shows', async (_name, bytes, fileName, tag, fileType) => {
-		const { requests } = await runNode({
+		const { requests } = await op.run({
 			parameters: upload(),
 			items: [binaryItem(bytes, fileName, tag)],
-			replies: [{ data: { id: 'doc-1' } }],
+			replies: uploaded,
 		});
 		expect(requests).toHaveLength(1);
 		expect(requests[0].body).toEqual({
@@ -402,14 +461,14 @@ describe('Subject > Upload Document', () => {
 	});
 
 	it('sends a public URL with the chosen type', async () => {
-		const { requests } = await runNode({
+		const { requests } = await op.run({
 			parameters: upload({
 				source: 'url',
 				fileUrl: 'https://files.example.com/rg.png',
 				fileType: 'image/png',
 				labels: ['rg-photo'],
 			}),
-			replies: [{ data: { id: 'doc-2' } }],
+			replies: { [DOCUMENTS]: { data: { id: 'doc-2' } } },
 		});
 		expect(requests[0].body).toEqual({
 			document: {
@@ -438,8 +497,8 @@ describe('Subject > Upload Document', () => {
 			/Invalid File Name \(item 0\)/,
 		],
 		[
-			'no label',
-			upload({ labels: [] }),
+			'no label (an expression giving none)',
+			upload({ labels: '={{ [] }}' }),
 			binaryItem(pdf, 'proof.pdf', 'application/pdf'),
 			/Invalid Labels \(item 0\)/,
 		],
@@ -450,21 +509,35 @@ describe('Subject > Upload Document', () => {
 			/Invalid File URL \(item 0\)/,
 		],
 	])('refuses %s and sends nothing', async (_name, parameters, item, message) => {
-		const { error, requests } = await runNodeExpectingError({
+		const { error, requests, items } = await op.run({
 			parameters,
 			items: [item],
-			replies: [{ data: {} }],
+			replies: { [DOCUMENTS]: { data: {} } },
 		});
 		expect(requests).toHaveLength(0);
+		expect(items).toHaveLength(0);
 		expect(error.message).toMatch(message);
 	});
 
+	it('no label typed in: n8n refuses the workflow before it starts', async () => {
+		const { error, requests } = await op.run({
+			parameters: upload({ labels: [] }),
+			items: [binaryItem(pdf, 'proof.pdf', 'application/pdf')],
+			replies: uploaded,
+		});
+		expect(requests).toHaveLength(0);
+		expect(error.message).toMatch(/The 'FacilitaPay' node has issues/);
+		expect(error.message).toMatch(/Parameter "Labels" is required/);
+	});
+
 	it('is not retried after a server error (it is not idempotent)', async () => {
-		const { requests } = await runNodeExpectingError({
+		const { requests, error } = await op.run({
 			parameters: upload(),
 			items: [binaryItem(pdf, 'proof.pdf', 'application/pdf')],
-			replies: [httpError(503, 'Service Unavailable'), { data: {} }],
+			replies: { [DOCUMENTS]: [reply(503, 'Service Unavailable'), { data: {} }] },
 		});
 		expect(requests).toHaveLength(1);
+		expect(waits).toHaveLength(0);
+		expect(error.message).toMatch(/Outcome unknown \(item 0\)/);
 	});
 });

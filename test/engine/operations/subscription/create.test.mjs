@@ -1,24 +1,38 @@
-import type { IDataObject } from 'n8n-workflow';
-
-import { runNode, runNodeExpectingError } from '../../helpers/executeContext';
-import { IDENTITY } from '../../helpers/identity';
-import { httpError } from '../../helpers/serviceAnswers';
-import { skipRetryWaits } from '../../helpers/retryWaits';
+// Subscription > Create (rules of both methods, automatic PIX) on n8n's engine, against a
+// FacilitaPay scripted by route.
+import { reply, skipRetryWaits, useOperations } from '../../lib/operations.mjs';
 import {
 	CARD_NUMBER,
 	cardSubscription,
+	emptyOnes,
 	FROM_ACCOUNT_ID,
+	fromItem,
+	IDENTITY,
 	pixSubscription,
 	SECURITY_CODE,
 	sentSubscription,
 	SUBJECT_ID,
 	TO_ACCOUNT_ID,
-} from './fixtures';
+} from './lib.mjs';
 
-skipRetryWaits();
+const SUBSCRIPTIONS = 'POST /subscriptions';
+
+const op = useOperations();
+const waits = skipRetryWaits();
+
+/**
+ * Runs the node; the fields `names`, and any field left empty, reach it through expressions
+ * reading the input item (typed in, n8n refuses an empty required field before the workflow
+ * starts, and a value outside an options list can only come from an expression).
+ */
+const runWith = (parameters, replies = {}, names = []) =>
+	op.run({
+		...fromItem(parameters, [...new Set([...names, ...emptyOnes(parameters)])]),
+		replies,
+	});
 
 describe('Subscription > Create: rules shared by both methods', () => {
-	it.each<[string, IDataObject, RegExp]>([
+	it.each([
 		[
 			'a value with a comma',
 			{ value: '49,90' },
@@ -86,37 +100,55 @@ describe('Subscription > Create: rules shared by both methods', () => {
 			{ toBankAccountId: 'acct-1' },
 			/To Bank Account ID \(item 0\): is not an id/,
 		],
-		['no subject', { subjectId: '' }, /Subject ID \(item 0\): is empty/],
+		[
+			'no subject',
+			{ subjectId: { __rl: true, mode: 'id', value: '' } },
+			/Subject ID \(item 0\): is empty/,
+		],
 	])('%s is refused for a card and for automatic PIX', async (_name, overrides, message) => {
 		for (const parameters of [cardSubscription(overrides), pixSubscription(overrides)]) {
-			const { error, requests } = await runNodeExpectingError({ parameters, replies: [] });
+			const fromTheItem = Object.keys(overrides).filter((name) => name !== 'additionalFields');
+			const { error, requests, items } = await runWith(parameters, {}, fromTheItem);
 			expect(requests).toHaveLength(0);
+			expect(items).toHaveLength(0);
 			expect(error.message).toMatch(message);
 			expect(error.description).toContain('Nothing was sent');
 		}
 	});
 
-	it.each([0, 1, 2, 3])('accepts %i retry attempts', async (totalRetryAttempts) => {
-		const { requests } = await runNode({
-			parameters: pixSubscription({ additionalFields: { totalRetryAttempts } }),
-			replies: [{ data: {} }],
+	it('no subject typed in: n8n refuses the workflow before it starts', async () => {
+		const { error, requests } = await op.run({
+			parameters: pixSubscription({ subjectId: { __rl: true, mode: 'id', value: '' } }),
+			replies: {},
 		});
+		expect(requests).toHaveLength(0);
+		expect(error.message).toMatch(/The 'FacilitaPay' node has issues/);
+		expect(error.message).toMatch(/Parameter "Subject" is required/);
+	});
+
+	it.each([0, 1, 2, 3])('accepts %i retry attempts', async (totalRetryAttempts) => {
+		const { requests } = await runWith(
+			pixSubscription({ additionalFields: { totalRetryAttempts } }),
+			{ [SUBSCRIPTIONS]: { data: {} } },
+		);
 		expect(sentSubscription(requests[0]).total_retry_attempts).toBe(totalRetryAttempts);
 	});
 });
 
 describe('Subscription > Create by automatic PIX', () => {
 	it('sends the partner BRL account and no card', async () => {
-		const { output, requests } = await runNode({
-			parameters: pixSubscription({
+		const { items, requests, error } = await runWith(
+			pixSubscription({
 				frequency: 'week',
 				cycles: 4,
 				additionalFields: { freeDays: 10 },
 			}),
-			replies: [{ data: { id: 'sub-2', status: 'pending', from_pix: null } }],
-		});
-		expect(requests[0].method).toBe('POST');
-		expect(requests[0].url).toBe('https://sandbox.test/api/v1/subscriptions');
+			{ [SUBSCRIPTIONS]: { data: { id: 'sub-2', status: 'pending', from_pix: null } } },
+		);
+		expect(error).toBeUndefined();
+		expect(requests).toHaveLength(1);
+		expect(requests[0]).toMatchObject({ method: 'POST', route: SUBSCRIPTIONS, query: {} });
+		expect(requests[0].headers.authorization).toBe('Bearer test-token');
 		expect(requests[0].body).toEqual({
 			subscription: {
 				meta: IDENTITY,
@@ -130,14 +162,16 @@ describe('Subscription > Create by automatic PIX', () => {
 				from_bank_account_id: FROM_ACCOUNT_ID,
 			},
 		});
-		expect(output[0].json).toEqual({ id: 'sub-2', status: 'pending', from_pix: null });
+		expect(items).toEqual([
+			{ json: { id: 'sub-2', status: 'pending', from_pix: null }, pairedItem: { item: 0 } },
+		]);
 	});
 
 	it('ignores card parameters left over from the card method', async () => {
-		const { requests } = await runNode({
-			parameters: pixSubscription({ cardNumber: CARD_NUMBER, cardSecurityCode: SECURITY_CODE }),
-			replies: [{ data: {} }],
-		});
+		const { requests } = await runWith(
+			pixSubscription({ cardNumber: CARD_NUMBER, cardSecurityCode: SECURITY_CODE }),
+			{ [SUBSCRIPTIONS]: { data: {} } },
+		);
 		expect(JSON.stringify(requests[0].body)).not.toContain(CARD_NUMBER);
 		expect(sentSubscription(requests[0])).not.toHaveProperty('from_card');
 	});
@@ -145,19 +179,15 @@ describe('Subscription > Create by automatic PIX', () => {
 	it.each(['week', 'month', 'quarter', 'semester', 'year'])(
 		'accepts frequency %s',
 		async (frequency) => {
-			const { requests } = await runNode({
-				parameters: pixSubscription({ frequency }),
-				replies: [{ data: {} }],
+			const { requests } = await runWith(pixSubscription({ frequency }), {
+				[SUBSCRIPTIONS]: { data: {} },
 			});
 			expect(sentSubscription(requests[0]).frequency).toBe(frequency);
 		},
 	);
 
 	it('refuses a daily frequency before sending', async () => {
-		const { error, requests } = await runNodeExpectingError({
-			parameters: pixSubscription({ frequency: 'day' }),
-			replies: [],
-		});
+		const { error, requests } = await runWith(pixSubscription({ frequency: 'day' }));
 		expect(requests).toHaveLength(0);
 		expect(error.message).toMatch(
 			/Frequency \(item 0\): is day, which automatic PIX does not allow; choose week, month, quarter, semester or year/,
@@ -165,20 +195,22 @@ describe('Subscription > Create by automatic PIX', () => {
 	});
 
 	it('refuses a partner account that is not an id', async () => {
-		const { error, requests } = await runNodeExpectingError({
-			parameters: pixSubscription({ fromBankAccountId: 'my-brl-account' }),
-			replies: [],
-		});
+		const { error, requests } = await runWith(
+			pixSubscription({ fromBankAccountId: 'my-brl-account' }),
+		);
 		expect(requests).toHaveLength(0);
 		expect(error.message).toMatch(/From Bank Account ID \(item 0\): is not an id/);
 	});
 
 	it('shows the service’s rejection of the partner account in readable form, sent once', async () => {
-		const { error, requests } = await runNodeExpectingError({
-			parameters: pixSubscription(),
-			replies: [httpError(422, { errors: { from_bank_account_id: ['is invalid'] } })],
+		const { error, requests } = await runWith(pixSubscription(), {
+			[SUBSCRIPTIONS]: [
+				reply(422, { errors: { from_bank_account_id: ['is invalid'] } }),
+				{ data: {} },
+			],
 		});
 		expect(requests).toHaveLength(1);
+		expect(waits).toHaveLength(0);
 		expect(error.message).toMatch(
 			/FacilitaPay rejected the data \(item 0\): from_bank_account_id: is invalid/,
 		);
@@ -186,28 +218,33 @@ describe('Subscription > Create by automatic PIX', () => {
 });
 
 describe('Subscription > Create: a value from an expression', () => {
-	it.each<[number, string]>([
+	it.each([
 		[49.9, '49.90'],
 		[100, '100.00'],
 	])(
 		'a subscription value given as the number %p is sent as the money text %p, as transactions take it',
 		async (value, text) => {
-			const pix = await runNode({
-				parameters: pixSubscription({ value }),
-				replies: [{ data: { id: 'sub-1', status: 'pending' } }],
+			const replies = { [SUBSCRIPTIONS]: { data: { id: 'sub-1', status: 'pending' } } };
+			const pix = await op.run({
+				parameters: pixSubscription({ value: '={{ $json.value }}' }),
+				items: [{ json: { value } }],
+				replies,
 			});
 			expect(sentSubscription(pix.requests[0]).value).toBe(text);
-			const card = await runNode({
-				parameters: cardSubscription({ value }),
-				replies: [{ data: { id: 'sub-2', status: 'pending' } }],
+			const card = await op.run({
+				parameters: cardSubscription({ value: '={{ $json.value }}' }),
+				items: [{ json: { value } }],
+				replies,
 			});
 			expect(sentSubscription(card.requests[0]).value).toBe(text);
 		},
 	);
 
 	it('a subscription value given as a number with three decimals is refused, not rounded', async () => {
-		const { error, requests } = await runNodeExpectingError({
-			parameters: pixSubscription({ value: 10.555 }),
+		const { error, requests } = await op.run({
+			parameters: pixSubscription({ value: '={{ $json.value }}' }),
+			items: [{ json: { value: 10.555 } }],
+			replies: {},
 		});
 		expect(requests).toHaveLength(0);
 		expect(error.message).toMatch(/Invalid Value \(item 0\): has 3 decimals/);

@@ -1,33 +1,49 @@
-import type { IDataObject } from 'n8n-workflow';
-
-import { clock } from '../../../../nodes/FacilitaPay/clock';
-import { runNode, runNodeExpectingError } from '../../helpers/executeContext';
-import { IDENTITY } from '../../helpers/identity';
-import { connectionError, httpError } from '../../helpers/serviceAnswers';
-import { skipRetryWaits } from '../../helpers/retryWaits';
+// Subscription > Create by card on n8n's engine, against a FacilitaPay scripted by route. Card and
+// browser data reach the node as a checkout hands them over: through expressions reading the item.
+import { reply, RESET, skipRetryWaits, useOperations } from '../../lib/operations.mjs';
+import { browserParameters, threedsBody } from '../../../fixtures/cards.js';
 import {
 	CARD_NUMBER,
 	cardSubscription,
+	emptyOnes,
+	fromItem,
+	IDENTITY,
 	SECURITY_CODE,
 	sentCard,
 	sentSubscription,
 	SUBJECT_ID,
 	TO_ACCOUNT_ID,
-} from './fixtures';
-import { browserParameters, threedsBody } from '../../../fixtures/cards';
+	useNodeClock,
+} from './lib.mjs';
 
-skipRetryWaits();
+const SUBSCRIPTIONS = 'POST /subscriptions';
+
+const op = useOperations();
+const waits = skipRetryWaits();
+const fixClock = useNodeClock();
+
+/** The overrides' top-level fields (and any left empty) given by expressions reading the item. */
+const runCard = (overrides = {}, replies = {}) => {
+	const parameters = cardSubscription(overrides);
+	const names = Object.keys(overrides).filter((name) => name !== 'additionalFields');
+	return op.run({
+		...fromItem(parameters, [...new Set([...names, ...emptyOnes(parameters)])]),
+		replies,
+	});
+};
 
 describe('Subscription > Create by card', () => {
 	it('sends POST /subscriptions with the subscription, the card, its meta and the 3DS browser data', async () => {
-		const { output, requests } = await runNode({
+		const { items, requests, error } = await op.run({
 			parameters: cardSubscription(),
-			replies: [{ data: { id: 'sub-1', status: 'pending', subject_id: SUBJECT_ID } }],
+			replies: {
+				[SUBSCRIPTIONS]: { data: { id: 'sub-1', status: 'pending', subject_id: SUBJECT_ID } },
+			},
 		});
+		expect(error).toBeUndefined();
 		expect(requests).toHaveLength(1);
-		expect(requests[0].method).toBe('POST');
-		expect(requests[0].url).toBe('https://sandbox.test/api/v1/subscriptions');
-		expect(requests[0].qs).toBeUndefined();
+		expect(requests[0]).toMatchObject({ method: 'POST', route: SUBSCRIPTIONS, query: {} });
+		expect(requests[0].headers.authorization).toBe('Bearer test-token');
 		expect(requests[0].body).toEqual({
 			subscription: {
 				meta: IDENTITY,
@@ -49,13 +65,13 @@ describe('Subscription > Create by card', () => {
 				},
 			},
 		});
-		expect(output).toEqual([
+		expect(items).toEqual([
 			{ json: { id: 'sub-1', status: 'pending', subject_id: SUBJECT_ID }, pairedItem: { item: 0 } },
 		]);
 	});
 
 	it('sends the optional fields given under Additional Fields, and only those', async () => {
-		const { requests } = await runNode({
+		const { requests } = await op.run({
 			parameters: cardSubscription({
 				additionalFields: {
 					description: 'Premium plan',
@@ -66,7 +82,7 @@ describe('Subscription > Create by card', () => {
 					softDescriptor: 'MYSHOP',
 				},
 			}),
-			replies: [{ data: { id: 'sub-1' } }],
+			replies: { [SUBSCRIPTIONS]: { data: { id: 'sub-1' } } },
 		});
 		const subscription = sentSubscription(requests[0]);
 		expect(subscription).toMatchObject({
@@ -76,13 +92,14 @@ describe('Subscription > Create by card', () => {
 			total_retry_attempts: 3,
 			meta: { order_id: 'A-1' },
 		});
-		expect((sentCard(requests[0]).threeds as IDataObject).softDescriptor).toBe('MYSHOP');
+		expect(subscription.meta).toEqual({ ...IDENTITY, order_id: 'A-1' });
+		expect(sentCard(requests[0]).threeds.softDescriptor).toBe('MYSHOP');
 	});
 
 	it('leaves out the soft descriptor and the other optional fields when not given; meta holds only the identity', async () => {
-		const { requests } = await runNode({
+		const { requests } = await op.run({
 			parameters: cardSubscription({ additionalFields: { meta: '{}', description: '' } }),
-			replies: [{ data: { id: 'sub-1' } }],
+			replies: { [SUBSCRIPTIONS]: { data: { id: 'sub-1' } } },
 		});
 		const subscription = sentSubscription(requests[0]);
 		for (const key of ['description', 'trial_days', 'free_days', 'total_retry_attempts']) {
@@ -93,16 +110,16 @@ describe('Subscription > Create by card', () => {
 	});
 
 	it('cuts the soft descriptor to its first 13 characters', async () => {
-		const { requests } = await runNode({
+		const { requests } = await op.run({
 			parameters: cardSubscription({ additionalFields: { softDescriptor: 'MYSHOP PREMIUM PLAN' } }),
-			replies: [{ data: { id: 'sub-1' } }],
+			replies: { [SUBSCRIPTIONS]: { data: { id: 'sub-1' } } },
 		});
-		expect((sentCard(requests[0]).threeds as IDataObject).softDescriptor).toBe('MYSHOP PREMIU');
+		expect(sentCard(requests[0]).threeds.softDescriptor).toBe('MYSHOP PREMIU');
 	});
 
 	it('normalises what the user typed: card number spaces, MM/YY expiry, brand case, boolean texts', async () => {
-		const { requests } = await runNode({
-			parameters: cardSubscription({
+		const { requests } = await runCard(
+			{
 				cardNumber: '4111 1111 1111 1111',
 				cardExpirationDate: '8/99',
 				cardBrand: 'Mastercard',
@@ -111,9 +128,9 @@ describe('Subscription > Create by card', () => {
 				httpBrowserTimeDifference: '-60',
 				value: '1500.00',
 				cycles: '6',
-			}),
-			replies: [{ data: { id: 'sub-1' } }],
-		});
+			},
+			{ [SUBSCRIPTIONS]: { data: { id: 'sub-1' } } },
+		);
 		const card = sentCard(requests[0]);
 		expect(card).toMatchObject({
 			card_number: CARD_NUMBER,
@@ -131,43 +148,48 @@ describe('Subscription > Create by card', () => {
 	it.each(['day', 'week', 'month', 'quarter', 'semester', 'year'])(
 		'accepts frequency %s for a card',
 		async (frequency) => {
-			const { requests } = await runNode({
+			const { requests } = await op.run({
 				parameters: cardSubscription({ frequency }),
-				replies: [{ data: { id: 's' } }],
+				replies: { [SUBSCRIPTIONS]: { data: { id: 's' } } },
 			});
 			expect(sentSubscription(requests[0]).frequency).toBe(frequency);
 		},
 	);
 
 	it('accepts a card expiring in the current month', async () => {
-		jest.spyOn(clock, 'now').mockReturnValue(new Date('2031-05-31T23:00:00Z'));
-		const { requests } = await runNode({
+		fixClock('2031-05-31T23:00:00Z');
+		const { requests } = await op.run({
 			parameters: cardSubscription({ cardExpirationDate: '05/2031' }),
-			replies: [{ data: { id: 's' } }],
+			timezone: 'UTC',
+			replies: { [SUBSCRIPTIONS]: { data: { id: 's' } } },
 		});
 		expect(sentCard(requests[0]).card_expiration_date).toBe('05/2031');
 	});
 
-	it('is sent once: a timeout after sending is not repeated', async () => {
-		const { error, requests } = await runNodeExpectingError({
+	it('is sent once: a connection lost after sending is not repeated', async () => {
+		const { error, requests, items } = await op.run({
 			parameters: cardSubscription(),
-			replies: [connectionError('ETIMEDOUT'), { data: { id: 'sub-1' } }],
+			replies: { [SUBSCRIPTIONS]: [RESET, { data: { id: 'sub-1' } }] },
 		});
 		expect(requests).toHaveLength(1);
+		expect(waits).toHaveLength(0);
+		expect(items).toHaveLength(0);
+		expect(error.message).toMatch(/^Outcome unknown \(item 0\)/);
 		expect(error.description).toMatch(/not repeated/);
 	});
 
 	it('is sent once: a 503 is not repeated', async () => {
-		const { requests } = await runNodeExpectingError({
+		const { requests, error } = await op.run({
 			parameters: cardSubscription(),
-			replies: [httpError(503, 'Service Unavailable'), { data: { id: 'sub-1' } }],
+			replies: { [SUBSCRIPTIONS]: [reply(503, 'Service Unavailable'), { data: { id: 'sub-1' } }] },
 		});
 		expect(requests).toHaveLength(1);
+		expect(error.message).toMatch(/^Outcome unknown \(item 0\)/);
 	});
 });
 
 describe('Subscription > Create by card: invalid input is refused before sending', () => {
-	it.each<[string, IDataObject, RegExp]>([
+	it.each([
 		[
 			'a short card number',
 			{ cardNumber: '411111111111' },
@@ -278,36 +300,44 @@ describe('Subscription > Create by card: invalid input is refused before sending
 			/Customer IP Address \(item 0\): is "203.0.113"; enter an IPv4 or IPv6 address/,
 		],
 	])('%s', async (_name, overrides, message) => {
-		const { error, requests } = await runNodeExpectingError({
-			parameters: cardSubscription(overrides),
-			replies: [],
-		});
+		const { error, requests, items } = await runCard(overrides);
 		expect(requests).toHaveLength(0);
+		expect(items).toHaveLength(0);
 		expect(error.message).toMatch(message);
 		expect(error.description).toContain('Nothing was sent to FacilitaPay for this item.');
 		expect(error.context.itemIndex).toBe(0);
 	});
 
+	it('an empty card number typed in: n8n refuses the workflow before it starts', async () => {
+		const { error, requests } = await op.run({
+			parameters: cardSubscription({ cardNumber: '' }),
+			replies: {},
+		});
+		expect(requests).toHaveLength(0);
+		expect(error.message).toMatch(/The 'FacilitaPay' node has issues/);
+		expect(error.message).toMatch(/Parameter "Card Number" is required/);
+	});
+
 	it.each([['2001:db8::1'], ['10.0.0.1'], ['::1']])(
 		'accepts the IP address %s',
 		async (ipAddress) => {
-			const { requests } = await runNode({
+			const { requests } = await op.run({
 				parameters: cardSubscription({ ipAddress }),
-				replies: [{ data: {} }],
+				replies: { [SUBSCRIPTIONS]: { data: {} } },
 			});
-			expect((sentCard(requests[0]).threeds as IDataObject).ipAddress).toBe(ipAddress);
+			expect(sentCard(requests[0]).threeds.ipAddress).toBe(ipAddress);
 		},
 	);
 
 	it('lists every broken field at once', async () => {
-		const { error, requests } = await runNodeExpectingError({
+		const { error, requests } = await op.run({
 			parameters: cardSubscription({
 				cardSecurityCode: '1',
 				fullname: 'Maria',
 				...browserParameters,
 				ipAddress: 'x',
 			}),
-			replies: [],
+			replies: {},
 		});
 		expect(requests).toHaveLength(0);
 		expect(error.message).toMatch(/Invalid input \(item 0\): 3 fields need fixing/);
@@ -317,25 +347,38 @@ describe('Subscription > Create by card: invalid input is refused before sending
 	});
 
 	it('names the item that failed among several and sends no item', async () => {
-		const { error, requests } = await runNodeExpectingError({
+		const { error, requests, items } = await op.run({
 			parameters: [cardSubscription(), cardSubscription({ cardExpirationDate: '12/2019' })],
-			replies: [{ data: { id: 'sub-1' } }],
+			replies: { [SUBSCRIPTIONS]: { data: { id: 'sub-1' } } },
 		});
 		expect(requests).toHaveLength(0);
+		expect(items).toHaveLength(0);
 		expect(error.message).toMatch(
 			/Card Expiration Date \(item 1\): is 12\/2019: the card has expired/,
 		);
 	});
 
 	it('refuses a card whose month ended, by the clock of the run', async () => {
-		jest.spyOn(clock, 'now').mockReturnValue(new Date('2031-06-01T00:00:00Z'));
-		const { error, requests } = await runNodeExpectingError({
+		fixClock('2031-06-01T00:00:00Z');
+		const { error, requests } = await op.run({
 			parameters: cardSubscription({ cardExpirationDate: '05/2031' }),
-			replies: [],
+			timezone: 'UTC',
+			replies: {},
 		});
 		expect(requests).toHaveLength(0);
 		expect(error.message).toMatch(
 			/Card Expiration Date \(item 0\): is 05\/2031: the card has expired/,
 		);
+	});
+
+	it('the month is the one of the workflow’s time zone: still May in São Paulo at 00:00 UTC on 1 June', async () => {
+		fixClock('2031-06-01T00:00:00Z');
+		const { error, requests } = await op.run({
+			parameters: cardSubscription({ cardExpirationDate: '05/2031' }),
+			timezone: 'America/Sao_Paulo',
+			replies: { [SUBSCRIPTIONS]: { data: { id: 's' } } },
+		});
+		expect(error).toBeUndefined();
+		expect(sentCard(requests[0]).card_expiration_date).toBe('05/2031');
 	});
 });
