@@ -38,13 +38,18 @@ export const sent = (request) => request.body?.transaction ?? request.body;
 
 /**
  * Everything a user could read from a failed run: message, description, the error as n8n keeps it,
- * the answer it keeps (errorResponse), its messages and its cause. n8n's timestamp is left out.
+ * the answer it keeps (errorResponse), its messages and its cause. Left out: n8n's timestamp, and
+ * the `node` n8n attaches to every node error (the node as it stands in the workflow, its
+ * parameters as the user typed them: a card typed into the workflow is there as typed, whatever
+ * the node does; it is the workflow's own content, not something the node or the service said).
  */
 export function everythingIn(error) {
 	return [
 		error.message,
 		error.description ?? '',
-		JSON.stringify(error),
+		JSON.stringify(error, (key, value) =>
+			key === 'node' && value?.typeVersion !== undefined ? value.name : value,
+		),
 		JSON.stringify(error.errorResponse ?? null),
 		JSON.stringify(error.messages ?? []),
 		String(error.cause ?? ''),
@@ -144,3 +149,24 @@ export function scan(item, property = 'qrCode') {
 	const decoded = result && { text: result.data, bytes: Buffer.from(result.binaryData) };
 	return { svg, quietZone, decoded };
 }
+
+/** The account a card payment of the tests pays into. */
+export const CARD_PAYMENT_TO_ACCOUNT = '0b5e7c2a-1f3d-4a8e-9c61-000000000001';
+
+/** Transaction > Create Card Payment's parameters: an approved Visa, 120.50 BRL. */
+export const cardPayment = (overrides = {}) => ({
+	resource: 'transaction',
+	operation: 'createCardPayment',
+	subjectId: '4b6f3c2a-9d1e-4f7a-8c5b-2e1d0a9f8b7c',
+	value: '120.50',
+	currency: 'BRL',
+	exchangeCurrency: 'BRL',
+	toBankAccountId: CARD_PAYMENT_TO_ACCOUNT,
+	cardNumber: '4111 1111 1111 1111',
+	cardExpirationDate: '12/2030',
+	cardBrand: 'visa',
+	cardSecurityCode: '123',
+	fullname: 'Maria da Silva',
+	additionalFields: {},
+	...overrides,
+});
