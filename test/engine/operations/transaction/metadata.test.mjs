@@ -1,22 +1,20 @@
-import type { IDataObject } from 'n8n-workflow';
+// Metadata (JSON) of every operation that creates a transaction, on n8n's engine, against a
+// FacilitaPay scripted by route.
+import subjects from '../../../fixtures/subjects.js';
+import { skipRetryWaits, useOperations } from '../../lib/operations.mjs';
+import { fixClock, sent } from './lib.mjs';
 
-import { runNode, runNodeExpectingError } from '../../helpers/executeContext';
-import { skipRetryWaits } from '../../helpers/retryWaits';
-import { SUBJECT_ID } from '../../../fixtures/subjects';
-import { clock } from '../../../../nodes/FacilitaPay/clock';
-
-skipRetryWaits();
-
-beforeEach(() => {
-	jest.spyOn(clock, 'now').mockReturnValue(new Date('2026-11-27T12:00:00Z'));
-});
-afterEach(() => jest.restoreAllMocks());
-
+const { SUBJECT_ID } = subjects;
+const CREATE = 'POST /transactions';
 const ACCOUNT = '0b5e7c2a-1f3d-4a8e-9c61-000000000001';
 const CASH_OUT = '0b5e7c2a-1f3d-4a8e-9c61-000000000003';
 
+const op = useOperations();
+skipRetryWaits();
+fixClock('2026-11-27T12:00:00Z');
+
 /** One item's parameters of each operation that creates a transaction with POST /transactions. */
-const OPERATIONS: Array<[string, IDataObject]> = [
+const OPERATIONS = [
 	[
 		'createDynamicPix',
 		{
@@ -63,22 +61,23 @@ const OPERATIONS: Array<[string, IDataObject]> = [
 	],
 ];
 
-const sentMeta = (request: { body?: unknown }) =>
-	(request.body as { transaction: IDataObject }).transaction.meta as IDataObject | undefined;
-
 describe('Metadata (JSON) on every new transaction', () => {
 	it.each(OPERATIONS)('%s sends it as the transaction’s meta', async (operation, parameters) => {
-		const { output, requests } = await runNode({
+		const { items, requests, error } = await op.run({
 			parameters: {
 				resource: 'transaction',
 				operation,
 				...parameters,
 				metadata: '{"order_id": "1001", "channel": "web"}',
 			},
-			replies: [{ data: { id: 'tx-1', meta: { order_id: '1001', channel: 'web' } } }],
+			replies: { [CREATE]: { data: { id: 'tx-1', meta: { order_id: '1001', channel: 'web' } } } },
 		});
-		expect(sentMeta(requests[0])).toMatchObject({ order_id: '1001', channel: 'web' });
-		expect(output[0].json).toMatchObject({ meta: { order_id: '1001', channel: 'web' } });
+		expect(error).toBeUndefined();
+		expect(requests).toHaveLength(1);
+		expect(requests[0]).toMatchObject({ method: 'POST', route: CREATE });
+		expect(sent(requests[0]).meta).toMatchObject({ order_id: '1001', channel: 'web' });
+		expect(items[0].json).toMatchObject({ meta: { order_id: '1001', channel: 'web' } });
+		expect(items[0].pairedItem).toEqual({ item: 0 });
 	});
 
 	it.each([
@@ -95,31 +94,34 @@ describe('Metadata (JSON) on every new transaction', () => {
 			/Metadata \(JSON\) \(item 0\): is 9011 bytes as JSON/,
 		],
 	])('refuses metadata that is %s and sends nothing', async (_name, metadata, message) => {
-		const { error, requests } = await runNodeExpectingError({
+		const { error, requests, items } = await op.run({
 			parameters: {
 				resource: 'transaction',
 				operation: 'createBoleto',
 				...OPERATIONS[1][1],
 				metadata,
 			},
-			replies: [{ data: {} }],
+			replies: { [CREATE]: { data: {} } },
 		});
 		expect(requests).toHaveLength(0);
+		expect(items).toHaveLength(0);
 		expect(error.message).toMatch(message);
 	});
 
 	it('sends no meta of the user’s when Metadata is left as {}', async () => {
-		const { requests } = await runNode({
+		const { requests, error } = await op.run({
 			parameters: { resource: 'transaction', operation: 'createPayout', ...OPERATIONS[2][1] },
-			replies: [{ data: { id: 'tx-2' } }],
+			replies: { [CREATE]: { data: { id: 'tx-2' } } },
 		});
+		expect(error).toBeUndefined();
+		expect(requests).toHaveLength(1);
 		expect(
-			Object.keys(sentMeta(requests[0]) ?? {}).filter((key) => key !== 'n8n_facilitapay_ref'),
+			Object.keys(sent(requests[0]).meta ?? {}).filter((key) => key !== 'n8n_facilitapay_ref'),
 		).toEqual([]);
 	});
 
 	it('Create Local Pay-In refuses meta inside Extra Transaction Fields (use Metadata)', async () => {
-		const { error, requests } = await runNodeExpectingError({
+		const { error, requests } = await op.run({
 			parameters: {
 				resource: 'transaction',
 				operation: 'createPayIn',
@@ -131,7 +133,7 @@ describe('Metadata (JSON) on every new transaction', () => {
 				toBankAccountId: ACCOUNT,
 				additionalFields: { extraFields: '{"meta": {"a": 1}}' },
 			},
-			replies: [{ data: {} }],
+			replies: { [CREATE]: { data: {} } },
 		});
 		expect(requests).toHaveLength(0);
 		expect(error.message).toMatch(/Extra Transaction Fields \(JSON\) \(item 0\): contains meta/);

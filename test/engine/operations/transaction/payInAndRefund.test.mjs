@@ -1,17 +1,19 @@
-import type { IDataObject } from 'n8n-workflow';
+// Transaction > Create Local Pay-In and Get Refund on n8n's engine, against a FacilitaPay scripted
+// by route.
+import subjects from '../../../fixtures/subjects.js';
+import { reply, skipRetryWaits, useOperations } from '../../lib/operations.mjs';
+import { IDENTITY, sent } from './lib.mjs';
 
-import { runNode, runNodeExpectingError } from '../../helpers/executeContext';
-import { IDENTITY } from '../../helpers/identity';
-import { httpError } from '../../helpers/serviceAnswers';
-import { skipRetryWaits } from '../../helpers/retryWaits';
-import { SUBJECT_ID } from '../../../fixtures/subjects';
-
+const { SUBJECT_ID } = subjects;
+const CREATE = 'POST /transactions';
+const REFUND = 'GET /transactions/:id/refund_received_transaction/:refundId';
 const MXN_REAL = '0b5e7c2a-1f3d-4a8e-9c61-000000000010';
 const MXN_CASH_IN = '0b5e7c2a-1f3d-4a8e-9c61-000000000011';
 
+const op = useOperations();
 skipRetryWaits();
 
-const payIn = (overrides: IDataObject = {}) => ({
+const payIn = (overrides = {}) => ({
 	resource: 'transaction',
 	operation: 'createPayIn',
 	subjectId: SUBJECT_ID,
@@ -24,15 +26,12 @@ const payIn = (overrides: IDataObject = {}) => ({
 	...overrides,
 });
 
-const sent = (request: { body?: unknown }) =>
-	(request.body as { transaction: IDataObject }).transaction;
-
 describe('Transaction > Create Local Pay-In', () => {
 	it('Mexico: sends POST /transactions and outputs the dynamic CLABE of payment_info', async () => {
-		const { output, requests } = await runNode({
+		const { items, requests, error } = await op.run({
 			parameters: payIn(),
-			replies: [
-				{
+			replies: {
+				[CREATE]: {
 					data: {
 						id: 'tx-1',
 						status: 'pending',
@@ -40,10 +39,11 @@ describe('Transaction > Create Local Pay-In', () => {
 						payment_info: { dynamic_clabe: '646180110400000007' },
 					},
 				},
-			],
+			},
 		});
+		expect(error).toBeUndefined();
 		expect(requests).toHaveLength(1);
-		expect(requests[0].url).toBe('https://sandbox.test/api/v1/transactions');
+		expect(requests[0]).toMatchObject({ method: 'POST', route: CREATE });
 		expect(requests[0].body).toEqual({
 			transaction: {
 				meta: IDENTITY,
@@ -55,18 +55,19 @@ describe('Transaction > Create Local Pay-In', () => {
 				value: '1500.00',
 			},
 		});
-		expect(output[0].json).toMatchObject({
+		expect(items[0].json).toMatchObject({
 			id: 'tx-1',
 			dynamic_clabe: '646180110400000007',
 			payment_info: { dynamic_clabe: '646180110400000007' },
 		});
+		expect(items[0].pairedItem).toEqual({ item: 0 });
 	});
 
 	it('Mexico: the dynamic CLABE comes with its validity, 30 days from FacilitaPay’s own timestamp (microseconds, no zone)', async () => {
-		const { output } = await runNode({
+		const { items } = await op.run({
 			parameters: payIn(),
-			replies: [
-				{
+			replies: {
+				[CREATE]: {
 					data: {
 						id: 'tx-1',
 						status: 'pending',
@@ -74,18 +75,18 @@ describe('Transaction > Create Local Pay-In', () => {
 						payment_info: { dynamic_clabe: '646180110400000007' },
 					},
 				},
-			],
+			},
 		});
-		expect(output[0].json).toMatchObject({
+		expect(items[0].json).toMatchObject({
 			dynamic_clabe: '646180110400000007',
 			dynamic_clabe_valid_until: '2025-08-08T13:51:30Z',
 		});
 	});
 
 	it('Chile: a CLP value is sent without decimals, exchanged to USD', async () => {
-		const { requests } = await runNode({
+		const { requests } = await op.run({
 			parameters: payIn({ currency: 'CLP', exchangeCurrency: 'USD', value: '15000.00' }),
-			replies: [{ data: { id: 'tx-2' } }],
+			replies: { [CREATE]: { data: { id: 'tx-2' } } },
 		});
 		expect(sent(requests[0])).toMatchObject({
 			currency: 'CLP',
@@ -95,7 +96,7 @@ describe('Transaction > Create Local Pay-In', () => {
 	});
 
 	it('Colombia (PSE): the extra fields whose names are not published are sent as given', async () => {
-		const { requests } = await runNode({
+		const { requests } = await op.run({
 			parameters: payIn({
 				currency: 'COP',
 				exchangeCurrency: 'USD',
@@ -104,7 +105,7 @@ describe('Transaction > Create Local Pay-In', () => {
 					extraFields: '{"pse_bank_code": "1007", "redirect_url": "https://shop.example/back"}',
 				},
 			}),
-			replies: [{ data: { id: 'tx-3' } }],
+			replies: { [CREATE]: { data: { id: 'tx-3' } } },
 		});
 		expect(sent(requests[0])).toEqual({
 			meta: IDENTITY,
@@ -121,15 +122,17 @@ describe('Transaction > Create Local Pay-In', () => {
 
 	it('stablecoins: USDT paid in, exchanged to USDC', async () => {
 		// Two decimals, as for USD: "250.5" shows the fix instead of being guessed.
-		const refused = await runNodeExpectingError({
+		const refused = await op.run({
 			parameters: payIn({ currency: 'USDT', exchangeCurrency: 'USDC', value: '250.5' }),
+			replies: { [CREATE]: { data: { id: 'tx-4' } } },
 		});
 		expect(refused.requests).toHaveLength(0);
 		expect(refused.error.message).toMatch(/write 250.50/);
-		const ok = await runNode({
+		const ok = await op.run({
 			parameters: payIn({ currency: 'USDT', exchangeCurrency: 'USDC', value: '250.50' }),
-			replies: [{ data: { id: 'tx-4' } }],
+			replies: { [CREATE]: { data: { id: 'tx-4' } } },
 		});
+		expect(ok.error).toBeUndefined();
 		expect(sent(ok.requests[0])).toMatchObject({
 			currency: 'USDT',
 			exchange_currency: 'USDC',
@@ -160,15 +163,19 @@ describe('Transaction > Create Local Pay-In', () => {
 			/From Bank Account ID/,
 		],
 	])('refuses %s and sends nothing', async (_name, overrides, message) => {
-		const { error, requests } = await runNodeExpectingError({ parameters: payIn(overrides) });
+		const { error, requests, items } = await op.run({
+			parameters: payIn(overrides),
+			replies: { [CREATE]: { data: { id: 'tx-1' } } },
+		});
 		expect(requests).toHaveLength(0);
+		expect(items).toHaveLength(0);
 		expect(error.message).toMatch(message);
 	});
 
 	it('is sent once: a 500 is an unknown outcome, never a second pay-in', async () => {
-		const { error, requests } = await runNodeExpectingError({
+		const { error, requests } = await op.run({
 			parameters: payIn(),
-			replies: [httpError(500, 'Internal Server Error'), { data: { id: 'tx-1' } }],
+			replies: { [CREATE]: [reply(500, 'Internal Server Error'), { data: { id: 'tx-1' } }] },
 		});
 		expect(requests).toHaveLength(1);
 		expect(error.message).toMatch(/Outcome unknown/);
@@ -177,33 +184,42 @@ describe('Transaction > Create Local Pay-In', () => {
 
 describe('Transaction > Get Refund', () => {
 	it('sends GET /transactions/:id/refund_received_transaction/:refund_id and outputs the refund with transaction_id', async () => {
-		const { output, requests } = await runNode({
+		const { items, requests, error } = await op.run({
 			parameters: {
 				resource: 'transaction',
 				operation: 'getRefund',
 				transactionId: 'tx-7',
 				refundId: ' refund-1 ',
 			},
-			replies: [{ data: { id: 'refund-1', status: 'canceled' } }],
+			replies: { [REFUND]: { data: { id: 'refund-1', status: 'canceled' } } },
 		});
+		expect(error).toBeUndefined();
 		expect(requests).toHaveLength(1);
-		expect(requests[0].method).toBe('GET');
-		expect(requests[0].url).toBe(
-			'https://sandbox.test/api/v1/transactions/tx-7/refund_received_transaction/refund-1',
-		);
-		expect(output[0].json).toEqual({ id: 'refund-1', status: 'canceled', transaction_id: 'tx-7' });
+		expect(requests[0]).toMatchObject({
+			method: 'GET',
+			route: REFUND,
+			params: { id: 'tx-7', refundId: 'refund-1' },
+		});
+		expect(items).toEqual([
+			{
+				json: { id: 'refund-1', status: 'canceled', transaction_id: 'tx-7' },
+				pairedItem: { item: 0 },
+			},
+		]);
 	});
 
 	it('refuses a Refund ID that would change the path', async () => {
-		const { error, requests } = await runNodeExpectingError({
+		const { error, requests, items } = await op.run({
 			parameters: {
 				resource: 'transaction',
 				operation: 'getRefund',
 				transactionId: 'tx-7',
 				refundId: '../../x',
 			},
+			replies: { [REFUND]: { data: {} } },
 		});
 		expect(requests).toHaveLength(0);
+		expect(items).toHaveLength(0);
 		expect(error.message).toMatch(/Invalid Refund ID \(item 0\)/);
 	});
 });
