@@ -1,7 +1,7 @@
 // Marketplace Account > Request Authorization, Request Bank Account and Get Bank Account Request on
 // n8n's engine, against a FacilitaPay scripted by route. What the editor shows (hints, notices) is
 // read from the description in test/unit/actions/marketplaceAccount/marketplaceAccount.description.test.ts.
-import { later, reply, RESET, skipRetryWaits, useOperations } from '../../lib/operations.mjs';
+import { reply, RESET, skipRetryWaits, useOperations } from '../../lib/operations.mjs';
 import { SUBJECT_ID } from '../../../fixtures/subjects.js';
 
 const REQUEST_ID = '5e0c1f4a-2b3d-4c6e-8f9a-0b1c2d3e4f5a';
@@ -164,16 +164,6 @@ describe('Marketplace Account > Request Bank Account', () => {
 		expect(requests).toHaveLength(0);
 		expect(error.message).toMatch(/Invalid Subject ID \(item 0\): is not an id/);
 		expect(error.description).toContain('Nothing was sent to FacilitaPay');
-	});
-
-	it('is sent once: a timeout is not repeated', async () => {
-		const { requests, error } = await op.run({
-			parameters: { ...params(), requestOptions: { timeout: 1000 } },
-			replies: { [OPEN]: later(2000, bankRequest) },
-		});
-		expect(requests).toHaveLength(1);
-		expect(error.message).toMatch(/did not answer within 1 s/);
-		expect(error.description).toMatch(/was not repeated/);
 	});
 
 	it('is sent once: a closed connection is not repeated', async () => {
