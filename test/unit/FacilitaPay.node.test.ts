@@ -2,9 +2,12 @@ import type { INode, INodePropertyOptions, INodeType } from 'n8n-workflow';
 import { NodeHelpers, nodeNameToToolName } from 'n8n-workflow';
 
 import { FacilitaPay } from '../../nodes/FacilitaPay/FacilitaPay.node';
-import { runNode } from './helpers/executeContext';
+import { requestOptionsField } from '../../nodes/FacilitaPay/actions/common/requestOptions';
+import { DEFAULT_RUN_SETTINGS } from '../../nodes/FacilitaPay/transport';
 import { workflowNode } from './helpers/workflowNode';
 
+// The description only: the node run as a tool (execute) is tested on n8n's engine in
+// test/engine/operations/FacilitaPay.node.test.mjs.
 const nodeType = new FacilitaPay() as unknown as INodeType;
 const { properties } = nodeType.description;
 
@@ -58,45 +61,15 @@ describe('the node as an AI agent tool', () => {
 			expect(action).toMatch(/^[A-Z][a-z]+ /);
 		},
 	);
+});
 
-	it('Create Dynamic PIX takes the amount as $fromAI gives it (a number) and sends it as money text', async () => {
-		const { requests } = await runNode({
-			parameters: {
-				resource: 'transaction',
-				operation: 'createDynamicPix',
-				// What `={{ $fromAI('customerId', '', 'string') }}` and `$fromAI('amount', '', 'number')` resolve to.
-				subjectId: { __rl: true, mode: 'id', value: ' 4b6f3c2a-9d1e-4f7a-8c5b-2e1d0a9f8b7c ' },
-				value: 87.4,
-				dynamicPixExpiresAt: '',
-				fromBankAccountId: '0b5e7c2a-1f3d-4a8e-9c61-000000000001',
-				toBankAccountId: '0b5e7c2a-1f3d-4a8e-9c61-000000000004',
-				exchangeCurrency: 'USD',
-			},
-			replies: [{ data: { id: 'tx-1', status: 'pending', value: '87.40' } }],
-		});
-		expect(requests).toHaveLength(1);
-		expect(requests[0].body).toMatchObject({
-			transaction: {
-				subject_id: '4b6f3c2a-9d1e-4f7a-8c5b-2e1d0a9f8b7c',
-				value: '87.40',
-				currency: 'BRL',
-			},
-		});
-	});
-
-	it('Subject > Get Many stops at the Limit a model gives as a number', async () => {
-		const people = Array.from({ length: 8 }, (_, i) => ({
-			id: `p-${i}`,
-			social_name: `P ${i}`,
-			references: [{ name: 'x' }],
-		}));
-		const { output, requests } = await runNode({
-			parameters: { resource: 'subject', operation: 'getMany', returnAll: false, limit: 3 },
-			replies: [{ data: people }],
-		});
-		expect(requests).toHaveLength(1);
-		expect(output.map((item) => item.json.id)).toEqual(['p-0', 'p-1', 'p-2']);
-		// Simplify is on when the parameter is left at its default: nested references are left out.
-		expect(output[0].json).not.toHaveProperty('references');
+describe('Request Options', () => {
+	it('a request waits 30 s for an answer unless the Timeout option says otherwise', () => {
+		// The option is in a collection: left out, n8n gives the node nothing and its own default applies.
+		const timeout = requestOptionsField.options?.find((option) => option.name === 'timeout') as {
+			default: unknown;
+		};
+		expect(timeout.default).toBe(30000);
+		expect(DEFAULT_RUN_SETTINGS.timeoutMs).toBe(30000);
 	});
 });

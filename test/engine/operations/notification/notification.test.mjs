@@ -1,21 +1,25 @@
-import type { IDataObject } from 'n8n-workflow';
-
-import { runNode, runNodeExpectingError } from '../../helpers/executeContext';
-import { httpError } from '../../helpers/serviceAnswers';
-import { skipRetryWaits } from '../../helpers/retryWaits';
-
-skipRetryWaits();
+// Notification > Get Many and Mark as Successful on n8n's engine, against a FacilitaPay scripted by
+// route.
+import { reply, skipRetryWaits, useOperations } from '../../lib/operations.mjs';
 
 const NOTIFICATION_ID = '3f2b8c1e-9d4a-4f6b-8e2a-1c5d7e9f0a1b';
-const id = (n: number) => `00000000-0000-4000-8000-${String(n).padStart(12, '0')}`;
-const records = (from: number, count: number) =>
+const LIST = 'GET /notifications';
+const MARK = 'PUT /notifications/:id';
+
+const op = useOperations();
+const waits = skipRetryWaits();
+
+const id = (n) => `00000000-0000-4000-8000-${String(n).padStart(12, '0')}`;
+const records = (from, count) =>
 	Array.from({ length: count }, (_, k) => ({
 		id: id(from + k),
 		url: 'https://hook',
 		failed_at: null,
 	}));
+/** Pages by `last_id`: the first page without it, then the page after each last ID; else empty. */
+const pages = (byLastId) => (request) => ({ data: byLastId[request.query.last_id ?? ''] ?? [] });
 
-const getMany = (overrides: IDataObject = {}) => ({
+const getMany = (overrides = {}) => ({
 	resource: 'notification',
 	operation: 'getMany',
 	returnAll: false,
@@ -26,22 +30,22 @@ const getMany = (overrides: IDataObject = {}) => ({
 
 describe('Notification > Get Many', () => {
 	it('asks for at most Limit notifications with per_page and returns the records', async () => {
-		const { output, requests } = await runNode({
+		const { items, requests, error } = await op.run({
 			parameters: getMany(),
-			replies: [{ data: records(1, 3) }, { data: [] }],
+			replies: { [LIST]: pages({ '': records(1, 3) }) },
 		});
-		expect(requests[0].method).toBe('GET');
-		expect(requests[0].url).toBe('https://sandbox.test/api/v1/notifications');
-		expect(requests[0].qs).toEqual({ per_page: '50' });
-		expect(output.map((o) => o.json.id)).toEqual([id(1), id(2), id(3)]);
+		expect(error).toBeUndefined();
+		expect(requests[0]).toMatchObject({ method: 'GET', route: LIST, query: { per_page: '50' } });
+		expect(items.map((o) => o.json.id)).toEqual([id(1), id(2), id(3)]);
+		expect(items.map((o) => o.pairedItem)).toEqual([{ item: 0 }, { item: 0 }, { item: 0 }]);
 	});
 
 	it('confirms the end with one more request after a short page (the maximum per_page is unknown)', async () => {
-		const { requests } = await runNode({
+		const { requests } = await op.run({
 			parameters: getMany(),
-			replies: [{ data: records(1, 3) }, { data: [] }],
+			replies: { [LIST]: pages({ '': records(1, 3) }) },
 		});
-		expect(requests.map((r) => r.qs)).toEqual([
+		expect(requests.map((r) => r.query)).toEqual([
 			{ per_page: '50' },
 			{ per_page: '47', last_id: id(3) },
 		]);
@@ -49,22 +53,22 @@ describe('Notification > Get Many', () => {
 
 	it.each([
 		['any', {}],
-		['onlyFailed', { failed: true }],
-		['onlySuccessful', { failed: false }],
+		['onlyFailed', { failed: 'true' }],
+		['onlySuccessful', { failed: 'false' }],
 	])('Delivery Status %s sends %j', async (failed, sent) => {
-		const { requests } = await runNode({
+		const { requests } = await op.run({
 			parameters: getMany({ options: { failed } }),
-			replies: [{ data: [] }],
+			replies: { [LIST]: { data: [] } },
 		});
-		expect(requests[0].qs).toEqual({ per_page: '50', ...sent });
+		expect(requests[0].query).toEqual({ per_page: '50', ...sent });
 	});
 
 	it('sends no order_by for Oldest First, the service’s default (the spec defines only desc)', async () => {
-		const { requests } = await runNode({
+		const { requests } = await op.run({
 			parameters: getMany({ options: { orderBy: 'asc' } }),
-			replies: [{ data: records(0, 3) }, { data: [] }],
+			replies: { [LIST]: pages({ '': records(0, 3) }) },
 		});
-		expect(requests[0].qs).not.toHaveProperty('order_by');
+		expect(requests[0].query).not.toHaveProperty('order_by');
 	});
 
 	it('never outputs the webhook secret that notification records carry', async () => {
@@ -79,71 +83,77 @@ describe('Notification > Get Many', () => {
 			body: JSON.stringify({ notification: { type: 'identified' }, secret: 1234 }),
 			secret: '4321',
 		};
-		const { output } = await runNode({
+		const { items, run } = await op.run({
 			parameters: getMany(),
-			replies: [{ data: [record] }, { data: [] }],
+			replies: { [LIST]: pages({ '': [record] }) },
 		});
-		const text = JSON.stringify(output);
+		const text = JSON.stringify(items);
 		expect(text).not.toMatch(/4321|1234/);
 		expect(text).not.toMatch(/secret/);
-		expect(output[0].json.payload).toEqual({
+		// Nor in what n8n keeps of the execution.
+		expect(JSON.stringify(run.run.data.resultData.runData)).not.toMatch(/4321|1234/);
+		expect(items[0].json.payload).toEqual({
 			notification: { type: 'payment_approved', transaction_id: 'tx-1' },
 		});
 	});
 
 	it('sends order_by=desc, last_id and the user’s per_page', async () => {
-		const { requests } = await runNode({
+		const { requests } = await op.run({
 			parameters: getMany({
 				limit: 500,
 				options: { orderBy: 'desc', lastId: NOTIFICATION_ID.toUpperCase(), perPage: 20 },
 			}),
-			replies: [{ data: [] }],
+			replies: { [LIST]: { data: [] } },
 		});
-		expect(requests[0].qs).toEqual({ order_by: 'desc', last_id: NOTIFICATION_ID, per_page: '20' });
+		expect(requests[0].query).toEqual({
+			order_by: 'desc',
+			last_id: NOTIFICATION_ID,
+			per_page: '20',
+		});
 	});
 
 	it('Return All follows last_id across pages of 100 until an empty page', async () => {
-		const { output, requests } = await runNode({
+		const { items, requests } = await op.run({
 			parameters: getMany({ returnAll: true, options: { failed: 'onlyFailed' } }),
-			replies: [{ data: records(1, 100) }, { data: records(101, 30) }, { data: [] }],
+			replies: { [LIST]: pages({ '': records(1, 100), [id(100)]: records(101, 30) }) },
 		});
-		expect(requests.map((r) => r.qs)).toEqual([
-			{ failed: true, per_page: '100' },
-			{ failed: true, per_page: '100', last_id: id(100) },
-			{ failed: true, per_page: '100', last_id: id(130) },
+		expect(requests.map((r) => r.query)).toEqual([
+			{ failed: 'true', per_page: '100' },
+			{ failed: 'true', per_page: '100', last_id: id(100) },
+			{ failed: 'true', per_page: '100', last_id: id(130) },
 		]);
-		expect(output).toHaveLength(130);
-		expect(output[129].json.id).toBe(id(130));
+		expect(items).toHaveLength(130);
+		expect(items[129].json.id).toBe(id(130));
 	});
 
 	it('Return All does not stop at a short page (the service may cap per_page below 100)', async () => {
-		const { output, requests } = await runNode({
+		const { items, requests } = await op.run({
 			parameters: getMany({ returnAll: true }),
-			replies: [{ data: records(1, 50) }, { data: records(51, 50) }, { data: [] }],
+			replies: { [LIST]: pages({ '': records(1, 50), [id(50)]: records(51, 50) }) },
 		});
 		expect(requests).toHaveLength(3);
-		expect(output).toHaveLength(100);
+		expect(items).toHaveLength(100);
 	});
 
 	it('Limit stops early: no further page once reached', async () => {
-		const { output, requests } = await runNode({
+		const { items, requests } = await op.run({
 			parameters: getMany({ limit: 150 }),
-			replies: [{ data: records(1, 100) }, { data: records(101, 50) }],
+			replies: { [LIST]: pages({ '': records(1, 100), [id(100)]: records(101, 50) }) },
 		});
-		expect(requests.map((r) => r.qs)).toEqual([
+		expect(requests.map((r) => r.query)).toEqual([
 			{ per_page: '100' },
 			{ per_page: '50', last_id: id(100) },
 		]);
-		expect(output).toHaveLength(150);
+		expect(items).toHaveLength(150);
 	});
 
 	it('Limit keeps only Limit items when the service returns more', async () => {
-		const { output, requests } = await runNode({
+		const { items, requests } = await op.run({
 			parameters: getMany({ limit: 2 }),
-			replies: [{ data: records(1, 5) }],
+			replies: { [LIST]: pages({ '': records(1, 5) }) },
 		});
 		expect(requests).toHaveLength(1);
-		expect(output).toHaveLength(2);
+		expect(items).toHaveLength(2);
 	});
 
 	it.each([
@@ -165,24 +175,28 @@ describe('Notification > Get Many', () => {
 			/Invalid Delivery Status \(item 0\): must be one of any, onlyFailed, onlySuccessful/,
 		],
 	])('refuses %s and sends nothing', async (_name, options, message) => {
-		const { error, requests } = await runNodeExpectingError({ parameters: getMany({ options }) });
+		const { error, requests } = await op.run({ parameters: getMany({ options }) });
 		expect(requests).toHaveLength(0);
 		expect(error.message).toMatch(message);
 	});
 
 	it('is retried after a 503 (a read)', async () => {
-		const { output, requests } = await runNode({
+		const { items, requests } = await op.run({
 			parameters: getMany(),
-			replies: [httpError(503, 'busy'), { data: records(1, 1) }, { data: [] }],
+			replies: {
+				[LIST]: (request, index) =>
+					index === 0 ? reply(503, 'busy') : pages({ '': records(1, 1) })(request),
+			},
 		});
 		expect(requests).toHaveLength(3);
-		expect(requests[0]).toEqual(requests[1]);
-		expect(output).toHaveLength(1);
+		expect(waits).toHaveLength(1);
+		expect(requests[1]).toMatchObject({ method: 'GET', query: requests[0].query });
+		expect(items).toHaveLength(1);
 	});
 });
 
 describe('Notification > Mark as Successful', () => {
-	const mark = (notificationId: string) => ({
+	const mark = (notificationId) => ({
 		resource: 'notification',
 		operation: 'markAsSuccessful',
 		notificationId,
@@ -190,15 +204,24 @@ describe('Notification > Mark as Successful', () => {
 
 	it('sends PUT /notifications/:id with the id in lower case and returns the record', async () => {
 		const record = { id: NOTIFICATION_ID, failed_at: null, url: 'https://hook' };
-		const { output, requests } = await runNode({
+		const { items, requests } = await op.run({
 			parameters: mark(` ${NOTIFICATION_ID.toUpperCase()} `),
-			replies: [{ data: record }],
+			replies: { [MARK]: { data: record } },
 		});
 		expect(requests).toHaveLength(1);
-		expect(requests[0].method).toBe('PUT');
-		expect(requests[0].url).toBe(`https://sandbox.test/api/v1/notifications/${NOTIFICATION_ID}`);
+		expect(requests[0]).toMatchObject({
+			method: 'PUT',
+			route: MARK,
+			params: { id: NOTIFICATION_ID },
+		});
 		expect(requests[0].body).toBeUndefined();
-		expect(output[0].json).toEqual(record);
+		expect(items).toEqual([{ json: record, pairedItem: { item: 0 } }]);
+	});
+
+	it('typed in, an empty id is refused by n8n before the workflow starts (the field is required)', async () => {
+		const { error, requests } = await op.run({ parameters: mark('') });
+		expect(requests).toHaveLength(0);
+		expect(error.message).toMatch(/The 'FacilitaPay' node has issues/);
 	});
 
 	it.each([
@@ -209,7 +232,10 @@ describe('Notification > Mark as Successful', () => {
 			/Invalid Notification ID \(item 0\): is not an id in the expected form/,
 		],
 	])('refuses %s and sends nothing', async (_name, notificationId, message) => {
-		const { error, requests } = await runNodeExpectingError({ parameters: mark(notificationId) });
+		const { error, requests } = await op.run({
+			parameters: mark('={{ $json.notification }}'),
+			items: [{ json: { notification: notificationId } }],
+		});
 		expect(requests).toHaveLength(0);
 		expect(error.message).toMatch(message);
 		expect(error.description).toContain('Nothing was sent to FacilitaPay');

@@ -1,20 +1,20 @@
-import type { IDataObject } from 'n8n-workflow';
-
-import { description } from '../../../../nodes/FacilitaPay/actions/wire/updateBankAccount.operation';
-import { description as resourceDescription } from '../../../../nodes/FacilitaPay/actions/wire/Wire.resource';
-import { runNode, runNodeExpectingError } from '../../helpers/executeContext';
-import { connectionError, httpError } from '../../helpers/serviceAnswers';
-import { skipRetryWaits } from '../../helpers/retryWaits';
-import { wireBankAccountParameters } from '../../../fixtures/bankAccounts';
-
-skipRetryWaits();
+// Wire > Update Bank Account on n8n's engine, against a FacilitaPay scripted by route. What the
+// editor shows (the error-code notice) is read from the description in
+// test/unit/actions/wire/wire.description.test.ts.
+import { reply, RESET, skipRetryWaits, useOperations } from '../../lib/operations.mjs';
+import { wireBankAccountParameters } from '../../../fixtures/bankAccounts.js';
 
 const WIRE_ID = '7c9e6679-7425-40de-944b-e07fc1f90ae7';
+const UPDATE = 'PUT /wires/:id/update_bank_account';
+
+const op = useOperations();
+const waits = skipRetryWaits();
+
 const wire = {
 	data: { id: WIRE_ID, status: 'waiting_confirmation', value: '100.00', unretryable: false },
 };
 
-const params = (overrides: IDataObject = {}) => ({
+const params = (overrides = {}) => ({
 	resource: 'wire',
 	operation: 'updateBankAccount',
 	wireId: WIRE_ID,
@@ -22,14 +22,26 @@ const params = (overrides: IDataObject = {}) => ({
 	...overrides,
 });
 
+/**
+ * The parameters with the overridden fields written as expressions reading the item, and that
+ * item: how a value n8n would refuse typed in (an empty required field) reaches the node.
+ */
+const fromItem = (overrides) => ({
+	parameters: params(
+		Object.fromEntries(Object.keys(overrides).map((name) => [name, `={{ $json.${name} }}`])),
+	),
+	items: [{ json: overrides }],
+});
+
 describe('Wire > Update Bank Account', () => {
 	it('sends PUT /wires/:id/update_bank_account with the whole bank_account and returns the wire', async () => {
-		const { output, requests } = await runNode({ parameters: params(), replies: [wire] });
+		const { items, requests, error } = await op.run({
+			parameters: params(),
+			replies: { [UPDATE]: wire },
+		});
+		expect(error).toBeUndefined();
 		expect(requests).toHaveLength(1);
-		expect(requests[0].method).toBe('PUT');
-		expect(requests[0].url).toBe(
-			`https://sandbox.test/api/v1/wires/${WIRE_ID}/update_bank_account`,
-		);
+		expect(requests[0]).toMatchObject({ method: 'PUT', route: UPDATE, params: { id: WIRE_ID } });
 		expect(requests[0].body).toEqual({
 			bank_account: {
 				currency: 'BRL',
@@ -42,7 +54,7 @@ describe('Wire > Update Bank Account', () => {
 				account_type: 'conta-corrente',
 			},
 		});
-		expect(output[0].json).toEqual(wire.data);
+		expect(items).toEqual([{ json: wire.data, pairedItem: { item: 0 } }]);
 	});
 
 	it.each([
@@ -68,12 +80,16 @@ describe('Wire > Update Bank Account', () => {
 			{ account_number: '1234567', branch_number: '12345' },
 		],
 	])('accepts %s', async (_name, overrides, sent) => {
-		const { requests } = await runNode({ parameters: params(overrides), replies: [wire] });
-		expect((requests[0].body as { bank_account: IDataObject }).bank_account).toMatchObject(sent);
+		const { requests } = await op.run({
+			parameters: params(overrides),
+			replies: { [UPDATE]: wire },
+		});
+		expect(requests).toHaveLength(1);
+		expect(requests[0].body.bank_account).toMatchObject(sent);
 	});
 
 	it('checks only "not empty" for bank details outside Brazil', async () => {
-		const { requests } = await runNode({
+		const { requests } = await op.run({
 			parameters: params({
 				branchCountry: 'MX',
 				currency: 'MXN',
@@ -82,15 +98,28 @@ describe('Wire > Update Bank Account', () => {
 				accountNumber: '012180001234567897',
 				ownerDocumentNumber: 'BOXW310820HNERXN09',
 			}),
-			replies: [wire],
+			replies: { [UPDATE]: wire },
 		});
-		expect((requests[0].body as { bank_account: IDataObject }).bank_account).toMatchObject({
+		expect(requests[0].body.bank_account).toMatchObject({
 			currency: 'MXN',
 			branch_country: 'MX',
 			bank: { code: '0012', name: 'Banco do Brasil' },
 			branch_number: 'N/A',
 		});
 	});
+
+	it.each([
+		['an empty owner name', { ownerName: '' }],
+		['an empty account number', { accountNumber: '' }],
+		['an empty wire id', { wireId: '' }],
+	])(
+		'typed in, %s is refused by n8n before the workflow starts (the field is required)',
+		async (_name, overrides) => {
+			const { error, requests } = await op.run({ parameters: params(overrides) });
+			expect(requests).toHaveLength(0);
+			expect(error.message).toMatch(/The 'FacilitaPay' node has issues/);
+		},
+	);
 
 	it.each([
 		[
@@ -158,53 +187,45 @@ describe('Wire > Update Bank Account', () => {
 		],
 		['an empty wire id', { wireId: ' ' }, /Invalid Wire ID \(item 0\): is empty/],
 	])('refuses %s and sends nothing', async (_name, overrides, message) => {
-		const { error, requests } = await runNodeExpectingError({ parameters: params(overrides) });
+		const { error, requests } = await op.run(fromItem(overrides));
 		expect(requests).toHaveLength(0);
 		expect(error.message).toMatch(message);
 		expect(error.description).toContain('Nothing was sent to FacilitaPay');
 	});
 
 	it('lists every broken field at once', async () => {
-		const { error } = await runNodeExpectingError({
-			parameters: params({ bankCode: '1', branchNumber: 'x', ownerName: '' }),
-		});
+		const { error, requests } = await op.run(
+			fromItem({ bankCode: '1', branchNumber: 'x', ownerName: '' }),
+		);
+		expect(requests).toHaveLength(0);
 		expect(error.message).toMatch(
 			/Invalid input \(item 0\): 3 fields need fixing: .*Owner Name: .*Bank Code: .*Branch Number: /,
 		);
 	});
 
 	it('names the item that is wrong among several, and sends no item before it is fixed', async () => {
-		const { error, requests } = await runNodeExpectingError({
+		const { error, requests } = await op.run({
 			parameters: [params(), params({ accountType: 'x' })],
-			replies: [wire],
+			replies: { [UPDATE]: wire },
 		});
 		expect(requests).toHaveLength(0);
 		expect(error.message).toMatch(/Invalid Account Type \(item 1\)/);
 		expect(error.description).toMatch(/Nothing was sent to FacilitaPay for any item/);
 	});
 
-	it('is never repeated after a 503 or a timeout (the wire is retried, money moves)', async () => {
-		const failed503 = await runNodeExpectingError({
+	it('is never repeated after a 503 or a closed connection (the wire is retried, money moves)', async () => {
+		const failed503 = await op.run({
 			parameters: params(),
-			replies: [httpError(503, 'busy')],
+			replies: { [UPDATE]: [reply(503, 'busy'), wire] },
 		});
 		expect(failed503.requests).toHaveLength(1);
-		const timedOut = await runNodeExpectingError({
+		expect(failed503.error).toBeDefined();
+		const reset = await op.run({
 			parameters: params(),
-			replies: [connectionError('ETIMEDOUT')],
+			replies: { [UPDATE]: [RESET, wire] },
 		});
-		expect(timedOut.requests).toHaveLength(1);
-		expect(timedOut.error.description).toMatch(/was not repeated/);
-	});
-
-	it('explains the four error codes and the field each asks to correct', () => {
-		const notice = description.find((p) => p.type === 'notice')?.displayName ?? '';
-		expect(notice).toMatch(/AC03 → Branch Number or Account Number/);
-		expect(notice).toMatch(/AC14 → Account Type/);
-		expect(notice).toMatch(/CH11 → Owner Document Number/);
-		expect(notice).toMatch(/AG03 → the account rejected the payment, so enter another account/);
-		const operation = (resourceDescription[0].options as Array<{ description: string }>)[0]
-			.description;
-		expect(operation).toMatch(/AC03.*AC14.*CH11.*AG03/);
+		expect(reset.requests).toHaveLength(1);
+		expect(reset.error.description).toMatch(/was not repeated/);
+		expect(waits).toHaveLength(0);
 	});
 });
