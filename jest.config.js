@@ -5,7 +5,9 @@
  * @type {import('jest').Config}
  */
 module.exports = {
-	testEnvironment: 'node',
+	// Node's environment, plus the worker's own require for n8n-core and dist/ (loaded once per
+	// worker instead of once per test file): test/engine/lib/environment.cjs.
+	testEnvironment: '<rootDir>/test/engine/lib/environment.cjs',
 	roots: ['<rootDir>/test'],
 	testMatch: ['**/*.test.ts', '**/*.test.mjs'],
 	moduleFileExtensions: ['ts', 'js', 'mjs', 'json'],

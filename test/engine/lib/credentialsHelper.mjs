@@ -8,9 +8,9 @@
 // - authenticate: the credential's own authenticate() applied to the request.
 // Not reproduced: OAuth, the generic (declarative) authenticate, credential overwrites, external
 // secrets and `allowedDomains`; this package uses none of them.
-import { createRequire } from 'node:module';
+import { nodeRequire } from './nodeRequire.mjs';
 
-const require = createRequire(import.meta.url);
+const require = nodeRequire;
 const { ICredentialsHelper, NodeHelpers } = require('n8n-workflow');
 const { Credentials } = require('n8n-core');
 

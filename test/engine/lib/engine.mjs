@@ -8,13 +8,13 @@
 // not installed). See docs/testing-engine.md.
 import './env.mjs';
 import { randomInt } from 'node:crypto';
-import { createRequire } from 'node:module';
+import { nodeRequire } from './nodeRequire.mjs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { TestCredentialsHelper } from './credentialsHelper.mjs';
 import { InMemoryProcessedStore } from './processedStore.mjs';
 
-const require = createRequire(import.meta.url);
+const require = nodeRequire;
 const { Workflow, NodeHelpers, Expression } = require('n8n-workflow');
 const {
 	WorkflowExecute,

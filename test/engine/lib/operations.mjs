@@ -15,7 +15,7 @@
 // parameter whose value differs between the sets is an expression picking the item's value by
 // `$itemIndex` (a resource locator keeps its mode and gets the expression as its value).
 import './env.mjs';
-import { createRequire } from 'node:module';
+import { nodeRequire } from './nodeRequire.mjs';
 import path from 'node:path';
 import {
 	createEngine,
@@ -32,7 +32,7 @@ export { reply, later, RESET } from './service.mjs';
 export { InMemoryProcessedStore } from './processedStore.mjs';
 export { FACILITAPAY, TRIGGER_NAME } from './engine.mjs';
 
-const require = createRequire(import.meta.url);
+const require = nodeRequire;
 const NODE_NAME = 'FacilitaPay';
 
 /**

@@ -3,6 +3,7 @@
 // ("METHOD /api/v1/path/:param"), bodies included. Stops the engine's expression isolates at the end.
 import { createSandbox } from '../../../sandbox/server.mjs';
 import { createEngine, stopEngine } from './engine.mjs';
+import { resetNodeMemory } from './operations.mjs';
 
 /** Credential data (facilitaPayApi) pointing at the sandbox, as a user saves it in n8n. */
 export const sandboxCredentials = (url, overrides = {}) => ({
@@ -48,6 +49,7 @@ export function useEngineSandbox(options = {}) {
 	});
 	beforeEach(async () => {
 		await env.control('POST', '/reset', {});
+		resetNodeMemory();
 	});
 	return env;
 }

@@ -6,7 +6,7 @@
 import axios from 'axios';
 import fs from 'node:fs';
 import path from 'node:path';
-import { createRequire } from 'node:module';
+import { nodeRequire } from '../../engine/lib/nodeRequire.mjs';
 import { fileURLToPath } from 'node:url';
 import { ACCOUNT_IDS } from '../../../sandbox/accounts.mjs';
 import { personParameters } from '../../fixtures/subjects.js';
@@ -18,10 +18,16 @@ import { personParameters } from '../../fixtures/subjects.js';
  */
 const engine = () => import('../../engine/lib/engine.mjs');
 
+/** Clears the built node's process memory (money, sign-ins), as a fresh n8n process has it. */
+function resetNodeMemory() {
+	loadDist('nodes/FacilitaPay/money/index.js').resetMoney();
+	loadDist('nodes/FacilitaPay/transport/index.js').resetTransport();
+}
+
 /** How long loading the engine may take before a file's first test (jest's hook limit). */
 const ENGINE_LOAD_TIMEOUT = 120_000;
 
-const require = createRequire(import.meta.url);
+const require = nodeRequire;
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
 const DIST = path.join(ROOT, 'dist');
 
@@ -188,6 +194,8 @@ export function useSandbox(createSandbox, options = { port: 0 }) {
 	beforeEach(async () => {
 		await context.control.post('/reset');
 		context.credentials = sandboxCredentials(context.url);
+		// The node's process memory is shared by this worker's test files (nodeRequire.mjs).
+		if (fs.existsSync(DIST)) resetNodeMemory();
 	});
 	return context;
 }

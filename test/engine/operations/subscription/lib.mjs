@@ -1,7 +1,7 @@
 // What the Subscription operation tests share on n8n's engine: the card, the subscriptions and the
 // 3-D Secure challenge as the editor saves them (the Subject and Subscription fields are resource
 // locators), and the node's clock fixed for a test.
-import { createRequire } from 'node:module';
+import { nodeRequire } from '../../lib/nodeRequire.mjs';
 import path from 'node:path';
 import { ROOT } from '../../lib/engine.mjs';
 import { browserParameters } from '../../../fixtures/cards.js';
@@ -10,7 +10,7 @@ import { byId } from '../subject/lib.mjs';
 
 export { byId, fromItem, emptyOnes } from '../subject/lib.mjs';
 
-const require = createRequire(import.meta.url);
+const require = nodeRequire;
 
 // Card data used by the subscription tests. No other fixture contains these digits, so a test can
 // search every output and error for them.

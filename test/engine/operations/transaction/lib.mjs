@@ -2,13 +2,13 @@
 // injection point in dist/, nodes/FacilitaPay/clock.ts), modules of the built package, a reader of
 // the QR code SVG the node draws, everything a user can read from an error, and a FacilitaPay
 // holding the transactions it is sent (for Idempotency Key lookups).
-import { createRequire } from 'node:module';
+import { nodeRequire } from '../../lib/nodeRequire.mjs';
 import path from 'node:path';
 import jsQR from 'jsqr';
 import { ROOT } from '../../lib/engine.mjs';
 import { reply } from '../../lib/operations.mjs';
 
-const require = createRequire(import.meta.url);
+const require = nodeRequire;
 
 /** A module of the built package (dist/), the one n8n-core's loader loaded. */
 export const dist = (file) => require(path.join(ROOT, 'dist', file));
