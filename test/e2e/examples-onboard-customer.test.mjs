@@ -10,14 +10,7 @@
 // into the item (fields + binary) the FacilitaPay nodes use.
 import { ACCOUNT_IDS } from '../../sandbox/accounts.mjs';
 import { listExecutions, nodeBinary, nodeOutput } from './lib/n8n.mjs';
-import {
-	formattedCpf,
-	sandboxControl,
-	sandboxData,
-	sandboxMark,
-	sandboxRequests,
-	validCpf,
-} from './lib/sandbox.mjs';
+import * as e2eSandbox from './lib/sandbox.mjs';
 import { describeE2e, testE2e, waitFor } from './lib/state.mjs';
 import { loadExample, newExecutions, nodeOfType, usePublishedExamples } from './lib/examples.mjs';
 import { decodeQrSvg, imgDataUris } from './lib/qr.mjs';
@@ -36,12 +29,12 @@ const PDF = Buffer.from(
  * @param {any} state
  */
 async function clockNotAhead(state) {
-	const { now } = (await sandboxControl('GET', '/clock', undefined, state)).data ?? {};
+	const { now } = (await e2eSandbox.sandboxControl('GET', '/clock', undefined, state)).data ?? {};
 	if (now && Date.parse(now) > Date.now() + 50 * 60_000) {
 		console.warn(
 			`examples-onboard-customer.test.mjs: the sandbox clock (${now}) is ahead of real time; resetting the sandbox`,
 		);
-		await sandboxControl('POST', '/reset', undefined, state);
+		await e2eSandbox.sandboxControl('POST', '/reset', undefined, state);
 	}
 }
 
@@ -56,7 +49,7 @@ describeE2e('Example workflow "Onboard a customer" in a real n8n 2.x', () => {
 			const workflow = loadExample('onboard-customer.json');
 			const formTrigger = nodeOfType(workflow, 'n8n-nodes-base.formTrigger');
 			const formPath = formTrigger.parameters.options.path;
-			const mark = await sandboxMark(state);
+			const mark = await e2eSandbox.sandboxMark(state);
 			const known = await publish(workflow, state);
 			const formUrl = `${state.n8nUrl}/form/${formPath}`;
 			const page = await waitFor(
@@ -69,10 +62,10 @@ describeE2e('Example workflow "Onboard a customer" in a real n8n 2.x', () => {
 			expect(page).toContain('Proof of address');
 
 			// What a browser posts: field-<index> per form element, in the Form Trigger's order.
-			const cpf = validCpf(Date.now() % 1_000_000);
+			const cpf = e2eSandbox.validCpf(Date.now() % 1_000_000);
 			const answers = {
 				'Full name': 'Maria Onboarding',
-				CPF: formattedCpf(cpf),
+				CPF: e2eSandbox.formattedCpf(cpf),
 				'E-mail': 'maria.onboarding@example.com',
 				Street: 'Avenida Paulista',
 				Number: '1578',
@@ -116,7 +109,7 @@ describeE2e('Example workflow "Onboard a customer" in a real n8n 2.x', () => {
 			expect(waiting.status).toBe('waiting');
 
 			// The sandbox received the subject, the document and the dynamic PIX, in that order.
-			const received = await sandboxRequests({ after: mark }, state);
+			const received = await e2eSandbox.sandboxRequests({ after: mark }, state);
 			const calls = received.map((r) => r.route);
 			const subjectCall = received.find(
 				(r) => r.method === 'POST' && r.url === '/api/v1/subject/people',
@@ -138,7 +131,7 @@ describeE2e('Example workflow "Onboard a customer" in a real n8n 2.x', () => {
 				},
 			});
 			const [registered] = /** @type {any[]} */ (nodeOutput(waiting, 'Create or Update Customer'));
-			const subject = await sandboxData(
+			const subject = await e2eSandbox.sandboxData(
 				'GET',
 				`/subject/people/${registered.id}`,
 				undefined,

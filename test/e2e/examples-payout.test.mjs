@@ -4,14 +4,7 @@
 // out once per reference; the wire event FacilitaPay sends then starts its trigger path.
 import { ACCOUNT_IDS } from '../../sandbox/accounts.mjs';
 import { knownExecutions, nodeOutput } from './lib/n8n.mjs';
-import {
-	formattedCpf,
-	sandboxControl,
-	sandboxData,
-	sandboxMark,
-	sandboxRequests,
-	validCpf,
-} from './lib/sandbox.mjs';
+import * as e2eSandbox from './lib/sandbox.mjs';
 import { describeE2e, testE2e, waitFor } from './lib/state.mjs';
 import { loadExample, newExecutions, nodeOfType, usePublishedExamples } from './lib/examples.mjs';
 
@@ -27,12 +20,12 @@ describeE2e('Example workflow "Pay out to a new customer" in a real n8n 2.x', ()
 			const known = await publish(workflow, state, { trigger: true });
 			const url = `${state.n8nUrl}/webhook/${webhook.parameters.path}`;
 			const seed = (Date.now() % 1_000_000) + 11;
-			const cpf = validCpf(seed);
+			const cpf = e2eSandbox.validCpf(seed);
 			const reference = `payout-${seed}`;
 			const request = {
 				reference,
 				name: 'Paulo Payout',
-				cpf: formattedCpf(cpf),
+				cpf: e2eSandbox.formattedCpf(cpf),
 				email: `paulo.${seed}@example.com`,
 				bank_code: '341',
 				branch: '0001',
@@ -40,7 +33,7 @@ describeE2e('Example workflow "Pay out to a new customer" in a real n8n 2.x', ()
 				pix_key: '',
 				amount: '250.00',
 			};
-			const balanceBefore = await sandboxData(
+			const balanceBefore = await e2eSandbox.sandboxData(
 				'GET',
 				`/bank_accounts/${ACCOUNT_IDS.usdCashOut}/balance`,
 				undefined,
@@ -53,7 +46,7 @@ describeE2e('Example workflow "Pay out to a new customer" in a real n8n 2.x', ()
 					body: JSON.stringify(body),
 				});
 
-			const mark = await sandboxMark(state);
+			const mark = await e2eSandbox.sandboxMark(state);
 			const answer = await waitFor(
 				async () => {
 					const response = await post(request);
@@ -79,7 +72,7 @@ describeE2e('Example workflow "Pay out to a new customer" in a real n8n 2.x', ()
 			// that no overlapping execution paid under the same key: the new record, then an empty page).
 			// The example's trigger reads the notification log in the background whenever it polls: its
 			// reads are not part of this order.
-			const received = (await sandboxRequests({ after: mark }, state)).filter(
+			const received = (await e2eSandbox.sandboxRequests({ after: mark }, state)).filter(
 				(r) => r.url.startsWith('/api/v1/') && r.route !== 'GET /api/v1/notifications',
 			);
 			expect(received.map((r) => r.route)).toEqual([
@@ -136,7 +129,7 @@ describeE2e('Example workflow "Pay out to a new customer" in a real n8n 2.x', ()
 			});
 			expect(payout.to_bank_account).toMatchObject({ id: account.id, owner_name: 'Paulo Payout' });
 			expect(payout.payout_method).toBe('ted');
-			const balanceAfter = await sandboxData(
+			const balanceAfter = await e2eSandbox.sandboxData(
 				'GET',
 				`/bank_accounts/${ACCOUNT_IDS.usdCashOut}/balance`,
 				undefined,
@@ -145,18 +138,18 @@ describeE2e('Example workflow "Pay out to a new customer" in a real n8n 2.x', ()
 			expect(balanceAfter.debit_transactions).toBe(balanceBefore.debit_transactions + 1);
 
 			// The same reference again: the Idempotency Key pays it once (alreadyDone, no second payout).
-			const againMark = await sandboxMark(state);
+			const againMark = await e2eSandbox.sandboxMark(state);
 			const again = await post(request);
 			expect(again.status).toBe(200);
 			expect(await again.json()).toMatchObject({ alreadyDone: true });
-			const againCalls = await sandboxRequests(
+			const againCalls = await e2eSandbox.sandboxRequests(
 				{ after: againMark, method: 'POST', pathPrefix: '/transactions' },
 				state,
 			);
 			expect(againCalls).toEqual([]);
 
 			// More than the balance: stopped before any payout, the caller gets an error.
-			const tooMuchMark = await sandboxMark(state);
+			const tooMuchMark = await e2eSandbox.sandboxMark(state);
 			const tooMuch = await post({
 				...request,
 				reference: `${reference}-big`,
@@ -164,7 +157,7 @@ describeE2e('Example workflow "Pay out to a new customer" in a real n8n 2.x', ()
 			});
 			expect(tooMuch.status).toBeGreaterThanOrEqual(400);
 			expect(
-				await sandboxRequests(
+				await e2eSandbox.sandboxRequests(
 					{ after: tooMuchMark, method: 'POST', pathPrefix: '/transactions' },
 					state,
 				),
@@ -172,12 +165,13 @@ describeE2e('Example workflow "Pay out to a new customer" in a real n8n 2.x', ()
 
 			// FacilitaPay wires the payout: wire_created starts the trigger path.
 			const beforeWire = await knownExecutions(workflow.id, state);
-			const settlement = (await sandboxControl('POST', '/settlement/run', {}, state)).data;
+			const settlement = (await e2eSandbox.sandboxControl('POST', '/settlement/run', {}, state))
+				.data;
 			const wire = settlement.wires.find((/** @type {any} */ w) =>
 				w.transaction_ids.includes(payout.id),
 			);
 			expect(wire).toMatchObject({ status: 'sent', currency: 'BRL' });
-			await sandboxControl('POST', '/deliveries/wait', undefined, state);
+			await e2eSandbox.sandboxControl('POST', '/deliveries/wait', undefined, state);
 			const wired = await waitFor(
 				async () => {
 					const executions = await newExecutions(workflow.id, state, { known: beforeWire });

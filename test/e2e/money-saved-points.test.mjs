@@ -15,13 +15,7 @@ import {
 } from './lib/n8n.mjs';
 import { ownN8n } from './lib/own-n8n.mjs';
 import { waitForNewExecution } from './lib/retry.mjs';
-import {
-	createPerson,
-	samplePerson,
-	sandboxControl,
-	sandboxMark,
-	sandboxRequests,
-} from './lib/sandbox.mjs';
+import * as e2eSandbox from './lib/sandbox.mjs';
 import { CLI_TIMEOUT, INSTALL_TIMEOUT, describeE2e, sharedState, waitFor } from './lib/state.mjs';
 import { KEEP_EXECUTION_DATA, actionNode, payoutFromItem, webhookNode } from './lib/workflows.mjs';
 
@@ -46,10 +40,13 @@ describeE2e(
 				sandbox: { id: 'facilitapay-points-sandbox', name: 'FacilitaPay Saved Points Sandbox' },
 			});
 			const seed = (Date.now() % 100000) + 73000;
-			const person = samplePerson(seed, `Money Points ${seed}`, { email: null, complete: false });
-			subjectId = (await createPerson(person, own.state)).id;
+			const person = e2eSandbox.samplePerson(seed, `Money Points ${seed}`, {
+				email: null,
+				complete: false,
+			});
+			subjectId = (await e2eSandbox.createPerson(person, own.state)).id;
 			// The subject's earlier life: 3,000 PIX receipts, 30 pages of its transaction list.
-			const seeded = await sandboxControl(
+			const seeded = await e2eSandbox.sandboxControl(
 				'POST',
 				'/pix/receive_many',
 				{ document_number: person.document_number, value: '5.00', count: EARLIER },
@@ -91,7 +88,7 @@ describeE2e(
 		 * @param {string} key
 		 */
 		async function pay(key) {
-			const mark = await sandboxMark(own.state);
+			const mark = await e2eSandbox.sandboxMark(own.state);
 			const known = await knownExecutions(workflowId, own.state);
 			await waitFor(
 				async () => {
@@ -109,7 +106,7 @@ describeE2e(
 				known,
 				timeoutMs: 120_000,
 			});
-			const requests = await sandboxRequests({ after: mark }, own.state);
+			const requests = await e2eSandbox.sandboxRequests({ after: mark }, own.state);
 			const count = (route) => requests.filter((r) => r.route === route).length;
 			const created = requests.filter((r) => r.route === CREATE_ROUTE && Number(r.status) < 300);
 			return {

@@ -9,13 +9,7 @@
 // and 1 are paid a second time. The error text must say so (not "retrying is safe").
 import { activateWorkflow, createWorkflowViaApi, knownExecutions, nodeOutput } from './lib/n8n.mjs';
 import { getExecution, retryExecution, waitForNewExecution } from './lib/retry.mjs';
-import {
-	createPerson,
-	samplePerson,
-	sandboxControl,
-	sandboxMark,
-	sandboxRequests,
-} from './lib/sandbox.mjs';
+import * as e2eSandbox from './lib/sandbox.mjs';
 import { CLI_TIMEOUT, describeE2e, requirePieces, sharedState, waitFor } from './lib/state.mjs';
 import {
 	KEEP_EXECUTION_DATA,
@@ -101,17 +95,20 @@ describeE2e('Retrying the parent of a failed sub-workflow batch (real n8n 2.x)',
 	beforeAll(async () => {
 		requirePieces(sharedState(), ['sandbox', 'node']);
 		const seed = (Date.now() % 100000) + 71000;
-		const person = samplePerson(seed, `Money Sub ${seed}`, { email: null, complete: false });
-		subjectId = (await createPerson(person)).id;
+		const person = e2eSandbox.samplePerson(seed, `Money Sub ${seed}`, {
+			email: null,
+			complete: false,
+		});
+		subjectId = (await e2eSandbox.createPerson(person)).id;
 	}, CLI_TIMEOUT);
 
 	afterAll(async () => {
-		await sandboxControl('DELETE', '/faults').catch(() => undefined);
+		await e2eSandbox.sandboxControl('DELETE', '/faults').catch(() => undefined);
 	});
 
 	/** Values FacilitaPay created (answered < 300) since `mark`. @param {number} mark */
 	const createdSince = async (mark) =>
-		(await sandboxRequests({ after: mark, method: 'POST', route: ROUTE }))
+		(await e2eSandbox.sandboxRequests({ after: mark, method: 'POST', route: ROUTE }))
 			.filter((r) => Number(r.status) < 300)
 			.map((r) => r.body?.transaction?.value);
 
@@ -124,8 +121,8 @@ describeE2e('Retrying the parent of a failed sub-workflow batch (real n8n 2.x)',
 		const state = sharedState();
 		const { subId, parentId, path: hook } = await pair(keyed);
 		const payouts = values.map((value) => ({ subjectId, value, orderId: `ORD-${path}-${value}` }));
-		const mark = await sandboxMark();
-		await sandboxControl('POST', '/faults', {
+		const mark = await e2eSandbox.sandboxMark();
+		await e2eSandbox.sandboxControl('POST', '/faults', {
 			route: ROUTE,
 			kind: '429',
 			retry_after: 0,
@@ -148,13 +145,13 @@ describeE2e('Retrying the parent of a failed sub-workflow batch (real n8n 2.x)',
 		);
 		const failed = await waitForNewExecution(state, parentId, { known: knownParent });
 		const subRun = await waitForNewExecution(state, subId, { known: knownSub });
-		await sandboxControl('DELETE', '/faults');
+		await e2eSandbox.sandboxControl('DELETE', '/faults');
 		const firstRun = await createdSince(mark);
 		const errorText = (run) =>
 			`${run.data?.resultData?.error?.message ?? ''}\n${run.data?.resultData?.error?.description ?? ''}`;
 		const said = errorText(subRun);
 		const parentSaid = errorText(failed);
-		const retryMark = await sandboxMark();
+		const retryMark = await e2eSandbox.sandboxMark();
 		const retried = await retryExecution(state, failed.id, { loadWorkflow: false });
 		const again = await createdSince(retryMark);
 		const subs = [...(await knownExecutions(subId, state))].filter(

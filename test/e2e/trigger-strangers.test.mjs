@@ -6,13 +6,7 @@
 import { performance } from 'node:perf_hooks';
 
 import { listExecutions } from './lib/n8n.mjs';
-import {
-	createPerson,
-	samplePerson,
-	sandboxControl,
-	sandboxMark,
-	sandboxRequests,
-} from './lib/sandbox.mjs';
+import * as e2eSandbox from './lib/sandbox.mjs';
 import { CLI_TIMEOUT, describeE2e } from './lib/state.mjs';
 import {
 	postAll,
@@ -39,7 +33,10 @@ function percentileOf(value, list) {
 /** GET /notifications requests the sandbox received after `mark`. */
 async function logReads(mark, state) {
 	return (
-		await sandboxRequests({ after: mark, method: 'GET', pathPrefix: '/notifications' }, state)
+		await e2eSandbox.sandboxRequests(
+			{ after: mark, method: 'GET', pathPrefix: '/notifications' },
+			state,
+		)
 	).length;
 }
 
@@ -53,13 +50,17 @@ describeE2e('FacilitaPay Trigger in a real n8n 2.x: strangers', () => {
 	beforeAll(async () => {
 		await account.publish({ events: ['*'] }, { typeVersion: 2 });
 		const seed = (Date.now() % 100000) + 51000;
-		subject = await createPerson(samplePerson(seed, `Stranger Payer ${seed}`), account.state);
+		subject = await e2eSandbox.createPerson(
+			e2eSandbox.samplePerson(seed, `Stranger Payer ${seed}`),
+			account.state,
+		);
 	}, CLI_TIMEOUT);
 
 	test(
 		`${GUESSES} guesses (the right secret among them), 8 at a time, then each of 50 sent twice at once: one status, one body; the right secret's time inside the wrong ones'; nothing started`,
 		async () => {
-			const hook = (await sandboxControl('GET', '/webhook', undefined, account.state)).data;
+			const hook = (await e2eSandbox.sandboxControl('GET', '/webhook', undefined, account.state))
+				.data;
 			const right = String(hook.secret).padStart(4, '0');
 			const secrets = Array.from({ length: GUESSES }, (_, n) =>
 				String((Number(right) + n - Math.floor(GUESSES / 2) + 10_000) % 10_000).padStart(4, '0'),
@@ -114,23 +115,23 @@ describeE2e('FacilitaPay Trigger in a real n8n 2.x: strangers', () => {
 		`a stranger holding the secret floods ${FLOOD_PER_SECOND} forged notifications/s for ${FLOOD_SECONDS} s beside 20 true payments, the API at 20 reads/s: 20 executions, none forged; the flood's log reads <= 10 % of the API`,
 		async () => {
 			const state = account.state;
-			const hook = (await sandboxControl('GET', '/webhook', undefined, state)).data;
-			await sandboxControl('POST', '/rate_limit', { per_second: 20, burst: 20 }, state);
-			await sandboxControl('POST', '/webhooks/delivery', { concurrent: true }, state);
+			const hook = (await e2eSandbox.sandboxControl('GET', '/webhook', undefined, state)).data;
+			await e2eSandbox.sandboxControl('POST', '/rate_limit', { per_second: 20, burst: 20 }, state);
+			await e2eSandbox.sandboxControl('POST', '/webhooks/delivery', { concurrent: true }, state);
 			try {
 				// The reader's own pace while nothing arrives: the baseline.
-				const idleMark = await sandboxMark(state);
+				const idleMark = await e2eSandbox.sandboxMark(state);
 				await new Promise((resolve) => setTimeout(resolve, FLOOD_SECONDS * 1000));
 				const idleReads = await logReads(idleMark, state);
 
-				const floodMark = await sandboxMark(state);
+				const floodMark = await e2eSandbox.sandboxMark(state);
 				const flooded = [];
 				const floodStart = performance.now();
 				const payments = (async () => {
 					const ids = [];
 					for (let n = 0; n < 20; n++) {
 						await new Promise((resolve) => setTimeout(resolve, (FLOOD_SECONDS * 1000) / 22));
-						const paid = await sandboxControl(
+						const paid = await e2eSandbox.sandboxControl(
 							'POST',
 							'/pix/receive_many',
 							{ document_number: subject.document_number, value: '3.00', count: 1 },
@@ -173,7 +174,7 @@ describeE2e('FacilitaPay Trigger in a real n8n 2.x: strangers', () => {
 				const all = await listExecutions({ workflowId: account.workflow.id }, state);
 				account.expected = all.length;
 				const started = executions.flatMap((e) => triggerItems(e).map((i) => i.transaction_id));
-				const rate = (await sandboxControl('GET', '/rate_limit', undefined, state)).data;
+				const rate = (await e2eSandbox.sandboxControl('GET', '/rate_limit', undefined, state)).data;
 				const result = {
 					forged_sent: statuses.length,
 					forged_answered_200: statuses.filter((s) => s === 200).length,
@@ -196,7 +197,9 @@ describeE2e('FacilitaPay Trigger in a real n8n 2.x: strangers', () => {
 				figures.trueEventsSent += 20;
 				figures.trueEventsDelivered += result.true_started;
 			} finally {
-				await sandboxControl('DELETE', '/rate_limit', undefined, state).catch(() => undefined);
+				await e2eSandbox
+					.sandboxControl('DELETE', '/rate_limit', undefined, state)
+					.catch(() => undefined);
 			}
 		},
 		LONG,
