@@ -106,7 +106,6 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 	const sentCounts: SentCounts = { sent: [], alreadyDone: 0 };
 	const moneyItems = slots.filter((slot) => slot?.money).map((slot) => slot.money!);
 	const lookups = lookupsFor(
-		this,
 		async (read) => await apiRequest.call(this, read, undefined, run),
 		this.getNode().credentials?.[CREDENTIAL_TYPE]?.id ?? '',
 	);

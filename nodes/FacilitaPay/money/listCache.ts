@@ -1,7 +1,5 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { IDENTITY_FIELD } from './identity';
-
 /**
  * What this process learnt of a list it read from its start (a subject's transactions): the
  * identities its records carry, up to its newest record `lastId`. A later lookup of a key in that
@@ -13,11 +11,6 @@ export interface KnownList {
 	lastId?: string;
 	byRef: Map<string, IDataObject[]>;
 	entries: number;
-	/**
-	 * Restored from the workflow's saved points (savedLists.ts): only the Idempotency Keys before
-	 * `lastId` are known, not the origins; it answers key lookups only.
-	 */
-	keysOnly?: boolean;
 }
 
 export class ListCache {
@@ -57,28 +50,6 @@ export class ListCache {
 			this.entries -= list.entries;
 		}
 		return known;
-	}
-
-	/** A list known from a saved point: its keys' records up to `lastId`. */
-	restore(key: string, lastId: string, keys: Array<[string, string]>): KnownList {
-		this.forget(key);
-		const byRef = new Map<string, IDataObject[]>();
-		for (const [ref, id] of keys) {
-			const same = byRef.get(ref) ?? [];
-			same.push({ id, meta: { [IDENTITY_FIELD]: ref }, __partial: true });
-			byRef.set(ref, same);
-		}
-		const known: KnownList = { lastId, byRef, entries: keys.length, keysOnly: true };
-		this.lists.set(key, known);
-		this.entries += known.entries;
-		return known;
-	}
-
-	forget(key: string): void {
-		const known = this.lists.get(key);
-		if (!known) return;
-		this.lists.delete(key);
-		this.entries -= known.entries;
 	}
 
 	clear(): void {

@@ -22,13 +22,12 @@
  * `notFound` carries whether the list read shows FacilitaPay keeping the identity in `meta` (some
  * record of it carries `n8n_facilitapay_ref`): where it does not, "not found" cannot mean "not sent".
  */
-import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
+import type { IDataObject } from 'n8n-workflow';
 
 import type { ApiRequest } from '../transport';
 import { IDENTITY_FIELD } from './identity';
 import type { FindSentResult, RecordPlace } from './types';
 import type { ListCache } from './listCache';
-import { SavedLists } from './savedLists';
 import { sentMemory } from './sentMemory';
 import { type Read, readAll, readOne } from './reads';
 import { isObject, textOf } from './records';
@@ -152,12 +151,11 @@ export class RecordLookups {
 
 	/**
 	 * `cache`: what this process learnt of lists read from their start, under `scope` (the
-	 * credential): a key's lookup then reads only what came after; `saved`: the workflow's points
-	 * (savedLists.ts), for a key's lookup in a process that has not read the list yet.
+	 * credential): a key's lookup then reads only what came after.
 	 */
 	constructor(
 		private readonly read: Read,
-		private readonly cache?: { lists: ListCache; scope: string; saved?: SavedLists },
+		private readonly cache?: { lists: ListCache; scope: string },
 	) {}
 
 	/**
@@ -171,9 +169,8 @@ export class RecordLookups {
 		const looked = windows && windows.length > 0 ? windows : [{ place }];
 		let metaShown = false;
 		const found: IDataObject[] = [];
-		const keyed = ref.startsWith('key:');
 		for (const window of looked) {
-			const index = await this.windowOf(window, keyed);
+			const index = await this.windowOf(window);
 			if ('problem' in index)
 				return {
 					cannotTell: `Whether this ${window.place.name} was processed is unknown: ${index.problem} Check ${window.place.what} (or the FacilitaPay dashboard) before sending it again.`,
@@ -224,8 +221,7 @@ export class RecordLookups {
 					() => this.pages++,
 				);
 				if ('problem' in since) return [];
-				const now = this.cache!.lists.add(key, since.records, refOf);
-				this.cache!.saved?.save(key, now);
+				this.cache!.lists.add(key, since.records, refOf);
 				return [];
 			})();
 			this.recounting.set(key, entry);
@@ -235,42 +231,17 @@ export class RecordLookups {
 		return this.cache.lists.get(key)?.byRef.get(ref);
 	}
 
-	private windowOf(window: ListWindow, keyed: boolean): Promise<ListIndex> {
-		const id = `${window.place.list}\u0000${window.after ?? ''}\u0000${window.first ?? ''}\u0000${keyed}`;
+	private windowOf(window: ListWindow): Promise<ListIndex> {
+		const id = `${window.place.list}\u0000${window.after ?? ''}\u0000${window.first ?? ''}`;
 		let list = this.lists.get(id);
 		if (!list) {
-			list = this.index(window, keyed);
+			list = this.index(window);
 			this.lists.set(id, list);
 		}
 		return list;
 	}
 
-	/**
-	 * What this process knows of a list read from its start, for a lookup of a key (`keyed`) or an
-	 * origin: a list known from a saved point answers keys only (its origins were not saved); a
-	 * saved point is used when its record is still this account's.
-	 */
-	private async known(cacheKey: string, place: ListWindow['place'], keyed: boolean) {
-		const { lists, saved } = this.cache!;
-		const known = lists.get(cacheKey);
-		if (known && (keyed || !known.keysOnly)) return known;
-		if (known) {
-			lists.forget(cacheKey);
-			return undefined;
-		}
-		const point = keyed ? saved?.get(cacheKey) : undefined;
-		if (!point) return undefined;
-		const one = await readOne(
-			this.read,
-			`${place.one}${encodeURIComponent(point.p)}`,
-			`${place.name} ${point.p}`,
-		);
-		this.pages++;
-		if ('problem' in one) return undefined;
-		return lists.restore(cacheKey, point.p, point.k);
-	}
-
-	private async index(window: ListWindow, keyed: boolean): Promise<ListIndex> {
+	private async index(window: ListWindow): Promise<ListIndex> {
 		const { place } = window;
 		const records: IDataObject[] = [];
 		// The point is a record of this list read by its ID first: a point this account does not
@@ -278,7 +249,7 @@ export class RecordLookups {
 		let point = window.first ?? window.after;
 		const cacheKey =
 			this.cache && point === undefined ? `${this.cache.scope}\u0000${place.list}` : undefined;
-		const known = cacheKey === undefined ? undefined : await this.known(cacheKey, place, keyed);
+		const known = cacheKey === undefined ? undefined : this.cache!.lists.get(cacheKey);
 		if (cacheKey !== undefined && known) {
 			const since = await readAll(
 				this.read,
@@ -289,7 +260,6 @@ export class RecordLookups {
 			);
 			if ('problem' in since) return since;
 			const list = this.cache!.lists.add(cacheKey, since.records, refOf);
-			this.cache!.saved?.save(cacheKey, list);
 			return { byRef: list.byRef, metaShown: false };
 		}
 		if (point !== undefined) {
@@ -313,10 +283,7 @@ export class RecordLookups {
 			same.push(record);
 			byRef.set(ref, same);
 		}
-		if (cacheKey !== undefined) {
-			const known = this.cache!.lists.add(cacheKey, records, refOf);
-			this.cache!.saved?.save(cacheKey, known);
-		}
+		if (cacheKey !== undefined) this.cache!.lists.add(cacheKey, records, refOf);
 		const fromPoint = point !== undefined;
 		const lastId = textOf(records[records.length - 1]?.id);
 		return { byRef, metaShown: fromPoint && byRef.size > 0, lastId };
@@ -324,19 +291,10 @@ export class RecordLookups {
 }
 
 /**
- * The lookups of one run of the node: this process's memory of lists (per credential) and the
- * workflow's saved points (its static data; none where n8n gives the node no static data).
+ * The lookups of one run of the node, with this process's memory of lists (per credential).
+ * Nothing is kept in the workflow's static data: see docs/money.md ("How far back a lookup reads")
+ * for why a node that moves money must not write it.
  */
-export function lookupsFor(
-	ctx: IExecuteFunctions,
-	read: Read,
-	credentialId: string,
-): RecordLookups {
-	let saved: SavedLists | undefined;
-	try {
-		saved = new SavedLists(ctx.getWorkflowStaticData('node'));
-	} catch {
-		saved = undefined;
-	}
-	return new RecordLookups(read, { lists: sentMemory.lists, scope: credentialId, saved });
+export function lookupsFor(read: Read, credentialId: string): RecordLookups {
+	return new RecordLookups(read, { lists: sentMemory.lists, scope: credentialId });
 }
