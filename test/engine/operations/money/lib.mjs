@@ -129,3 +129,51 @@ export function facilitaPay(options = {}) {
 /** `[alreadyDone, id]` of each item out. */
 export const doneAndIds = (items) =>
 	items.map((item) => [item.json.alreadyDone ?? false, item.json.id]);
+
+/**
+ * A tiny node type that sends its items back into FacilitaPay until FacilitaPay has run `times`
+ * times in one execution (FacilitaPay's `$runIndex` 0 … times-1), as a user's loop does.
+ */
+export class LoopNode {
+	constructor() {
+		this.description = {
+			displayName: 'Loop',
+			name: 'loop',
+			group: ['transform'],
+			version: 1,
+			description: 'Back into FacilitaPay',
+			defaults: { name: 'Loop' },
+			inputs: ['main'],
+			outputs: ['main', 'main'],
+			properties: [{ displayName: 'Times', name: 'times', type: 'number', default: 1 }],
+		};
+	}
+
+	async execute() {
+		const items = this.getInputData();
+		const times = this.getNodeParameter('times', 0);
+		const { $runIndex } = this.getWorkflowDataProxy(0);
+		return $runIndex < times - 1 ? [items, []] : [[], items];
+	}
+}
+
+/** `op.run({ workflow: loopBack(4) })`: FacilitaPay → Loop → FacilitaPay, 4 runs of FacilitaPay. */
+export const loopBack = (times) => (workflow) => ({
+	...workflow,
+	nodes: [
+		...workflow.nodes,
+		{
+			id: 'loop',
+			name: 'Loop',
+			type: 'test.loop',
+			typeVersion: 1,
+			position: [660, 0],
+			parameters: { times },
+		},
+	],
+	connections: {
+		...workflow.connections,
+		FacilitaPay: { main: [[{ node: 'Loop', type: 'main', index: 0 }]] },
+		Loop: { main: [[{ node: 'FacilitaPay', type: 'main', index: 0 }], []] },
+	},
+});
