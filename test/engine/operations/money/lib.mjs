@@ -55,12 +55,15 @@ export function whenReady(ready, make) {
  * before the answer), 'lost' (no record, the connection reset), or a `reply()` (refused).
  * `holdBefore()`: a payout is processed only once it returns true; `holdAnswer()`: its answer waits
  * until it returns true. `failListRead`: the list read of that number (1 = the first) is answered 500.
+ *
  * `replies` is the script by route; `payouts` every payout body received, `records` what it holds,
  * `reads` every read's path, `onPayout` callbacks called as each payout arrives.
  */
 export function facilitaPay(options = {}) {
 	let metaMode = options.meta ?? 'keep';
 	let listReads = 0;
+	let failListRead = options.failListRead;
+	let failedListReads = 0;
 	const records = [];
 	const payouts = [];
 	const reads = [];
@@ -83,8 +86,10 @@ export function facilitaPay(options = {}) {
 	const replies = {
 		[LIST]: (request) => {
 			reads.push(request.path);
-			if (++listReads === options.failListRead)
+			if (++listReads === failListRead) {
+				failedListReads++;
 				return reply(500, { error: 'internal_server_error' });
+			}
 			const own = records.filter((record) => record.subject_id === request.params.id);
 			const lastId = request.query.last_id;
 			const start = lastId ? own.findIndex((record) => record.id === lastId) + 1 : 0;
@@ -110,6 +115,10 @@ export function facilitaPay(options = {}) {
 		payouts,
 		reads,
 		replies,
+		/** The n-th list read from now on (1 = the next) is answered 500 once. */
+		failListRead: (n) => (failListRead = listReads + n),
+		/** How many list reads were answered 500. */
+		failedListReads: () => failedListReads,
 		/** FacilitaPay changes what it does with `meta` from now on. */
 		setMeta: (mode) => (metaMode = mode),
 		/** The values of the payouts received, in order. */
