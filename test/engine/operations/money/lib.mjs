@@ -39,8 +39,11 @@ export const refused = () => reply(422, { errors: { value: ['insufficient balanc
 export function whenReady(ready, make) {
 	const waiting = later(2, null);
 	let made;
+	let polls = 0;
 	Object.defineProperty(waiting, 'then', {
 		get: () => {
+			// A test that failed elsewhere must not keep the process alive: held 30 s at most.
+			if (++polls > 15_000) return reply(599, { error: 'held too long by the test' });
 			if (!ready()) return waiting;
 			made ??= { value: make() };
 			return made.value;
