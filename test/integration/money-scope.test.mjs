@@ -1,6 +1,6 @@
 // Issue 32 against the local sandbox over real HTTP, through the compiled node: a key bound to its
 // payment, a retry settling each item in the subject it was sent to, custom data the node did not
-// write (two n8n instances: test/unit/money/scope.test.ts; this harness has one instance ID). Build first: `npm run build`.
+// write (two n8n instances: test/engine/operations/money/scope.test.mjs; this harness has one instance ID). Build first: `npm run build`.
 import { createSandbox } from '../../sandbox/server.mjs';
 import { loadDist, useSandbox } from './lib/harness.mjs';
 import { contactParameters } from './lib/parameters.mjs';

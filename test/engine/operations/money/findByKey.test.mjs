@@ -1,13 +1,13 @@
-import { runNode, runNodeExpectingError } from '../helpers/executeContext';
-import { SUBJECT_ID } from '../../fixtures/subjects';
-import { facilitaPay, newExecutionId, payout } from './fixtures';
+// Transaction > Find By Idempotency Key on n8n's engine: support asks "did order 9001 pay?".
+import { useOperations } from '../../lib/operations.mjs';
+import { CREATE, facilitaPay, LIST, locator, payout, SUBJECT_ID } from './lib.mjs';
 
-// Transaction > Find By Idempotency Key: support asks "did order 9001 pay?".
+const op = useOperations();
 
-const find = (key: string) => ({
+const find = (key) => ({
 	resource: 'transaction',
 	operation: 'findByIdempotencyKey',
-	subjectId: SUBJECT_ID,
+	subjectId: locator(SUBJECT_ID),
 	lookupKey: key,
 	simplify: false,
 });
@@ -15,34 +15,37 @@ const find = (key: string) => ({
 describe('Transaction > Find By Idempotency Key', () => {
 	it('returns the transaction a payment sent with the key made, read from the subject list', async () => {
 		const service = facilitaPay();
-		await runNode({
+		const paid = await op.run({
 			parameters: [payout('90.01', { idempotencyKey: 'ORDER-9001' }), payout('5.00')],
-			executionId: newExecutionId(),
 			replies: service.replies,
 		});
-		const { output, requests } = await runNode({
+		expect(paid.error).toBeUndefined();
+		const { items, requests, error } = await op.run({
 			parameters: find('ORDER-9001'),
 			replies: service.replies,
 		});
-		expect(output).toHaveLength(1);
-		expect(output[0].json).toMatchObject({
+		expect(error).toBeUndefined();
+		expect(items).toHaveLength(1);
+		expect(items[0].json).toMatchObject({
 			found: true,
 			idempotencyKey: 'ORDER-9001',
 			id: 'tx-1',
 			value: '90.01',
 		});
+		expect(items[0].pairedItem).toEqual({ item: 0 });
+		expect(requests.length).toBeGreaterThan(0);
 		expect(requests.every((request) => request.method === 'GET')).toBe(true);
+		expect(
+			requests.some((request) => request.route === LIST && request.params.id === SUBJECT_ID),
+		).toBe(true);
+		expect(requests.some((request) => request.route === CREATE)).toBe(false);
 	});
 
 	it('says nothing was found, and how far back it looked', async () => {
 		const service = facilitaPay();
-		await runNode({
-			parameters: [payout('5.00'), payout('6.00')],
-			executionId: newExecutionId(),
-			replies: service.replies,
-		});
-		const { output } = await runNode({ parameters: find('ORDER-404'), replies: service.replies });
-		expect(output).toEqual([
+		await op.run({ parameters: [payout('5.00'), payout('6.00')], replies: service.replies });
+		const { items } = await op.run({ parameters: find('ORDER-404'), replies: service.replies });
+		expect(items).toEqual([
 			{
 				json: expect.objectContaining({
 					found: false,
@@ -56,8 +59,11 @@ describe('Transaction > Find By Idempotency Key', () => {
 	});
 
 	it('an empty key is refused before anything is read', async () => {
-		const { error, requests } = await runNodeExpectingError({ parameters: find('  ') });
+		const { error, requests, items } = await op.run({
+			parameters: find('  '),
+		});
 		expect(error.message).toMatch(/Idempotency Key/);
+		expect(items).toHaveLength(0);
 		expect(requests).toHaveLength(0);
 	});
 });

@@ -1,52 +1,36 @@
-import { resetMoney } from '../../../nodes/FacilitaPay/money';
-import { ProcessedStore } from '../../helpers/fakeExecuteContext';
-import { runNode, runNodeExpectingError } from '../helpers/executeContext';
-import { skipRetryWaits } from '../helpers/retryWaits';
-import { connectionError, httpError } from '../helpers/serviceAnswers';
-import { facilitaPay, newExecutionId, payout } from './fixtures';
+// Issue 32, "Reported done, never paid" and "A key names one payment", on n8n's engine: an identity
+// carries its scope (this n8n, this workflow), the node trusts only custom data it wrote, and a key
+// is bound to the payment it was first used for.
+import { reply, resetNodeMemory, useOperations } from '../../lib/operations.mjs';
+import { CREATE, facilitaPay, OTHER_SUBJECT, payout, refused } from './lib.mjs';
 
-skipRetryWaits();
+const op = useOperations();
 
-// Issue 32, "Reported done, never paid" and "A key names one payment": an identity carries its
-// scope (this n8n, this workflow), the node trusts only custom data it wrote, and a key is bound
-// to the payment it was first used for.
-
-const OTHER_SUBJECT = '9a1b2c3d-4e5f-4a6b-8c7d-0e1f2a3b4c5d';
+/** n8n's Retry On Fail: the node runs again in the same execution, at once. */
+const retryOnFail = { retryOnFail: true, maxTries: 2, waitBetweenTries: 1 };
 
 describe('Reported done, never paid (issue 32)', () => {
-	it("two n8n instances on one FacilitaPay account, execution IDs both starting at 1: instance B's payout is paid, not answered with instance A's record", async () => {
+	it("two n8n instances on one FacilitaPay account: instance B's payout is paid, not answered with instance A's record", async () => {
 		const service = facilitaPay({
-			decide: (transaction, attempt) => (attempt === 4 ? connectionError('ETIMEDOUT') : 'ok'),
+			decide: (_transaction, attempt) => (attempt === 4 ? 'lost' : 'ok'),
 		});
 		const parameters = [payout('50.00'), payout('100.00')];
-		await runNode({
+		const a = await op.run({ parameters, instanceId: 'staging', replies: service.replies });
+		expect(a.error).toBeUndefined();
+		// Instance B: another n8n (its own database and process), the same workflow and node IDs.
+		resetNodeMemory();
+		const b = await op.run({
 			parameters,
-			executionId: '1',
-			instanceId: 'staging',
-			replies: service.replies,
-		});
-		// Instance B: another n8n (its own database and process), its execution 1.
-		resetMoney();
-		const customData = {};
-		const failed = await runNodeExpectingError({
-			parameters,
-			executionId: '1',
 			instanceId: 'production',
-			customData,
+			...retryOnFail,
 			replies: service.replies,
 		});
-		expect(failed.error.message).toMatch(/^Outcome unknown \(item 1\)/);
-		// Retry On Fail: the node runs again in the same execution.
-		const again = await runNode({
-			parameters,
-			executionId: '1',
-			instanceId: 'production',
-			customData,
-			replies: service.replies,
-		});
-		expect(again.output[1].json.alreadyDone).toBeUndefined();
-		expect(again.output[1].json.id).not.toBe('tx-2');
+		expect(b.error).toBeUndefined();
+		expect(b.items[1].json.alreadyDone).toBeUndefined();
+		expect(b.items[1].json.id).not.toBe('tx-2');
 		expect(service.records.filter((record) => record.value === '100.00')).toHaveLength(2);
+		const refs = service.payouts.map((transaction) => transaction.meta.n8n_facilitapay_ref);
+		expect(refs[0].split(':')[1]).not.toBe(refs[2].split(':')[1]);
 	});
 
 	it.each([
@@ -57,37 +41,27 @@ describe('Reported done, never paid (issue 32)', () => {
 		async (_case, reset) => {
 			const service = facilitaPay({
 				decide: (transaction, attempt) =>
-					reset && transaction.value === '100.00' && attempt === 2
-						? connectionError('ECONNRESET')
-						: 'ok',
+					reset && transaction.value === '100.00' && attempt === 2 ? 'lost' : 'ok',
 			});
-			const october: Record<string, string> = {};
-			await runNode({
-				parameters: [payout('100.00')],
-				executionId: newExecutionId(),
-				customData: october,
-				replies: service.replies,
-			});
+			const october = await op.run({ parameters: [payout('100.00')], replies: service.replies });
+			expect(october.error).toBeUndefined();
 			// November: the workflow itself writes October's value under the node's key.
-			const november = { facilitapay: october.facilitapay };
-			const executionId = newExecutionId();
-			const options = {
+			const november = {
 				parameters: [payout('100.00')],
-				executionId,
-				customData: november,
+				customData: { facilitapay: october.customData.facilitapay },
 				replies: service.replies,
 			};
 			if (!reset) {
-				const result = await runNode(options);
-				expect(result.output[0].json.alreadyDone).toBeUndefined();
-				expect(result.output[0].json.id).toBe('tx-2');
+				const result = await op.run(november);
+				expect(result.error).toBeUndefined();
+				expect(result.items[0].json.alreadyDone).toBeUndefined();
+				expect(result.items[0].json.id).toBe('tx-2');
 				expect(service.sent()).toEqual(['100.00', '100.00']);
 				return;
 			}
-			await runNodeExpectingError(options);
 			// The reset may have been processed and nothing read since shows meta kept: unknown,
 			// never "done" with October's record, never sent again.
-			const again = await runNodeExpectingError(options);
+			const again = await op.run({ ...november, ...retryOnFail });
 			expect(again.error.message).toMatch(/^Outcome unknown \(item 0\)/);
 			expect(again.error.message).not.toMatch(/tx-1/);
 			expect(service.sent()).toEqual(['100.00', '100.00']);
@@ -96,19 +70,18 @@ describe('Reported done, never paid (issue 32)', () => {
 
 	it("a value under facilitapay in the workflow's own format is no origin: the payout is paid", async () => {
 		const service = facilitaPay();
-		await runNode({
-			parameters: [payout('100.00')],
-			executionId: newExecutionId(),
-			customData: { facilitapay: '1|k|abc' },
-			replies: service.replies,
-		});
-		const result = await runNode({
-			parameters: [payout('100.00')],
-			executionId: newExecutionId(),
-			customData: { facilitapay: '1|k|abc' },
-			replies: service.replies,
-		});
-		expect(result.output[0].json.alreadyDone).toBeUndefined();
+		const engine = await op.engine();
+		const run = () =>
+			op.run({
+				engine,
+				parameters: [payout('100.00')],
+				customData: { facilitapay: '1|k|abc' },
+				replies: service.replies,
+			});
+		await run();
+		const result = await run();
+		expect(result.error).toBeUndefined();
+		expect(result.items[0].json.alreadyDone).toBeUndefined();
 		expect(service.sent()).toEqual(['100.00', '100.00']);
 	});
 });
@@ -121,24 +94,23 @@ describe('A key names one payment (issue 32)', () => {
 		'INV-7 reused by an agent for 500.00 (%s): refused, both payments named, nothing sent',
 		async (_case, restart) => {
 			const service = facilitaPay();
-			const store = new ProcessedStore();
-			await runNode({
+			const engine = await op.engine();
+			await op.run({
+				engine,
 				parameters: [payout('100.00', { idempotencyKey: 'INV-7' })],
-				executionId: newExecutionId(),
-				processedStore: store,
 				replies: service.replies,
 			});
-			if (restart) resetMoney();
-			const { error } = await runNodeExpectingError({
+			if (restart) resetNodeMemory();
+			const { error, requests } = await op.run({
+				engine,
 				parameters: [payout('500.00', { idempotencyKey: 'INV-7' })],
-				executionId: newExecutionId(),
-				processedStore: store,
 				replies: service.replies,
 			});
 			expect(error.message).toMatch(
 				/Idempotency Key "INV-7" already names another payment: tx-1 \(value 100\.00, .*\)\. This request \(.*value=500.*\) differs from it, so it was not sent/,
 			);
 			expect(error.message).not.toMatch(/already done|alreadyDone/);
+			expect(requests.filter((request) => request.route === CREATE)).toHaveLength(0);
 			expect(service.sent()).toEqual(['100.00']);
 		},
 	);
@@ -150,18 +122,16 @@ describe('A key names one payment (issue 32)', () => {
 		'a key used again for another subject (%s): refused, not paid again',
 		async (_case, restart) => {
 			const service = facilitaPay();
-			const store = new ProcessedStore();
-			await runNode({
+			const engine = await op.engine();
+			await op.run({
+				engine,
 				parameters: [payout('100.00', { idempotencyKey: 'ORDER-77' })],
-				executionId: newExecutionId(),
-				processedStore: store,
 				replies: service.replies,
 			});
-			if (restart) resetMoney();
-			const { error } = await runNodeExpectingError({
+			if (restart) resetNodeMemory();
+			const { error } = await op.run({
+				engine,
 				parameters: [payout('100.00', { idempotencyKey: 'ORDER-77', subjectId: OTHER_SUBJECT })],
-				executionId: newExecutionId(),
-				processedStore: store,
 				replies: service.replies,
 			});
 			expect(error.message).toMatch(/Idempotency Key "ORDER-77" already names another payment/);
@@ -172,33 +142,33 @@ describe('A key names one payment (issue 32)', () => {
 
 	it('the same key with the same parameters, another execution: not sent, the record comes out', async () => {
 		const service = facilitaPay();
-		const store = new ProcessedStore();
-		const run = async () =>
-			await runNode({
+		const engine = await op.engine();
+		const run = () =>
+			op.run({
+				engine,
 				parameters: [payout('100.00', { idempotencyKey: 'ORDER-78' })],
-				executionId: newExecutionId(),
-				processedStore: store,
 				replies: service.replies,
 			});
 		await run();
-		resetMoney();
+		resetNodeMemory();
 		const again = await run();
-		expect(again.output[0].json).toMatchObject({ alreadyDone: true, id: 'tx-1' });
+		expect(again.items[0].json).toMatchObject({ alreadyDone: true, id: 'tx-1' });
 		expect(service.sent()).toEqual(['100.00']);
 	});
 
 	it('two items of one run with one key and different amounts: the second is refused naming the first', async () => {
 		const service = facilitaPay();
-		const { output } = await runNode({
+		const { items } = await op.run({
 			parameters: [
 				payout('10.00', { idempotencyKey: 'K-1' }),
 				payout('20.00', { idempotencyKey: 'K-1' }),
 			],
 			continueOnFail: true,
-			executionId: newExecutionId(),
 			replies: service.replies,
 		});
-		expect(output[1].json.error).toMatch(/already names another payment: item 0 of this run/);
+		expect(items[0].json).toMatchObject({ id: 'tx-1' });
+		expect(items[1].json.error).toMatch(/already names another payment: item 0 of this run/);
+		expect(items.map((item) => item.pairedItem)).toEqual([{ item: 0 }, { item: 1 }]);
 		expect(service.sent()).toEqual(['10.00']);
 	});
 });
@@ -207,39 +177,35 @@ describe('Lookups are reads: a transient 5xx is retried (issue 32)', () => {
 	it('one 500 on a page of the lookup of a retry of 150 payouts: read again, settled, nothing "Outcome unknown"', async () => {
 		const values = Array.from({ length: 150 }, (_unused, i) => `${i + 1}.00`);
 		const service = facilitaPay({
-			decide: (_transaction, attempt) =>
-				attempt === 150 ? httpError(422, { errors: { value: ['insufficient balance'] } }) : 'ok',
-			failListRead: 2,
+			decide: (_transaction, attempt) => (attempt === 150 ? refused() : 'ok'),
 		});
-		const customData = {};
-		await runNodeExpectingError({
-			parameters: values.map((value) => payout(value)),
-			executionId: newExecutionId(),
-			customData,
-			replies: service.replies,
-		});
-		resetMoney();
-		const retried = await runNode({
-			parameters: values.map((value) => payout(value)),
-			executionId: newExecutionId(),
+		const parameters = values.map((value) => payout(value));
+		const failed = await op.run({ parameters, replies: service.replies });
+		expect(failed.error.message).toMatch(/\(item 149\)/);
+		resetNodeMemory();
+		// The second page the retry's lookup reads is answered 500 once.
+		service.failListRead(2);
+		const retried = await op.run({
+			parameters,
 			mode: 'retry',
-			customData,
+			customData: failed.customData,
 			replies: service.replies,
 		});
-		expect(retried.output.filter((item) => item.json.alreadyDone === true)).toHaveLength(149);
+		expect(service.failedListReads()).toBe(1);
+		expect(retried.error).toBeUndefined();
+		expect(retried.items.filter((item) => item.json.alreadyDone === true)).toHaveLength(149);
 		expect(service.sent()).toHaveLength(151);
 	});
 });
 
 describe('A payment made by a sub-workflow (issue 32)', () => {
+	const badSecond = (transaction) =>
+		transaction.value === '2.00' ? reply(422, { errors: { value: ['bad'] } }) : 'ok';
+
 	it("the error of a failed batch in a sub-workflow does not call the parent's retry safe", async () => {
-		const service = facilitaPay({
-			decide: (transaction) =>
-				transaction.value === '2.00' ? httpError(422, { errors: { value: ['bad'] } }) : 'ok',
-		});
-		const { error } = await runNodeExpectingError({
+		const service = facilitaPay({ decide: badSecond });
+		const { error } = await op.run({
 			parameters: [payout('1.00'), payout('2.00')],
-			executionId: newExecutionId(),
 			mode: 'integrated',
 			replies: service.replies,
 		});
@@ -250,16 +216,12 @@ describe('A payment made by a sub-workflow (issue 32)', () => {
 	});
 
 	it('with an Idempotency Key on every item, the error says the done items are not sent again', async () => {
-		const service = facilitaPay({
-			decide: (transaction) =>
-				transaction.value === '2.00' ? httpError(422, { errors: { value: ['bad'] } }) : 'ok',
-		});
-		const { error } = await runNodeExpectingError({
+		const service = facilitaPay({ decide: badSecond });
+		const { error } = await op.run({
 			parameters: [
 				payout('1.00', { idempotencyKey: 'SUB-1' }),
 				payout('2.00', { idempotencyKey: 'SUB-2' }),
 			],
-			executionId: newExecutionId(),
 			mode: 'integrated',
 			replies: service.replies,
 		});
