@@ -27,7 +27,7 @@ const DIST = path.resolve(argument('dist', path.join(ROOT, 'dist')));
 const PAYOUTS = Number(argument('payouts', 50_000));
 const UPLOADS = Number(argument('uploads', 100));
 const { FacilitaPay } = require(path.join(DIST, 'nodes/FacilitaPay/FacilitaPay.node.js'));
-const { createExecuteContext, ProcessedStore } = require('../test/helpers/fakeExecuteContext.js');
+const { createExecuteContext, ProcessedStore } = require('./lib/executeContext.cjs');
 const { NodeApiError } = require('n8n-workflow');
 /** This process's memory of the build measured (its place moved to money/ in issue 32). */
 const memory = (() => {

@@ -1,9 +1,12 @@
 import type { JsonObject } from 'n8n-workflow';
 import { NodeApiError } from 'n8n-workflow';
 
-import { testNode } from './executeContext';
+import { workflowNode } from './workflowNode';
 
-// The failures the fake service of the unit tests answers with, as n8n-core throws them.
+const testNode = workflowNode('node-1', 'FacilitaPay', 'n8n-nodes-facilitapay.facilitaPay');
+
+// The failures n8n-core's httpRequestWithAuthentication throws, for the unit tests that hand a
+// pure function (a list search, the trigger's lifecycle) a scripted answer.
 
 /** What n8n-core's httpRequestWithAuthentication throws for an HTTP error answer. */
 export function httpError(status: number, body: unknown, headers: Record<string, string> = {}) {

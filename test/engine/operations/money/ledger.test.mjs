@@ -1,20 +1,19 @@
 // The node's Ledger over n8n's own deduplication helpers (n8n-core's
 // getDeduplicationHelperFunctions → DataDeduplicationService), its rows in the engine's store.
-import { createRequire } from 'node:module';
+import { nodeRequire } from '../../lib/nodeRequire.mjs';
 import path from 'node:path';
 import { createEngine, ROOT, stopEngine, TRIGGER_NAME, workflowOf } from '../../lib/engine.mjs';
 import { InMemoryProcessedStore } from '../../lib/operations.mjs';
 
-const require = createRequire(import.meta.url);
-const { Ledger } = require(path.join(ROOT, 'dist/nodes/FacilitaPay/money/index.js'));
+const { Ledger } = nodeRequire(path.join(ROOT, 'dist/nodes/FacilitaPay/money/index.js'));
 
 /** n8n's helpers for one node of workflow "w", over a store of its own. */
 async function helpersOver(store, node) {
 	const engine = await createEngine({ store });
 	// A run makes this store the one n8n's DataDeduplicationService calls.
 	await engine.run(workflowOf([], { id: 'w', pinData: { [TRIGGER_NAME]: [{ json: {} }] } }));
-	const corePath = path.dirname(require.resolve('n8n-core'));
-	const { getDeduplicationHelperFunctions } = require(
+	const corePath = path.dirname(nodeRequire.resolve('n8n-core'));
+	const { getDeduplicationHelperFunctions } = nodeRequire(
 		path.join(
 			corePath,
 			'execution-engine/node-execution-context/utils/deduplication-helper-functions.js',

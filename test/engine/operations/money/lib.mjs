@@ -2,6 +2,7 @@
 // FacilitaPay scripted by route that keeps payouts as records with their meta (a subject's list read
 // by `last_id`, 100 a page; one transaction by its ID), as the service does.
 import { createRequire } from 'node:module';
+import { nodeRequire } from '../../lib/nodeRequire.mjs';
 import path from 'node:path';
 import { ROOT } from '../../lib/engine.mjs';
 import { later, reply, RESET } from '../../lib/operations.mjs';
@@ -18,7 +19,7 @@ export const ONE = 'GET /transactions/:id';
 export const CREATE = 'POST /transactions';
 
 /** The node's process memory as n8n has it loaded (dist/): its `sentMemory`, `instanceName`. */
-export const money = () => require(path.join(ROOT, 'dist/nodes/FacilitaPay/money/index.js'));
+export const money = () => nodeRequire(path.join(ROOT, 'dist/nodes/FacilitaPay/money/index.js'));
 
 /** A payout sent alone (one request at a time), so the order the service sees is the items'. */
 export const payout = (value, extra = {}) => {

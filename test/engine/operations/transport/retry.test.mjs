@@ -1,13 +1,14 @@
 // The node's own retries on n8n's engine: reads are tried again after a 5xx, a 429 or a lost
 // connection; a request that creates or moves money never is, unless nothing was sent.
 import { createRequire } from 'node:module';
+import { nodeRequire } from '../../lib/nodeRequire.mjs';
 import net from 'node:net';
 import path from 'node:path';
 import { ROOT } from '../../lib/engine.mjs';
 import { later, reply, RESET, skipRetryWaits, useOperations } from '../../lib/operations.mjs';
 
 const require = createRequire(import.meta.url);
-const { defaultRetryOptions } = require(
+const { defaultRetryOptions } = nodeRequire(
 	path.join(ROOT, 'dist/nodes/FacilitaPay/transport/index.js'),
 );
 const { payoutParameters } = require('../../../fixtures/transactions.js');

@@ -1,16 +1,17 @@
 // The send loop and the item engine around money-moving requests on n8n's engine: what an error
 // says, what is still sent after a failure, a session token that expired, error answers.
 import { createRequire } from 'node:module';
+import { nodeRequire } from '../../lib/nodeRequire.mjs';
 import path from 'node:path';
 import { ROOT } from '../../lib/engine.mjs';
 import { reply, RESET, skipRetryWaits, useOperations } from '../../lib/operations.mjs';
 import { whenReady } from '../money/lib.mjs';
 
 const require = createRequire(import.meta.url);
-const { defaultRetryOptions } = require(
+const { defaultRetryOptions } = nodeRequire(
 	path.join(ROOT, 'dist/nodes/FacilitaPay/transport/index.js'),
 );
-const { BinaryDataService } = require('n8n-core');
+const { BinaryDataService } = nodeRequire('n8n-core');
 const {
 	BRL_NO_PIX_KEY,
 	dynamicPixParameters,

@@ -1,8 +1,8 @@
-// The one fake n8n execution context of the tests (CommonJS, so that the TypeScript unit tests and
-// the JavaScript integration tests share it): parameters per item, input items, credentials,
-// Continue On Fail, execution id, time zone and the binary helpers, as n8n's IExecuteFunctions
-// gives them to a node. Each kind of test brings its own httpRequestWithAuthentication: scripted
-// answers (unit tests) or real HTTP to the sandbox (integration tests).
+// The bench's in-process execution context (bench/money.mjs): parameters per item, input items,
+// credentials, execution id, custom data and a deduplication store, as n8n's IExecuteFunctions gives
+// them, so that the money rule's own cost on 50,000 payouts is measured without n8n-core around it.
+// It imitates n8n and proves nothing about n8n: no test uses it (the tests run the node on n8n-core,
+// test/engine/lib/operations.mjs); the bench in a real n8n is bench/n8n-compare.mjs.
 
 /**
  * @param {{
