@@ -1,15 +1,15 @@
 import { sleep } from 'n8n-workflow';
 
 /**
- * A pause of the run's own loops: every 50 ms of work it lets the event loop run (n8n's other
- * executions, timers, answers), so that 50,000 items never block the process for long.
+ * A pause of the run's own loops: every `everyMs` (50) ms of work it lets the event loop run (n8n's
+ * other executions, timers, answers), so that 50,000 items never block the process for long.
  */
-export function loopYielder(): () => Promise<void> {
+export function loopYielder(everyMs = 50): () => Promise<void> {
 	let last = Date.now();
 	let breath: Promise<void> | undefined;
 	return async () => {
 		if (breath) return await breath;
-		if (Date.now() - last < 50) return;
+		if (Date.now() - last < everyMs) return;
 		// One pause for every worker of the pool: they all wait for the same turn of the loop.
 		breath = sleep(0).then(() => {
 			last = Date.now();
