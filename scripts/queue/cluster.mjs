@@ -37,6 +37,13 @@ import { newRunDir, pidsFileOf } from './runs.mjs';
  * }} ClusterState
  */
 
+/**
+ * The n8n of the cluster: 2.x (n8n-runtime's v2); FACILITAPAY_QUEUE_N8N=v1 runs 1.x instead, for
+ * comparing a behaviour of n8n's queue mode between the two (e.g. test/queue/7-saved-points).
+ * @type {'v2'|'v1'}
+ */
+const N8N_VERSION = process.env.FACILITAPAY_QUEUE_N8N === 'v1' ? 'v1' : 'v2';
+
 /** The processes this module started, so that a failure or an exit stops them all. @type {import('../n8n-runtime.mjs').GroupProcess[]} */
 const started = [];
 /** runDir/pids: every process started, one pid a line, for the clean-up of a killed run. @type {string|null} */
@@ -142,7 +149,7 @@ export async function startN8nProcess({
 	webhookUrl,
 }) {
 	const n8n = await startN8n({
-		version: 'v2',
+		version: N8N_VERSION,
 		command,
 		args,
 		name,
@@ -150,7 +157,11 @@ export async function startN8nProcess({
 		userFolder,
 		port,
 		brokerPort: await freePort(),
-		env: { ...env, N8N_WEBHOOK_URL: webhookUrl },
+		// 2.x reads N8N_WEBHOOK_URL, 1.x WEBHOOK_URL.
+		env: {
+			...env,
+			...(N8N_VERSION === 'v1' ? { WEBHOOK_URL: webhookUrl } : { N8N_WEBHOOK_URL: webhookUrl }),
+		},
 		readyUrl,
 		onSpawn: track,
 	});
@@ -193,6 +204,19 @@ async function packageCopy(runDir) {
 	}
 }
 
+/** setupOwner(), again for up to 60 s while the main does not take it yet. @param {string} url */
+async function ownerWhenReady(url) {
+	const deadline = Date.now() + 60_000;
+	for (;;) {
+		try {
+			return await setupOwner(url);
+		} catch (error) {
+			if (Date.now() > deadline) throw error;
+			await new Promise((resolve) => setTimeout(resolve, 500));
+		}
+	}
+}
+
 /**
  * Brings the whole queue-mode cluster up. Throws (after stopping what it started) when a piece fails.
  * @param {{workers?: number}} [options]
@@ -207,7 +231,7 @@ export async function startCluster({ workers = 2 } = {}) {
 			ensureRedis(),
 			ensurePostgres(),
 			packageCopy(runDir),
-			ensureN8n('v2'),
+			ensureN8n(N8N_VERSION),
 		]);
 		const pgBin = postgresBinReachable(pgBinCached);
 		const redis = await startRedis(redisBin, runDir);
@@ -258,7 +282,8 @@ export async function startCluster({ workers = 2 } = {}) {
 			...workerSpecs.map((spec) => startWorker({ ...spec, env: shared, webhookUrl })),
 		]);
 
-		const { client } = await setupOwner(mainUrl);
+		// 1.x answers /healthz/readiness before its REST routes exist (404 "Cannot POST /rest/login").
+		const { client } = await ownerWhenReady(mainUrl);
 		const apiKey = await createApiKey(mainUrl, { client, label: 'queue-mode' });
 		/** @param {{proc: {pid: number}, logFile: string, userFolder: string}} n8n */
 		const described = (n8n) => ({
