@@ -38,7 +38,7 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 	const settings = readRunSettings(this);
 	const operation = operationFor(this);
 	const continueOnFail = this.continueOnFail();
-	const batch = newBatch(this.getInputData().length);
+	const batch = newBatch(this);
 	const checked = new CheckedSoFar();
 	const streaming = sendsWhileChecking(this, operation, continueOnFail);
 	if (!streaming) {

@@ -8,6 +8,7 @@ import type { OperationModule } from '../node.type';
 import type { CheckedSoFar } from './checked';
 import { forItem } from './perform';
 import { loopYielder } from './pool';
+import { readingMappedFields } from './mapped';
 import type { Slot } from './slot';
 
 /**
@@ -27,11 +28,20 @@ export interface Batch {
 	invalid: Array<{ index: number; error: FacilitaPayError }>;
 	/** The items that move money (their request is `sendOnce`), in input order. */
 	moneyItems: MoneyItem[];
+	/** What operations read item parameters through (mapped.ts). */
+	reader: IExecuteFunctions;
 }
 
-/** An empty batch of `count` items. */
-export function newBatch(count: number): Batch {
-	return { slots: new Array(count), results: new Array(count), invalid: [], moneyItems: [] };
+/** An empty batch of the run's input items. */
+export function newBatch(ctx: IExecuteFunctions): Batch {
+	const count = ctx.getInputData().length;
+	return {
+		slots: new Array(count),
+		results: new Array(count),
+		invalid: [],
+		moneyItems: [],
+		reader: readingMappedFields(ctx),
+	};
 }
 
 /** Reads and checks item `i` into its slot, or records why it is invalid. Sends nothing. */
@@ -42,7 +52,7 @@ async function checkItem(
 	i: number,
 ): Promise<void> {
 	try {
-		const work = await operation.prepare.call(ctx, i);
+		const work = await operation.prepare.call(batch.reader, i);
 		const slot: Slot = { work };
 		if (work.request.retry === 'sendOnce') {
 			slot.money = {

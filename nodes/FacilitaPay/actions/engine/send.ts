@@ -94,7 +94,7 @@ export async function sendItems(
 			slots[i] = {};
 			try {
 				const money = slot.money && (await moneyReady);
-				const work = slot.work ?? (await operation.prepare.call(ctx, i));
+				const work = slot.work ?? (await operation.prepare.call(batch.reader, i));
 				const item = slot.money && { ...slot.money, request: work.request };
 				results[i] = await perform(ctx, run, work, money, item, sentCounts);
 			} catch (error) {
