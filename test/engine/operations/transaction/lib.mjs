@@ -4,9 +4,9 @@
 // holding the transactions it is sent (for Idempotency Key lookups).
 import { nodeRequire } from '../../lib/nodeRequire.mjs';
 import path from 'node:path';
-import jsQR from 'jsqr';
 import { ROOT } from '../../lib/engine.mjs';
 import { reply } from '../../lib/operations.mjs';
+import { decodeMatrix, svgToMatrix } from '../../../fixtures/qrImage.js';
 
 const require = nodeRequire;
 
@@ -98,56 +98,11 @@ export function holdingService() {
 	};
 }
 
-/** An RGBA picture of a module matrix (black on white, a quiet zone), as a phone's camera sees it. */
-function renderMatrix(matrix, pixelsPerModule = 4, quietZone = 4) {
-	const side = (matrix.length + 2 * quietZone) * pixelsPerModule;
-	const data = new Uint8ClampedArray(side * side * 4).fill(255);
-	matrix.forEach((row, y) =>
-		row.forEach((isDark, x) => {
-			if (!isDark) return;
-			for (let py = 0; py < pixelsPerModule; py++) {
-				for (let px = 0; px < pixelsPerModule; px++) {
-					const offset =
-						(((y + quietZone) * pixelsPerModule + py) * side +
-							(x + quietZone) * pixelsPerModule +
-							px) *
-						4;
-					data[offset] = data[offset + 1] = data[offset + 2] = 0;
-				}
-			}
-		}),
-	);
-	return { data, width: side, height: side };
-}
-
-/** The module matrix an SVG of the node draws: its viewBox, quiet zone and path rectangles. */
-function svgToMatrix(svg) {
-	const viewBox = /viewBox="0 0 (\d+) (\d+)"/.exec(svg);
-	const scale = /transform="scale\(([\d.]+)\)"/.exec(svg);
-	const drawn = /<path[^>]* d="([^"]*)"/.exec(svg);
-	if (!viewBox || !drawn) throw new Error('Not an SVG drawn by qrToSvg');
-	const moduleSize = scale ? Number(scale[1]) : 1;
-	const sideModules = Number(viewBox[1]) / moduleSize;
-	const rects = [...drawn[1].matchAll(/M(\d+) (\d+)h(\d+)v1h-\d+z/g)].map((m) =>
-		m.slice(1).map(Number),
-	);
-	const quietZone = Math.min(...rects.map(([x]) => x));
-	const size = sideModules - 2 * quietZone;
-	const matrix = Array.from({ length: size }, () => new Array(size).fill(false));
-	for (const [x, y, width] of rects) {
-		for (let i = 0; i < width; i++) matrix[y - quietZone][x - quietZone + i] = true;
-	}
-	return { matrix, quietZone };
-}
-
 /** The text a phone reads from the SVG image in an item's binary field. */
 export function scan(item, property = 'qrCode') {
 	const svg = Buffer.from(item.binary[property].data, 'base64').toString('utf8');
 	const { matrix, quietZone } = svgToMatrix(svg);
-	const { data, width, height } = renderMatrix(matrix);
-	const result = jsQR(data, width, height, { inversionAttempts: 'dontInvert' });
-	const decoded = result && { text: result.data, bytes: Buffer.from(result.binaryData) };
-	return { svg, quietZone, decoded };
+	return { svg, quietZone, decoded: decodeMatrix(matrix) };
 }
 
 /** The account a card payment of the tests pays into. */
