@@ -56,3 +56,15 @@ export function useNodeClock() {
 		clock.now = () => new Date(date);
 	};
 }
+
+/**
+ * A run that ended without an error after one POST /subscriptions with the test token, its
+ * `subscription` the one given plus the node's identity meta.
+ */
+export function expectSubscriptionSent({ error, requests }, subscription) {
+	expect(error).toBeUndefined();
+	expect(requests).toHaveLength(1);
+	expect(requests[0]).toMatchObject({ method: 'POST', route: 'POST /subscriptions', query: {} });
+	expect(requests[0].headers.authorization).toBe('Bearer test-token');
+	expect(requests[0].body).toEqual({ subscription: { meta: IDENTITY, ...subscription } });
+}
