@@ -7,6 +7,7 @@ import path from 'node:path';
 import { ROOT } from '../../lib/engine.mjs';
 import { reply } from '../../lib/operations.mjs';
 import { decodeMatrix, svgToMatrix } from '../../../fixtures/qrImage.js';
+import { SUBJECT_ID } from '../../../fixtures/subjects.js';
 
 const require = nodeRequire;
 
@@ -122,6 +123,36 @@ export const cardPayment = (overrides = {}) => ({
 	cardBrand: 'visa',
 	cardSecurityCode: '123',
 	fullname: 'Maria da Silva',
+	additionalFields: {},
+	...overrides,
+});
+
+/**
+ * A run that ended without an error after a POST /transactions whose `transaction` is the one
+ * given, with the node's identity meta and the test subject.
+ */
+export function expectTransactionSent({ error, requests }, transaction) {
+	expect(error).toBeUndefined();
+	expect(requests[0]).toMatchObject({ method: 'POST', route: 'POST /transactions' });
+	expect(requests[0].body).toEqual({
+		transaction: { meta: IDENTITY, subject_id: SUBJECT_ID, ...transaction },
+	});
+}
+
+/** A Mexican customer's account and the partner's MXN cash-in account. */
+export const MXN_REAL = '0b5e7c2a-1f3d-4a8e-9c61-000000000010';
+export const MXN_CASH_IN = '0b5e7c2a-1f3d-4a8e-9c61-000000000011';
+
+/** Transaction > Create Local Pay-In's parameters: 1,500.00 MXN into the MXN cash-in account. */
+export const payIn = (overrides = {}) => ({
+	resource: 'transaction',
+	operation: 'createPayIn',
+	subjectId: SUBJECT_ID,
+	currency: 'MXN',
+	exchangeCurrency: 'MXN',
+	value: '1500.00',
+	fromBankAccountId: MXN_REAL,
+	toBankAccountId: MXN_CASH_IN,
 	additionalFields: {},
 	...overrides,
 });
