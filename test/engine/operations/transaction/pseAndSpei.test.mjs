@@ -1,8 +1,9 @@
 // Transaction > Create PSE Payment and Create SPEI Dynamic CLABE on n8n's engine, against a
 // FacilitaPay scripted by route.
 import subjects from '../../../fixtures/subjects.js';
+import { pseBody } from '../../../fixtures/transactions.js';
 import { skipRetryWaits, useOperations } from '../../lib/operations.mjs';
-import { sent } from './lib.mjs';
+import { IDENTITY, sent } from './lib.mjs';
 
 const { SUBJECT_ID } = subjects;
 const CREATE = 'POST /transactions';
@@ -57,22 +58,10 @@ describe('Transaction > Create PSE Payment (Colombia)', () => {
 		expect(error).toBeUndefined();
 		expect(requests).toHaveLength(1);
 		expect(requests[0]).toMatchObject({ method: 'POST', route: CREATE });
-		expect(requests[0].body).toEqual({
-			transaction: {
-				subject_id: SUBJECT_ID,
-				to_bank_account_id: USD_CASH_IN,
-				currency: 'COP',
-				exchange_currency: 'USD',
-				value: '200000.00',
-				from_pse: {
-					financial_institution_code: '1007',
-					redirect_url: 'https://shop.example.co/paid',
-					payment_description: 'Order 77',
-				},
-				// The payment's identity travels with it (docs/money.md).
-				meta: { n8n_facilitapay_ref: expect.stringMatching(/^run:/) },
-			},
-		});
+		expect(requests[0].body).toEqual(
+			// The payment's identity travels with it (docs/money.md).
+			pseBody(SUBJECT_ID, USD_CASH_IN, {}, { meta: IDENTITY }),
+		);
 		expect(items[0].json).toMatchObject({
 			payment_url: 'https://pse.example/pay/1',
 			payment_url_valid_until: '2025-07-09T14:12:30Z',
