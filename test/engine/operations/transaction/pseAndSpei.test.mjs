@@ -1,30 +1,18 @@
 // Transaction > Create PSE Payment and Create SPEI Dynamic CLABE on n8n's engine, against a
 // FacilitaPay scripted by route.
 import subjects from '../../../fixtures/subjects.js';
-import { pseBody } from '../../../fixtures/transactions.js';
+import { psePaymentParameters, pseBody, USD_CASH_IN } from '../../../fixtures/transactions.js';
 import { skipRetryWaits, useOperations } from '../../lib/operations.mjs';
 import { IDENTITY, sent } from './lib.mjs';
 
 const { SUBJECT_ID } = subjects;
 const CREATE = 'POST /transactions';
-const USD_CASH_IN = '0b5e7c2a-1f3d-4a8e-9c61-000000000105';
 const MXN_CASH_IN = '0b5e7c2a-1f3d-4a8e-9c61-000000000102';
 
 const op = useOperations();
 skipRetryWaits();
 
-const pse = (overrides = {}) => ({
-	resource: 'transaction',
-	operation: 'createPsePayment',
-	subjectId: SUBJECT_ID,
-	value: '200000.00',
-	exchangeCurrency: 'USD',
-	toBankAccountId: USD_CASH_IN,
-	financialInstitutionCode: { __rl: true, mode: 'list', value: '1007' },
-	redirectUrl: 'https://shop.example.co/paid',
-	paymentDescription: 'Order 77',
-	...overrides,
-});
+const pse = (overrides) => psePaymentParameters(SUBJECT_ID, overrides);
 
 const spei = (overrides = {}) => ({
 	resource: 'transaction',
