@@ -34,6 +34,25 @@ import { check } from './errors.mjs';
 export const RETRY_MINUTES = [1, 5, 15, 60, 360];
 
 /**
+ * How deliveries go until POST /_sandbox/webhooks/delivery changes them: one at a time,
+ * `timeoutMs` to answer, redelivery on the virtual clock, no extra fields.
+ * @param {number} timeoutMs
+ */
+export const defaultDelivery = (timeoutMs) => ({
+	concurrent: false,
+	timeout_ms: timeoutMs,
+	/** @type {number[] | null} */
+	retry_seconds: null,
+	/** @type {Record<string, Record<string, unknown>>} */
+	extra_fields: {},
+	records_secret: true,
+	/** @type {number | null} */
+	per_page_max: null,
+	record_delay_seconds: 0,
+	kyc_payload: 'off',
+});
+
+/**
  * @param {{ state: any, clock: any, timeoutMs?: number }} o
  */
 export function createWebhooks({ state, clock, timeoutMs = 10000 }) {
@@ -42,19 +61,7 @@ export function createWebhooks({ state, clock, timeoutMs = 10000 }) {
 	/** Redeliveries waiting on real time. @type {Set<NodeJS.Timeout>} */
 	const realTimers = new Set();
 	let queue = Promise.resolve();
-	const settings = {
-		concurrent: false,
-		timeout_ms: timeoutMs,
-		/** @type {number[] | null} */
-		retry_seconds: null,
-		/** @type {Record<string, Record<string, unknown>>} */
-		extra_fields: {},
-		records_secret: true,
-		/** @type {number | null} */
-		per_page_max: null,
-		record_delay_seconds: 0,
-		kyc_payload: 'off',
-	};
+	const settings = defaultDelivery(timeoutMs);
 	let http = client();
 	const stats = {
 		attempts: 0,

@@ -11,22 +11,15 @@
 // by the node (bench/trigger.mjs measures both).
 import fs from 'node:fs';
 import path from 'node:path';
-import { ownN8n } from './lib/own-n8n.mjs';
 import {
-	activateAndWaitForRegistration,
 	allExecutions,
 	createPerson,
-	createWorkflowViaApi,
-	deactivateWorkflow,
 	describeE2e,
-	INSTALL_TIMEOUT,
-	requirePieces,
 	samplePerson,
 	sandboxControl,
-	sharedState,
 	triggerItems,
+	useOwnTriggerN8n,
 	waitFor,
-	workflowWithTrigger,
 } from './lib/n8n-e2e.mjs';
 
 const PAYMENTS = 300;
@@ -34,32 +27,8 @@ const PAYMENTS = 300;
 const BURST_TIMEOUT = 240_000;
 
 describeE2e('FacilitaPay Trigger under a burst in a real n8n 2.x', () => {
-	/** @type {Awaited<ReturnType<typeof ownN8n>>} */
-	let own;
-	/** @type {any} */
-	let workflow;
-	/** What the e2e helpers take to reach this file's n8n and its sandbox. */
-	const account = {
-		get state() {
-			return own.state;
-		},
-		/** @param {object} parameters the trigger's parameters (events, options) */
-		async publish(parameters) {
-			// The version a trigger added today has. For a version-1 start node n8n evaluates an
-			// expression on every request (parseRequestBody: the Webhook node's old binaryData
-			// option), so it builds an isolate even with this setting (bench/trigger.mjs,
-			// BENCH_TRIGGER_VERSION=1: 265/300, 753 "not ready").
-			const base = workflowWithTrigger({ parameters, typeVersion: 2 });
-			base.nodes[0].credentials = { facilitaPayApi: own.sb.credentials };
-			workflow = await createWorkflowViaApi(base, own.state);
-			await activateAndWaitForRegistration(workflow.id, own.state);
-			return { workflow };
-		},
-	};
-	const g = /** @type {any} */ (globalThis);
-	g.beforeAll(async () => {
-		requirePieces(sharedState(), ['sandbox', 'trigger']);
-		own = await ownN8n(sharedState(), {
+	const n8n = useOwnTriggerN8n(
+		{
 			version: 'v2',
 			suffix: 'burst',
 			sandbox: {
@@ -67,15 +36,27 @@ describeE2e('FacilitaPay Trigger under a burst in a real n8n 2.x', () => {
 				name: 'FacilitaPay Trigger Burst Sandbox',
 			},
 			env: { N8N_EXPRESSION_ENGINE_LAZY_ACQUIRE: 'true' },
-		});
-	}, INSTALL_TIMEOUT);
-	g.afterAll(async () => {
-		if (!own) return;
-		if (workflow) await deactivateWorkflow(workflow.id, own.state).catch(() => undefined);
-		await sandboxControl('DELETE', '/rate_limit', undefined, own.state).catch(() => undefined);
-		await own.stop();
-		await own.sb.close();
-	}, BURST_TIMEOUT);
+		},
+		{
+			timeout: BURST_TIMEOUT,
+			beforeStop: (own) =>
+				sandboxControl('DELETE', '/rate_limit', undefined, own.state).catch(() => undefined),
+		},
+	);
+	/** What the e2e helpers take to reach this file's n8n and its sandbox. */
+	const account = {
+		get state() {
+			return n8n.own.state;
+		},
+		/** @param {object} parameters the trigger's parameters (events, options) */
+		async publish(parameters) {
+			// Version 2, the one a trigger added today has (publishTriggerOn). For a version-1 start
+			// node n8n evaluates an expression on every request (parseRequestBody: the Webhook node's
+			// old binaryData option), so it builds an isolate even with this setting
+			// (bench/trigger.mjs, BENCH_TRIGGER_VERSION=1: 265/300, 753 "not ready").
+			return { workflow: await n8n.publish(parameters) };
+		},
+	};
 
 	test(
 		`${PAYMENTS} payments together, the API at 20 reads/s, redelivery after 1, 2, 4, 8, 16 s: ${PAYMENTS} executions, none lost, none doubled`,

@@ -6,23 +6,16 @@
 // when it starts (ActiveWorkflowManager.addNonWebhookTriggers), not its webhook methods.
 import fs from 'node:fs';
 import path from 'node:path';
-import { ownN8n } from './lib/own-n8n.mjs';
 import {
-	activateAndWaitForRegistration,
 	allExecutions,
 	createPerson,
-	createWorkflowViaApi,
-	deactivateWorkflow,
 	describeE2e,
-	INSTALL_TIMEOUT,
-	requirePieces,
 	samplePerson,
 	sandboxApi,
 	sandboxControl,
-	sharedState,
 	triggerItems,
+	useOwnTriggerN8n,
 	waitFor,
-	workflowWithTrigger,
 } from './lib/n8n-e2e.mjs';
 
 const TEST_TIMEOUT = 300_000;
@@ -43,42 +36,26 @@ for (const version of VERSIONS)
 	describeE2e(
 		`FacilitaPay Trigger catch-up after n8n was down, in a real n8n ${version === 'v1' ? '1.x' : '2.x'}`,
 		() => {
-			/** @type {Awaited<ReturnType<typeof ownN8n>>} */
-			let own;
-			/** @type {any} */
-			let workflow;
-			const g = /** @type {any} */ (globalThis);
-			g.beforeAll(async () => {
-				requirePieces(sharedState(), ['sandbox', 'trigger']);
-				own = await ownN8n(sharedState(), {
+			const n8n = useOwnTriggerN8n(
+				{
 					version: /** @type {'v1'|'v2'} */ (version),
 					suffix: `catch-up-${version}`,
 					sandbox: {
 						id: `facilitapay-trigger-catch-up-sandbox-${version}`,
 						name: 'FacilitaPay Trigger Catch-up Sandbox',
 					},
-				});
-			}, INSTALL_TIMEOUT);
-			g.afterAll(async () => {
-				if (!own) return;
-				if (workflow) await deactivateWorkflow(workflow.id, own.state).catch(() => undefined);
-				await own.stop();
-				await own.sb.close();
-			}, TEST_TIMEOUT);
+				},
+				{ timeout: TEST_TIMEOUT },
+			);
 
 			test(
 				'20 payments while n8n is down past every redelivery, 5 during the catch-up: 25 executions after the start, each once, verified, none left failed',
 				async () => {
+					const { own } = n8n;
 					const state = own.state;
 					const seed = (Date.now() % 100000) + 41000;
 					const subject = await createPerson(samplePerson(seed, `Catch-up Payer ${seed}`), state);
-					const base = workflowWithTrigger({
-						parameters: { events: ['identified'] },
-						typeVersion: 2,
-					});
-					base.nodes[0].credentials = { facilitaPayApi: own.sb.credentials };
-					workflow = await createWorkflowViaApi(base, state);
-					await activateAndWaitForRegistration(workflow.id, state);
+					const workflow = await n8n.publish({ events: ['identified'] });
 					await sandboxControl(
 						'POST',
 						'/webhooks/delivery',

@@ -5,6 +5,7 @@ import { createSandbox } from '../../sandbox/server.mjs';
 import { PAY_IN_ACCOUNT_IDS } from '../../sandbox/domain/localPayIns.mjs';
 import { ACCOUNTS, useSandbox } from './lib/harness.mjs';
 import { companyParameters } from '../fixtures/subjects.js';
+import { cardPaymentParameters, psePaymentParameters } from '../fixtures/transactions.js';
 import { fullAddress } from './lib/parameters.mjs';
 
 const env = useSandbox(createSandbox);
@@ -25,35 +26,10 @@ const speiPayment = async () => {
 	});
 };
 
-const cardPayment = (subjectId, overrides = {}) => ({
-	resource: 'transaction',
-	operation: 'createCardPayment',
-	subjectId,
-	value: '80.00',
-	currency: 'BRL',
-	exchangeCurrency: 'BRL',
-	toBankAccountId: ACCOUNTS.brlPixExclusive,
-	cardNumber: '4111 1111 1111 1111',
-	cardExpirationDate: '12/2034',
-	cardBrand: 'visa',
-	cardSecurityCode: '123',
-	fullname: 'Maria da Silva',
-	additionalFields: {},
-	...overrides,
-});
+const cardPayment = (subjectId, overrides) =>
+	cardPaymentParameters(subjectId, ACCOUNTS.brlPixExclusive, overrides);
 
-const pse = (subjectId, overrides = {}) => ({
-	resource: 'transaction',
-	operation: 'createPsePayment',
-	subjectId,
-	value: '200000.00',
-	exchangeCurrency: 'USD',
-	toBankAccountId: PAY_IN_ACCOUNT_IDS.usdCashIn,
-	financialInstitutionCode: { __rl: true, mode: 'list', value: '1007' },
-	redirectUrl: 'https://shop.example.co/paid',
-	paymentDescription: 'Order 77',
-	...overrides,
-});
+const pse = psePaymentParameters;
 
 describe('Transaction > Create Card Payment against the sandbox', () => {
 	test('an approved card: one request, approved, identified; the events of the trigger follow', async () => {

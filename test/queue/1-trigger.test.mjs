@@ -63,6 +63,23 @@ describeQueue('queue mode: FacilitaPay Trigger on a webhook processor and two wo
 		return { workflow: published, documentNumber };
 	}
 
+	/**
+	 * publishedWithPayer for a trigger on credentials of its own, `label` naming them, the workflow,
+	 * its webhook ID and the payer; `trigger` adds to the node (its version, its parameters).
+	 * @param {string} label @param {object} trigger
+	 */
+	async function publishedTrigger(label, trigger) {
+		const credentials = await caseCredentials(sandbox, `FacilitaPay Queue Trigger ${label}`);
+		const lower = label.toLowerCase();
+		const webhookId = `queue-${lower}-${Date.now().toString(36)}`;
+		return publishedWithPayer({
+			name: `queue: FacilitaPay Trigger ${lower}`,
+			trigger: { ...triggerNode({ webhookId, credentials, name: TRIGGER }), ...trigger },
+			what: `the ${lower} workflow`,
+			payerName: `Queue ${label} Payer`,
+		});
+	}
+
 	test(
 		'publishing on the main registers the webhook processor’s production URL with FacilitaPay',
 		async () => {
@@ -166,16 +183,8 @@ describeQueue('queue mode: FacilitaPay Trigger on a webhook processor and two wo
 		`a burst: ${BURST} payments at once, the API at 20 reads/s, FacilitaPay delivering them together (10 s timeout, redelivery after 1, 2, 4, 8, 16 s): ${BURST} executions, none lost, none doubled`,
 		async () => {
 			expect(webhookUrl).not.toBe('');
-			const credentials = await caseCredentials(sandbox, 'FacilitaPay Queue Trigger Burst');
-			const webhookId = `queue-burst-${Date.now().toString(36)}`;
-			const { workflow: burstWorkflow, documentNumber } = await publishedWithPayer({
-				name: 'queue: FacilitaPay Trigger burst',
-				trigger: {
-					...triggerNode({ webhookId, credentials, name: TRIGGER }),
-					parameters: { events: ['identified'], options: { dropDuplicates: true } },
-				},
-				what: 'the burst workflow',
-				payerName: 'Queue Burst Payer',
+			const { workflow: burstWorkflow, documentNumber } = await publishedTrigger('Burst', {
+				parameters: { events: ['identified'], options: { dropDuplicates: true } },
 			});
 			await sandbox.call('POST', '/_sandbox/webhooks/delivery', {
 				concurrent: true,
@@ -280,18 +289,10 @@ describeQueue('queue mode: FacilitaPay Trigger on a webhook processor and two wo
 		'catch-up: main and webhook processor stopped past every redelivery while 20 payments happen, started again, 5 more during the catch-up: 25 executions, each once, none left failed',
 		async () => {
 			const state = queueState();
-			const credentials = await caseCredentials(sandbox, 'FacilitaPay Queue Trigger Catch-up');
-			const webhookId = `queue-catch-up-${Date.now().toString(36)}`;
 			// The burst workflow's account: this one takes the URL.
-			const { workflow: catchUp, documentNumber } = await publishedWithPayer({
-				name: 'queue: FacilitaPay Trigger catch-up',
-				trigger: {
-					...triggerNode({ webhookId, credentials, name: TRIGGER }),
-					typeVersion: 2,
-					parameters: { events: ['identified'] },
-				},
-				what: 'the catch-up workflow',
-				payerName: 'Queue Catch-up Payer',
+			const { workflow: catchUp, documentNumber } = await publishedTrigger('Catch-up', {
+				typeVersion: 2,
+				parameters: { events: ['identified'] },
 			});
 			await sandbox.call('POST', '/_sandbox/webhooks/delivery', {
 				concurrent: true,
@@ -324,22 +325,18 @@ describeQueue('queue mode: FacilitaPay Trigger on a webhook processor and two wo
 			adoptRun(state.runDir);
 			const env = clusterEnv(state);
 			const webhookUrl = `${state.webhook.url}/`;
-			const main = await startN8nProcess({
-				name: 'main',
-				command: 'start',
-				userFolder: state.main.userFolder,
-				port: Number(new URL(state.main.url).port),
-				env,
-				webhookUrl,
-			});
-			const hook = await startN8nProcess({
-				name: 'webhook',
-				command: 'webhook',
-				userFolder: state.webhook.userFolder,
-				port: Number(new URL(state.webhook.url).port),
-				env,
-				webhookUrl,
-			});
+			/** Starts an n8n process again on its user folder and port. */
+			const restart = (name, command, { userFolder, url }) =>
+				startN8nProcess({
+					name,
+					command,
+					userFolder,
+					port: Number(new URL(url).port),
+					env,
+					webhookUrl,
+				});
+			const main = await restart('main', 'start', state.main);
+			const hook = await restart('webhook', 'webhook', state.webhook);
 			// Later files find the processes where the state file says.
 			updateQueueState({
 				main: { ...state.main, pid: main.proc.pid },

@@ -9,6 +9,7 @@ import {
 	isLocalPayIn,
 } from '../../sandbox/domain/localPayIns.mjs';
 import { readPixExpiry } from '../../sandbox/pixExpiry.mjs';
+import { pseBody } from '../fixtures/transactions.js';
 
 const t = useSandbox();
 
@@ -176,22 +177,8 @@ describe('readPixExpiry: the PIX expiry as the service takes it', () => {
 });
 
 describe('as FacilitaPay’s public Python client asks for them (no from_bank_account_id)', () => {
-	const pse = (subjectId, fromPse = {}, overrides = {}) => ({
-		transaction: {
-			subject_id: subjectId,
-			to_bank_account_id: ids.usdCashIn,
-			currency: 'COP',
-			exchange_currency: 'USD',
-			value: '200000.00',
-			from_pse: {
-				financial_institution_code: '1007',
-				redirect_url: 'https://shop.example.co/paid',
-				payment_description: 'Order 77',
-				...fromPse,
-			},
-			...overrides,
-		},
-	});
+	const pse = (subjectId, fromPse, overrides) =>
+		pseBody(subjectId, ids.usdCashIn, fromPse, overrides);
 
 	test('Colombia, PSE: the answer’s from_pse has the payment URL, ticket, traceability code and bank', async () => {
 		const subject = await createPerson(t);

@@ -1,4 +1,5 @@
 import { startSandbox, startReceiver, createPerson, dynamicPix } from './helpers.mjs';
+import { defaultDelivery } from '../../sandbox/webhooks.mjs';
 
 let t;
 let rx;
@@ -220,16 +221,7 @@ test('events reach the receiver in the order they happened', async () => {
 
 describe('delivery as the spec leaves it open, played on demand', () => {
 	afterEach(async () => {
-		await t.control('POST', '/webhooks/delivery', {
-			concurrent: false,
-			timeout_ms: 10000,
-			retry_seconds: null,
-			extra_fields: {},
-			records_secret: true,
-			per_page_max: null,
-			record_delay_seconds: 0,
-			kyc_payload: 'off',
-		});
+		await t.control('POST', '/webhooks/delivery', defaultDelivery(10000));
 	});
 
 	test('the settings: one at a time, 10 s timeout, redelivery on the virtual clock, no extra fields', async () => {

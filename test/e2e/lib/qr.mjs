@@ -1,6 +1,6 @@
 // Reads a PIX QR code image the way a phone would, for the e2e tests: the SVG the FacilitaPay node
 // draws (nodes/FacilitaPay/qr/svg.ts) is rasterized as it is drawn, quiet zone included, and
-// jsQR decodes the pixels. The .mjs twin of test/unit/helpers/qrImage.ts, but stricter: it draws
+// jsQR decodes the pixels. Stricter than test/fixtures/qrImage.js: it draws
 // the picture instead of rebuilding the matrix, and refuses any SVG it does not fully understand.
 import jsQR from 'jsqr';
 

@@ -16,7 +16,15 @@ import {
 } from './n8n.mjs';
 import { importIntoN8n, publicApi, sandboxCredentials } from '../../../scripts/n8n-runtime.mjs';
 import { sandboxApi, sandboxMark, sandboxRequests, startPrivateSandbox } from './sandbox.mjs';
-import { CLI_TIMEOUT, cliOptions, requirePieces, sharedState, waitFor } from './state.mjs';
+import {
+	CLI_TIMEOUT,
+	cliOptions,
+	INSTALL_TIMEOUT,
+	requirePieces,
+	sharedState,
+	waitFor,
+} from './state.mjs';
+import { ownN8n } from './own-n8n.mjs';
 import { workflowWithTrigger } from './workflows.mjs';
 
 /** @typedef {import('./state.mjs').E2eState} E2eState */
@@ -46,6 +54,56 @@ export async function activateAndWaitForRegistration(
 		},
 		{ what },
 	);
+}
+
+/**
+ * On an n8n of a test file's own (ownN8n): creates a workflow with a version-2 FacilitaPay Trigger
+ * of `parameters` on its sandbox's credentials and publishes it; returns the workflow once the
+ * trigger has registered.
+ * @param {{state: E2eState, sb: {credentials: any}}} own @param {object} parameters
+ */
+export async function publishTriggerOn(own, parameters) {
+	const base = workflowWithTrigger({ parameters, typeVersion: 2 });
+	base.nodes[0].credentials = { facilitaPayApi: own.sb.credentials };
+	const workflow = await createWorkflowViaApi(base, own.state);
+	await activateAndWaitForRegistration(workflow.id, own.state);
+	return workflow;
+}
+
+/**
+ * For the calling describe block: an n8n of its own (ownN8n with `options`, the sandbox and trigger
+ * pieces required) started before its tests and, after them, the trigger workflow published on it
+ * unpublished, `beforeStop` run, n8n stopped and its sandbox closed. `own` is that n8n,
+ * `publish(parameters)` publishes a version-2 trigger workflow on it (publishTriggerOn).
+ * @param {Parameters<typeof ownN8n>[1]} options
+ * @param {{timeout: number, beforeStop?: (own: any) => Promise<unknown>}} closing
+ */
+export function useOwnTriggerN8n(options, { timeout, beforeStop }) {
+	const holder = {
+		/** @type {Awaited<ReturnType<typeof ownN8n>>} */
+		own: /** @type {any} */ (undefined),
+		/** @type {any} */
+		workflow: undefined,
+		/** @param {object} parameters the trigger's parameters (events, options) */
+		async publish(parameters) {
+			holder.workflow = await publishTriggerOn(holder.own, parameters);
+			return holder.workflow;
+		},
+	};
+	const g = /** @type {any} */ (globalThis);
+	g.beforeAll(async () => {
+		requirePieces(sharedState(), ['sandbox', 'trigger']);
+		holder.own = await ownN8n(sharedState(), options);
+	}, INSTALL_TIMEOUT);
+	g.afterAll(async () => {
+		const { own, workflow } = holder;
+		if (!own) return;
+		if (workflow) await deactivateWorkflow(workflow.id, own.state).catch(() => undefined);
+		if (beforeStop) await beforeStop(own);
+		await own.stop();
+		await own.sb.close();
+	}, timeout);
+	return holder;
 }
 
 /**

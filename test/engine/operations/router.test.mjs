@@ -9,7 +9,7 @@ import {
 	dynamicPixParameters,
 } from '../../fixtures/transactions.js';
 import { SUBJECT_ID } from '../../fixtures/subjects.js';
-import { browserParameters } from '../../fixtures/cards.js';
+import { CARD_NUMBER, cardSubscription, SECURITY_CODE } from '../../fixtures/subscriptions.js';
 
 const TRANSACTION = 'GET /transactions/:id';
 const CREATE = 'POST /transactions';
@@ -492,30 +492,8 @@ describe('Preview Only: every item checked, exactly what would be sent, nothing 
 	});
 
 	it('hides the card number and security code of a card subscription', async () => {
-		const CARD_NUMBER = '4111111111111111';
-		const SECURITY_CODE = '737';
 		const { items, requests, error } = await op.run({
-			parameters: {
-				resource: 'subscription',
-				operation: 'create',
-				paymentMethod: 'card',
-				subjectId: byId(SUBJECT_ID),
-				value: '49.90',
-				frequency: 'month',
-				cycles: 12,
-				toBankAccountId: '0b5e7c2a-1f3d-4a8e-9c61-000000000001',
-				cardNumber: CARD_NUMBER,
-				cardExpirationDate: '08/2099',
-				cardBrand: 'visa',
-				cardSecurityCode: SECURITY_CODE,
-				fullname: 'Maria Silva',
-				cardType: 'credit',
-				dfReferenceId: 'df-session-0001',
-				mcc: '8999',
-				...browserParameters,
-				additionalFields: {},
-				previewOnly: true,
-			},
+			parameters: cardSubscription({ subjectId: byId(SUBJECT_ID), previewOnly: true }),
 		});
 		expect(error).toBeUndefined();
 		expect(requests).toHaveLength(0);

@@ -3,7 +3,7 @@ import { encodeQr, encodeQrSymbol, qrToSvg } from '../../../nodes/FacilitaPay/qr
 import { alignmentPositions, formatBits, versionBits } from '../../../nodes/FacilitaPay/qr/matrix';
 import { reedSolomonRemainder } from '../../../nodes/FacilitaPay/qr/reedSolomon';
 import { crc16CcittFalse } from '../../../nodes/FacilitaPay/validation/pix';
-import { decodeMatrix, svgToMatrix } from '../helpers/qrImage';
+import { decodeMatrix, svgToMatrix } from '../../fixtures/qrImage';
 import { dynamicBrCode } from '../../fixtures/brCode';
 
 /** A dynamic BR Code as FacilitaPay returns one: location URL, amount, merchant, txid, CRC. */

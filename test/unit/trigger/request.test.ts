@@ -113,21 +113,32 @@ describe('production: the answer never depends on the secret', () => {
 });
 
 describe('"Listen for test event"', () => {
-	it('the delivery starts the test execution, whose trigger() emits FacilitaPay record of it (verified)', async () => {
+	/**
+	 * "Listen for test event" on `workflowId`: its trigger() running in manual mode on a fake log and
+	 * clock. `deliver()` hands the trigger a delivery to the test URL, as n8n does.
+	 */
+	async function listenForTestEvent(workflowId: string) {
 		const log = new FakeLog();
-		const harness = triggerContext(log, { mode: 'manual', workflowId: 'workflow-t' });
+		const harness = triggerContext(log, { mode: 'manual', workflowId });
 		const time = new FakeTime(realDeps.request);
 		const started = await runTrigger(harness.ctx, time);
+		const deliver = (transactionId: string, secret: string) =>
+			processState.tests.set(triggerKey(workflowId, 'trigger-1'), {
+				url: TEST_URL,
+				notification: { type: 'identified', transaction_id: transactionId, secret },
+				at: 0,
+			});
+		return { log, harness, time, started, deliver };
+	}
+
+	it('the delivery starts the test execution, whose trigger() emits FacilitaPay record of it (verified)', async () => {
+		const { log, harness, time, started, deliver } = await listenForTestEvent('workflow-t');
 		const record = log.add(TEST_URL, {
 			type: 'identified',
 			transaction_id: 'tx-test',
 			secret: SECRET,
 		});
-		processState.tests.set(triggerKey('workflow-t', 'trigger-1'), {
-			url: TEST_URL,
-			notification: { type: 'identified', transaction_id: 'tx-test', secret: 'any' },
-			at: 0,
-		});
+		deliver('tx-test', 'any');
 		await time.advance(500);
 		expect(harness.emitted).toEqual([
 			[
@@ -143,15 +154,8 @@ describe('"Listen for test event"', () => {
 	});
 
 	it('a test delivery the log does not list within 5 reads is shown unverified, its fields under unverifiedFields', async () => {
-		const log = new FakeLog();
-		const harness = triggerContext(log, { mode: 'manual', workflowId: 'workflow-u' });
-		const time = new FakeTime(realDeps.request);
-		const started = await runTrigger(harness.ctx, time);
-		processState.tests.set(triggerKey('workflow-u', 'trigger-1'), {
-			url: TEST_URL,
-			notification: { type: 'identified', transaction_id: 'tx-forged', secret: 'x' },
-			at: 0,
-		});
+		const { log, harness, time, started, deliver } = await listenForTestEvent('workflow-u');
+		deliver('tx-forged', 'x');
 		await time.advance(6_000);
 		expect(harness.emitted).toEqual([
 			[

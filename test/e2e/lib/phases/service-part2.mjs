@@ -9,6 +9,7 @@ import { actionStep, sandboxControl } from '../n8n-e2e.mjs';
 import { PAY_IN_ACCOUNT_IDS } from '../../../../sandbox/domain/localPayIns.mjs';
 import { ACCOUNTS, expectRunOk } from './shared.mjs';
 import { companyParameters } from '../../../fixtures/subjects.js';
+import { cardPaymentParameters, psePaymentParameters } from '../../../fixtures/transactions.js';
 
 /* global expect */
 
@@ -17,38 +18,25 @@ const DECLINED_CARD = '4000000000000002';
 
 /** A card payment step of 50.00 BRL with `cardNumber`, the order's number as metadata. @param {string} name @param {string} subjectId @param {string} cardNumber */
 function cardStep(name, subjectId, cardNumber) {
-	return actionStep(name, {
-		resource: 'transaction',
-		operation: 'createCardPayment',
-		subjectId,
-		value: '50.00',
-		currency: 'BRL',
-		exchangeCurrency: 'BRL',
-		toBankAccountId: ACCOUNTS.brlPixExclusive,
-		cardNumber,
-		cardExpirationDate: '12/2034',
-		cardBrand: 'visa',
-		cardSecurityCode: '123',
-		fullname: 'Maria da Silva',
-		additionalFields: {},
-		metadata: `={{ JSON.stringify({ order_id: '${name}' }) }}`,
-	});
+	return actionStep(
+		name,
+		cardPaymentParameters(subjectId, ACCOUNTS.brlPixExclusive, {
+			value: '50.00',
+			cardNumber,
+			metadata: `={{ JSON.stringify({ order_id: '${name}' }) }}`,
+		}),
+	);
 }
 
 /** A PSE payment step of 200000.00 COP to the bank `bank` (a resource locator). @param {string} name @param {string} subjectId @param {object} bank */
 function pseStep(name, subjectId, bank) {
-	return actionStep(name, {
-		resource: 'transaction',
-		operation: 'createPsePayment',
-		subjectId,
-		value: '200000.00',
-		exchangeCurrency: 'USD',
-		toBankAccountId: PAY_IN_ACCOUNT_IDS.usdCashIn,
-		financialInstitutionCode: bank,
-		redirectUrl: 'https://shop.example.co/paid',
-		paymentDescription: 'Order 77',
-		metadata: '{"order_id": "pse-77"}',
-	});
+	return actionStep(
+		name,
+		psePaymentParameters(subjectId, {
+			financialInstitutionCode: bank,
+			metadata: '{"order_id": "pse-77"}',
+		}),
+	);
 }
 
 /**

@@ -190,3 +190,17 @@ export const loopBack = (times) => (workflow) => ({
 		Loop: { main: [[{ node: 'FacilitaPay', type: 'main', index: 0 }], []] },
 	},
 });
+
+/**
+ * "Retry" of a failed execution as n8n runs it: a new execution in mode "retry" carrying the
+ * failed one's custom data, with `parameters`, against the same FacilitaPay (`extra`: more options
+ * of op.run, such as its engine).
+ */
+export const retry = (op, failed, parameters, service, extra = {}) =>
+	op.run({
+		...extra,
+		parameters,
+		mode: 'retry',
+		customData: failed.customData,
+		replies: service.replies,
+	});

@@ -1,7 +1,7 @@
 // The payment's identity in meta on n8n's engine: what each payout carries, the origin in the
 // execution's custom data (n8n-core's), a FacilitaPay that drops or refuses meta, the AI tool.
 import { reply, resetNodeMemory, useOperations } from '../../lib/operations.mjs';
-import { CREATE, facilitaPay, LoopNode, loopBack, money, payout } from './lib.mjs';
+import { CREATE, facilitaPay, loopBack, LoopNode, money, payout, retry } from './lib.mjs';
 
 const op = useOperations();
 
@@ -81,12 +81,7 @@ describe('A FacilitaPay that does not keep meta', () => {
 		expect(failed.error.message).toMatch(/^Outcome unknown \(item 1\)/);
 		// The Retry button, n8n restarted (its process memory and store empty).
 		resetNodeMemory();
-		const { error, items } = await op.run({
-			parameters,
-			mode: 'retry',
-			customData: failed.customData,
-			replies: service.replies,
-		});
+		const { error, items } = await retry(op, failed, parameters, service);
 		expect(error.message).toMatch(/^Outcome unknown \(item 0\).*does not prove "not sent"/);
 		expect(items).toHaveLength(0);
 		expect(service.sent()).toEqual(['1.00', '2.00']);

@@ -3,7 +3,7 @@
 // failed execution's custom data; one workflow's executions share n8n's deduplication store (one
 // engine); "n8n restarted" is an empty process memory.
 import { resetNodeMemory, useOperations } from '../../lib/operations.mjs';
-import { doneAndIds, facilitaPay, payout, refused, SUBJECT_ID } from './lib.mjs';
+import { doneAndIds, facilitaPay, payout, refused, retry, SUBJECT_ID } from './lib.mjs';
 
 const op = useOperations();
 
@@ -27,13 +27,7 @@ describe('Not paid (issue 24): a payment FacilitaPay does not hold under its ide
 		});
 		expect(tuesday.error.message).toMatch(/insufficient balance/);
 		resetNodeMemory();
-		const retried = await op.run({
-			engine,
-			parameters: [payout('1000.00')],
-			mode: 'retry',
-			customData: tuesday.customData,
-			replies: service.replies,
-		});
+		const retried = await retry(op, tuesday, [payout('1000.00')], service, { engine });
 		expect(retried.error).toBeUndefined();
 		expect(service.sent()).toEqual(['1000.00', '1000.00', '1000.00']);
 		expect(retried.items[0].json).toMatchObject({ id: 'tx-2' });
@@ -51,12 +45,7 @@ describe('Not paid (issue 24): a payment FacilitaPay does not hold under its ide
 		const failed = await op.run({ parameters, replies: service.replies });
 		expect(failed.error.message).toMatch(/^Outcome unknown \(item 1\)/);
 		service.records.push(other('at-15:00'));
-		const retried = await op.run({
-			parameters,
-			mode: 'retry',
-			customData: failed.customData,
-			replies: service.replies,
-		});
+		const retried = await retry(op, failed, parameters, service);
 		expect(retried.error).toBeUndefined();
 		expect(service.sent()).toEqual(['100.00', '100.00', '100.00']);
 		expect(doneAndIds(retried.items)).toEqual([

@@ -10,6 +10,7 @@ import {
 	OTHER_SUBJECT,
 	payout,
 	refused,
+	retry,
 	SUBJECT_ID,
 } from './lib.mjs';
 
@@ -131,12 +132,12 @@ describe('Paid twice (issue 32): a retry settles each item where it was sent', (
 		});
 		expect(failed.error.message).toMatch(/\(item 2\)/);
 		resetNodeMemory();
-		const retried = await op.run({
-			parameters: values.map((value) => payout(value, { subjectId: OTHER_SUBJECT })),
-			mode: 'retry',
-			customData: failed.customData,
-			replies: service.replies,
-		});
+		const retried = await retry(
+			op,
+			failed,
+			values.map((value) => payout(value, { subjectId: OTHER_SUBJECT })),
+			service,
+		);
 		expect(retried.error).toBeUndefined();
 		expect(service.sent()).toEqual(['1.00', '2.00', '3.00', '3.00']);
 		expect(service.payouts.map((transaction) => transaction.subject_id)).toEqual([
@@ -163,12 +164,7 @@ describe('Paid twice (issue 32): a retry settles each item where it was sent', (
 		const failed = await op.run({ parameters: [payout('2.00')], replies: service.replies });
 		expect(failed.error.message).toMatch(/^Outcome unknown \(item 0\)/);
 		resetNodeMemory();
-		const { error } = await op.run({
-			parameters: [payout('2.00')],
-			mode: 'retry',
-			customData: failed.customData,
-			replies: service.replies,
-		});
+		const { error } = await retry(op, failed, [payout('2.00')], service);
 		expect(error.message).toMatch(/^Outcome unknown \(item 0\).*does not prove "not sent"/);
 		expect(service.sent()).toEqual(['10.00', '11.00', '2.00']);
 	});

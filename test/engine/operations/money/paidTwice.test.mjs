@@ -3,7 +3,7 @@
 // "retry", and, where the case says days passed or n8n restarted, an empty process memory and an
 // empty deduplication store (a new engine).
 import { resetNodeMemory, useOperations } from '../../lib/operations.mjs';
-import { doneAndIds, facilitaPay, LIST, ONE, payout, refused } from './lib.mjs';
+import { doneAndIds, facilitaPay, LIST, ONE, payout, refused, retry } from './lib.mjs';
 
 const { USD_CASHOUT } = await import('../../../fixtures/transactions.js').then(
 	(m) => m.default ?? m,
@@ -28,12 +28,12 @@ describe('Paid twice (issue 24): a retried execution never pays an item again', 
 		});
 		expect(failed.error.message).toMatch(/\(item 2\)/);
 
-		const retried = await op.run({
-			parameters: values.map((value) => payout(value, { fromBankAccountId: FUNDED_ACCOUNT })),
-			mode: 'retry',
-			customData: failed.customData,
-			replies: service.replies,
-		});
+		const retried = await retry(
+			op,
+			failed,
+			values.map((value) => payout(value, { fromBankAccountId: FUNDED_ACCOUNT })),
+			service,
+		);
 		expect(retried.error).toBeUndefined();
 		expect(service.sent()).toEqual(['1.00', '2.00', '3.00', '3.00']);
 		expect(service.payouts[3].from_bank_account_id).toBe(FUNDED_ACCOUNT);
@@ -53,12 +53,7 @@ describe('Paid twice (issue 24): a retried execution never pays an item again', 
 		expect(failed.error.message).toMatch(/^Outcome unknown/);
 
 		resetNodeMemory();
-		const retried = await op.run({
-			parameters,
-			mode: 'retry',
-			customData: failed.customData,
-			replies: service.replies,
-		});
+		const retried = await retry(op, failed, parameters, service);
 		expect(retried.error).toBeUndefined();
 		expect(service.sent()).toEqual(['1.00', '2.00']);
 		expect(doneAndIds(retried.items)).toEqual([
@@ -107,12 +102,7 @@ describe('Paid twice (issue 24): a retried execution never pays an item again', 
 		expect(failed.error.message).toMatch(/\(item 2\)/);
 		// The store holds none of its keys any more (a new, empty one), n8n restarted.
 		resetNodeMemory();
-		const retried = await op.run({
-			parameters,
-			mode: 'retry',
-			customData: failed.customData,
-			replies: service.replies,
-		});
+		const retried = await retry(op, failed, parameters, service);
 		expect(service.sent()).toEqual(['1.00', '2.00', '3.00', '3.00']);
 		expect(retried.items.map((item) => item.json.alreadyDone ?? false)).toEqual([
 			true,
@@ -129,20 +119,10 @@ describe('Paid twice (issue 24): a retried execution never pays an item again', 
 		const parameters = [payout('1.00'), payout('2.00')];
 		const first = await op.run({ parameters, replies: service.replies });
 		expect(first.error.message).toMatch(/\(item 1\)/);
-		const second = await op.run({
-			parameters,
-			mode: 'retry',
-			customData: first.customData,
-			replies: service.replies,
-		});
+		const second = await retry(op, first, parameters, service);
 		expect(second.error.message).toMatch(/\(item 1\)/);
 		resetNodeMemory();
-		const third = await op.run({
-			parameters,
-			mode: 'retry',
-			customData: second.customData,
-			replies: service.replies,
-		});
+		const third = await retry(op, second, parameters, service);
 		expect(third.error).toBeUndefined();
 		expect(service.sent()).toEqual(['1.00', '2.00', '2.00', '2.00']);
 		expect(third.items.map((item) => item.json.id)).toEqual(['tx-1', 'tx-2']);

@@ -2,7 +2,7 @@
 // carries its scope (this n8n, this workflow), the node trusts only custom data it wrote, and a key
 // is bound to the payment it was first used for.
 import { reply, resetNodeMemory, useOperations } from '../../lib/operations.mjs';
-import { CREATE, facilitaPay, OTHER_SUBJECT, payout, refused } from './lib.mjs';
+import { CREATE, facilitaPay, OTHER_SUBJECT, payout, refused, retry } from './lib.mjs';
 
 const op = useOperations();
 
@@ -185,12 +185,7 @@ describe('Lookups are reads: a transient 5xx is retried (issue 32)', () => {
 		resetNodeMemory();
 		// The second page the retry's lookup reads is answered 500 once.
 		service.failListRead(2);
-		const retried = await op.run({
-			parameters,
-			mode: 'retry',
-			customData: failed.customData,
-			replies: service.replies,
-		});
+		const retried = await retry(op, failed, parameters, service);
 		expect(service.failedListReads()).toBe(1);
 		expect(retried.error).toBeUndefined();
 		expect(retried.items.filter((item) => item.json.alreadyDone === true)).toHaveLength(149);

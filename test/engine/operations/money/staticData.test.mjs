@@ -63,25 +63,23 @@ describe("A keyed payout never writes the workflow's static data", () => {
 	// execution saves its copy at its end, rolling back what a running trigger saved meanwhile.
 	test('static data as it came in, after a first keyed payout, a repeat and a restart', async () => {
 		const service = facilitaPay(1_150);
+		/** Payout ORDER-1 in a webhook execution that starts with `before`. */
+		const payoutByWebhook = (before) =>
+			op.run({
+				parameters: payout('ORDER-1'),
+				replies: service.replies,
+				mode: 'webhook',
+				staticData: before,
+			});
 		const staticData = { 'node:FacilitaPay Trigger': { cursor: 'n-41' } };
-		const first = await op.run({
-			parameters: payout('ORDER-1'),
-			replies: service.replies,
-			mode: 'webhook',
-			staticData,
-		});
+		const first = await payoutByWebhook(staticData);
 		expect(first.error).toBeUndefined();
 		expect(posts(first.requests)).toHaveLength(1);
 		// The whole list once (12 pages and the empty one), then the re-read after the answer.
 		expect(reads(first.requests).length).toBeGreaterThanOrEqual(13);
 		expect(first.staticData).toEqual({ 'node:FacilitaPay Trigger': { cursor: 'n-41' } });
 
-		const again = await op.run({
-			parameters: payout('ORDER-1'),
-			replies: service.replies,
-			mode: 'webhook',
-			staticData: first.staticData,
-		});
+		const again = await payoutByWebhook(first.staticData);
 		expect(again.items[0].json).toMatchObject({ alreadyDone: true, id: 'new-1' });
 		expect(posts(again.requests)).toHaveLength(0);
 		// This process knows the list: only what came after its newest record is read.
@@ -89,12 +87,7 @@ describe("A keyed payout never writes the workflow's static data", () => {
 
 		// A restart: the process memory is gone, the key is found in the list read again.
 		resetNodeMemory();
-		const restarted = await op.run({
-			parameters: payout('ORDER-1'),
-			replies: service.replies,
-			mode: 'webhook',
-			staticData: again.staticData,
-		});
+		const restarted = await payoutByWebhook(again.staticData);
 		expect(restarted.items[0].json).toMatchObject({ alreadyDone: true, id: 'new-1' });
 		expect(posts(restarted.requests)).toHaveLength(0);
 		expect(reads(restarted.requests).length).toBeGreaterThanOrEqual(13);

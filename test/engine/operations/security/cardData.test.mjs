@@ -13,7 +13,7 @@ import {
 	SECURITY_CODE,
 	SUBSCRIPTION_ID,
 	threedsChallenge,
-} from './lib.mjs';
+} from '../../../fixtures/subscriptions.js';
 
 const op = useOperations();
 skipRetryWaits();

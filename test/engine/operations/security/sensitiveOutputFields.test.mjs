@@ -5,7 +5,7 @@
 // n8n's engine: the paths are read from the request that reached the scripted FacilitaPay.
 import { skipRetryWaits, useOperations } from '../../lib/operations.mjs';
 import { cardPayment, dist, fixClock } from '../transaction/lib.mjs';
-import { cardSubscription, threedsChallenge } from './lib.mjs';
+import { cardSubscription, threedsChallenge } from '../../../fixtures/subscriptions.js';
 
 const op = useOperations();
 skipRetryWaits();

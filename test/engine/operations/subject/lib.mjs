@@ -51,3 +51,22 @@ export const emptyOnes = (parameters) =>
 		const value = parameters[name];
 		return value === '' || (isLocator(value) && value.value === '');
 	});
+
+/** The run sent one request, matching `request` (method, route, params…), with `body`. */
+export function expectOneRequest(requests, request, body) {
+	expect(requests).toHaveLength(1);
+	expect(requests[0]).toMatchObject(request);
+	expect(requests[0].body).toEqual(body);
+}
+
+/** Subject > Upload Document of an address proof, the file from the item's `data` binary. */
+export const upload = (overrides = {}) => ({
+	resource: 'subject',
+	operation: 'uploadDocument',
+	subjectId: byId(SUBJECT_ID),
+	labels: ['address-proof'],
+	source: 'binary',
+	binaryPropertyName: 'data',
+	options: {},
+	...overrides,
+});

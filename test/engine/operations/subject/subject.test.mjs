@@ -2,7 +2,7 @@
 // Upload Document on n8n's engine, against a FacilitaPay scripted by route.
 import { reply, skipRetryWaits, useOperations } from '../../lib/operations.mjs';
 import { SUBJECT_ID, subjectTransactionsParameters } from '../../../fixtures/subjects.js';
-import { binaryItem, byId, fromItem, person, update } from './lib.mjs';
+import { binaryItem, byId, expectOneRequest, fromItem, person, update, upload } from './lib.mjs';
 
 const PEOPLE = 'POST /subject/people';
 const PERSON = 'PUT /subject/people/:id';
@@ -227,15 +227,17 @@ describe('Subject > Update', () => {
 			parameters: update({ email: 'new@example.com', addressCity: 'São Paulo' }),
 			replies,
 		});
-		expect(requests).toHaveLength(1);
-		expect(requests[0]).toMatchObject({
-			method: 'PUT',
-			route: PERSON,
-			params: { id: SUBJECT_ID },
-		});
-		expect(requests[0].body).toEqual({
-			person: { email: 'new@example.com', address_city: 'São Paulo' },
-		});
+		expectOneRequest(
+			requests,
+			{
+				method: 'PUT',
+				route: PERSON,
+				params: { id: SUBJECT_ID },
+			},
+			{
+				person: { email: 'new@example.com', address_city: 'São Paulo' },
+			},
+		);
 		expect(items[0].json.id).toBe(SUBJECT_ID);
 	});
 
@@ -399,16 +401,6 @@ describe('Subject > Upload Document', () => {
 		Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
 		Buffer.alloc(50),
 	]);
-	const upload = (overrides = {}) => ({
-		resource: 'subject',
-		operation: 'uploadDocument',
-		subjectId: byId(SUBJECT_ID),
-		labels: ['address-proof'],
-		source: 'binary',
-		binaryPropertyName: 'data',
-		options: {},
-		...overrides,
-	});
 	const uploaded = { [DOCUMENTS]: { data: { id: 'doc-1' } } };
 
 	it('sends the binary file as Base64 with its detected type and name', async () => {
@@ -417,20 +409,22 @@ describe('Subject > Upload Document', () => {
 			items: [binaryItem(pdf, 'proof.pdf', 'application/pdf')],
 			replies: uploaded,
 		});
-		expect(requests).toHaveLength(1);
-		expect(requests[0]).toMatchObject({
-			method: 'POST',
-			route: DOCUMENTS,
-			params: { id: SUBJECT_ID },
-		});
-		expect(requests[0].body).toEqual({
-			document: {
-				labels: ['address-proof'],
-				file_type: 'application/pdf',
-				file_name: 'proof.pdf',
-				file_data: pdf.toString('base64'),
+		expectOneRequest(
+			requests,
+			{
+				method: 'POST',
+				route: DOCUMENTS,
+				params: { id: SUBJECT_ID },
 			},
-		});
+			{
+				document: {
+					labels: ['address-proof'],
+					file_type: 'application/pdf',
+					file_name: 'proof.pdf',
+					file_data: pdf.toString('base64'),
+				},
+			},
+		);
 		expect(items[0]).toMatchObject({ json: { id: 'doc-1' }, pairedItem: { item: 0 } });
 	});
 

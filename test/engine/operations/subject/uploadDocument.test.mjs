@@ -1,7 +1,7 @@
 // Subject > Upload Document on n8n's engine: the default output stays small.
 import { useOperations } from '../../lib/operations.mjs';
 import { SUBJECT_ID } from '../../../fixtures/subjects.js';
-import { binaryItem, byId } from './lib.mjs';
+import { binaryItem, upload } from './lib.mjs';
 
 const DOCUMENTS = 'POST /subject/:id/documents';
 
@@ -13,15 +13,7 @@ describe('Upload Document: the default output stays small', () => {
 		Buffer.alloc(4000, 32),
 		Buffer.from('%%EOF'),
 	]);
-	const upload = {
-		resource: 'subject',
-		operation: 'uploadDocument',
-		subjectId: byId(SUBJECT_ID),
-		labels: ['address-proof'],
-		source: 'binary',
-		binaryPropertyName: 'data',
-		options: {},
-	};
+	const uploadParameters = upload();
 
 	it.each([
 		[
@@ -48,7 +40,7 @@ describe('Upload Document: the default output stays small', () => {
 		'Upload Document leaves out a Base64 copy of the file the service echoes %s',
 		async (_where, answer) => {
 			const { items, requests, error } = await op.run({
-				parameters: upload,
+				parameters: uploadParameters,
 				items: [binaryItem(pdf, 'proof.pdf', 'application/pdf')],
 				replies: { [DOCUMENTS]: { data: answer } },
 			});
@@ -72,7 +64,7 @@ describe('Upload Document: the default output stays small', () => {
 			status: 'pending_analysis',
 		};
 		const { items } = await op.run({
-			parameters: upload,
+			parameters: uploadParameters,
 			items: [binaryItem(pdf, 'proof.pdf', 'application/pdf')],
 			replies: { [DOCUMENTS]: { data: answer } },
 		});

@@ -14,6 +14,7 @@ import {
 	SUBJECT_ID,
 	TO_ACCOUNT_ID,
 	useNodeClock,
+	expectSubscriptionSent,
 } from './lib.mjs';
 
 const SUBSCRIPTIONS = 'POST /subscriptions';
@@ -40,13 +41,9 @@ describe('Subscription > Create by card', () => {
 				[SUBSCRIPTIONS]: { data: { id: 'sub-1', status: 'pending', subject_id: SUBJECT_ID } },
 			},
 		});
-		expect(error).toBeUndefined();
-		expect(requests).toHaveLength(1);
-		expect(requests[0]).toMatchObject({ method: 'POST', route: SUBSCRIPTIONS, query: {} });
-		expect(requests[0].headers.authorization).toBe('Bearer test-token');
-		expect(requests[0].body).toEqual({
-			subscription: {
-				meta: IDENTITY,
+		expectSubscriptionSent(
+			{ error, requests },
+			{
 				value: '49.90',
 				currency: 'BRL',
 				frequency: 'month',
@@ -64,7 +61,7 @@ describe('Subscription > Create by card', () => {
 					threeds: threedsBody,
 				},
 			},
-		});
+		);
 		expect(items).toEqual([
 			{ json: { id: 'sub-1', status: 'pending', subject_id: SUBJECT_ID }, pairedItem: { item: 0 } },
 		]);

@@ -7,12 +7,12 @@ import {
 	emptyOnes,
 	FROM_ACCOUNT_ID,
 	fromItem,
-	IDENTITY,
 	pixSubscription,
 	SECURITY_CODE,
 	sentSubscription,
 	SUBJECT_ID,
 	TO_ACCOUNT_ID,
+	expectSubscriptionSent,
 } from './lib.mjs';
 
 const SUBSCRIPTIONS = 'POST /subscriptions';
@@ -145,13 +145,9 @@ describe('Subscription > Create by automatic PIX', () => {
 			}),
 			{ [SUBSCRIPTIONS]: { data: { id: 'sub-2', status: 'pending', from_pix: null } } },
 		);
-		expect(error).toBeUndefined();
-		expect(requests).toHaveLength(1);
-		expect(requests[0]).toMatchObject({ method: 'POST', route: SUBSCRIPTIONS, query: {} });
-		expect(requests[0].headers.authorization).toBe('Bearer test-token');
-		expect(requests[0].body).toEqual({
-			subscription: {
-				meta: IDENTITY,
+		expectSubscriptionSent(
+			{ error, requests },
+			{
 				value: '49.90',
 				currency: 'BRL',
 				frequency: 'week',
@@ -161,7 +157,7 @@ describe('Subscription > Create by automatic PIX', () => {
 				subject_id: SUBJECT_ID,
 				from_bank_account_id: FROM_ACCOUNT_ID,
 			},
-		});
+		);
 		expect(items).toEqual([
 			{ json: { id: 'sub-2', status: 'pending', from_pix: null }, pairedItem: { item: 0 } },
 		]);

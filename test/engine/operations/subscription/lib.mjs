@@ -4,7 +4,7 @@
 import { nodeRequire } from '../../lib/nodeRequire.mjs';
 import path from 'node:path';
 import { ROOT } from '../../lib/engine.mjs';
-import { browserParameters } from '../../../fixtures/cards.js';
+import subscriptions from '../../../fixtures/subscriptions.js';
 import { SUBJECT_ID } from '../../../fixtures/subjects.js';
 import { byId } from '../subject/lib.mjs';
 
@@ -12,70 +12,35 @@ export { byId, fromItem, emptyOnes } from '../subject/lib.mjs';
 
 const require = nodeRequire;
 
-// Card data used by the subscription tests. No other fixture contains these digits, so a test can
-// search every output and error for them.
-export const CARD_NUMBER = '4111111111111111';
-export const SECURITY_CODE = '737';
-
 export { SUBJECT_ID };
-export const TO_ACCOUNT_ID = '0b5e7c2a-1f3d-4a8e-9c61-000000000001';
-export const FROM_ACCOUNT_ID = '0b5e7c2a-1f3d-4a8e-9c61-000000000002';
-export const SUBSCRIPTION_ID = '6d2f1a3b-8c4e-4b7a-9f10-3e5d7c9b1a20';
 
 /** What the node adds to the meta of a subscription it creates: the payment's identity. */
 export const IDENTITY = { n8n_facilitapay_ref: expect.stringMatching(/^run:/) };
 
-export const cardParameters = {
-	cardNumber: CARD_NUMBER,
-	cardExpirationDate: '08/2099',
-	cardBrand: 'visa',
-	cardSecurityCode: SECURITY_CODE,
-	fullname: 'Maria Silva',
-};
+// The card, the subscriptions and the challenge of every subscription test
+// (test/fixtures/subscriptions.js), with the Subject and Subscription fields as resource locators.
+export {
+	CARD_NUMBER,
+	SECURITY_CODE,
+	TO_ACCOUNT_ID,
+	FROM_ACCOUNT_ID,
+	SUBSCRIPTION_ID,
+	cardParameters,
+	sentSubscription,
+	sentCard,
+} from '../../../fixtures/subscriptions.js';
 
-export const cardSubscription = (overrides = {}) => ({
-	resource: 'subscription',
-	operation: 'create',
-	paymentMethod: 'card',
-	subjectId: byId(SUBJECT_ID),
-	value: '49.90',
-	frequency: 'month',
-	cycles: 12,
-	toBankAccountId: TO_ACCOUNT_ID,
-	...cardParameters,
-	cardType: 'credit',
-	dfReferenceId: 'df-session-0001',
-	mcc: '8999',
-	...browserParameters,
-	additionalFields: {},
-	...overrides,
-});
+export const cardSubscription = (overrides = {}) =>
+	subscriptions.cardSubscription({ subjectId: byId(SUBJECT_ID), ...overrides });
 
-export const pixSubscription = (overrides = {}) => ({
-	resource: 'subscription',
-	operation: 'create',
-	paymentMethod: 'automaticPix',
-	subjectId: byId(SUBJECT_ID),
-	value: '49.90',
-	frequency: 'month',
-	cycles: 12,
-	toBankAccountId: TO_ACCOUNT_ID,
-	fromBankAccountId: FROM_ACCOUNT_ID,
-	additionalFields: {},
-	...overrides,
-});
+export const pixSubscription = (overrides = {}) =>
+	subscriptions.pixSubscription({ subjectId: byId(SUBJECT_ID), ...overrides });
 
-export const threedsChallenge = (overrides = {}) => ({
-	resource: 'subscription',
-	operation: 'submitThreedsChallenge',
-	subscriptionId: byId(SUBSCRIPTION_ID),
-	...cardParameters,
-	...overrides,
-});
-
-/** The subscription a request sent, and its card. */
-export const sentSubscription = (request) => request.body.subscription;
-export const sentCard = (request) => sentSubscription(request).from_card;
+export const threedsChallenge = (overrides = {}) =>
+	subscriptions.threedsChallenge({
+		subscriptionId: byId(subscriptions.SUBSCRIPTION_ID),
+		...overrides,
+	});
 
 /**
  * For every test of the calling file: `fixClock(date)` sets the node's clock (the dist/ module
@@ -90,4 +55,16 @@ export function useNodeClock() {
 	return (date) => {
 		clock.now = () => new Date(date);
 	};
+}
+
+/**
+ * A run that ended without an error after one POST /subscriptions with the test token, its
+ * `subscription` the one given plus the node's identity meta.
+ */
+export function expectSubscriptionSent({ error, requests }, subscription) {
+	expect(error).toBeUndefined();
+	expect(requests).toHaveLength(1);
+	expect(requests[0]).toMatchObject({ method: 'POST', route: 'POST /subscriptions', query: {} });
+	expect(requests[0].headers.authorization).toBe('Bearer test-token');
+	expect(requests[0].body).toEqual({ subscription: { meta: IDENTITY, ...subscription } });
 }

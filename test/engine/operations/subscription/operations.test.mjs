@@ -9,6 +9,7 @@ import {
 	SUBSCRIPTION_ID,
 	threedsChallenge,
 } from './lib.mjs';
+import { expectOneRequest } from '../subject/lib.mjs';
 
 const GET = 'GET /subscriptions/:id';
 const LIST = 'GET /subscriptions';
@@ -35,8 +36,7 @@ describe('Subscription > Get', () => {
 			replies: { [GET]: { data: { id: SUBSCRIPTION_ID, status: 'active', subject_id: 's-1' } } },
 		});
 		expect(error).toBeUndefined();
-		expect(requests).toHaveLength(1);
-		expect(requests[0]).toMatchObject({
+		expectOneRequest(requests, {
 			method: 'GET',
 			route: GET,
 			params: { id: SUBSCRIPTION_ID },
@@ -158,12 +158,14 @@ describe('Subscription > Cancel', () => {
 			replies: { [CANCEL]: { data: { id: SUBSCRIPTION_ID, status: 'canceled' } } },
 		});
 		expect(requests).toHaveLength(1);
-		expect(requests[0]).toMatchObject({
-			method: 'PUT',
-			route: CANCEL,
-			params: { id: SUBSCRIPTION_ID },
-		});
-		expect(requests[0].body).toEqual({ reason: 'Customer asked to stop' });
+		expect(requests[0]).toMatchObject(
+			{
+				method: 'PUT',
+				route: CANCEL,
+				params: { id: SUBSCRIPTION_ID },
+			},
+			{ reason: 'Customer asked to stop' },
+		);
 		expect(items[0].json).toEqual({ id: SUBSCRIPTION_ID, status: 'canceled' });
 	});
 
@@ -264,21 +266,23 @@ describe('Subscription > Submit 3DS Challenge', () => {
 			),
 			replies: { [CHALLENGE]: { data: { id: SUBSCRIPTION_ID, status: 'pending' } } },
 		});
-		expect(requests).toHaveLength(1);
-		expect(requests[0]).toMatchObject({
-			method: 'POST',
-			route: CHALLENGE,
-			params: { id: SUBSCRIPTION_ID },
-		});
-		expect(requests[0].body).toEqual({
-			credit_card: {
-				card_number: CARD_NUMBER,
-				card_expiration_date: '08/2099',
-				card_brand: 'elo',
-				card_security_code: SECURITY_CODE,
-				fullname: 'Maria Silva',
+		expectOneRequest(
+			requests,
+			{
+				method: 'POST',
+				route: CHALLENGE,
+				params: { id: SUBSCRIPTION_ID },
 			},
-		});
+			{
+				credit_card: {
+					card_number: CARD_NUMBER,
+					card_expiration_date: '08/2099',
+					card_brand: 'elo',
+					card_security_code: SECURITY_CODE,
+					fullname: 'Maria Silva',
+				},
+			},
+		);
 		expect(items[0]).toEqual({
 			json: { id: SUBSCRIPTION_ID, status: 'pending' },
 			pairedItem: { item: 0 },

@@ -4,9 +4,10 @@
 // holding the transactions it is sent (for Idempotency Key lookups).
 import { nodeRequire } from '../../lib/nodeRequire.mjs';
 import path from 'node:path';
-import jsQR from 'jsqr';
 import { ROOT } from '../../lib/engine.mjs';
 import { reply } from '../../lib/operations.mjs';
+import { decodeMatrix, svgToMatrix } from '../../../fixtures/qrImage.js';
+import { SUBJECT_ID } from '../../../fixtures/subjects.js';
 
 const require = nodeRequire;
 
@@ -98,56 +99,11 @@ export function holdingService() {
 	};
 }
 
-/** An RGBA picture of a module matrix (black on white, a quiet zone), as a phone's camera sees it. */
-function renderMatrix(matrix, pixelsPerModule = 4, quietZone = 4) {
-	const side = (matrix.length + 2 * quietZone) * pixelsPerModule;
-	const data = new Uint8ClampedArray(side * side * 4).fill(255);
-	matrix.forEach((row, y) =>
-		row.forEach((isDark, x) => {
-			if (!isDark) return;
-			for (let py = 0; py < pixelsPerModule; py++) {
-				for (let px = 0; px < pixelsPerModule; px++) {
-					const offset =
-						(((y + quietZone) * pixelsPerModule + py) * side +
-							(x + quietZone) * pixelsPerModule +
-							px) *
-						4;
-					data[offset] = data[offset + 1] = data[offset + 2] = 0;
-				}
-			}
-		}),
-	);
-	return { data, width: side, height: side };
-}
-
-/** The module matrix an SVG of the node draws: its viewBox, quiet zone and path rectangles. */
-function svgToMatrix(svg) {
-	const viewBox = /viewBox="0 0 (\d+) (\d+)"/.exec(svg);
-	const scale = /transform="scale\(([\d.]+)\)"/.exec(svg);
-	const drawn = /<path[^>]* d="([^"]*)"/.exec(svg);
-	if (!viewBox || !drawn) throw new Error('Not an SVG drawn by qrToSvg');
-	const moduleSize = scale ? Number(scale[1]) : 1;
-	const sideModules = Number(viewBox[1]) / moduleSize;
-	const rects = [...drawn[1].matchAll(/M(\d+) (\d+)h(\d+)v1h-\d+z/g)].map((m) =>
-		m.slice(1).map(Number),
-	);
-	const quietZone = Math.min(...rects.map(([x]) => x));
-	const size = sideModules - 2 * quietZone;
-	const matrix = Array.from({ length: size }, () => new Array(size).fill(false));
-	for (const [x, y, width] of rects) {
-		for (let i = 0; i < width; i++) matrix[y - quietZone][x - quietZone + i] = true;
-	}
-	return { matrix, quietZone };
-}
-
 /** The text a phone reads from the SVG image in an item's binary field. */
 export function scan(item, property = 'qrCode') {
 	const svg = Buffer.from(item.binary[property].data, 'base64').toString('utf8');
 	const { matrix, quietZone } = svgToMatrix(svg);
-	const { data, width, height } = renderMatrix(matrix);
-	const result = jsQR(data, width, height, { inversionAttempts: 'dontInvert' });
-	const decoded = result && { text: result.data, bytes: Buffer.from(result.binaryData) };
-	return { svg, quietZone, decoded };
+	return { svg, quietZone, decoded: decodeMatrix(matrix) };
 }
 
 /** The account a card payment of the tests pays into. */
@@ -167,6 +123,36 @@ export const cardPayment = (overrides = {}) => ({
 	cardBrand: 'visa',
 	cardSecurityCode: '123',
 	fullname: 'Maria da Silva',
+	additionalFields: {},
+	...overrides,
+});
+
+/**
+ * A run that ended without an error after a POST /transactions whose `transaction` is the one
+ * given, with the node's identity meta and the test subject.
+ */
+export function expectTransactionSent({ error, requests }, transaction) {
+	expect(error).toBeUndefined();
+	expect(requests[0]).toMatchObject({ method: 'POST', route: 'POST /transactions' });
+	expect(requests[0].body).toEqual({
+		transaction: { meta: IDENTITY, subject_id: SUBJECT_ID, ...transaction },
+	});
+}
+
+/** A Mexican customer's account and the partner's MXN cash-in account. */
+export const MXN_REAL = '0b5e7c2a-1f3d-4a8e-9c61-000000000010';
+export const MXN_CASH_IN = '0b5e7c2a-1f3d-4a8e-9c61-000000000011';
+
+/** Transaction > Create Local Pay-In's parameters: 1,500.00 MXN into the MXN cash-in account. */
+export const payIn = (overrides = {}) => ({
+	resource: 'transaction',
+	operation: 'createPayIn',
+	subjectId: SUBJECT_ID,
+	currency: 'MXN',
+	exchangeCurrency: 'MXN',
+	value: '1500.00',
+	fromBankAccountId: MXN_REAL,
+	toBankAccountId: MXN_CASH_IN,
 	additionalFields: {},
 	...overrides,
 });

@@ -2,7 +2,7 @@
 // FacilitaPay scripted by route.
 import subjects from '../../../fixtures/subjects.js';
 import { skipRetryWaits, useOperations } from '../../lib/operations.mjs';
-import { fixClock, sent } from './lib.mjs';
+import { fixClock, payIn, sent } from './lib.mjs';
 
 const { SUBJECT_ID } = subjects;
 const CREATE = 'POST /transactions';
@@ -122,17 +122,11 @@ describe('Metadata (JSON) on every new transaction', () => {
 
 	it('Create Local Pay-In refuses meta inside Extra Transaction Fields (use Metadata)', async () => {
 		const { error, requests } = await op.run({
-			parameters: {
-				resource: 'transaction',
-				operation: 'createPayIn',
-				subjectId: SUBJECT_ID,
-				currency: 'MXN',
-				exchangeCurrency: 'MXN',
-				value: '1500.00',
+			parameters: payIn({
 				fromBankAccountId: ACCOUNT,
 				toBankAccountId: ACCOUNT,
 				additionalFields: { extraFields: '{"meta": {"a": 1}}' },
-			},
+			}),
 			replies: { [CREATE]: { data: {} } },
 		});
 		expect(requests).toHaveLength(0);

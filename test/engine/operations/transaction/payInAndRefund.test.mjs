@@ -2,59 +2,39 @@
 // by route.
 import subjects from '../../../fixtures/subjects.js';
 import { reply, skipRetryWaits, useOperations } from '../../lib/operations.mjs';
-import { IDENTITY, sent } from './lib.mjs';
+import { expectTransactionSent, IDENTITY, MXN_CASH_IN, MXN_REAL, payIn, sent } from './lib.mjs';
 
 const { SUBJECT_ID } = subjects;
 const CREATE = 'POST /transactions';
 const REFUND = 'GET /transactions/:id/refund_received_transaction/:refundId';
-const MXN_REAL = '0b5e7c2a-1f3d-4a8e-9c61-000000000010';
-const MXN_CASH_IN = '0b5e7c2a-1f3d-4a8e-9c61-000000000011';
 
 const op = useOperations();
 skipRetryWaits();
 
-const payIn = (overrides = {}) => ({
-	resource: 'transaction',
-	operation: 'createPayIn',
-	subjectId: SUBJECT_ID,
-	currency: 'MXN',
-	exchangeCurrency: 'MXN',
-	value: '1500.00',
-	fromBankAccountId: MXN_REAL,
-	toBankAccountId: MXN_CASH_IN,
-	additionalFields: {},
-	...overrides,
-});
+/** Create Local Pay-In answered by FacilitaPay with a pending transaction 'tx-1' holding `data`. */
+const runPayIn = (data) =>
+	op.run({
+		parameters: payIn(),
+		replies: { [CREATE]: { data: { id: 'tx-1', status: 'pending', ...data } } },
+	});
 
 describe('Transaction > Create Local Pay-In', () => {
 	it('Mexico: sends POST /transactions and outputs the dynamic CLABE of payment_info', async () => {
-		const { items, requests, error } = await op.run({
-			parameters: payIn(),
-			replies: {
-				[CREATE]: {
-					data: {
-						id: 'tx-1',
-						status: 'pending',
-						value: '1500.00',
-						payment_info: { dynamic_clabe: '646180110400000007' },
-					},
-				},
-			},
+		const { items, requests, error } = await runPayIn({
+			value: '1500.00',
+			payment_info: { dynamic_clabe: '646180110400000007' },
 		});
-		expect(error).toBeUndefined();
 		expect(requests).toHaveLength(1);
-		expect(requests[0]).toMatchObject({ method: 'POST', route: CREATE });
-		expect(requests[0].body).toEqual({
-			transaction: {
-				meta: IDENTITY,
-				subject_id: SUBJECT_ID,
+		expectTransactionSent(
+			{ error, requests },
+			{
 				from_bank_account_id: MXN_REAL,
 				to_bank_account_id: MXN_CASH_IN,
 				currency: 'MXN',
 				exchange_currency: 'MXN',
 				value: '1500.00',
 			},
-		});
+		);
 		expect(items[0].json).toMatchObject({
 			id: 'tx-1',
 			dynamic_clabe: '646180110400000007',
@@ -64,18 +44,9 @@ describe('Transaction > Create Local Pay-In', () => {
 	});
 
 	it('Mexico: the dynamic CLABE comes with its validity, 30 days from FacilitaPay’s own timestamp (microseconds, no zone)', async () => {
-		const { items } = await op.run({
-			parameters: payIn(),
-			replies: {
-				[CREATE]: {
-					data: {
-						id: 'tx-1',
-						status: 'pending',
-						inserted_at: '2025-07-09T13:51:30.989491',
-						payment_info: { dynamic_clabe: '646180110400000007' },
-					},
-				},
-			},
+		const { items } = await runPayIn({
+			inserted_at: '2025-07-09T13:51:30.989491',
+			payment_info: { dynamic_clabe: '646180110400000007' },
 		});
 		expect(items[0].json).toMatchObject({
 			dynamic_clabe: '646180110400000007',

@@ -1,29 +1,18 @@
 // Transaction > Create PSE Payment and Create SPEI Dynamic CLABE on n8n's engine, against a
 // FacilitaPay scripted by route.
 import subjects from '../../../fixtures/subjects.js';
+import { psePaymentParameters, pseBody, USD_CASH_IN } from '../../../fixtures/transactions.js';
 import { skipRetryWaits, useOperations } from '../../lib/operations.mjs';
-import { sent } from './lib.mjs';
+import { IDENTITY, sent } from './lib.mjs';
 
 const { SUBJECT_ID } = subjects;
 const CREATE = 'POST /transactions';
-const USD_CASH_IN = '0b5e7c2a-1f3d-4a8e-9c61-000000000105';
 const MXN_CASH_IN = '0b5e7c2a-1f3d-4a8e-9c61-000000000102';
 
 const op = useOperations();
 skipRetryWaits();
 
-const pse = (overrides = {}) => ({
-	resource: 'transaction',
-	operation: 'createPsePayment',
-	subjectId: SUBJECT_ID,
-	value: '200000.00',
-	exchangeCurrency: 'USD',
-	toBankAccountId: USD_CASH_IN,
-	financialInstitutionCode: { __rl: true, mode: 'list', value: '1007' },
-	redirectUrl: 'https://shop.example.co/paid',
-	paymentDescription: 'Order 77',
-	...overrides,
-});
+const pse = (overrides) => psePaymentParameters(SUBJECT_ID, overrides);
 
 const spei = (overrides = {}) => ({
 	resource: 'transaction',
@@ -57,22 +46,10 @@ describe('Transaction > Create PSE Payment (Colombia)', () => {
 		expect(error).toBeUndefined();
 		expect(requests).toHaveLength(1);
 		expect(requests[0]).toMatchObject({ method: 'POST', route: CREATE });
-		expect(requests[0].body).toEqual({
-			transaction: {
-				subject_id: SUBJECT_ID,
-				to_bank_account_id: USD_CASH_IN,
-				currency: 'COP',
-				exchange_currency: 'USD',
-				value: '200000.00',
-				from_pse: {
-					financial_institution_code: '1007',
-					redirect_url: 'https://shop.example.co/paid',
-					payment_description: 'Order 77',
-				},
-				// The payment's identity travels with it (docs/money.md).
-				meta: { n8n_facilitapay_ref: expect.stringMatching(/^run:/) },
-			},
-		});
+		expect(requests[0].body).toEqual(
+			// The payment's identity travels with it (docs/money.md).
+			pseBody(SUBJECT_ID, USD_CASH_IN, {}, { meta: IDENTITY }),
+		);
 		expect(items[0].json).toMatchObject({
 			payment_url: 'https://pse.example/pay/1',
 			payment_url_valid_until: '2025-07-09T14:12:30Z',

@@ -4,7 +4,7 @@ import brCodes from '../../../fixtures/brCode.js';
 import subjects from '../../../fixtures/subjects.js';
 import transactions from '../../../fixtures/transactions.js';
 import { reply, skipRetryWaits, useOperations } from '../../lib/operations.mjs';
-import { dist, IDENTITY, sent } from './lib.mjs';
+import { dist, expectTransactionSent, sent } from './lib.mjs';
 
 const { dynamicBrCode } = brCodes;
 const { SUBJECT_ID } = subjects;
@@ -90,14 +90,10 @@ describe('Transaction > Create Dynamic PIX', () => {
 				},
 			},
 		});
-		expect(error).toBeUndefined();
 		expect(requests).toHaveLength(1);
-		expect(requests[0]).toMatchObject({ method: 'POST', route: CREATE });
-		expect(requests[0].headers.authorization).toBe('Bearer test-token');
-		expect(requests[0].body).toEqual({
-			transaction: {
-				meta: IDENTITY,
-				subject_id: SUBJECT_ID,
+		expectTransactionSent(
+			{ error, requests },
+			{
 				from_bank_account_id: BRL_PIX,
 				to_bank_account_id: USD_DEST,
 				currency: 'BRL',
@@ -106,7 +102,8 @@ describe('Transaction > Create Dynamic PIX', () => {
 				use_dynamic_pix: true,
 				dynamic_pix_expires_at: expires,
 			},
-		});
+		);
+		expect(requests[0].headers.authorization).toBe('Bearer test-token');
 		expect(items[0].json).toMatchObject({
 			id: 'tx-1',
 			pix_code: code,
@@ -197,19 +194,16 @@ describe('Transaction > Create Boleto, Payout, Checkout', () => {
 				[CREATE]: { data: { id: 'b-1', url_pdf: 'x', bar_code: '1', digital_line: '2' } },
 			},
 		});
-		expect(error).toBeUndefined();
-		expect(requests[0]).toMatchObject({ method: 'POST', route: CREATE });
-		expect(requests[0].body).toEqual({
-			transaction: {
-				meta: IDENTITY,
-				subject_id: SUBJECT_ID,
+		expectTransactionSent(
+			{ error, requests },
+			{
 				to_bank_account_id: USD_DEST,
 				currency: 'BRL',
 				exchange_currency: 'USD',
 				value: '99.90',
 				from_boleto: { expire_at: day(3) },
 			},
-		});
+		);
 		expect(items[0].json.bar_code).toBe('1');
 	});
 
@@ -227,19 +221,16 @@ describe('Transaction > Create Boleto, Payout, Checkout', () => {
 			parameters: payoutParameters('250.00'),
 			replies: { [CREATE]: { data: { id: 'p-1' } } },
 		});
-		expect(error).toBeUndefined();
-		expect(requests[0]).toMatchObject({ method: 'POST', route: CREATE });
-		expect(requests[0].body).toEqual({
-			transaction: {
-				meta: IDENTITY,
-				subject_id: SUBJECT_ID,
+		expectTransactionSent(
+			{ error, requests },
+			{
 				from_bank_account_id: USD_CASHOUT,
 				to_bank_account_id: CUSTOMER,
 				currency: 'USD',
 				exchange_currency: 'BRL',
 				value: '250.00',
 			},
-		});
+		);
 	});
 
 	it('Create Card Checkout posts to /transactions/checkout without a wrapper', async () => {

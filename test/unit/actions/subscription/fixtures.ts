@@ -1,66 +1,7 @@
-import type { IDataObject } from 'n8n-workflow';
-
-import { browserParameters } from '../../../fixtures/cards';
-import { SUBJECT_ID } from '../../../fixtures/subjects';
-
-// Card data used by the subscription tests. No other fixture contains these digits, so a test can
-// search every output and error for them.
-export const CARD_NUMBER = '4111111111111111';
-export const MASKED_CARD_NUMBER = '**** **** **** 1111';
-export const SECURITY_CODE = '737';
-
-export { SUBJECT_ID };
-export const TO_ACCOUNT_ID = '0b5e7c2a-1f3d-4a8e-9c61-000000000001';
-export const FROM_ACCOUNT_ID = '0b5e7c2a-1f3d-4a8e-9c61-000000000002';
-export const SUBSCRIPTION_ID = '6d2f1a3b-8c4e-4b7a-9f10-3e5d7c9b1a20';
-
-export const cardParameters: IDataObject = {
-	cardNumber: CARD_NUMBER,
-	cardExpirationDate: '08/2099',
-	cardBrand: 'visa',
-	cardSecurityCode: SECURITY_CODE,
-	fullname: 'Maria Silva',
-};
-
-export const cardSubscription = (overrides: IDataObject = {}): IDataObject => ({
-	resource: 'subscription',
-	operation: 'create',
-	paymentMethod: 'card',
-	subjectId: SUBJECT_ID,
-	value: '49.90',
-	frequency: 'month',
-	cycles: 12,
-	toBankAccountId: TO_ACCOUNT_ID,
-	...cardParameters,
-	cardType: 'credit',
-	dfReferenceId: 'df-session-0001',
-	mcc: '8999',
-	...browserParameters,
-	additionalFields: {},
-	...overrides,
-});
-
-export const pixSubscription = (overrides: IDataObject = {}): IDataObject => ({
-	resource: 'subscription',
-	operation: 'create',
-	paymentMethod: 'automaticPix',
-	subjectId: SUBJECT_ID,
-	value: '49.90',
-	frequency: 'month',
-	cycles: 12,
-	toBankAccountId: TO_ACCOUNT_ID,
-	fromBankAccountId: FROM_ACCOUNT_ID,
-	additionalFields: {},
-	...overrides,
-});
-
-export const threedsChallenge = (overrides: IDataObject = {}): IDataObject => ({
-	resource: 'subscription',
-	operation: 'submitThreedsChallenge',
-	subscriptionId: SUBSCRIPTION_ID,
-	...cardParameters,
-	...overrides,
-});
+// The card, the subscriptions and the 3-D Secure challenge of the subscription tests: one module
+// for the unit and the engine tests, test/fixtures/subscriptions.js.
+export * from '../../../fixtures/subscriptions';
+export { SUBJECT_ID } from '../../../fixtures/subjects';
 
 /**
  * Everything a user could read from a failed run: message, description, the error as n8n
@@ -82,9 +23,3 @@ export function everythingIn(error: unknown): string {
 		.join('\n')
 		.replace(/"timestamp":\d+/g, '"timestamp":0');
 }
-
-/** The subscription a request sent, and its card. */
-export const sentSubscription = (request: { body?: unknown }) =>
-	(request.body as IDataObject).subscription as IDataObject;
-export const sentCard = (request: { body?: unknown }) =>
-	sentSubscription(request).from_card as IDataObject;
