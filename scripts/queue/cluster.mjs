@@ -39,7 +39,7 @@ import { newRunDir, pidsFileOf } from './runs.mjs';
 
 /**
  * The n8n of the cluster: 2.x (n8n-runtime's v2); FACILITAPAY_QUEUE_N8N=v1 runs 1.x instead, for
- * comparing a behaviour of n8n's queue mode between the two (e.g. test/queue/7-saved-points).
+ * comparing a behaviour of n8n's queue mode between the two (e.g. test/queue/7-keys-across-workers, whose first version saved points in static data).
  * @type {'v2'|'v1'}
  */
 const N8N_VERSION = process.env.FACILITAPAY_QUEUE_N8N === 'v1' ? 'v1' : 'v2';

@@ -59,7 +59,7 @@ const posts = (requests) => requests.filter((request) => request.method === 'POS
 describe("A keyed payout never writes the workflow's static data", () => {
 	// n8n 2.41.1 in queue mode runs a webhook execution on a worker with EMPTY static data and
 	// saves the whole column when a node changed it: a write here erased a FacilitaPay Trigger's
-	// registration in the same workflow (test/queue/7-saved-points.test.mjs, docs/money.md). And an
+	// registration in the same workflow (test/queue/7-keys-across-workers.test.mjs, docs/money.md). And an
 	// execution saves its copy at its end, rolling back what a running trigger saved meanwhile.
 	test('static data as it came in, after a first keyed payout, a repeat and a restart', async () => {
 		const service = facilitaPay(1_150);
