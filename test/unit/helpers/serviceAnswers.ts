@@ -17,9 +17,3 @@ export function httpError(status: number, body: unknown, headers: Record<string,
 	});
 	return new NodeApiError(testNode, cause as unknown as JsonObject);
 }
-
-/** What it throws when the connection fails (no answer at all). */
-export function connectionError(code: string) {
-	const cause = Object.assign(new Error(`${code} while talking to the server`), { code });
-	return new NodeApiError(testNode, cause as unknown as JsonObject);
-}

@@ -5,7 +5,7 @@ import type { IDataObject } from 'n8n-workflow';
 
 import { FacilitaPay } from '../../../nodes/FacilitaPay/FacilitaPay.node';
 import { maskCardData } from '../../../nodes/FacilitaPay/security/cardData';
-import { CARD_NUMBER, SECURITY_CODE } from '../actions/subscription/fixtures';
+import { CARD_NUMBER, SECURITY_CODE } from '../../fixtures/subscriptions';
 
 describe('Card data in the node’s description', () => {
 	const properties = new FacilitaPay().description.properties;
