@@ -23,6 +23,7 @@ export type { PageOptions } from './paging';
 export { apiRequestAllItems, SERVICE_PAGE_SIZE } from './paging';
 export { errorFromFacts, setFacts } from './errors';
 export { AdaptiveLimiter } from './limiter';
+export { accountOf } from './account';
 export {
 	bearerToken,
 	noteRefusedToken,

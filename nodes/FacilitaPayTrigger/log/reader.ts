@@ -2,7 +2,8 @@ import type { IDataObject, ITriggerFunctions } from 'n8n-workflow';
 import { sleep } from 'n8n-workflow';
 
 import type { ApiRequest, FacilitaPayContext, RunState } from '../../FacilitaPay/transport';
-import { apiRequest, beginRun } from '../../FacilitaPay/transport';
+import { accountOf, apiRequest, beginRun, CREDENTIAL_TYPE } from '../../FacilitaPay/transport';
+import { publishLogPage } from '../../FacilitaPay/logFeed';
 import { isEventSelected } from '../events';
 import { clock } from '../../FacilitaPay/clock';
 import { LOG } from '../texts';
@@ -86,6 +87,8 @@ export class LogReader {
 	/** Whether the log lists KYC payloads (then it settles them, and no subject is read). */
 	private kycListed = false;
 	private sweptAt: number | undefined;
+	/** The account the credentials reach now (read at each pass): the log feed's key. */
+	private account: string | undefined;
 	private readonly run: RunState = beginRun({ concurrency: EMIT_CONCURRENCY, timeoutMs: 30_000 });
 	/** Resolves when the loop has ended (after stop()). */
 	done: Promise<void> = Promise.resolve();
@@ -161,7 +164,10 @@ export class LogReader {
 			{ method: 'GET', path: '/notifications', qs, retry: 'safe' },
 			this.run,
 		);
-		return list(answer);
+		const page = list(answer);
+		// One read serves every listener of this account in the process (waiting payments).
+		if (this.account !== undefined) publishLogPage(this.account, page);
+		return page;
 	}
 
 	/** The log state, set to the newest record now when the trigger never set it. */
@@ -179,10 +185,20 @@ export class LogReader {
 		return state;
 	}
 
+	/** The account the credentials reach, or undefined when they cannot be read now. */
+	private async currentAccount(): Promise<string | undefined> {
+		try {
+			return accountOf(await this.ctx.getCredentials(CREDENTIAL_TYPE));
+		} catch {
+			return undefined;
+		}
+	}
+
 	/** One pass: every page after the cursor, then the look back and the failed sweep when due. */
 	async cycle(): Promise<void> {
 		const staticData = this.ctx.getWorkflowStaticData('node');
 		const ours = productionUrls(staticData, this.ctx.getInstanceId());
+		this.account = await this.currentAccount();
 		this.lastReadAt = this.deps.now();
 		this.prompted = false;
 		if (ours.length === 0) return;

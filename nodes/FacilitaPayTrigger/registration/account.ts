@@ -1,21 +1,10 @@
-import { createHash } from 'crypto';
-import type { ICredentialDataDecryptedObject } from 'n8n-workflow';
-
 import type { RetryOptions } from '../../FacilitaPay/transport';
-import { credentialBaseUrl, defaultRetryOptions } from '../../FacilitaPay/transport';
+import { defaultRetryOptions } from '../../FacilitaPay/transport';
+
+export { accountOf } from '../../FacilitaPay/transport';
 
 /** One registration read (the newest record, ownership) may take this long. */
 export const READ_TIMEOUT_MS = 7_000;
-
-/** The FacilitaPay account the credentials reach: the service and a digest of who signs in. */
-export function accountOf(credentials: ICredentialDataDecryptedObject): string {
-	const who =
-		credentials.authentication === 'usernamePassword'
-			? String(credentials.username ?? '')
-			: String(credentials.accessToken ?? '');
-	const digest = createHash('sha256').update(who).digest('hex').slice(0, 16);
-	return `${credentialBaseUrl(credentials)}|${digest}`;
-}
 
 /** Reads retried once at most after a failure; 429s as long as the deadline allows. */
 export function readRetryOptions(deadline: number): RetryOptions {
