@@ -19,6 +19,7 @@ export {
 	lookupsFor,
 	nowhere,
 	RecordLookups,
+	subjectTransactions,
 	subscriptionStatus,
 	transactionStatus,
 	undeclared,
