@@ -31,6 +31,7 @@ import type { FindSentResult, RecordPlace } from './types';
 import { isVoid } from './types';
 import type { ListCache } from './listCache';
 import { sentMemory } from './sentMemory';
+import { memoryScope } from './scope';
 import { type Read, readAll, readOne } from './reads';
 import { isObject, textOf } from './records';
 import { findSubscriptionState } from './subscriptions';
@@ -157,18 +158,24 @@ export class RecordLookups {
 	 */
 	constructor(
 		private readonly read: Read,
-		private readonly cache?: { lists: ListCache; scope: string | Promise<string> },
+		private readonly cache?: {
+			lists: ListCache;
+			/** The account the lists are read at (transport's accountOf). */
+			account: string | Promise<string>;
+			/** The credential's ID: the memory is kept per credential and account. */
+			credentialId?: string;
+		},
 	) {}
 
-	/** The account the lists are read at (undefined without a cache). */
+	/** The memory's scope of the lists (undefined without a cache). */
 	private async scope(): Promise<string | undefined> {
-		return this.cache ? await this.cache.scope : undefined;
+		if (!this.cache) return undefined;
+		return memoryScope(this.cache.credentialId ?? '', await this.cache.account);
 	}
 
 	/** FacilitaPay's time now, by its clock (the Date of the answers just read). */
 	private async readAt(): Promise<number | undefined> {
-		const scope = await this.scope();
-		return scope === undefined ? undefined : serviceNow(scope);
+		return this.cache ? serviceNow(await this.cache.account) : undefined;
 	}
 
 	/**
@@ -358,6 +365,10 @@ export class RecordLookups {
  * Nothing is kept in the workflow's static data: see docs/money.md ("How far back a lookup reads")
  * for why a node that moves money must not write it.
  */
-export function lookupsFor(read: Read, account: string | Promise<string>): RecordLookups {
-	return new RecordLookups(read, { lists: sentMemory.lists, scope: account });
+export function lookupsFor(
+	read: Read,
+	account: string | Promise<string>,
+	credentialId = '',
+): RecordLookups {
+	return new RecordLookups(read, { lists: sentMemory.lists, account, credentialId });
 }

@@ -30,6 +30,7 @@ import {
 	voidedNote,
 } from './words';
 import { SETTLE_WINDOW_MS } from './settle';
+import { memoryScope } from './scope';
 import type { SentMemory } from './sentMemory';
 import { recordIdOf, sentMemory } from './sentMemory';
 
@@ -79,7 +80,11 @@ export class MoneyRun {
 	 * so a credential edited from Sandbox to Production is another account.
 	 */
 	private scope = '';
+	/** The account alone: n8n's store is shared by every process (and credential) reaching it. */
+	private accountName = '';
 	private account: Promise<string>;
+	/** The credential's ID: this process's memory is kept per credential and account. */
+	private readonly credentialId: string;
 
 	private constructor(
 		private readonly ctx: IExecuteFunctions,
@@ -89,7 +94,8 @@ export class MoneyRun {
 		private readonly runIndex: number,
 	) {
 		const node = ctx.getNode();
-		this.account = Promise.resolve(node.credentials?.[CREDENTIAL_TYPE]?.id ?? CREDENTIAL_TYPE);
+		this.credentialId = node.credentials?.[CREDENTIAL_TYPE]?.id ?? CREDENTIAL_TYPE;
+		this.account = Promise.resolve('');
 	}
 
 	static begin(
@@ -183,7 +189,7 @@ export class MoneyRun {
 
 	/** A key of n8n's store (`A:`, `D:`, `K:`, `F:`), for the account the run speaks for. */
 	private stored(kind: 'A' | 'D' | 'K' | 'F', ref: string, print?: string): string {
-		return `${kind}:${ref}${print === undefined ? '' : `:${print}`}@${this.scope}`;
+		return `${kind}:${ref}${print === undefined ? '' : `:${print}`}@${this.accountName}`;
 	}
 
 	/** Whether this item's request may be sent, or what it already got. */
@@ -206,12 +212,13 @@ export class MoneyRun {
 				);
 			return { kind: 'notSent', json: sameKeyInRun(item, first) };
 		}
-		this.scope = await this.account;
+		this.accountName = await this.account;
+		this.scope = memoryScope(this.credentialId, this.accountName);
 		const key = this.memoryKey(ref);
 		// One identity at a time in this process: a second run waits for the first one's outcome.
 		while (this.memory.get(key)?.state === 'sending') await this.memory.whenSettled(key);
 		const remembered = this.memory.get(key);
-		if (remembered?.state === 'done' && !(item.idempotencyKey !== undefined && findable(item))) {
+		if (remembered?.state === 'done') {
 			const print = this.prints.get(item.itemIndex);
 			if (
 				print !== undefined &&
@@ -223,6 +230,8 @@ export class MoneyRun {
 					item,
 					recordText(recordFrom(remembered.answer, remembered.recordId) ?? {}),
 				);
+		}
+		if (remembered?.state === 'done' && !(item.idempotencyKey !== undefined && findable(item))) {
 			if (ref.startsWith('run:') && this.original && remembered.answer !== undefined)
 				return { kind: 'replay', answer: remembered.answer };
 			return {
@@ -534,7 +543,7 @@ export class MoneyRun {
 		const facts = factsOf(error);
 		if (facts?.outcome === 'unknown') {
 			// When it failed, by FacilitaPay's clock (its answers' Date; this process's when none came).
-			const at = serviceNow(this.scope) ?? Date.now();
+			const at = serviceNow(this.accountName) ?? Date.now();
 			this.memory.set(this.memoryKey(ref), { state: 'unknown', at });
 			this.chain.unknownOutcome(item, at);
 			this.chain.opened(item, undefined, false);

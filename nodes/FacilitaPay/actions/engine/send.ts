@@ -1,7 +1,7 @@
 import type { IExecuteFunctions } from 'n8n-workflow';
 
 import type { RunSettings, RunState } from '../../transport';
-import { accountOfRun, apiRequest, beginRun, stopRun } from '../../transport';
+import { accountOfRun, apiRequest, beginRun, CREDENTIAL_TYPE, stopRun } from '../../transport';
 import { lookupsFor, MoneyRun } from '../../money';
 import type { OperationModule } from '../node.type';
 import type { Batch } from './check';
@@ -33,7 +33,11 @@ function beginMoney(
 	// The account the credentials reach: the money rule's memories and caches are keyed by it.
 	const account = accountOfRun(ctx, run);
 	account.catch(() => undefined);
-	const lookups = lookupsFor(async (read) => await apiRequest.call(ctx, read, undefined, run), account);
+	const lookups = lookupsFor(
+		async (read) => await apiRequest.call(ctx, read, undefined, run),
+		account,
+		ctx.getNode().credentials?.[CREDENTIAL_TYPE]?.id ?? '',
+	);
 	return MoneyRun.begin(ctx, moneyItems, {
 		runIndex,
 		account,

@@ -66,7 +66,7 @@ export async function prepare(this: IExecuteFunctions, i: number): Promise<ItemW
 		// after its newest record (money/lookups.ts): a loop of calls pays one page each.
 		send: 'reads',
 		perform: async (read, account) => {
-			const lookups = lookupsFor(read, account);
+			const lookups = lookupsFor(read, account, node.credentials?.facilitaPayApi?.id ?? '');
 			const result = await lookups.findEvery(place, ref);
 			if ('problem' in result)
 				throw new NodeOperationError(node, result.problem, { itemIndex: i });
