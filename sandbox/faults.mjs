@@ -5,7 +5,8 @@
  * matching requests through before the fault starts to fire. `late_commit`: a gateway answers 504
  * at once (`answer: "504"`, the default) or never (`"timeout"`: the connection is held, then reset
  * when the work is done), and the service does the work `ms` milliseconds later (real time,
- * default 3000): a payment written after its client was told it failed.
+ * default 3000; `answer_ms`: how long the gateway waits before its 504, default 0): a payment
+ * written after its client was told it failed.
  * A fault matches `"METHOD /api/v1/path/:param"` (the fastify route pattern) or `"*"`.
  */
 import { Errors, isBlank } from './validation.mjs';
@@ -61,6 +62,8 @@ export function createFaults({ random = Math.random } = {}) {
 			!LATE_COMMIT_ANSWERS.includes(String(body.answer))
 		)
 			errors.add('answer', `must be one of: ${LATE_COMMIT_ANSWERS.join(', ')}`);
+		if (kind === 'late_commit' && body.answer_ms !== undefined && !(Number(body.answer_ms) >= 0))
+			errors.add('answer_ms', 'must be a number of milliseconds ≥ 0 (before the 504)');
 		if (kind === 'latency' && !(Number(body.ms) >= 0))
 			errors.add('ms', "can't be blank for latency (milliseconds)");
 		check(errors);
@@ -71,6 +74,7 @@ export function createFaults({ random = Math.random } = {}) {
 			rate,
 			ms: body.ms === undefined ? (kind === 'late_commit' ? 3000 : null) : Number(body.ms),
 			answer: kind === 'late_commit' ? String(body.answer ?? '504') : null,
+			answer_ms: kind === 'late_commit' ? Number(body.answer_ms ?? 0) : null,
 			retry_after: body.retry_after === undefined ? null : Number(body.retry_after),
 			remaining: body.count ?? null,
 			skip: body.skip ?? 0,

@@ -198,7 +198,7 @@ export async function createSandbox(options = {}) {
 		if (!ctx.auth.verify(request.headers.authorization))
 			throw new ApiError(401, { error: 'invalid_token' });
 		const late = /** @type {any} */ (request).lateCommit;
-		if (late) return holdForLateCommit(request, reply, late);
+		if (late) return await holdForLateCommit(request, reply, late);
 	});
 
 	/**
@@ -206,7 +206,7 @@ export async function createSandbox(options = {}) {
 	 * nothing, and the service does the work `fault.ms` later (the same request, sent to the route
 	 * again by the sandbox itself): the entry of the request shows `committed_at` once it is done.
 	 */
-	function holdForLateCommit(request, reply, fault) {
+	async function holdForLateCommit(request, reply, fault) {
 		const entry = /** @type {any} */ (request).sandboxEntry;
 		const token = randomUUID();
 		lateCommits.add(token);
@@ -243,6 +243,7 @@ export async function createSandbox(options = {}) {
 			return reply;
 		}
 		if (entry) entry.status = 504;
+		if (fault.answer_ms > 0) await new Promise((resolve) => setTimeout(resolve, fault.answer_ms));
 		return reply
 			.code(504)
 			.type('text/html')
@@ -252,7 +253,8 @@ export async function createSandbox(options = {}) {
 	// Every API answer carries the sandbox's clock as its Date (FacilitaPay's own clock: the node
 	// reads how much time passed at FacilitaPay since a request of unknown outcome).
 	app.addHook('onSend', async (request, reply, payload) => {
-		if (request.url.startsWith(API_PREFIX)) reply.header('date', new Date(clock.now()).toUTCString());
+		if (request.url.startsWith(API_PREFIX))
+			reply.header('date', new Date(clock.now()).toUTCString());
 		return payload;
 	});
 

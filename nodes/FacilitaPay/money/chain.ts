@@ -100,9 +100,10 @@ export function parseChain(value: unknown, scopeSecret: string): Chain | undefin
 	if (parts.length !== 6 || parts[0] !== VERSION) return undefined;
 	const [, origin, meta, runs, lists, tag] = parts;
 	if (tag !== tagOf(scopeSecret, parts.slice(0, 5).join('|'))) return undefined;
-	const flags = /^([kd]?)(u?)(?:@([0-9a-z]{1,10}))?(?:#(\*|\d{1,4}\.\d{1,7}(?:,\d{1,4}\.\d{1,7})*))?$/.exec(
-		meta,
-	);
+	const flags =
+		/^([kd]?)(u?)(?:@([0-9a-z]{1,10}))?(?:#(\*|\d{1,4}\.\d{1,7}(?:,\d{1,4}\.\d{1,7})*))?$/.exec(
+			meta,
+		);
 	if (!/^[^|,~+]{1,64}$/.test(origin) || !flags) return undefined;
 	let parsedLists: ChainList[] | undefined = [];
 	if (lists === '*') parsedLists = undefined;

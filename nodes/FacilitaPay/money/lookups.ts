@@ -259,7 +259,8 @@ export class RecordLookups {
 		if ('cannotTell' in result) return { problem: result.cannotTell };
 		const records = 'found' in result ? (result.all ?? [result.found]) : [];
 		const scope = await this.scope();
-		const known = scope === undefined ? undefined : this.cache!.lists.get(`${scope}\u0000${place.list}`);
+		const known =
+			scope === undefined ? undefined : this.cache!.lists.get(`${scope}\u0000${place.list}`);
 		return { records, count: known?.count };
 	}
 

@@ -524,7 +524,9 @@ export class MoneyRun {
 		records.sort((a, b) => Number(String(b.id) === own) - Number(String(a.id) === own));
 		if (records.length < 2) return;
 		// Payments FacilitaPay shows canceled or failed no longer count (statuses read again by ID).
-		const judged = this.judge ? await this.judge(item.place, records).catch(() => records) : records;
+		const judged = this.judge
+			? await this.judge(item.place, records).catch(() => records)
+			: records;
 		const live = judged.filter((record) => !isVoid(record));
 		if (live.length > 1) {
 			// The next run looks the key up again (the user may cancel one meanwhile).

@@ -68,8 +68,7 @@ export async function prepare(this: IExecuteFunctions, i: number): Promise<ItemW
 		perform: async (read, account) => {
 			const lookups = lookupsFor(read, account, node.credentials?.facilitaPayApi?.id ?? '');
 			const result = await lookups.findEvery(place, ref);
-			if ('problem' in result)
-				throw new NodeOperationError(node, result.problem, { itemIndex: i });
+			if ('problem' in result) throw new NodeOperationError(node, result.problem, { itemIndex: i });
 			return { records: result.records, count: result.count, pages: lookups.pages };
 		},
 		output: (data) => {
