@@ -396,6 +396,8 @@ export class MoneyRun {
 		}
 		if (!findable(item) && !earlierUnknown)
 			return await this.byLedger(item, ref, result.cannotTell);
+		// FacilitaPay cannot be read now, but answered this process for this key: done.
+		if (answered) return undefined;
 		throw unknownError(
 			this.ctx.getNode(),
 			item,
