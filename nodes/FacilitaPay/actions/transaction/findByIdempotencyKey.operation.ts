@@ -2,7 +2,7 @@ import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 import { NodeOperationError } from 'n8n-workflow';
 
 import type { RecordPlace } from '../../money';
-import { IDENTITY_FIELD, lookupsFor, subjectTransactions } from '../../money';
+import { IDENTITY_FIELD, isVoid, lookupsFor, subjectTransactions } from '../../money';
 import { checkUuid } from '../../validation/uuid';
 import { requiredText, simplifyField, subjectIdField } from '../common/fields';
 import { requireValid } from '../common/input';
@@ -93,7 +93,7 @@ export async function prepare(this: IExecuteFunctions, i: number): Promise<ItemW
 					},
 				];
 			}
-			const live = carrying.filter((transaction) => !isVoidStatus(transaction.status));
+			const live = carrying.filter((transaction) => !isVoid(transaction));
 			return carrying.map((transaction) => ({
 				json: {
 					...(simplify ? simplifyTransaction(transaction) : transaction),
@@ -112,9 +112,4 @@ export async function prepare(this: IExecuteFunctions, i: number): Promise<ItemW
 			}));
 		},
 	};
-}
-
-function isVoidStatus(status: unknown): boolean {
-	const text = typeof status === 'string' ? status.trim().toLowerCase() : '';
-	return text === 'canceled' || text === 'cancelled' || text === 'failed';
 }
