@@ -5,7 +5,7 @@ import { onLogPage } from '../logFeed';
 import type { FacilitaPayContext, RunState } from '../transport';
 import { apiRequest, beginRun } from '../transport';
 import type { LogRecord } from './decide';
-import { asLogRecord, namedIds, recordDecision } from './decide';
+import { asLogRecord, namedIds, recordDecision, statusDecision } from './decide';
 import { signedBody } from './signature';
 
 /**
@@ -54,6 +54,8 @@ interface AccountWait {
 	cursorReady?: Promise<void>;
 	lastFedAt: number;
 	looping: boolean;
+	/** Whose charge is read next when the log is empty. */
+	turn: number;
 	context: FacilitaPayContext;
 	run: RunState;
 }
@@ -61,13 +63,15 @@ interface AccountWait {
 /** Counters the tests and the bench read. */
 export interface WaiterStats {
 	logReads: number;
+	/** Transactions read because the log is empty. */
+	chargeReads: number;
 	resumeCalls: number;
 	fedPages: number;
 }
 
 const waiter = {
 	accounts: new Map<string, AccountWait>(),
-	stats: { logReads: 0, resumeCalls: 0, fedPages: 0 } as WaiterStats,
+	stats: { logReads: 0, chargeReads: 0, resumeCalls: 0, fedPages: 0 } as WaiterStats,
 	stopListening: undefined as (() => void) | undefined,
 	now: (): number => Date.now(),
 };
@@ -187,7 +191,12 @@ async function tick(wait: AccountWait): Promise<void> {
 	if (now - wait.lastFedAt < FED_WITHIN_MS) return;
 	if (wait.cursor === undefined) {
 		await startCursor(wait);
-		if (wait.cursor === undefined) return;
+		if (wait.cursor === undefined) {
+			// The account's log is empty: FacilitaPay notifies no URL (nothing registered). The
+			// charges themselves are read instead, one per tick in turn.
+			await readOneCharge(wait);
+			return;
+		}
 	}
 	for (;;) {
 		const page = await readLog(wait, { last_id: wait.cursor, per_page: String(PAGE_SIZE) });
@@ -195,6 +204,31 @@ async function tick(wait: AccountWait): Promise<void> {
 		if (last) wait.cursor = last.id;
 		offer(wait, page);
 		if (page.length < PAGE_SIZE || wait.waiting.size === 0) break;
+	}
+}
+
+/** Without a log: one waited transaction read (in turn); decided by its status → the call. */
+async function readOneCharge(wait: AccountWait): Promise<void> {
+	const candidates: Array<[Waiting, string]> = [];
+	for (const w of wait.waiting)
+		for (const [id, isCheckout] of w.ids)
+			if (!isCheckout && !w.decided.has(id)) candidates.push([w, id]);
+	if (candidates.length === 0) return;
+	const [w, id] = candidates[wait.turn++ % candidates.length];
+	waiter.stats.chargeReads++;
+	const transaction = await apiRequest.call(
+		wait.context,
+		{ method: 'GET', path: `/transactions/${encodeURIComponent(id)}`, retry: 'safe' },
+		undefined,
+		wait.run,
+	);
+	if (
+		transaction &&
+		typeof transaction === 'object' &&
+		statusDecision(transaction as IDataObject)
+	) {
+		for (const other of wait.byId.get(id) ?? []) other.decided.add(id);
+		if (w.decided.size === w.ids.size) await call(wait, w, false);
 	}
 }
 
@@ -223,19 +257,7 @@ async function loop(account: string, wait: AccountWait): Promise<void> {
  * record now, unless the account is already read.
  */
 export async function prepareAccount(ctx: IExecuteFunctions, account: string): Promise<void> {
-	let wait = waiter.accounts.get(account);
-	if (!wait) {
-		wait = {
-			byId: new Map(),
-			waiting: new Set(),
-			lastFedAt: 0,
-			looping: false,
-			context: ctx,
-			run: beginRun({ concurrency: 2, timeoutMs: 30_000 }),
-		};
-		waiter.accounts.set(account, wait);
-	}
-	wait.context = ctx;
+	const wait = accountWait(ctx, account);
 	if (wait.cursor === undefined) {
 		wait.cursorReady ??= startCursor(wait).catch(() => {
 			wait.cursorReady = undefined;
@@ -244,22 +266,29 @@ export async function prepareAccount(ctx: IExecuteFunctions, account: string): P
 	}
 }
 
-/** Registers a waiting execution; the account's reading starts if it is not running. */
-export function register(ctx: IExecuteFunctions, registration: WaitRegistration): void {
-	listen();
-	let wait = waiter.accounts.get(registration.account);
+function accountWait(ctx: IExecuteFunctions, account: string): AccountWait {
+	let wait = waiter.accounts.get(account);
 	if (!wait) {
 		wait = {
 			byId: new Map(),
 			waiting: new Set(),
 			lastFedAt: 0,
 			looping: false,
+			turn: 0,
 			context: ctx,
 			run: beginRun({ concurrency: 2, timeoutMs: 30_000 }),
 		};
-		waiter.accounts.set(registration.account, wait);
+		waiter.accounts.set(account, wait);
 	}
+	// The newest context reads for the account (an older one's execution may be long gone).
 	wait.context = ctx;
+	return wait;
+}
+
+/** Registers a waiting execution; the account's reading starts if it is not running. */
+export function register(ctx: IExecuteFunctions, registration: WaitRegistration): void {
+	listen();
+	const wait = accountWait(ctx, registration.account);
 	const w: Waiting = {
 		...registration,
 		records: new Map(),
@@ -293,7 +322,7 @@ export function resetWaiter(): void {
 	for (const wait of waiter.accounts.values()) for (const w of wait.waiting) w.done = true;
 	for (const wait of waiter.accounts.values()) wait.waiting.clear();
 	waiter.accounts.clear();
-	waiter.stats = { logReads: 0, resumeCalls: 0, fedPages: 0 };
+	waiter.stats = { logReads: 0, chargeReads: 0, resumeCalls: 0, fedPages: 0 };
 	waiter.stopListening?.();
 	waiter.stopListening = undefined;
 }
