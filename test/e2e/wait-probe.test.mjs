@@ -128,11 +128,18 @@ for (const version of /** @type {const} */ (['v2', 'v1'])) {
 				);
 				await activateWorkflow(workflow.id, own.state);
 				const pix = await createDynamicPix(subjectId, '12.34', own.sb.state);
-				const started = await fetch(`${own.server.url}/webhook/${path}`, {
-					method: 'POST',
-					headers: { 'content-type': 'application/json' },
-					body: JSON.stringify({ id: pix.id }),
-				});
+				// 2.x publishes asynchronously: the webhook answers 404 until it is registered.
+				const started = await waitFor(
+					async () => {
+						const r = await fetch(`${own.server.url}/webhook/${path}`, {
+							method: 'POST',
+							headers: { 'content-type': 'application/json' },
+							body: JSON.stringify({ id: pix.id }),
+						});
+						return r.status === 404 ? null : r;
+					},
+					{ what: "the workflow's webhook to be registered", timeoutMs: 30_000, intervalMs: 500 },
+				);
 				expect(started.status).toBe(200);
 				const waiting = await waitFor(
 					async () =>

@@ -49,8 +49,10 @@ interface Waiting extends WaitRegistration {
 interface AccountWait {
 	byId: Map<string, Set<Waiting>>;
 	waiting: Set<Waiting>;
-	/** The last record read (our reads); undefined before the first. */
+	/** The last record read (our reads); undefined while the log was empty when first read. */
 	cursor?: string;
+	/** Whether the log was read once to place the cursor (then an undefined cursor: from the start). */
+	placed: boolean;
 	cursorReady?: Promise<void>;
 	lastFedAt: number;
 	looping: boolean;
@@ -108,7 +110,10 @@ async function readLog(wait: AccountWait, qs: IDataObject): Promise<unknown[]> {
 async function startCursor(wait: AccountWait): Promise<void> {
 	const newest = await readLog(wait, { order_by: 'desc', per_page: '1' });
 	const record = asLogRecord(newest[0]);
-	if (record && wait.cursor === undefined) wait.cursor = record.id;
+	if (!wait.placed) {
+		wait.placed = true;
+		if (record) wait.cursor = record.id;
+	}
 }
 
 /** Offers a page of the log: records naming a waited ID are kept; full waits are called. */
@@ -189,20 +194,21 @@ async function tick(wait: AccountWait): Promise<void> {
 	}
 	if (wait.waiting.size === 0) return;
 	if (now - wait.lastFedAt < FED_WITHIN_MS) return;
-	if (wait.cursor === undefined) {
-		await startCursor(wait);
+	if (!wait.placed) await startCursor(wait);
+	for (;;) {
+		const qs: IDataObject = { per_page: String(PAGE_SIZE) };
+		// An undefined cursor: the log was empty when first read, so all of it is new.
+		if (wait.cursor !== undefined) qs.last_id = wait.cursor;
+		const page = await readLog(wait, qs);
+		const last = asLogRecord(page[page.length - 1]);
+		if (last) wait.cursor = last.id;
+		offer(wait, page);
 		if (wait.cursor === undefined) {
 			// The account's log is empty: FacilitaPay notifies no URL (nothing registered). The
 			// charges themselves are read instead, one per tick in turn.
 			await readOneCharge(wait);
-			return;
+			break;
 		}
-	}
-	for (;;) {
-		const page = await readLog(wait, { last_id: wait.cursor, per_page: String(PAGE_SIZE) });
-		const last = asLogRecord(page[page.length - 1]);
-		if (last) wait.cursor = last.id;
-		offer(wait, page);
 		if (page.length < PAGE_SIZE || wait.waiting.size === 0) break;
 	}
 }
@@ -258,7 +264,7 @@ async function loop(account: string, wait: AccountWait): Promise<void> {
  */
 export async function prepareAccount(ctx: IExecuteFunctions, account: string): Promise<void> {
 	const wait = accountWait(ctx, account);
-	if (wait.cursor === undefined) {
+	if (!wait.placed) {
 		wait.cursorReady ??= startCursor(wait).catch(() => {
 			wait.cursorReady = undefined;
 		});
@@ -275,6 +281,7 @@ function accountWait(ctx: IExecuteFunctions, account: string): AccountWait {
 			lastFedAt: 0,
 			looping: false,
 			turn: 0,
+			placed: false,
 			context: ctx,
 			run: beginRun({ concurrency: 2, timeoutMs: 30_000 }),
 		};
