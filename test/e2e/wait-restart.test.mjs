@@ -123,12 +123,10 @@ for (const version of /** @type {const} */ (['v2', 'v1'])) {
 				);
 				const waiting = await waitFor(
 					async () =>
-						(
-							await listExecutions(
-								{ workflowId: workflow.id, status: 'waiting', limit: 5 },
-								own.state,
-							)
-						)[0] ?? null,
+						(await listExecutions({ workflowId: workflow.id, limit: 5 }, own.state)).find(
+							(e) => e.status === 'waiting',
+						) ?? null,
+					// 1.123's public API does not filter by status=waiting: its status is read instead.
 					{ what: 'the execution to be waiting', timeoutMs: 60_000 },
 				);
 				const before = await getExecution(own.server, waiting.id);

@@ -3,6 +3,7 @@
 // the execution into the waiting state with the stack entry n8n's time resume will forward; a bad
 // limit is refused before anything is read. (Resumes: test/e2e/wait-probe.test.mjs, real n8n.)
 import { reply, useOperations } from '../../lib/operations.mjs';
+import transactions from '../../../fixtures/transactions.js';
 import { dist } from './lib.mjs';
 
 const op = useOperations();
@@ -113,5 +114,55 @@ describe('Transaction > Wait for Payment', () => {
 		const { error, requests } = await op.run({ parameters: wait(limit), replies });
 		expect(error?.message).toContain(`Invalid ${field}`);
 		expect(requests).toEqual([]);
+	});
+});
+
+describe('Create Dynamic PIX → Wait for Payment: the charge names where its execution resumes', () => {
+	const { dynamicPixParameters } = transactions;
+	const withWaitAfter = (json) => {
+		json.nodes.push({
+			id: 'wait-1',
+			name: 'Wait for Payment',
+			type: json.nodes[1].type,
+			typeVersion: 1,
+			position: [440, 0],
+			parameters: wait({ transactionId: { __rl: true, mode: 'id', value: '={{ $json.id }}' } }),
+			credentials: json.nodes[1].credentials,
+		});
+		json.connections.FacilitaPay = {
+			main: [[{ node: 'Wait for Payment', type: 'main', index: 0 }]],
+		};
+		return json;
+	};
+	const created = {
+		'POST /transactions': (request) => ({
+			data: { id: 'tx-open', status: 'pending', meta: request.body.transaction.meta },
+		}),
+		...replies,
+	};
+
+	it('followed by Wait for Payment: meta.n8n_facilitapay_wait holds the resume URL and the instance tag', async () => {
+		const { requests, error, run } = await op.run({
+			parameters: dynamicPixParameters({ dynamicPixExpiresAt: '' }),
+			workflow: withWaitAfter,
+			replies: created,
+		});
+		expect(error).toBeUndefined();
+		const meta = requests.find((r) => r.route === 'POST /transactions').body.transaction.meta;
+		expect(meta.n8n_facilitapay_wait).toEqual({
+			resume_url: expect.stringMatching(/\/webhook-waiting\/\d+/),
+			instance: expect.stringMatching(/^[0-9a-f]{16}$/),
+		});
+		expect(run.status).toBe('waiting');
+	});
+
+	it('without a Wait for Payment after it: no resume address in meta', async () => {
+		const { requests, error } = await op.run({
+			parameters: dynamicPixParameters({ dynamicPixExpiresAt: '' }),
+			replies: created,
+		});
+		expect(error).toBeUndefined();
+		const meta = requests.find((r) => r.route === 'POST /transactions').body.transaction.meta;
+		expect(meta).not.toHaveProperty('n8n_facilitapay_wait');
 	});
 });
