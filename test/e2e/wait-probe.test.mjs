@@ -22,6 +22,25 @@ import { nodeOutput } from '../../scripts/n8n-runtime.mjs';
 
 void ACCOUNT_IDS;
 
+/** The workflow's waiting execution; throws with n8n's error when it failed instead. */
+async function waitingExecution(own, workflowId) {
+	// 1.123's public API does not filter by status=waiting: the status is read instead.
+	return await waitFor(
+		async () => {
+			const list = await listExecutions({ workflowId, limit: 5 }, own.state);
+			const failed = list.find((e) => e.status === 'error');
+			if (failed) {
+				const x = await getExecution(own.server, failed.id);
+				throw new Error(
+					`the execution failed: ${JSON.stringify(x.data?.resultData?.error ?? x).slice(0, 1500)}`,
+				);
+			}
+			return list.find((e) => e.status === 'waiting') ?? null;
+		},
+		{ what: 'the execution to be waiting', timeoutMs: 60_000 },
+	);
+}
+
 const OUTPUTS = ['Paid', 'Not Paid', 'Timed Out'];
 
 /** @param {{id: string, name: string}} credentials @param {string} path @param {object} limit */
@@ -141,14 +160,7 @@ for (const version of /** @type {const} */ (['v2', 'v1'])) {
 					{ what: "the workflow's webhook to be registered", timeoutMs: 30_000, intervalMs: 500 },
 				);
 				expect(started.status).toBe(200);
-				const waiting = await waitFor(
-					async () =>
-						(await listExecutions({ workflowId: workflow.id, limit: 5 }, own.state)).find(
-							(e) => e.status === 'waiting',
-						) ?? null,
-					// 1.123's public API does not filter by status=waiting: its status is read instead.
-					{ what: 'the execution to be waiting', timeoutMs: 60_000 },
-				);
+				const waiting = await waitingExecution(own, workflow.id);
 				const execution = await getExecution(own.server, waiting.id);
 				const resumeUrl = nodeOutput(execution, 'Resume URL')[0].resumeUrl;
 				return { workflow, pix, executionId: String(waiting.id), resumeUrl };

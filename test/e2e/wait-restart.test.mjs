@@ -12,6 +12,25 @@ import { createWorkflowViaApi, activateWorkflow, listExecutions } from './lib/n8
 import { publishTriggerOn } from './lib/trigger.mjs';
 import { nodeOutput } from '../../scripts/n8n-runtime.mjs';
 
+/** The workflow's waiting execution; throws with n8n's error when it failed instead. */
+async function waitingExecution(own, workflowId) {
+	// 1.123's public API does not filter by status=waiting: the status is read instead.
+	return await waitFor(
+		async () => {
+			const list = await listExecutions({ workflowId, limit: 5 }, own.state);
+			const failed = list.find((e) => e.status === 'error');
+			if (failed) {
+				const x = await getExecution(own.server, failed.id);
+				throw new Error(
+					`the execution failed: ${JSON.stringify(x.data?.resultData?.error ?? x).slice(0, 1500)}`,
+				);
+			}
+			return list.find((e) => e.status === 'waiting') ?? null;
+		},
+		{ what: 'the execution to be waiting', timeoutMs: 60_000 },
+	);
+}
+
 const OUTPUTS = ['Paid', 'Not Paid', 'Timed Out'];
 
 /** @param {{id: string, name: string}} credentials @param {string} path */
@@ -121,14 +140,7 @@ for (const version of /** @type {const} */ (['v2', 'v1'])) {
 					},
 					{ what: 'the webhook to be registered', timeoutMs: 30_000, intervalMs: 500 },
 				);
-				const waiting = await waitFor(
-					async () =>
-						(await listExecutions({ workflowId: workflow.id, limit: 5 }, own.state)).find(
-							(e) => e.status === 'waiting',
-						) ?? null,
-					// 1.123's public API does not filter by status=waiting: its status is read instead.
-					{ what: 'the execution to be waiting', timeoutMs: 60_000 },
-				);
+				const waiting = await waitingExecution(own, workflow.id);
 				const before = await getExecution(own.server, waiting.id);
 				const pix = nodeOutput(before, 'Create PIX')[0];
 				const stored = await sandboxData('GET', `/transactions/${pix.id}`, undefined, own.sb.state);
