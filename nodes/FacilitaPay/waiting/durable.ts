@@ -4,6 +4,7 @@ import type {
 	IDataObject,
 	IHttpRequestOptions,
 } from 'n8n-workflow';
+import { sleep } from 'n8n-workflow';
 
 import type { LogSource } from '../logFeed';
 import { onLogPage } from '../logFeed';
@@ -25,6 +26,13 @@ import { isWaited } from './waiter';
  */
 
 export { WAIT_META_FIELD };
+
+/**
+ * A record is looked up this long after it is seen: a waiter alive elsewhere (a queue worker, the
+ * process that ran the node) resumes its execution within seconds, so this call then finds it
+ * finished (409) instead of racing it into a second resume.
+ */
+export const DURABLE_DELAY_MS = 20_000;
 
 /** How many looked-up transaction IDs are remembered (not looked up again). */
 export const CHECKED_MEMORY = 10_000;
@@ -117,10 +125,14 @@ export function resumeAfterRestart(): void {
 			const id = record.notification.transaction_id;
 			if (typeof id !== 'string' || id === '' || isWaited(account, id)) continue;
 			if (!remember(`${account}|${id}|${type}`)) continue;
-			void resumeFromMeta(account, source, id, record as unknown as IDataObject).catch(() => {
-				// Looked up again only if another deciding record of it is listed; the limit decides otherwise.
-				durable.checked.delete(`${account}|${id}|${type}`);
-			});
+			void sleep(DURABLE_DELAY_MS)
+				.then(
+					async () => await resumeFromMeta(account, source, id, record as unknown as IDataObject),
+				)
+				.catch(() => {
+					// Looked up again only if another deciding record of it is listed; the limit decides otherwise.
+					durable.checked.delete(`${account}|${id}|${type}`);
+				});
 		}
 	});
 }
