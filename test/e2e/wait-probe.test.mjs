@@ -17,27 +17,33 @@ import {
 	sandboxControl,
 } from './lib/sandbox.mjs';
 import { INSTALL_TIMEOUT, describeE2e, sharedState, uniqueId, waitFor } from './lib/state.mjs';
-import { createWorkflowViaApi, activateWorkflow, listExecutions } from './lib/n8n.mjs';
+import { createWorkflowViaApi, activateWorkflow } from './lib/n8n.mjs';
 import { nodeOutput } from '../../scripts/n8n-runtime.mjs';
 
 void ACCOUNT_IDS;
 
-/** The workflow's waiting execution; throws with n8n's error when it failed instead. */
+/**
+ * The workflow's waiting execution; throws with n8n's error when it failed instead. 1.123's public
+ * API does not list a waiting execution (it filters out the executions its ActiveExecutions still
+ * holds), so executions are read one by one by ID (this n8n's IDs count up from 1).
+ */
 async function waitingExecution(own, workflowId) {
-	// 1.123's public API does not filter by status=waiting: the status is read instead.
 	return await waitFor(
 		async () => {
-			const list = await listExecutions({ workflowId, limit: 5 }, own.state);
-			const failed = list.find((e) => e.status === 'error');
-			if (failed) {
-				const x = await getExecution(own.server, failed.id);
-				throw new Error(
-					`the execution failed: ${JSON.stringify(x.data?.resultData?.error ?? x).slice(0, 1500)}`,
-				);
+			for (let id = 1; id <= 40; id++) {
+				const x = await getExecution(own.server, id, { includeData: false }).catch(() => null);
+				if (!x || String(x.workflowId) !== String(workflowId)) continue;
+				if (x.status === 'error') {
+					const full = await getExecution(own.server, id);
+					throw new Error(
+						`the execution failed: ${JSON.stringify(full.data?.resultData?.error ?? full).slice(0, 1500)}`,
+					);
+				}
+				if (x.status === 'waiting') return x;
 			}
-			return list.find((e) => e.status === 'waiting') ?? null;
+			return null;
 		},
-		{ what: 'the execution to be waiting', timeoutMs: 60_000 },
+		{ what: 'the execution to be waiting', timeoutMs: 60_000, intervalMs: 1000 },
 	);
 }
 
