@@ -18,10 +18,58 @@ function engineSettings() {
 	process.env.N8N_DIAGNOSTICS_ENABLED ??= 'false';
 }
 
+/**
+ * n8n-workflow runs every regular expression of a node's parameters (a resource locator's
+ * validation, for one) in a vm with a 250 ms limit, and throws "Regular expression execution timed
+ * out" past it. The same match takes microseconds; 250 ms is reached only when the machine is
+ * starved (a 2-core CI box beside other jobs), which made engine tests fail by load, not by
+ * behaviour. Here the same vm engine runs with a 10 s limit: every pattern is still evaluated as n8n
+ * does, only the starvation margin is wider.
+ */
+function patientRegexEngine() {
+	const vm = require('node:vm');
+	const context = vm.createContext({
+		flags: '',
+		input: '',
+		pattern: '',
+		replacement: '',
+		result: undefined,
+	});
+	const script = (code) => new vm.Script(`result = ${code}`);
+	const scripts = {
+		exec: script('new RegExp(pattern, flags).exec(input)'),
+		test: script('new RegExp(pattern, flags).test(input)'),
+		replace: script('input.replace(new RegExp(pattern, flags), replacement)'),
+		matchAll: script('Array.from(input.matchAll(new RegExp(pattern, flags)))'),
+		split: script('input.split(new RegExp(pattern, flags))'),
+	};
+	const run = (name, pattern, input, flags, replacement) => {
+		Object.assign(context, { pattern, input, flags: flags ?? '', replacement, result: undefined });
+		if (name === 'matchAll' && !context.flags.includes('g')) context.flags += 'g';
+		scripts[name].runInContext(context, { timeout: 10_000 });
+		return context.result;
+	};
+	return {
+		exec: (pattern, input, flags) => run('exec', pattern, input, flags),
+		test: (pattern, input, flags) => run('test', pattern, input, flags),
+		replace: (pattern, input, flags, replacement) =>
+			run('replace', pattern, input, flags, replacement),
+		matchAll: (pattern, input, flags) => run('matchAll', pattern, input, flags),
+		split: (pattern, input, flags) => run('split', pattern, input, flags),
+	};
+}
+
+let regexEngineSet = false;
+
 /** The worker's require, with n8n-core's settings in place first. */
 function nodeRequire(id) {
 	engineSettings();
-	return require(id);
+	const loaded = require(id);
+	if (!regexEngineSet) {
+		regexEngineSet = true;
+		require('n8n-workflow').setSafeRegexEngine?.(patientRegexEngine());
+	}
+	return loaded;
 }
 nodeRequire.resolve = (id, options) => require.resolve(id, options);
 
