@@ -89,7 +89,7 @@ export class FacilitaPayTrigger implements INodeType {
 						default: false,
 						displayOptions: { show: { '@version': [1, 1.1] } },
 						description:
-							"Kept for workflows saved with it; changes nothing: a KYC status payload starts the workflow only when FacilitaPay's notification log lists it for this workflow",
+							"Whether to accept KYC status payloads. Changes nothing now: such a payload starts the workflow only when FacilitaPay's notification log lists it for this workflow.",
 					},
 					{
 						displayName: 'Attach Current Objects',
@@ -116,7 +116,7 @@ export class FacilitaPayTrigger implements INodeType {
 						default: false,
 						displayOptions: { show: { '@version': [1, 1.1] } },
 						description:
-							"Kept for workflows saved with it; changes nothing: every event starts the workflow once, by its record in FacilitaPay's notification log",
+							"Whether to drop duplicates. Changes nothing now: every event starts the workflow once, by its record in FacilitaPay's notification log.",
 					},
 					{
 						displayName: 'Fetch Transaction',
