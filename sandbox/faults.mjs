@@ -2,13 +2,29 @@
  * Fault injection on API routes: latency, 429 (with Retry-After), 500, 502, 503, a socket reset
  * before the request is handled (`reset`: nothing happened), or after it was handled
  * (`reset_after`: the service did the work, the client never hears of it). `skip` lets that many
- * matching requests through before the fault starts to fire.
+ * matching requests through before the fault starts to fire. `late_commit`: a gateway answers 504
+ * at once (`answer: "504"`, the default) or never (`"timeout"`: the connection is held, then reset
+ * when the work is done), and the service does the work `ms` milliseconds later (real time,
+ * default 3000; `answer_ms`: how long the gateway waits before its 504, default 0): a payment
+ * written after its client was told it failed.
  * A fault matches `"METHOD /api/v1/path/:param"` (the fastify route pattern) or `"*"`.
  */
 import { Errors, isBlank } from './validation.mjs';
 import { check } from './errors.mjs';
 
-export const FAULT_KINDS = ['latency', '429', '500', '502', '503', 'reset', 'reset_after'];
+export const FAULT_KINDS = [
+	'latency',
+	'429',
+	'500',
+	'502',
+	'503',
+	'reset',
+	'reset_after',
+	'late_commit',
+];
+
+/** How a `late_commit` fault answers at once: a gateway's 504, or nothing until it commits. */
+export const LATE_COMMIT_ANSWERS = ['504', 'timeout'];
 
 export function createFaults({ random = Math.random } = {}) {
 	/** @type {any[]} */
@@ -38,6 +54,16 @@ export function createFaults({ random = Math.random } = {}) {
 			!(Number.isInteger(body.skip) && body.skip >= 0)
 		)
 			errors.add('skip', 'must be a whole number ≥ 0');
+		if (kind === 'late_commit' && body.ms !== undefined && !(Number(body.ms) >= 0))
+			errors.add('ms', 'must be a number of milliseconds ≥ 0 (when the work is done)');
+		if (
+			kind === 'late_commit' &&
+			body.answer !== undefined &&
+			!LATE_COMMIT_ANSWERS.includes(String(body.answer))
+		)
+			errors.add('answer', `must be one of: ${LATE_COMMIT_ANSWERS.join(', ')}`);
+		if (kind === 'late_commit' && body.answer_ms !== undefined && !(Number(body.answer_ms) >= 0))
+			errors.add('answer_ms', 'must be a number of milliseconds ≥ 0 (before the 504)');
 		if (kind === 'latency' && !(Number(body.ms) >= 0))
 			errors.add('ms', "can't be blank for latency (milliseconds)");
 		check(errors);
@@ -46,7 +72,9 @@ export function createFaults({ random = Math.random } = {}) {
 			route: body.route,
 			kind,
 			rate,
-			ms: body.ms === undefined ? null : Number(body.ms),
+			ms: body.ms === undefined ? (kind === 'late_commit' ? 3000 : null) : Number(body.ms),
+			answer: kind === 'late_commit' ? String(body.answer ?? '504') : null,
+			answer_ms: kind === 'late_commit' ? Number(body.answer_ms ?? 0) : null,
 			retry_after: body.retry_after === undefined ? null : Number(body.retry_after),
 			remaining: body.count ?? null,
 			skip: body.skip ?? 0,

@@ -34,6 +34,8 @@ import { registerControlRoutes } from './routes/control.mjs';
 import { DEFAULT_HOST, refuseRemoteControl } from './network.mjs';
 
 export const API_PREFIX = '/api/v1';
+/** Marks the request a `late_commit` fault sends to its route again (its token). */
+const LATE_COMMIT_HEADER = 'x-sandbox-late-commit';
 export const CONTROL_PREFIX = '/_sandbox';
 /** Largest request body: a 15 MB file in Base64 plus JSON around it. */
 export const BODY_LIMIT = 25 * 1024 * 1024;
@@ -103,6 +105,8 @@ export async function createSandbox(options = {}) {
 		ctx.localPayIns = createLocalPayIns(ctx);
 	}
 
+	/** Tokens of the requests a `late_commit` fault is doing now (sent by the sandbox itself). */
+	const lateCommits = new Set();
 	const app = Fastify({
 		logger: options.logger ?? false,
 		bodyLimit: BODY_LIMIT,
@@ -129,6 +133,8 @@ export async function createSandbox(options = {}) {
 	installRateLimit(app, ctx, { now: options.rateLimitNow }); // before the hooks below: see rateLimit.mjs
 	app.addHook('onRequest', async (request, reply) => {
 		if (!request.url.startsWith(API_PREFIX)) return;
+		// The work a `late_commit` fault held back, done now: not logged again, no fault.
+		if (lateCommits.has(String(request.headers[LATE_COMMIT_HEADER] ?? ''))) return;
 		const route = request.routeOptions.url ? `${request.method} ${request.routeOptions.url}` : null;
 		const entry = {
 			id: randomUUID(),
@@ -151,6 +157,10 @@ export async function createSandbox(options = {}) {
 		entry.fault = fault.kind;
 		if (fault.kind === 'latency') {
 			await new Promise((resolve) => setTimeout(resolve, fault.ms));
+			return;
+		}
+		if (fault.kind === 'late_commit') {
+			/** @type {any} */ (request).lateCommit = fault;
 			return;
 		}
 		if (fault.kind === 'reset_after') {
@@ -180,13 +190,72 @@ export async function createSandbox(options = {}) {
 		return reply.code(503).send({ error: 'service_unavailable' });
 	});
 
-	app.addHook('preHandler', async (request) => {
+	app.addHook('preHandler', async (request, reply) => {
 		const entry = /** @type {any} */ (request).sandboxEntry;
 		if (entry) entry.body = redact(request.body);
 		if (!request.url.startsWith(API_PREFIX)) return;
 		if (/** @type {any} */ (request.routeOptions.config)?.public) return;
 		if (!ctx.auth.verify(request.headers.authorization))
 			throw new ApiError(401, { error: 'invalid_token' });
+		const late = /** @type {any} */ (request).lateCommit;
+		if (late) return await holdForLateCommit(request, reply, late);
+	});
+
+	/**
+	 * `late_commit`: the client is told at once that its request failed (a gateway's 504) or is told
+	 * nothing, and the service does the work `fault.ms` later (the same request, sent to the route
+	 * again by the sandbox itself): the entry of the request shows `committed_at` once it is done.
+	 */
+	async function holdForLateCommit(request, reply, fault) {
+		const entry = /** @type {any} */ (request).sandboxEntry;
+		const token = randomUUID();
+		lateCommits.add(token);
+		const socket = request.raw.socket;
+		const commit = async () => {
+			try {
+				// Over the sandbox's own socket (fastify's inject loads modules a test runner refuses).
+				const address = /** @type {import('node:net').AddressInfo} */ (app.server.address());
+				const headers = { ...request.headers, [LATE_COMMIT_HEADER]: token };
+				delete headers['content-length'];
+				delete headers.host;
+				delete headers.connection;
+				const done = await fetch(`http://127.0.0.1:${address.port}${request.url}`, {
+					method: request.method,
+					headers: /** @type {Record<string, string>} */ (headers),
+					body: request.body === undefined ? undefined : JSON.stringify(request.body),
+				});
+				await done.arrayBuffer();
+				if (entry) {
+					entry.committed_at = clock.iso();
+					entry.committed_status = done.status;
+				}
+			} catch (error) {
+				if (entry) entry.committed_error = String(/** @type {Error} */ (error)?.message ?? error);
+			} finally {
+				lateCommits.delete(token);
+				if (fault.answer === 'timeout') socket.destroy();
+			}
+		};
+		const timer = setTimeout(() => void commit(), fault.ms ?? 3000);
+		timer.unref?.();
+		if (fault.answer === 'timeout') {
+			reply.hijack();
+			return reply;
+		}
+		if (entry) entry.status = 504;
+		if (fault.answer_ms > 0) await new Promise((resolve) => setTimeout(resolve, fault.answer_ms));
+		return reply
+			.code(504)
+			.type('text/html')
+			.send('<html><body><h1>504 Gateway Time-out</h1></body></html>');
+	}
+
+	// Every API answer carries the sandbox's clock as its Date (FacilitaPay's own clock: the node
+	// reads how much time passed at FacilitaPay since a request of unknown outcome).
+	app.addHook('onSend', async (request, reply, payload) => {
+		if (request.url.startsWith(API_PREFIX))
+			reply.header('date', new Date(clock.now()).toUTCString());
+		return payload;
 	});
 
 	// `reset_after`: the route did its work (a payment was created); the answer is never sent.

@@ -24,6 +24,7 @@ import {
 	editedRetryCase,
 	identicalExecutionsCase,
 	idempotencyKeyAcrossExecutions,
+	lateCommitRetryCase,
 	retryCase,
 	useRetryInstance,
 } from './lib/retry-cases.mjs';
@@ -59,6 +60,12 @@ describeE2e("n8n's Retry button sends no payout twice, in n8n 2.41.1 (the shared
 		'%s after an unknown outcome on item 1 (created, then the connection dropped): it is found at FacilitaPay and not sent again',
 		(_name, loadWorkflow, values) =>
 			retryCase(instance.n8n, { failure: 'unknown', loadWorkflow, values }),
+		CLI_TIMEOUT,
+	);
+
+	test(
+		"Retry right after a 504 whose payout FacilitaPay writes 8 s later: not sent (Outcome unknown); once it is written and FacilitaPay's clock moved 11 minutes, a Retry finds it and pays the rest, each payout once (issue 39)",
+		() => lateCommitRetryCase(instance.n8n, { values: ['36.01', '36.02', '36.03', '36.04'] }),
 		CLI_TIMEOUT,
 	);
 

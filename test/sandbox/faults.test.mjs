@@ -140,3 +140,51 @@ test('unknown API paths answer 404 not_found', async () => {
 	expect(r.status).toBe(404);
 	expect(r.json).toEqual({ error: 'not_found' });
 });
+
+describe('late_commit: a gateway answers 504 (or nothing) at once, the work is done later (issue 39)', () => {
+	const person = (n) => ({
+		person: {
+			document_type: 'passport',
+			document_number: `LC${n}`,
+			social_name: `Late Commit ${n}`,
+			fiscal_country: 'US',
+		},
+	});
+	const numbers = async () =>
+		(await t.api('GET', '/subject/people')).json.data.map((p) => p.document_number);
+
+	test('answer 504: nothing is written yet; after `ms` the record is there, once', async () => {
+		await once('POST /api/v1/subject/people', 'late_commit', { ms: 300 });
+		const r = await t.api('POST', '/subject/people', person(1));
+		expect(r.status).toBe(504);
+		expect(await numbers()).not.toContain('LC1');
+		await new Promise((resolve) => setTimeout(resolve, 600));
+		expect((await numbers()).filter((n) => n === 'LC1')).toHaveLength(1);
+		const logged = (await t.control('GET', '/requests?route=POST /api/v1/subject/people')).json
+			.data;
+		expect(logged).toHaveLength(1);
+		expect(logged[0]).toMatchObject({ status: 504, fault: 'late_commit', committed_status: 200 });
+		expect(typeof logged[0].committed_at).toBe('string');
+	});
+
+	test('answer timeout: no answer; the connection is reset once the work is done', async () => {
+		await once('POST /api/v1/subject/people', 'late_commit', { ms: 300, answer: 'timeout' });
+		const started = Date.now();
+		await expect(t.api('POST', '/subject/people', person(2))).rejects.toThrow();
+		expect(Date.now() - started).toBeGreaterThanOrEqual(250);
+		expect(await numbers()).toContain('LC2');
+	});
+
+	test('an unknown answer form is refused', async () => {
+		const r = await once('POST /api/v1/subject/people', 'late_commit', { answer: 'later' });
+		expect(r.status).toBe(422);
+	});
+});
+
+test("every API answer's Date is the sandbox's clock (FacilitaPay's own clock)", async () => {
+	const before = Date.parse((await t.api('GET', '/subject/people')).headers.get('date'));
+	await t.control('POST', '/clock/advance', { minutes: 11 });
+	const after = Date.parse((await t.api('GET', '/subject/people')).headers.get('date'));
+	expect(after - before).toBeGreaterThanOrEqual(11 * 60_000 - 1000);
+	expect(after - before).toBeLessThan(11 * 60_000 + 5000);
+});

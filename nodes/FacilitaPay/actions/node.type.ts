@@ -11,8 +11,17 @@ import type { CardSecrets } from '../security/cardData';
  */
 export interface ItemWork {
 	request: ApiRequest;
-	/** `one` (default): one JSON request; `allPages`: follows `last_id` paging; `download`: a file. */
-	send?: 'one' | 'allPages' | 'download';
+	/**
+	 * `one` (default): one JSON request; `allPages`: follows `last_id` paging; `download`: a file;
+	 * `reads`: `perform` sends the reads it needs (each through the run, `retry` as it says).
+	 */
+	send?: 'one' | 'allPages' | 'download' | 'reads';
+	/** For `send: 'reads'`: the reads, through `read`, for the account the run reaches. */
+	perform?(
+		this: IExecuteFunctions,
+		read: (request: ApiRequest) => Promise<unknown>,
+		account: Promise<string>,
+	): Promise<unknown>;
 	/** Paging of `allPages`. */
 	page?: PageOptions;
 	/** Card data this item sends: hidden from any error the request ends with. */
@@ -51,6 +60,11 @@ export interface OperationModule {
 	 * readable error (which field, which item, how to fix it) when the input breaks a rule.
 	 */
 	prepare(this: IExecuteFunctions, itemIndex: number): Promise<ItemWork>;
+	/**
+	 * Present when the operation runs over all items as a whole instead of item by item through
+	 * the item engine (Wait for Payment: one wait for all items, three outputs).
+	 */
+	run?(this: IExecuteFunctions): Promise<INodeExecutionData[][]>;
 }
 
 /** What every `<Resource>.resource.ts` exports besides its operation modules. */

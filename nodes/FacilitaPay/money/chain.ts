@@ -37,6 +37,16 @@ export interface Chain {
 	 * first request leaves, cleared when the run ends with every outcome known).
 	 */
 	unknown: boolean;
+	/**
+	 * When the newest request of unknown outcome failed, by FacilitaPay's clock (epoch seconds):
+	 * "not found" proves "not sent" for such a request only once FacilitaPay had time to write it.
+	 */
+	unknownAt?: number;
+	/**
+	 * The items whose request had no known outcome, as `<run>.<item>` (`<run>`: the node run's
+	 * position in `runs`); `*`: some were not written (every item of the chain counts as one).
+	 */
+	unknownItems?: string[] | '*';
 	/** Node runs (hashed) that attempted money requests in this chain; `*`: some were not written. */
 	runs: string[];
 	/** The lists the chain sent to (subject IDs; `s`: the subscriptions); `undefined`: not all written. */
@@ -90,7 +100,10 @@ export function parseChain(value: unknown, scopeSecret: string): Chain | undefin
 	if (parts.length !== 6 || parts[0] !== VERSION) return undefined;
 	const [, origin, meta, runs, lists, tag] = parts;
 	if (tag !== tagOf(scopeSecret, parts.slice(0, 5).join('|'))) return undefined;
-	const flags = /^([kd]?)(u?)$/.exec(meta);
+	const flags =
+		/^([kd]?)(u?)(?:@([0-9a-z]{1,10}))?(?:#(\*|\d{1,4}\.\d{1,7}(?:,\d{1,4}\.\d{1,7})*))?$/.exec(
+			meta,
+		);
 	if (!/^[^|,~+]{1,64}$/.test(origin) || !flags) return undefined;
 	let parsedLists: ChainList[] | undefined = [];
 	if (lists === '*') parsedLists = undefined;
@@ -108,6 +121,8 @@ export function parseChain(value: unknown, scopeSecret: string): Chain | undefin
 		origin,
 		meta: flags[1] as Chain['meta'],
 		unknown: flags[2] === 'u',
+		unknownAt: flags[3] === undefined ? undefined : parseInt(flags[3], 36),
+		unknownItems: flags[4] === undefined ? undefined : flags[4] === '*' ? '*' : flags[4].split(','),
 		runs: runs ? runs.split(',') : [],
 		lists: parsedLists,
 	};
@@ -116,13 +131,19 @@ export function parseChain(value: unknown, scopeSecret: string): Chain | undefin
 /** The chain as written in custom data, tagged; what does not fit is written as `*`. */
 export function chainText(chain: Chain, scopeSecret: string): string {
 	const lists = chain.lists === undefined ? '*' : chain.lists.map(listText).join(',');
-	const write = (runs: string, listsText: string) => {
-		const flags = `${chain.meta}${chain.unknown ? 'u' : ''}`;
+	const write = (runs: string, listsText: string, items = chain.unknownItems) => {
+		const at = chain.unknownAt === undefined ? '' : `@${chain.unknownAt.toString(36)}`;
+		const listed =
+			items === undefined ? '' : `#${items === '*' || runs === '*' ? '*' : items.join(',')}`;
+		const flags = `${chain.meta}${chain.unknown ? 'u' : ''}${at}${listed}`;
 		const body = `${VERSION}|${chain.origin}|${flags}|${runs}|${listsText}`;
 		return `${body}|${tagOf(scopeSecret, body)}`;
 	};
+	const all = chain.unknownItems === undefined ? undefined : '*';
 	const full = write(chain.runs.join(','), lists);
 	if (full.length <= CHAIN_DATA_MAX) return full;
+	const fewerItems = write(chain.runs.join(','), lists, all);
+	if (fewerItems.length <= CHAIN_DATA_MAX) return fewerItems;
 	const fewer = write('*', lists);
 	return fewer.length <= CHAIN_DATA_MAX ? fewer : write('*', '*');
 }

@@ -44,10 +44,8 @@ export class ChainRun {
 
 	workflowId = '';
 
-	/** Whether the chain had a request of unknown outcome before this run; whether this run had one. */
+	/** Whether an earlier run of the chain never ended (its flag was still set when this run began). */
 	private unknownBefore = true;
-
-	private unknownNow = false;
 
 	private data?: CustomData;
 
@@ -55,6 +53,9 @@ export class ChainRun {
 	private secret = '';
 
 	private readonly openings = new Map<string, Opening>();
+
+	/** This node run's position in the chain's runs (how its items of unknown outcome are named). */
+	private runPosition = -1;
 
 	/** Reads (and unless a preview, writes) the chain of this execution. */
 	constructor(ctx: IExecuteFunctions, nodeId: string, runIndex: number, write: boolean) {
@@ -92,6 +93,7 @@ export class ChainRun {
 			};
 			this.earlier = chain.runs.includes(token) || chain.runs.includes('*');
 			if (!this.earlier) chain.runs.push(token);
+			this.runPosition = chain.runs.indexOf(token);
 			this.unknownBefore = chain.unknown;
 			// Written before anything leaves: a run that never ends (n8n stopped) leaves it set.
 			chain.unknown = true;
@@ -121,7 +123,7 @@ export class ChainRun {
 		return this.chain?.meta === 'd';
 	}
 
-	/** Every request of the chain before this run had a known outcome. */
+	/** Every run of the chain before this one ended (its requests of unknown outcome are written). */
 	get clear(): boolean {
 		return this.chain !== undefined && !this.unknownBefore;
 	}
@@ -136,15 +138,50 @@ export class ChainRun {
 		}
 	}
 
-	/** A request of this run has no known outcome. */
-	unknownOutcome(): void {
-		this.unknownNow = true;
+	/**
+	 * A request of this run has no known outcome: the item is written in the chain, with the moment
+	 * (FacilitaPay's clock, epoch ms) its try failed.
+	 */
+	unknownOutcome(item: MoneyItem, atMs: number): void {
+		const chain = this.chain;
+		if (!chain) return;
+		const at = Math.ceil(atMs / 1000);
+		chain.unknownAt = Math.max(chain.unknownAt ?? 0, at);
+		const entry = `${this.runPosition}.${item.itemIndex}`;
+		if (this.runPosition < 0 || chain.runs.includes('*')) chain.unknownItems = '*';
+		else if (chain.unknownItems !== '*') {
+			const items = chain.unknownItems ?? [];
+			if (!items.includes(entry)) items.push(entry);
+			chain.unknownItems = items;
+		}
+		this.save();
 	}
 
-	/** The run ended: lists waiting are released; a run whose outcomes were all known clears the flag. */
+	/**
+	 * Whether this item's request may have been processed without an answer in an earlier try of
+	 * the chain, and when (FacilitaPay's clock, epoch ms; undefined: not known). Undefined when it
+	 * had none: every try of the chain ended, and it is not among those of unknown outcome.
+	 */
+	unknownFor(item: MoneyItem): { atMs?: number } | undefined {
+		const chain = this.chain;
+		if (!chain) return undefined;
+		const atMs = chain.unknownAt === undefined ? undefined : chain.unknownAt * 1000;
+		// An earlier run that never ended (n8n stopped): any of its requests, at a moment not known.
+		if (this.unknownBefore) return {};
+		const items = chain.unknownItems;
+		if (items === undefined) return undefined;
+		if (items === '*' || items.includes(`${this.runPosition}.${item.itemIndex}`)) return { atMs };
+		return undefined;
+	}
+
+	/**
+	 * The run ended: lists waiting are released, and the flag written before the first request left
+	 * is cleared (the items of unknown outcome are written one by one), unless an earlier run of the
+	 * chain never ended.
+	 */
 	finish(): void {
 		for (const opening of this.openings.values()) opening.release();
-		if (this.chain && this.chain.unknown && !this.unknownBefore && !this.unknownNow) {
+		if (this.chain && this.chain.unknown && !this.unknownBefore) {
 			this.chain.unknown = false;
 			this.save();
 		}

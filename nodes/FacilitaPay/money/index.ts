@@ -19,6 +19,7 @@ export {
 	lookupsFor,
 	nowhere,
 	RecordLookups,
+	subjectTransactions,
 	subscriptionStatus,
 	transactionStatus,
 	undeclared,
@@ -27,6 +28,7 @@ export { estimateBytes, recordIdOf, SentMemory, sentMemory } from './sentMemory'
 export { Ledger } from './ledger';
 export { instanceName } from './chain';
 export { MAX_PAGES } from './reads';
+export { isVoid } from './types';
 
 /** Forgets what this process keeps for the money rule (its memory of sent payments). For tests. */
 export function resetMoney(): void {

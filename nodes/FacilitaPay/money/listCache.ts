@@ -11,6 +11,8 @@ export interface KnownList {
 	lastId?: string;
 	byRef: Map<string, IDataObject[]>;
 	entries: number;
+	/** How many records of the list were read in all (identities or not). */
+	count: number;
 }
 
 export class ListCache {
@@ -30,17 +32,19 @@ export class ListCache {
 		records: IDataObject[],
 		identityOf: (record: IDataObject) => string | undefined,
 	): KnownList {
-		const known: KnownList = this.lists.get(key) ?? { byRef: new Map(), entries: 0 };
+		const known: KnownList = this.lists.get(key) ?? { byRef: new Map(), entries: 0, count: 0 };
 		this.lists.delete(key);
 		for (const record of records) {
 			const ref = identityOf(record);
 			if (ref === undefined) continue;
 			const same = known.byRef.get(ref) ?? [];
-			same.push({ id: record.id, meta: record.meta, __partial: true });
+			// Its status as read (a canceled or failed one stays so; others are read again when needed).
+			same.push({ id: record.id, meta: record.meta, status: record.status, __partial: true });
 			known.byRef.set(ref, same);
 			known.entries++;
 			this.entries++;
 		}
+		known.count += records.length;
 		const last = records[records.length - 1]?.id;
 		if (typeof last === 'string' || typeof last === 'number') known.lastId = String(last);
 		this.lists.set(key, known);

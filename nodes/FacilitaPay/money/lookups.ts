@@ -25,10 +25,13 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import type { ApiRequest } from '../transport';
+import { serviceNow } from '../transport';
 import { IDENTITY_FIELD } from './identity';
 import type { FindSentResult, RecordPlace } from './types';
+import { isVoid } from './types';
 import type { ListCache } from './listCache';
 import { sentMemory } from './sentMemory';
+import { memoryScope } from './scope';
 import { type Read, readAll, readOne } from './reads';
 import { isObject, textOf } from './records';
 import { findSubscriptionState } from './subscriptions';
@@ -150,13 +153,66 @@ export class RecordLookups {
 	pages = 0;
 
 	/**
-	 * `cache`: what this process learnt of lists read from their start, under `scope` (the
-	 * credential): a key's lookup then reads only what came after.
+	 * `cache`: what this process learnt of lists read from their start, under `scope` (the account
+	 * the credentials reach, transport's accountOf): a key's lookup then reads only what came after.
 	 */
 	constructor(
 		private readonly read: Read,
-		private readonly cache?: { lists: ListCache; scope: string },
+		private readonly cache?: {
+			lists: ListCache;
+			/** The account the lists are read at (transport's accountOf). */
+			account: string | Promise<string>;
+			/** The credential's ID: the memory is kept per credential and account. */
+			credentialId?: string;
+		},
 	) {}
+
+	/** The memory's scope of the lists (undefined without a cache). */
+	private async scope(): Promise<string | undefined> {
+		if (!this.cache) return undefined;
+		return memoryScope(this.cache.credentialId ?? '', await this.cache.account);
+	}
+
+	/** FacilitaPay's time now, by its clock (the Date of the answers just read). */
+	private async readAt(): Promise<number | undefined> {
+		return this.cache ? serviceNow(await this.cache.account) : undefined;
+	}
+
+	/**
+	 * Records known only from an earlier read of this process (`__partial`: their ID and meta, the
+	 * status they had) read again by ID: a record this account does not hold (404: the credential
+	 * now reaches another account) is dropped, never taken as found; one that cannot be read is a
+	 * problem. Records FacilitaPay showed canceled or failed stay so (those statuses are final).
+	 */
+	async judge(
+		place: RecordPlace,
+		records: IDataObject[],
+		all = false,
+	): Promise<IDataObject[] | { problem: string }> {
+		if (place.by !== 'meta') return records;
+		const judged: IDataObject[] = [];
+		for (const record of records) {
+			if (isVoid(record) || (!all && !record.__partial)) {
+				judged.push(record);
+				continue;
+			}
+			const id = String(record.id);
+			const one = await readOne(
+				this.read,
+				`${place.one}${encodeURIComponent(id)}`,
+				`${place.name} ${id}`,
+			);
+			this.pages++;
+			if ('problem' in one) {
+				if (one.status === 404) continue;
+				return { problem: one.problem };
+			}
+			// The record read must carry the identity it was indexed by.
+			if (refOf(record) !== undefined && refOf(one.record) !== refOf(record)) continue;
+			judged.push(one.record);
+		}
+		return judged;
+	}
 
 	/**
 	 * The record made under the identity `ref` in one of `windows` (the place's list from its start
@@ -178,20 +234,34 @@ export class RecordLookups {
 			found.push(...(index.byRef.get(ref) ?? []));
 			metaShown ||= index.metaShown;
 		}
-		if (found.length === 0) return { notFound: true, metaShown };
-		let record = found[0];
-		if (record.__partial) {
-			// Known from an earlier read of this process: the record itself is read again.
-			const place = looked[0].place;
-			const one = await readOne(
-				this.read,
-				`${place.one}${encodeURIComponent(String(record.id))}`,
-				`${place.name} ${String(record.id)}`,
-			);
-			this.pages++;
-			record = 'problem' in one ? { id: record.id, meta: record.meta } : one.record;
-		}
-		return { found: record, all: found };
+		const readAt = await this.readAt();
+		if (found.length === 0) return { notFound: true, metaShown, readAt };
+		const judged = await this.judge(looked[0].place, found);
+		if ('problem' in judged)
+			return {
+				cannotTell: `Whether this ${looked[0].place.name} was processed is unknown: ${judged.problem} Check ${looked[0].place.what} (or the FacilitaPay dashboard) before sending it again.`,
+			};
+		// Known from an earlier read but not held by this account now: not found here.
+		if (judged.length === 0) return { notFound: true, metaShown, readAt };
+		return { found: judged.find((record) => !isVoid(record)) ?? judged[0], all: judged, readAt };
+	}
+
+	/**
+	 * Every record of `place`'s list carrying `ref`, as FacilitaPay shows them now, and how many
+	 * records of the list this process has read in all (Transaction > Find By Idempotency Key): the
+	 * list is read whole once per process and account, then only what came after its newest record.
+	 */
+	async findEvery(
+		place: Extract<RecordPlace, { by: 'meta' }>,
+		ref: string,
+	): Promise<{ records: IDataObject[]; count?: number } | { problem: string }> {
+		const result = await this.find(place, ref);
+		if ('cannotTell' in result) return { problem: result.cannotTell };
+		const records = 'found' in result ? (result.all ?? [result.found]) : [];
+		const scope = await this.scope();
+		const known =
+			scope === undefined ? undefined : this.cache!.lists.get(`${scope}\u0000${place.list}`);
+		return { records, count: known?.count };
 	}
 
 	private recounting = new Map<string, { started: boolean; done: Promise<IDataObject[][]> }>();
@@ -203,7 +273,7 @@ export class RecordLookups {
 	 */
 	async recount(place: RecordPlace, ref: string): Promise<IDataObject[] | undefined> {
 		if (place.by !== 'meta' || !this.cache) return undefined;
-		const key = `${this.cache.scope}\u0000${place.list}`;
+		const key = `${await this.scope()}\u0000${place.list}`;
 		if (!this.cache.lists.get(key)) return undefined;
 		let next = this.recounting.get(key);
 		if (!next || next.started) {
@@ -248,7 +318,7 @@ export class RecordLookups {
 		// hold (the credential now reaches another account) is no point, the list is read whole.
 		let point = window.first ?? window.after;
 		const cacheKey =
-			this.cache && point === undefined ? `${this.cache.scope}\u0000${place.list}` : undefined;
+			this.cache && point === undefined ? `${await this.scope()}\u0000${place.list}` : undefined;
 		const known = cacheKey === undefined ? undefined : this.cache!.lists.get(cacheKey);
 		if (cacheKey !== undefined && known) {
 			const since = await readAll(
@@ -291,10 +361,15 @@ export class RecordLookups {
 }
 
 /**
- * The lookups of one run of the node, with this process's memory of lists (per credential).
+ * The lookups of one run of the node, with this process's memory of lists (per account: the
+ * base URL and who signs in, so a credential edited from Sandbox to Production is another one).
  * Nothing is kept in the workflow's static data: see docs/money.md ("How far back a lookup reads")
  * for why a node that moves money must not write it.
  */
-export function lookupsFor(read: Read, credentialId: string): RecordLookups {
-	return new RecordLookups(read, { lists: sentMemory.lists, scope: credentialId });
+export function lookupsFor(
+	read: Read,
+	account: string | Promise<string>,
+	credentialId = '',
+): RecordLookups {
+	return new RecordLookups(read, { lists: sentMemory.lists, account, credentialId });
 }

@@ -1,7 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import type { ApiRequest } from '../transport';
-import { SERVICE_PAGE_SIZE } from '../transport';
+import { factsOf, SERVICE_PAGE_SIZE } from '../transport';
 import type { FindSentResult } from './types';
 import { isObject, messageOf, statusOf, textOf } from './records';
 
@@ -74,13 +74,16 @@ export async function readOne(
 	read: Read,
 	path: string,
 	what: string,
-): Promise<{ record: IDataObject } | { problem: string }> {
+): Promise<{ record: IDataObject } | { problem: string; status?: number }> {
 	try {
 		const answer = await read({ method: 'GET', path, retry: 'lookup' });
 		if (!isObject(answer)) return { problem: `${what} did not come as a record.` };
 		return { record: answer };
 	} catch (error) {
-		return { problem: `${what} could not be read: ${messageOf(error)}.` };
+		return {
+			problem: `${what} could not be read: ${messageOf(error)}.`,
+			status: factsOf(error)?.status,
+		};
 	}
 }
 

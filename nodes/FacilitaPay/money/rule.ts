@@ -1,9 +1,9 @@
-import type { IExecuteFunctions } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
 import { instanceName } from './chain';
 import { ChainRun } from './chainRun';
 import type { ApiRequest, FacilitaPayError } from '../transport';
-import { CREDENTIAL_TYPE, factsOf, setFacts } from '../transport';
+import { CREDENTIAL_TYPE, factsOf, serviceNow, setFacts } from '../transport';
 import {
 	carryingIdentity,
 	fingerprintOf,
@@ -14,19 +14,23 @@ import {
 	recordText,
 } from './identity';
 import { Ledger } from './ledger';
-import type { FindSent, FindSentResult, MoneyDecision, MoneyItem, Recount } from './types';
-import { findable, holderOf } from './types';
+import type { FindSent, FindSentResult, Judge, MoneyDecision, MoneyItem, Recount } from './types';
+import { findable, holderOf, isVoid } from './types';
 import {
 	alreadyDone,
 	keyReusedError,
 	lowerFirst,
+	notYetSettled,
 	otherPayment,
 	paidTwiceError,
 	recordFrom,
 	refusesMeta,
 	sameKeyInRun,
 	unknownError,
+	voidedNote,
 } from './words';
+import { SETTLE_WINDOW_MS } from './settle';
+import { memoryScope } from './scope';
 import type { SentMemory } from './sentMemory';
 import { recordIdOf, sentMemory } from './sentMemory';
 
@@ -58,15 +62,29 @@ export class MoneyRun {
 	private readonly firstOfRef = new Map<string, number>();
 	private readonly writes: Array<Promise<void>> = [];
 	private readonly removals: string[] = [];
+	/** Items whose every record under their identity FacilitaPay shows canceled or failed. */
+	private readonly voided = new Map<number, IDataObject[]>();
 	/** Keyed items FacilitaPay's list could not settle: why (n8n's store decides at attempt()). */
 	private readonly unproven = new Map<number, string>();
 	/** Re-reads a key's records after its payment was answered (overlapping workers). */
 	private recount?: Recount;
+	/** Reads again the statuses of records known only from a list read earlier. */
+	private judge?: Judge;
 	/** This run's chain of executions (custom data). */
 	private chain!: ChainRun;
 	/** Whether this execution is the origin: Retry On Fail then replays the answers it got. */
 	private original = false;
-	private readonly scope: string;
+	/**
+	 * The FacilitaPay account the run speaks for (transport's accountOf: base URL and who signs
+	 * in), known once the credentials are read: the process memory and n8n's store are keyed by it,
+	 * so a credential edited from Sandbox to Production is another account.
+	 */
+	private scope = '';
+	/** The account alone: n8n's store is shared by every process (and credential) reaching it. */
+	private accountName = '';
+	private account: Promise<string>;
+	/** The credential's ID: this process's memory is kept per credential and account. */
+	private readonly credentialId: string;
 
 	private constructor(
 		private readonly ctx: IExecuteFunctions,
@@ -76,7 +94,8 @@ export class MoneyRun {
 		private readonly runIndex: number,
 	) {
 		const node = ctx.getNode();
-		this.scope = node.credentials?.[CREDENTIAL_TYPE]?.id ?? CREDENTIAL_TYPE;
+		this.credentialId = node.credentials?.[CREDENTIAL_TYPE]?.id ?? CREDENTIAL_TYPE;
+		this.account = Promise.resolve('');
 	}
 
 	static begin(
@@ -85,9 +104,12 @@ export class MoneyRun {
 		options: {
 			findSent?: FindSent;
 			recount?: Recount;
+			judge?: Judge;
 			ledger?: Ledger | null;
 			memory?: SentMemory;
 			runIndex?: number;
+			/** The account the run's credentials reach (accountOf); else the credential's ID. */
+			account?: Promise<string>;
 		} = {},
 	): MoneyRun {
 		const ledger = options.ledger === null ? undefined : (options.ledger ?? Ledger.of(ctx));
@@ -99,6 +121,12 @@ export class MoneyRun {
 			options.runIndex ?? 0,
 		);
 		run.recount = options.recount;
+		run.judge = options.judge;
+		if (options.account) {
+			run.account = options.account;
+			// Read in before(); a failed read fails the item there.
+			run.account.catch(() => undefined);
+		}
 		run.start(items);
 		return run;
 	}
@@ -159,6 +187,11 @@ export class MoneyRun {
 		return `${this.scope}\u0000${ref}`;
 	}
 
+	/** A key of n8n's store (`A:`, `D:`, `K:`, `F:`), for the account the run speaks for. */
+	private stored(kind: 'A' | 'D' | 'K' | 'F', ref: string, print?: string): string {
+		return `${kind}:${ref}${print === undefined ? '' : `:${print}`}@${this.accountName}`;
+	}
+
 	/** Whether this item's request may be sent, or what it already got. */
 	async before(item: MoneyItem): Promise<MoneyDecision> {
 		const ref = this.refOf(item);
@@ -179,6 +212,8 @@ export class MoneyRun {
 				);
 			return { kind: 'notSent', json: sameKeyInRun(item, first) };
 		}
+		this.accountName = await this.account;
+		this.scope = memoryScope(this.credentialId, this.accountName);
 		const key = this.memoryKey(ref);
 		// One identity at a time in this process: a second run waits for the first one's outcome.
 		while (this.memory.get(key)?.state === 'sending') await this.memory.whenSettled(key);
@@ -195,6 +230,8 @@ export class MoneyRun {
 					item,
 					recordText(recordFrom(remembered.answer, remembered.recordId) ?? {}),
 				);
+		}
+		if (remembered?.state === 'done' && !(item.idempotencyKey !== undefined && findable(item))) {
 			if (ref.startsWith('run:') && this.original && remembered.answer !== undefined)
 				return { kind: 'replay', answer: remembered.answer };
 			return {
@@ -207,6 +244,10 @@ export class MoneyRun {
 			};
 		}
 		const earlierUnknown = remembered?.state === 'unknown';
+		const unknownAt = remembered?.state === 'unknown' ? remembered.at : undefined;
+		// A keyed payment this process was answered for: FacilitaPay's record is read (it may have
+		// been canceled since); a list that does not show it yet leaves it done.
+		const answered = remembered?.state === 'done' ? remembered : undefined;
 		// Refused in this process (Retry On Fail after a 4xx): nothing was processed, no lookup.
 		const refused = remembered?.state === 'refused' && item.idempotencyKey === undefined;
 		this.memory.set(key, { state: 'sending' });
@@ -214,7 +255,16 @@ export class MoneyRun {
 		let decided = false;
 		try {
 			if (!refused && (item.idempotencyKey !== undefined || this.chain.earlier || earlierUnknown)) {
-				const decision = await this.settle(item, ref, earlierUnknown);
+				let decision = await this.settle(item, ref, earlierUnknown, unknownAt, answered);
+				if (!decision && answered && !this.voided.has(item.itemIndex))
+					decision = {
+						kind: 'alreadyDone',
+						json: alreadyDone(
+							`Not sent: FacilitaPay processed this payment earlier (${IDENTITY_FIELD} "${ref}").`,
+							ref,
+							recordFrom(answered.answer, answered.recordId),
+						),
+					};
 				if (decision) {
 					const record = 'json' in decision ? decision.json : undefined;
 					this.memory.set(key, {
@@ -243,7 +293,8 @@ export class MoneyRun {
 			decided = true;
 		} finally {
 			if (!decided) {
-				if (earlierUnknown) this.memory.set(key, { state: 'unknown' });
+				if (earlierUnknown) this.memory.set(key, { state: 'unknown', at: unknownAt });
+				else if (answered) this.memory.set(key, answered);
 				else this.memory.forget(key);
 			}
 		}
@@ -255,6 +306,8 @@ export class MoneyRun {
 		item: MoneyItem,
 		ref: string,
 		earlierUnknown: boolean,
+		unknownAt?: number,
+		answered?: { recordId?: string },
 	): Promise<MoneyDecision | undefined> {
 		const windows = this.chain.windowsFor(item);
 		let result: FindSentResult;
@@ -276,36 +329,63 @@ export class MoneyRun {
 			}
 		}
 		if ('found' in result) {
-			const ids = new Set((result.all ?? [result.found]).map((record) => String(record.id)));
-			if (ids.size > 1) throw paidTwiceError(this.ctx.getNode(), item, ref, result.all ?? []);
-			const print = this.prints.get(item.itemIndex);
-			const held = metaOf(result.found).fp;
-			if (print !== undefined && held !== undefined && held !== print)
-				throw keyReusedError(this.ctx.getNode(), item, recordText(result.found));
-			return {
-				kind: 'alreadyDone',
-				json: alreadyDone(
-					`Not sent: FacilitaPay already holds this payment under ${IDENTITY_FIELD} "${ref}"; this is its record.`,
-					ref,
-					result.found,
-				),
-			};
+			const unique = new Map<string, IDataObject>();
+			for (const record of result.all ?? [result.found]) unique.set(String(record.id), record);
+			const records = [...unique.values()];
+			// A payment FacilitaPay shows canceled or failed moved no money: it no longer counts.
+			const voided = records.filter(isVoid);
+			const live = records.filter((record) => !isVoid(record));
+			if (live.length > 1) throw paidTwiceError(this.ctx.getNode(), item, ref, live, voided);
+			if (live.length === 1) {
+				const found = live[0];
+				const print = this.prints.get(item.itemIndex);
+				const held = metaOf(found).fp;
+				if (print !== undefined && held !== undefined && held !== print)
+					throw keyReusedError(this.ctx.getNode(), item, recordText(found));
+				return {
+					kind: 'alreadyDone',
+					json: alreadyDone(
+						`Not sent: FacilitaPay already holds this payment under ${IDENTITY_FIELD} "${ref}"; this is its record.${voidedNote(voided)}`,
+						ref,
+						found,
+					),
+				};
+			}
+			// Every payment under it was canceled or failed: the identity is free; FacilitaPay
+			// showed it kept meta (these records carry it).
+			this.voided.set(item.itemIndex, voided);
+			result = { notFound: true, metaShown: true, readAt: result.readAt };
 		}
 		if ('notFound' in result) {
 			// "Not found" is "not sent" by construction (nothing of the chain can be there), or when
-			// every request of the chain had a known outcome and no answer showed meta dropped, or
-			// when records read since the chain's point carry identities (meta is kept today).
+			// FacilitaPay keeps meta (no answer showed it dropped; records read since the chain's
+			// point carry identities, or every run of the chain ended) and the payment had no try of
+			// unknown outcome. A try of unknown outcome (a 504, a timeout) may still be written: "not
+			// found" proves "not sent" only once FacilitaPay's clock shows the settle window passed
+			// since that try; a record written after it proves nothing (FacilitaPay writes requests
+			// side by side: a later one can be written first).
+			const suspect = earlierUnknown
+				? { atMs: unknownAt ?? this.chain.unknownFor(item)?.atMs }
+				: answered
+					? undefined
+					: this.chain.unknownFor(item);
 			const chainClear = item.idempotencyKey === undefined && this.chain.clear;
-			const proven =
+			const metaKept =
 				result.metaShown === undefined ||
 				(!this.chain.metaDropped && (result.metaShown || chainClear));
-			if (proven) return undefined;
-			if (earlierUnknown)
+			if (suspect !== undefined && result.metaShown !== undefined) {
+				const settled =
+					suspect.atMs !== undefined &&
+					result.readAt !== undefined &&
+					result.readAt >= suspect.atMs + SETTLE_WINDOW_MS;
+				if (metaKept && result.metaShown && settled) return undefined;
 				throw unknownError(
 					this.ctx.getNode(),
 					item,
-					`its earlier try has no known outcome and FacilitaPay shows no record under ${IDENTITY_FIELD} "${ref}", but nothing read since that try shows FacilitaPay keeping meta, so "not found" does not prove "not sent"`,
+					notYetSettled(ref, suspect.atMs, result.readAt, metaKept && result.metaShown),
 				);
+			}
+			if (metaKept) return undefined;
 			const why = `FacilitaPay shows no record under ${IDENTITY_FIELD} "${ref}", but nothing read since the payment's first try shows FacilitaPay keeping meta, so "not found" does not prove "not sent"`;
 			if (item.idempotencyKey !== undefined && this.ledger && findable(item)) {
 				// A key: n8n's store decides when its attempt is recorded (one call, see attempt()).
@@ -316,6 +396,8 @@ export class MoneyRun {
 		}
 		if (!findable(item) && !earlierUnknown)
 			return await this.byLedger(item, ref, result.cannotTell);
+		// FacilitaPay cannot be read now, but answered this process for this key: done.
+		if (answered) return undefined;
 		throw unknownError(
 			this.ctx.getNode(),
 			item,
@@ -330,7 +412,10 @@ export class MoneyRun {
 	 */
 	private async attempt(item: MoneyItem, ref: string): Promise<undefined> {
 		const print = this.prints.get(item.itemIndex);
-		const keys = print === undefined ? [`A:${ref}`] : [`K:${ref}`, `F:${ref}:${print}`];
+		const keys =
+			print === undefined
+				? [this.stored('A', ref)]
+				: [this.stored('K', ref), this.stored('F', ref, print)];
 		const unproven = this.unproven.get(item.itemIndex);
 		let seen: Set<string>;
 		try {
@@ -341,7 +426,7 @@ export class MoneyRun {
 			// n8n's database: when it fails, FacilitaPay's record still settles what it can.
 			return undefined;
 		}
-		if (print !== undefined && seen.has(`K:${ref}`) && !seen.has(`F:${ref}:${print}`)) {
+		if (print !== undefined && seen.has(keys[0]) && !seen.has(keys[1])) {
 			this.removals.push(...keys.filter((key) => !seen.has(key)));
 			throw keyReusedError(this.ctx.getNode(), item, otherPayment(item));
 		}
@@ -371,17 +456,18 @@ export class MoneyRun {
 			throw unknownError(this.ctx.getNode(), item, `it may have been sent before: ${why}`);
 		}
 		const print = this.prints.get(item.itemIndex);
-		const tried = print === undefined ? `A:${ref}` : `K:${ref}`;
-		const bound = print === undefined ? [] : [`F:${ref}:${print}`];
+		const tried = this.stored(print === undefined ? 'A' : 'K', ref);
+		const bound = print === undefined ? [] : [this.stored('F', ref, print)];
+		const done = this.stored('D', ref);
 		let seen: Set<string>;
 		try {
-			seen = await this.ledger.peek([tried, `D:${ref}`, ...bound]);
+			seen = await this.ledger.peek([tried, done, ...bound]);
 		} catch {
 			throw unknownError(this.ctx.getNode(), item, `it may have been sent before: ${why}`);
 		}
-		if (print !== undefined && seen.has(tried) && !seen.has(`F:${ref}:${print}`))
+		if (print !== undefined && seen.has(tried) && !seen.has(bound[0]))
 			throw keyReusedError(this.ctx.getNode(), item, otherPayment(item));
-		if (seen.has(`D:${ref}`))
+		if (seen.has(done))
 			return {
 				kind: 'alreadyDone',
 				json: alreadyDone(
@@ -420,7 +506,7 @@ export class MoneyRun {
 		}
 		// `D:` only where no record can be found: a key's payment is found at FacilitaPay.
 		if (this.ledger && !findable(item))
-			this.writes.push(this.ignoreStoreFailure(this.ledger.record([`D:${ref}`])));
+			this.writes.push(this.ignoreStoreFailure(this.ledger.record([this.stored('D', ref)])));
 	}
 
 	/**
@@ -438,7 +524,17 @@ export class MoneyRun {
 			records.push({ id: own });
 		// This execution's own payment first: the error's "Done (ID …)" is the one it made.
 		records.sort((a, b) => Number(String(b.id) === own) - Number(String(a.id) === own));
-		if (records.length > 1) throw paidTwiceError(this.ctx.getNode(), item, ref, records);
+		if (records.length < 2) return;
+		// Payments FacilitaPay shows canceled or failed no longer count (statuses read again by ID).
+		const judged = this.judge
+			? await this.judge(item.place, records).catch(() => records)
+			: records;
+		const live = judged.filter((record) => !isVoid(record));
+		if (live.length > 1) {
+			// The next run looks the key up again (the user may cancel one meanwhile).
+			this.memory.forget(this.memoryKey(ref));
+			throw paidTwiceError(this.ctx.getNode(), item, ref, live, judged.filter(isVoid));
+		}
 	}
 
 	/**
@@ -450,8 +546,10 @@ export class MoneyRun {
 		if (ref === undefined) return;
 		const facts = factsOf(error);
 		if (facts?.outcome === 'unknown') {
-			this.memory.set(this.memoryKey(ref), { state: 'unknown' });
-			this.chain.unknownOutcome();
+			// When it failed, by FacilitaPay's clock (its answers' Date; this process's when none came).
+			const at = serviceNow(this.accountName) ?? Date.now();
+			this.memory.set(this.memoryKey(ref), { state: 'unknown', at });
+			this.chain.unknownOutcome(item, at);
 			this.chain.opened(item, undefined, false);
 			return;
 		}
@@ -459,7 +557,11 @@ export class MoneyRun {
 		this.chain.opened(item, undefined, true);
 		const print = this.prints.get(item.itemIndex);
 		// A clear failure frees the identity (and a key for other parameters: nothing was paid).
-		this.removals.push(...(print === undefined ? [`A:${ref}`] : [`K:${ref}`, `F:${ref}:${print}`]));
+		this.removals.push(
+			...(print === undefined
+				? [this.stored('A', ref)]
+				: [this.stored('K', ref), this.stored('F', ref, print)]),
+		);
 		if (facts && refusesMeta(error))
 			setFacts(error as FacilitaPayError, {
 				...facts,

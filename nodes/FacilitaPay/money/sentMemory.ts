@@ -12,7 +12,8 @@
 export type SentOutcome =
 	| { state: 'sending' }
 	| { state: 'done'; answer?: unknown; recordId?: string; fingerprint?: string }
-	| { state: 'unknown' }
+	/** `at`: when its try failed, by FacilitaPay's clock (epoch ms). */
+	| { state: 'unknown'; at?: number }
 	/** FacilitaPay refused it (a clear failure): nothing was processed, it may be sent again. */
 	| { state: 'refused' };
 

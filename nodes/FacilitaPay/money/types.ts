@@ -8,9 +8,12 @@ import type { ListWindow } from './lookups';
 /** What a lookup at FacilitaPay found: the record, nothing (and whether `meta` showed), or why it cannot tell. */
 export type FindSentResult =
 	/** `all`: every record carrying the identity (two: paid twice by overlapping runs). */
-	| { found: IDataObject; all?: IDataObject[] }
-	/** `metaShown` undefined: the record read proves it (a status); false: no record showed the identity. */
-	| { notFound: true; metaShown?: boolean }
+	| { found: IDataObject; all?: IDataObject[]; readAt?: number }
+	/**
+	 * `metaShown` undefined: the record read proves it (a status); false: no record showed the
+	 * identity. `readAt`: FacilitaPay's time (epoch ms, its clock) once the lists were read.
+	 */
+	| { notFound: true; metaShown?: boolean; readAt?: number }
 	| { cannotTell: string };
 
 /** Where a money request's record is found at FacilitaPay (declared by its operation module). */
@@ -46,6 +49,18 @@ export type FindSent = (
 
 /** The records carrying an identity now (after a keyed payment was answered), when they can be read. */
 export type Recount = (place: RecordPlace, ref: string) => Promise<IDataObject[] | undefined>;
+
+/** The records again, with their statuses as FacilitaPay shows them now (read by ID where needed). */
+export type Judge = (place: RecordPlace, records: IDataObject[]) => Promise<IDataObject[]>;
+
+/** Statuses of a payment that moved no money: it no longer holds its identity. */
+const VOID_STATUSES = new Set(['canceled', 'cancelled', 'failed']);
+
+/** Whether FacilitaPay shows this record canceled or failed. */
+export function isVoid(record: IDataObject): boolean {
+	const status = typeof record.status === 'string' ? record.status.trim().toLowerCase() : '';
+	return VOID_STATUSES.has(status);
+}
 
 /** One money-moving request of one item. */
 export interface MoneyItem {

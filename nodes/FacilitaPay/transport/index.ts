@@ -9,6 +9,7 @@
  * Callers (the node, the trigger, the credential, tests) import from this file only.
  */
 import { signIns } from './signIn';
+import { resetServiceClock } from './serviceClock';
 
 export type { ErrorFacts, FacilitaPayError, FailureFacts, Outcome } from './errors';
 export { describeErrorBody, factsOf, failureFacts, words } from './errors';
@@ -24,6 +25,8 @@ export { apiRequestAllItems, SERVICE_PAGE_SIZE } from './paging';
 export { errorFromFacts, setFacts } from './errors';
 export { AdaptiveLimiter } from './limiter';
 export { accountOf } from './account';
+export { accountOfCredentials, serviceNow } from './serviceClock';
+export { accountOfRun } from './run';
 export {
 	bearerToken,
 	noteRefusedToken,
@@ -47,4 +50,5 @@ export {
 /** Forgets what this process keeps for the transport (the shared sign-ins). For tests. */
 export function resetTransport(): void {
 	signIns.clear();
+	resetServiceClock();
 }

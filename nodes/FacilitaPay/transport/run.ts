@@ -1,3 +1,4 @@
+import { accountOfCredentials } from './serviceClock';
 import type {
 	ICredentialDataDecryptedObject,
 	IExecuteFunctions,
@@ -105,4 +106,12 @@ export function adoptRenewedToken(
 	if (used.sessionToken === undefined || used.sessionToken === run.sessionToken) return;
 	run.sessionToken = used.sessionToken;
 	run.sessionFingerprint = used.sessionFingerprint;
+}
+
+/**
+ * The FacilitaPay account this run's credentials reach (accountOf: base URL and a digest of who
+ * signs in): what every memory and cache of the money rule is keyed by.
+ */
+export async function accountOfRun(ctx: FacilitaPayContext, run: RunState): Promise<string> {
+	return accountOfCredentials(await credentialsOf(ctx, run));
 }

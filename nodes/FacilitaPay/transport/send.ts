@@ -29,6 +29,14 @@ import {
 } from './retry';
 import type { FacilitaPayContext, RunState } from './run';
 import { adoptRenewedToken, beginRun, CREDENTIAL_TYPE, credentialsOf, waitInRun } from './run';
+import { accountOfCredentials, noteServiceDate } from './serviceClock';
+
+/** FacilitaPay's clock as an answer shows it (its `Date` header), for the money rule. */
+function noteDate(credentials: ICredentialDataDecryptedObject, response: unknown): void {
+	if (!isFullResponse(response) || !response.headers) return;
+	const headers = response.headers;
+	noteServiceDate(accountOfCredentials(credentials), headers.date ?? headers.Date);
+}
 
 export interface ApiRequest {
 	method: IHttpRequestMethods;
@@ -238,6 +246,7 @@ export async function send(
 				{ credentialsDecrypted: { ...credentialIdentity, data } },
 			);
 			adoptRenewedToken(credentials, data);
+			noteDate(credentials, response);
 			const refused = refusal(response);
 			if (refused === undefined) {
 				run.limiter.release('ok', ticket);

@@ -447,3 +447,67 @@ export async function identicalExecutionsCase(n8n, { values }) {
 	expect([first.status, second.status]).toEqual(['success', 'success']);
 	expect(countBy(sent)).toEqual(Object.fromEntries(values.map((v) => [v, 2])));
 }
+
+/**
+ * Issue 39: item 1's payout is answered 504 by FacilitaPay's gateway and written `commitMs` later
+ * (the sandbox's `late_commit`). The Retry button right after (before it is written): item 1 is not
+ * found, and "not found" proves nothing yet, so it is not sent (Outcome unknown). Once it is written
+ * and FacilitaPay's clock moved 11 minutes on, a Retry of that retry finds it (alreadyDone) and pays
+ * items 2 and 3: every payout once at FacilitaPay.
+ * @param {Instance} n8n @param {{values: string[], commitMs?: number}} options
+ */
+export async function lateCommitRetryCase(n8n, { values, commitMs = 8000 }) {
+	const subjectId = await newSubject(n8n.state);
+	const payouts = values.map((value, i) => ({ subjectId, value, orderId: `order-${value}-${i}` }));
+	await sandboxControl(
+		'POST',
+		'/faults',
+		{ route: PAYOUT_ROUTE, kind: 'late_commit', ms: commitMs, skip: 1, count: 1 },
+		n8n.state,
+	);
+	const mark = await sandboxMark(n8n.state);
+	const failed = await startExecution(n8n, n8n.plain, { payouts });
+	const failedAt = Date.now();
+	expect(failed.status).toBe('error');
+	expect(`${failed.data?.resultData?.error?.message}`).toMatch(/^Outcome unknown \(item 1\)/);
+
+	const soon = await retryExecution(n8n.server, failed.id, { loadWorkflow: false });
+	const soonSeconds = (Date.now() - failedAt) / 1000;
+	const afterSoon = await payoutRequests(n8n.state, mark);
+	const soonMessage = String(soon.execution?.data?.resultData?.error?.message ?? '');
+	// Still not written when the retry looked (the test needs it to be so).
+	expect(soonSeconds * 1000).toBeLessThan(commitMs);
+
+	await new Promise((resolve) =>
+		setTimeout(resolve, Math.max(0, commitMs + 1000 - (Date.now() - failedAt))),
+	);
+	await sandboxControl('POST', '/clock/advance', { minutes: 11 }, n8n.state);
+	// (A build that sent item 1 again made the first retry succeed: nothing is left to retry.)
+	const later =
+		soon.status === 'success'
+			? soon
+			: await retryExecution(n8n.server, soon.id, { loadWorkflow: false });
+	const all = await payoutRequests(n8n.state, mark);
+	const atFacilitaPay = await transactionsByValue(n8n.state, subjectId);
+	const holds = Object.fromEntries(values.map((v) => [v, atFacilitaPay[v]?.length ?? 0]));
+	const output = nodeOutput(later.execution, PAYOUTS);
+	figures.push(
+		`${n8n.label} late commit (${commitMs} ms after the 504): execution ${failed.id} → Retry ${soon.id} ${soonSeconds.toFixed(1)} s after (${soon.status}: ${soonMessage.slice(0, 160)}; payout requests so far ${JSON.stringify(afterSoon.map((r) => `${r.value}→${r.status}`))}) → ` +
+			`clock +11 min, Retry ${later.id} (${later.status}): requests in all ${JSON.stringify(all.map((r) => `${r.value}→${r.status}`))}; FacilitaPay holds ${JSON.stringify(holds)}; output alreadyDone ${JSON.stringify(Array.isArray(output) ? output.map((i) => i.alreadyDone ?? null) : output)}`,
+	);
+
+	expect(soon.status).toBe('error');
+	expect(soonMessage).toMatch(
+		/^Outcome unknown \(item 1\): Its earlier try .* FacilitaPay may still be writing it/,
+	);
+	expect(afterSoon.map((r) => r.value)).toEqual(values.slice(0, 2));
+	expect(later.status).toBe('success');
+	expect(holds).toEqual(Object.fromEntries(values.map((v) => [v, 1])));
+	expect(all.map((r) => r.value)).toEqual(values);
+	expect(Array.isArray(output) && output.map((i) => i.alreadyDone ?? false)).toEqual([
+		true,
+		true,
+		false,
+		false,
+	]);
+}

@@ -209,6 +209,7 @@ export function useOperations() {
 	});
 	beforeEach(() => {
 		env.service?.script({});
+		env.service?.resetClock();
 		resetNodeMemory();
 	});
 	return env;

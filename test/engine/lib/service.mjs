@@ -12,6 +12,7 @@
 // - `{ status, body, headers }` (marked with `reply()`): that status, body and headers;
 // - `RESET`: the connection is destroyed before any answer (ECONNRESET at the node);
 // - `{ delayMs, then: reply }` (`later()`): answered after that many milliseconds.
+// Every answer carries a Date header: FacilitaPay's clock, real time moved by `advanceClock(ms)`.
 // A request no route matches is answered 599 and recorded, so a test sees it in `requests`.
 import http from 'node:http';
 
@@ -47,6 +48,8 @@ function matcher(route) {
 /** Starts the scripted service; `url` is its API root (what a credential's Base URL holds). */
 export async function startService() {
 	let routes = [];
+	// FacilitaPay's clock, as the Date header of every answer shows it: real time moved by the test.
+	let clockOffsetMs = 0;
 	const requests = [];
 	const server = http.createServer((req, res) => {
 		const chunks = [];
@@ -98,6 +101,7 @@ export async function startService() {
 		const isBuffer = Buffer.isBuffer(full.body);
 		const headers = {
 			'content-type': isBuffer ? 'application/octet-stream' : 'application/json',
+			date: new Date(Date.now() + clockOffsetMs).toUTCString(),
 			...full.headers,
 		};
 		res.writeHead(full.status, headers);
@@ -130,6 +134,14 @@ export async function startService() {
 					},
 				};
 			});
+		},
+		/** Moves FacilitaPay's clock (the Date of its answers) `ms` ahead; `script()` does not reset it. */
+		advanceClock(ms) {
+			clockOffsetMs += ms;
+		},
+		/** FacilitaPay's clock back to real time. */
+		resetClock() {
+			clockOffsetMs = 0;
 		},
 		/** The requests on one route ("POST /transactions"), as scripted. */
 		on: (route) => requests.filter((request) => request.route === route),

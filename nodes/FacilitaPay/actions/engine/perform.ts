@@ -2,6 +2,7 @@ import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 
 import type { ApiRequest, FacilitaPayError, RunState } from '../../transport';
 import {
+	accountOfRun,
 	apiDownload,
 	apiRequest,
 	apiRequestAllItems,
@@ -98,6 +99,12 @@ export async function perform(
 		try {
 			if (work.send === 'allPages')
 				answer = await apiRequestAllItems.call(ctx, request, work.page, undefined, run);
+			else if (work.send === 'reads' && work.perform)
+				answer = await work.perform.call(
+					ctx,
+					async (read) => await apiRequest.call(ctx, read, undefined, run),
+					accountOfRun(ctx, run),
+				);
 			else if (work.send === 'download')
 				answer = await apiDownload.call(ctx, request, undefined, run);
 			else answer = await apiRequest.call(ctx, request, undefined, run);

@@ -1,7 +1,7 @@
 import type { IExecuteFunctions } from 'n8n-workflow';
 
 import type { RunSettings, RunState } from '../../transport';
-import { apiRequest, beginRun, CREDENTIAL_TYPE, stopRun } from '../../transport';
+import { accountOfRun, apiRequest, beginRun, CREDENTIAL_TYPE, stopRun } from '../../transport';
 import { lookupsFor, MoneyRun } from '../../money';
 import type { OperationModule } from '../node.type';
 import type { Batch } from './check';
@@ -30,14 +30,23 @@ function beginMoney(
 ): MoneyRun | undefined {
 	const { moneyItems } = batch;
 	if (moneyItems.length === 0) return undefined;
+	// The account the credentials reach: the money rule's memories and caches are keyed by it.
+	const account = accountOfRun(ctx, run);
+	account.catch(() => undefined);
 	const lookups = lookupsFor(
 		async (read) => await apiRequest.call(ctx, read, undefined, run),
+		account,
 		ctx.getNode().credentials?.[CREDENTIAL_TYPE]?.id ?? '',
 	);
 	return MoneyRun.begin(ctx, moneyItems, {
 		runIndex,
+		account,
 		findSent: async (place, ref, windows) => await lookups.find(place, ref, windows),
 		recount: async (place, ref) => await lookups.recount(place, ref),
+		judge: async (place, records) => {
+			const judged = await lookups.judge(place, records, true);
+			return 'problem' in judged ? records : judged;
+		},
 	});
 }
 

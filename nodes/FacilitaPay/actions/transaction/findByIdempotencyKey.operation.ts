@@ -1,7 +1,8 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
 
-import { IDENTITY_FIELD } from '../../money';
-import { SERVICE_PAGE_SIZE } from '../../transport';
+import type { RecordPlace } from '../../money';
+import { IDENTITY_FIELD, isVoid, lookupsFor, subjectTransactions } from '../../money';
 import { checkUuid } from '../../validation/uuid';
 import { requiredText, simplifyField, subjectIdField } from '../common/fields';
 import { requireValid } from '../common/input';
@@ -14,7 +15,8 @@ import type { ItemWork } from '../node.type';
  * Transaction > Find By Idempotency Key: the transactions of a subject that carry a given
  * Idempotency Key (the node writes it in `meta.n8n_facilitapay_ref` as `key:<key>`), for support's
  * "did order 9001 pay?". FacilitaPay has no search by `meta`: the subject's whole list is read,
- * oldest first, and the answer says how many transactions were looked at.
+ * oldest first, once per n8n process and account, then only what came after (the money rule's
+ * list memory), and the answer says how many transactions were looked at.
  */
 const properties: INodeProperties[] = [
 	subjectIdField('The subject (customer) the payment was made for or to'),
@@ -51,45 +53,61 @@ export async function prepare(this: IExecuteFunctions, i: number): Promise<ItemW
 	);
 	const simplify = this.getNodeParameter('simplify', i, true) as boolean;
 	const ref = `key:${key}`;
+	const place = subjectTransactions(subject) as Extract<RecordPlace, { by: 'meta' }>;
+	const node = this.getNode();
 	return {
 		request: {
 			method: 'GET',
-			path: `/subject/${encodeURIComponent(subject)}/transactions`,
+			path: place.list,
 			retry: 'safe',
 			itemIndex: i,
 		},
-		send: 'allPages',
-		page: { pageSize: SERVICE_PAGE_SIZE },
+		// The subject's list is read whole once per n8n process and account, then only what came
+		// after its newest record (money/lookups.ts): a loop of calls pays one page each.
+		send: 'reads',
+		perform: async (read, account) => {
+			const lookups = lookupsFor(read, account, node.credentials?.facilitaPayApi?.id ?? '');
+			const result = await lookups.findEvery(place, ref);
+			if ('problem' in result) throw new NodeOperationError(node, result.problem, { itemIndex: i });
+			return { records: result.records, count: result.count, pages: lookups.pages };
+		},
 		output: (data) => {
-			const transactions = (Array.isArray(data) ? data : []) as IDataObject[];
-			const carrying = transactions.filter(
-				(transaction) =>
-					transaction.meta !== null &&
-					typeof transaction.meta === 'object' &&
-					(transaction.meta as IDataObject)[IDENTITY_FIELD] === ref,
-			);
-			if (carrying.length === 0)
+			const { records, count, pages } = data as {
+				records: IDataObject[];
+				count?: number;
+				pages: number;
+			};
+			const carrying = records;
+			if (carrying.length === 0) {
+				const read = count ?? 0;
 				return [
 					{
 						json: {
 							found: false,
 							idempotencyKey: key,
 							subjectId: subject,
-							transactionsRead: transactions.length,
-							note: `No transaction of subject ${subject} carries the Idempotency Key "${key}" (meta.${IDENTITY_FIELD} = "${ref}"). All ${transactions.length} of its transactions were read, from the oldest: a payment sent with this key to this subject was not made (or FacilitaPay did not keep its meta).`,
+							transactionsRead: read,
+							pagesRead: pages,
+							note: `No transaction of subject ${subject} carries the Idempotency Key "${key}" (meta.${IDENTITY_FIELD} = "${ref}"). All ${read} of its transactions were read, from the oldest (${pages} ${pages === 1 ? 'page' : 'pages'} now; this n8n process keeps what it read of the list): a payment sent with this key to this subject was not made (or FacilitaPay did not keep its meta).`,
 						},
 					},
 				];
+			}
+			const live = carrying.filter((transaction) => !isVoid(transaction));
 			return carrying.map((transaction) => ({
 				json: {
 					...(simplify ? simplifyTransaction(transaction) : transaction),
 					found: true,
 					idempotencyKey: key,
-					...(carrying.length > 1
+					...(live.length > 1
 						? {
-								note: `${carrying.length} transactions carry this key: runs overlapped. Keep one and cancel the others while pending (Transaction > Cancel).`,
+								note: `${live.length} transactions carry this key: runs overlapped. Keep one and cancel the others while pending (Transaction > Cancel); a canceled or failed one no longer counts.`,
 							}
-						: {}),
+						: carrying.length > 1
+							? {
+									note: `${carrying.length} transactions carry this key; ${carrying.length - live.length} of them canceled or failed at FacilitaPay, which no longer count.`,
+								}
+							: {}),
 				},
 			}));
 		},

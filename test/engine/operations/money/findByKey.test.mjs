@@ -67,3 +67,47 @@ describe('Transaction > Find By Idempotency Key', () => {
 		expect(requests).toHaveLength(0);
 	});
 });
+
+describe('Find By Idempotency Key reads what this process did not read yet (issue 39)', () => {
+	it('a subject with 250 transactions: the first call reads its pages to the end, every later one 1 (per account)', async () => {
+		const service = facilitaPay();
+		for (let i = 1; i <= 250; i++)
+			service.records.push({
+				id: `old-${i}`,
+				subject_id: SUBJECT_ID,
+				value: '1.00',
+				status: 'wired',
+				meta: i === 7 ? { n8n_facilitapay_ref: 'key:ORDER-7' } : {},
+			});
+		const engine = await op.engine();
+		const pages = (result) => result.requests.filter((request) => request.route === LIST).length;
+		const first = await op.run({ engine, parameters: find('ORDER-7'), replies: service.replies });
+		expect(first.items[0].json).toMatchObject({ found: true, id: 'old-7' });
+		// 100 a page: 3 pages, and the empty page after them that ends the list.
+		expect(pages(first)).toBeGreaterThanOrEqual(3);
+		for (let call = 0; call < 3; call++) {
+			const later = await op.run({ engine, parameters: find('ORDER-7'), replies: service.replies });
+			expect(later.items[0].json).toMatchObject({ found: true, id: 'old-7', status: 'wired' });
+			expect(pages(later)).toBe(1);
+		}
+		const missing = await op.run({ engine, parameters: find('ORDER-8'), replies: service.replies });
+		expect(missing.items[0].json).toMatchObject({ found: false, transactionsRead: 250 });
+		expect(pages(missing)).toBe(1);
+		// A payout made since is found by the next call (only what came after is read).
+		await op.run({
+			engine,
+			parameters: [payout('8.00', { idempotencyKey: 'ORDER-8' })],
+			replies: service.replies,
+		});
+		const made = await op.run({ engine, parameters: find('ORDER-8'), replies: service.replies });
+		expect(made.items[0].json).toMatchObject({ found: true, value: '8.00' });
+		// Another account (another user signing in): its list is read whole.
+		const other = await op.engine({ credentials: { accessToken: 'another-user' } });
+		const there = await op.run({
+			engine: other,
+			parameters: find('ORDER-7'),
+			replies: service.replies,
+		});
+		expect(pages(there)).toBe(pages(first));
+	});
+});

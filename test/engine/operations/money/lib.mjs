@@ -56,7 +56,9 @@ export function whenReady(ready, make) {
 /**
  * A FacilitaPay holding transactions. `decide(transaction, attempt)` says what it does with the
  * n-th payout it receives: 'ok' (a record, answered), 'lostAnswer' (a record, the connection reset
- * before the answer), 'lost' (no record, the connection reset), or a `reply()` (refused).
+ * before the answer), 'lost' (no record, the connection reset), 'late' (a gateway's 504 at once,
+ * after `lateAnswerMs`; the record written `lateCommitMs` later, default 3 s), or a `reply()`
+ * (refused).
  * `holdBefore()`: a payout is processed only once it returns true; `holdAnswer()`: its answer waits
  * until it returns true. `failListRead`: the list read of that number (1 = the first) is answered 500.
  *
@@ -72,9 +74,33 @@ export function facilitaPay(options = {}) {
 	const payouts = [];
 	const reads = [];
 	const arrivals = [];
+	const late = [];
 	const create = (transaction, attempt) => {
 		const verdict = options.decide?.(transaction, attempt) ?? 'ok';
 		if (verdict === 'lost') return RESET;
+		if (verdict === 'late') {
+			// A gateway answers 504 (after `lateAnswerMs`); FacilitaPay writes the payout
+			// `lateCommitMs` after it arrived.
+			late.push(
+				new Promise((resolve) =>
+					setTimeout(() => {
+						records.push({
+							...transaction,
+							id: `tx-${records.length + 1}`,
+							status: 'pending',
+							meta: metaMode === 'drop' ? {} : (transaction.meta ?? {}),
+						});
+						resolve();
+					}, options.lateCommitMs ?? 3000),
+				),
+			);
+			return later(
+				options.lateAnswerMs ?? 0,
+				reply(504, '<html><body><h1>504 Gateway Time-out</h1></body></html>', {
+					'content-type': 'text/html',
+				}),
+			);
+		}
 		if (verdict !== 'ok' && verdict !== 'lostAnswer') return verdict;
 		const record = {
 			...transaction,
@@ -119,6 +145,14 @@ export function facilitaPay(options = {}) {
 		payouts,
 		reads,
 		replies,
+		/** Resolves once every late payout ('late') was written. */
+		lateWritten: () => Promise.all(late),
+		/** FacilitaPay shows a record canceled (the user canceled it, Transaction > Cancel). */
+		cancel: (id) => {
+			const record = records.find((candidate) => candidate.id === id);
+			record.status = 'canceled';
+			record.canceled_reason = 'canceled by the partner';
+		},
 		/** The n-th list read from now on (1 = the next) is answered 500 once. */
 		failListRead: (n) => (failListRead = listReads + n),
 		/** How many list reads were answered 500. */
@@ -204,3 +238,23 @@ export const retry = (op, failed, parameters, service, extra = {}) =>
 		customData: failed.customData,
 		replies: service.replies,
 	});
+
+/**
+ * Two FacilitaPay accounts behind one scripted server, told apart by the Host the credential's
+ * Base URL names (127.0.0.1: "sandbox", localhost: "production"): each route goes to the
+ * account's own script.
+ */
+export function byHost(accounts) {
+	const routes = new Set(Object.values(accounts).flatMap((replies) => Object.keys(replies)));
+	return Object.fromEntries(
+		[...routes].map((route) => [
+			route,
+			(request, index) => {
+				const host = String(request.headers.host ?? '').split(':')[0];
+				const script = accounts[host]?.[route];
+				if (script === undefined) return reply(599, { error: `no account at ${host}` });
+				return typeof script === 'function' ? script(request, index) : script;
+			},
+		]),
+	);
+}

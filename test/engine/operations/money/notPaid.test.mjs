@@ -34,7 +34,7 @@ describe('Not paid (issue 24): a payment FacilitaPay does not hold under its ide
 		expect(retried.items[0].json.alreadyDone).toBeUndefined();
 	});
 
-	it('two orders of 100.00 to one customer, one paid, one timed out unprocessed, other 100.00 payouts on record: the retry pays the second', async () => {
+	it('two orders of 100.00 to one customer, one paid, one timed out unprocessed, other 100.00 payouts on record: the retry 11 minutes later pays the second', async () => {
 		const service = facilitaPay({
 			decide: (_transaction, attempt) => (attempt === 2 ? 'lost' : 'ok'),
 		});
@@ -45,6 +45,9 @@ describe('Not paid (issue 24): a payment FacilitaPay does not hold under its ide
 		const failed = await op.run({ parameters, replies: service.replies });
 		expect(failed.error.message).toMatch(/^Outcome unknown \(item 1\)/);
 		service.records.push(other('at-15:00'));
+		// Retried once FacilitaPay's clock shows the settle window passed since the lost try
+		// (issue 39: sooner, it may still be writing it).
+		op.service.advanceClock(11 * 60_000);
 		const retried = await retry(op, failed, parameters, service);
 		expect(retried.error).toBeUndefined();
 		expect(service.sent()).toEqual(['100.00', '100.00', '100.00']);

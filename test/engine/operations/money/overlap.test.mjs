@@ -106,7 +106,7 @@ describe('Paid twice (issue 32): one key on two queue-mode workers at once', () 
 		const done = [];
 		for (const { error } of results) {
 			const named = error.message.match(
-				/^Done \(ID (tx-[12])\) \(item 0\), but 2 payments carry n8n_facilitapay_ref "key:WEBHOOK-77" at FacilitaPay: (tx-[12]) and (tx-[12])\. Two runs sent it at the same time/,
+				/^Done \(ID (tx-[12])\) \(item 0\), but 2 payments carry n8n_facilitapay_ref "key:WEBHOOK-77" at FacilitaPay: (tx-[12])(?: \([^)]*\))? and (tx-[12])(?: \([^)]*\))?\. Two runs sent it at the same time/,
 			);
 			expect(named).not.toBeNull();
 			// Each execution names its own payment first.
