@@ -90,7 +90,7 @@ export class FacilitaPayTrigger implements INodeType {
 						default: false,
 						displayOptions: { show: { '@version': [1, 1.1] } },
 						description:
-							"Whether to start the workflow for the KYC status payload. Kept for workflows saved with it; it changes nothing since version 2's engine: FacilitaPay's notification log decides, so a payload starts the workflow only when the log lists it for this workflow.",
+							"Whether to accept KYC status payloads. Changes nothing now: such a payload starts the workflow only when FacilitaPay's notification log lists it for this workflow.",
 					},
 					{
 						displayName: 'Attach Current Objects',
@@ -99,7 +99,8 @@ export class FacilitaPayTrigger implements INodeType {
 						default: false,
 						displayOptions: { show: { '@version': [{ _cnd: { gte: 2 } }] } },
 						description:
-							"Whether to read from FacilitaPay the transaction(s), subscription, invoice, subject or bank account request the event names and add them to the item. Every event is already proven by FacilitaPay's notification log; this adds the objects as they are now, one read each.",
+							'Whether to add the transaction(s), subscription, invoice, subject or bank account request the event names, as FacilitaPay shows them now (one read each)',
+						hint: "Every event is already proven by FacilitaPay's notification log; this only adds data",
 					},
 					{
 						displayName: 'Disable Notifications on Deactivation',
@@ -107,7 +108,7 @@ export class FacilitaPayTrigger implements INodeType {
 						type: 'boolean',
 						default: false,
 						description:
-							'Whether deactivating this workflow also turns off every notification of the FacilitaPay account. That stops notifications for all workflows and systems using the account, not only this one. When off, deactivating leaves the account as it is.',
+							'Whether deactivating this workflow also turns off every notification of the FacilitaPay account, for all workflows and systems using it, not only this one',
 					},
 					{
 						displayName: 'Drop Duplicates',
@@ -116,7 +117,7 @@ export class FacilitaPayTrigger implements INodeType {
 						default: false,
 						displayOptions: { show: { '@version': [1, 1.1] } },
 						description:
-							"Whether to start no second execution for the same event. Kept for workflows saved with it: every event now starts the workflow once, whatever this says, because its identity is its record in FacilitaPay's notification log.",
+							"Whether to drop duplicates. Changes nothing now: every event starts the workflow once, by its record in FacilitaPay's notification log.",
 					},
 					{
 						displayName: 'Fetch Transaction',
@@ -143,7 +144,8 @@ export class FacilitaPayTrigger implements INodeType {
 						default: true,
 						displayOptions: { show: { '@version': [1, 1.1] } },
 						description:
-							'Whether to read from FacilitaPay every transaction, subscription, invoice, subject or bank account request the event names and add it to the item. Every event is proven by FacilitaPay\'s notification log whatever this says ("verified": true); version 2 calls this Attach Current Objects, off by default.',
+							'Whether to add the transaction, subscription, invoice, subject or bank account request the event names, as FacilitaPay shows them now. Version 2 calls this Attach Current Objects.',
+						hint: 'Every event is proven by FacilitaPay\'s notification log whatever this says ("verified": true)',
 					},
 				],
 			},

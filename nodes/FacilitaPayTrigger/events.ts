@@ -144,17 +144,33 @@ export const EVENT_TYPES: readonly EventType[] = [
 	},
 ];
 
+/** What n8n's node picker lists under Triggers for an event ("On payment approved"): acronyms kept. */
+function actionOf({ value, name }: EventType): string {
+	if (value === 'identified') return 'On money identified';
+	if (value === 'kyc_status') return 'On KYC status payload (unsigned)';
+	const words = name
+		.split(' ')
+		.map((word) => (/^[A-Z]{2,}$/.test(word) ? word : word.toLowerCase()));
+	return `On ${words.join(' ')}`;
+}
+
 /** The Events choice: "All Events" first, then every known type sorted by name. */
 export const eventOptions: INodePropertyOptions[] = [
 	{
 		name: 'All Events',
 		value: ALL_EVENTS,
+		action: 'On any event',
 		description:
 			'Every notification, including types FacilitaPay adds later that this node does not list yet',
 	},
 	...[...EVENT_TYPES]
 		.sort((a, b) => a.name.localeCompare(b.name))
-		.map(({ name, value, description }) => ({ name, value, description })),
+		.map((event) => ({
+			name: event.name,
+			value: event.value,
+			description: event.description,
+			action: actionOf(event),
+		})),
 ];
 
 /** Whether a notification of this type should start the workflow, given the Events choice. */

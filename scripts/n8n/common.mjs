@@ -218,10 +218,40 @@ export function isAlive(pid) {
  */
 export function localPorts() {
 	const n8nPort = Number(process.env.N8N_PORT ?? 5678);
-	return {
+	const ports = {
 		n8nPort,
 		brokerPort: Number(process.env.N8N_RUNNERS_BROKER_PORT ?? n8nPort + 1),
 		sandboxPort: Number(process.env.SANDBOX_PORT ?? 4010),
 		sandboxToken: process.env.SANDBOX_TOKEN ?? 'sandbox-token',
 	};
+	assertDistinctPorts(ports);
+	return ports;
+}
+
+/**
+ * Fails before anything starts when two of the three ports are the same: the task broker takes
+ * N8N_PORT + 1 unless N8N_RUNNERS_BROKER_PORT is set, so N8N_PORT=4009 with the sandbox on 4010
+ * would collide. The message names the variables and a free choice.
+ * @param {{n8nPort: number, brokerPort: number, sandboxPort: number}} ports
+ */
+export function assertDistinctPorts({ n8nPort, brokerPort, sandboxPort }) {
+	const named = [
+		['N8N_PORT', n8nPort],
+		[
+			process.env.N8N_RUNNERS_BROKER_PORT === undefined
+				? "n8n's task broker (N8N_RUNNERS_BROKER_PORT, unset: N8N_PORT + 1)"
+				: 'N8N_RUNNERS_BROKER_PORT',
+			brokerPort,
+		],
+		['SANDBOX_PORT', sandboxPort],
+	];
+	for (let i = 0; i < named.length; i++) {
+		for (let j = i + 1; j < named.length; j++) {
+			if (named[i][1] === named[j][1]) {
+				throw new Error(
+					`${named[i][0]} and ${named[j][0]} are both ${named[i][1]}: each needs its own port. Set another, e.g. ${j === 2 && i === 0 ? 'SANDBOX_PORT' : 'N8N_RUNNERS_BROKER_PORT'}=${Math.max(n8nPort, brokerPort, sandboxPort) + 1}.`,
+				);
+			}
+		}
+	}
 }

@@ -242,4 +242,121 @@ describeE2e('Example workflow "Onboard a customer" in a real n8n 2.x', () => {
 			expect(last[0].pix_code).toMatch(/^000201/);
 		},
 	);
+
+	/**
+	 * Submits the published form as a browser does and returns the page the person sees next.
+	 * @param {any} state @param {Record<string, string>} changes @param {Buffer} [file]
+	 */
+	async function submitForm(state, changes, file = PDF) {
+		const workflow = loadExample('onboard-customer.json');
+		const formTrigger = nodeOfType(workflow, 'n8n-nodes-base.formTrigger');
+		const formUrl = `${state.n8nUrl}/form/${formTrigger.parameters.options.path}`;
+		const known = await publish(workflow, state);
+		await waitFor(async () => ((await fetch(formUrl)).status === 200 ? true : null), {
+			what: `the production form at ${formUrl}`,
+		});
+		const seed = (Date.now() % 1_000_000) + 31;
+		/** @type {Record<string, string>} */
+		const answers = {
+			'Full name': 'Rita Retry',
+			CPF: e2eSandbox.formattedCpf(e2eSandbox.validCpf(seed)),
+			'E-mail': `rita.${seed}@example.com`,
+			Street: 'Rua Augusta',
+			Number: '10',
+			Neighborhood: 'Consolação',
+			'Postal code': '01305-000',
+			City: 'São Paulo',
+			State: 'SP',
+			'Bank code': '260',
+			Branch: '0001',
+			'Account number': '12345-6',
+			'PIX key': '',
+			...changes,
+		};
+		const form = new FormData();
+		formTrigger.parameters.formFields.values.forEach(
+			(/** @type {any} */ field, /** @type {number} */ index) => {
+				if (field.fieldType === 'file')
+					form.append(`field-${index}`, new Blob([file], { type: 'application/pdf' }), 'proof.pdf');
+				else form.append(`field-${index}`, answers[field.fieldLabel]);
+			},
+		);
+		const submitted = await fetch(formUrl, { method: 'POST', body: form, redirect: 'manual' });
+		expect(submitted.status).toBe(200);
+		const { formWaitingUrl } = await submitted.json();
+		const [execution] = await newExecutions(workflow.id, state, {
+			known,
+			what: 'the onboarding execution',
+		});
+		const page = await fetch(formWaitingUrl);
+		expect(page.status).toBe(200);
+		return { execution, html: await page.text(), answers };
+	}
+
+	testE2e(
+		'Onboard a customer: an invalid CPF shows the person which field is wrong and how to write it, and nothing is sent',
+		['sandbox', 'node'],
+		async (state) => {
+			await clockNotAhead(state);
+			const mark = await e2eSandbox.sandboxMark(state);
+			const digits = e2eSandbox.validCpf((Date.now() % 1_000_000) + 41);
+			const wrong = digits.slice(0, 10) + String((Number(digits[10]) + 1) % 10);
+			const { execution, html } = await submitForm(state, { CPF: e2eSandbox.formattedCpf(wrong) });
+
+			// The execution waits on the problem page (not failed: the person gets an answer).
+			expect(execution.status).toBe('waiting');
+			const [explained] = /** @type {any[]} */ (nodeOutput(execution, 'Explain the Problem'));
+			expect(explained).toMatchObject({
+				field: 'CPF',
+				step: 'Create or Update Customer',
+				howToFix:
+					'Enter the 11 digits of your CPF, with or without dots and dash, e.g. 390.533.447-05.',
+			});
+			expect(explained.problem).toMatch(/^Invalid CPF: .*not a valid CPF/);
+			expect(html).toContain('Please check: CPF');
+			expect(html).toContain(explained.problem);
+			expect(html).toContain('Enter the 11 digits of your CPF');
+			expect(html).toContain('correct CPF and send the form again');
+			expect(html).not.toContain('Problem submitting response');
+			expect(nodeOutput(execution, 'Show PIX Code')).toBeUndefined();
+			// Nothing reached FacilitaPay.
+			expect(
+				(await e2eSandbox.sandboxRequests({ after: mark }, state)).filter((r) =>
+					r.url.startsWith('/api/v1/'),
+				),
+			).toEqual([]);
+		},
+	);
+
+	testE2e(
+		'Onboard a customer: a file that is not a PDF, PNG or JPEG shows "Proof of address" and what to send; no bank account or charge is made',
+		['sandbox', 'node'],
+		async (state) => {
+			await clockNotAhead(state);
+			const mark = await e2eSandbox.sandboxMark(state);
+			const { execution, html } = await submitForm(
+				state,
+				{},
+				Buffer.from('this is a text file, not a PDF\n'),
+			);
+			const [explained] = /** @type {any[]} */ (nodeOutput(execution, 'Explain the Problem'));
+			expect(explained).toMatchObject({
+				field: 'Proof of address',
+				step: 'Upload Proof of Address',
+				howToFix: 'Send a PDF, PNG or JPEG file of at most 15 MB.',
+			});
+			expect(html).toContain('Please check: Proof of address');
+			expect(html).toContain('Send a PDF, PNG or JPEG file of at most 15 MB.');
+			// The browser tagged the text file application/pdf: the node sends a type it cannot tell from
+			// the content with its tag, and FacilitaPay refuses the mismatch. Nothing after it runs.
+			const calls = (await e2eSandbox.sandboxRequests({ after: mark }, state)).filter((r) =>
+				r.url.startsWith('/api/v1/'),
+			);
+			expect(calls.map((r) => r.route)).toEqual([
+				'POST /api/v1/subject/people',
+				'POST /api/v1/subject/:id/documents',
+			]);
+			expect(calls[1].status).toBeGreaterThanOrEqual(400);
+		},
+	);
 });

@@ -1,7 +1,9 @@
 // The example workflow "Pay out to a new customer" (examples/payout-new-customer.json) in a real
 // n8n 2.x against the sandbox, imported as-is (see examples-onboard-customer.test.mjs): its
 // production webhook registers the customer and their bank account, checks the balance and pays
-// out once per reference; the wire event FacilitaPay sends then starts its trigger path.
+// out once per reference, answering the caller what went wrong when it does not (an amount written
+// the Brazilian way, a CPF that is not one, a balance too low); the wire event FacilitaPay sends
+// then reaches the account's one FacilitaPay Trigger, in the "Payment alerts" example.
 import { ACCOUNT_IDS } from '../../sandbox/accounts.mjs';
 import { knownExecutions, nodeOutput } from './lib/n8n.mjs';
 import * as e2eSandbox from './lib/sandbox.mjs';
@@ -17,7 +19,10 @@ describeE2e('Example workflow "Pay out to a new customer" in a real n8n 2.x', ()
 		async (state) => {
 			const workflow = loadExample('payout-new-customer.json');
 			const webhook = nodeOfType(workflow, 'n8n-nodes-base.webhook');
-			const known = await publish(workflow, state, { trigger: true });
+			const known = await publish(workflow, state);
+			// The account's one webhook URL: the wire event goes to the "Payment alerts" example.
+			const alerts = loadExample('payment-alerts.json');
+			await publish(alerts, state, { trigger: true });
 			const url = `${state.n8nUrl}/webhook/${webhook.parameters.path}`;
 			const seed = (Date.now() % 1_000_000) + 11;
 			const cpf = e2eSandbox.validCpf(seed);
@@ -155,7 +160,10 @@ describeE2e('Example workflow "Pay out to a new customer" in a real n8n 2.x', ()
 				reference: `${reference}-big`,
 				amount: '99999999.00',
 			});
-			expect(tooMuch.status).toBeGreaterThanOrEqual(400);
+			expect(tooMuch.status).toBe(409);
+			expect((await tooMuch.json()).error).toBe(
+				`Not enough balance for this payout: USD 99999999.00 asked, USD ${balanceAfter.balance} in the cash-out account. Nothing was paid.`,
+			);
 			expect(
 				await e2eSandbox.sandboxRequests(
 					{ after: tooMuchMark, method: 'POST', pathPrefix: '/transactions' },
@@ -163,8 +171,9 @@ describeE2e('Example workflow "Pay out to a new customer" in a real n8n 2.x', ()
 				),
 			).toEqual([]);
 
-			// FacilitaPay wires the payout: wire_created starts the trigger path.
-			const beforeWire = await knownExecutions(workflow.id, state);
+			// FacilitaPay wires the payout: wire_created starts the Payment alerts workflow, whose
+			// alert names the payout.
+			const beforeWire = await knownExecutions(alerts.id, state);
 			const settlement = (await e2eSandbox.sandboxControl('POST', '/settlement/run', {}, state))
 				.data;
 			const wire = settlement.wires.find((/** @type {any} */ w) =>
@@ -174,7 +183,7 @@ describeE2e('Example workflow "Pay out to a new customer" in a real n8n 2.x', ()
 			await e2eSandbox.sandboxControl('POST', '/deliveries/wait', undefined, state);
 			const wired = await waitFor(
 				async () => {
-					const executions = await newExecutions(workflow.id, state, { known: beforeWire });
+					const executions = await newExecutions(alerts.id, state, { known: beforeWire });
 					return (
 						executions.find(
 							(e) =>
@@ -183,20 +192,99 @@ describeE2e('Example workflow "Pay out to a new customer" in a real n8n 2.x', ()
 						) ?? null
 					);
 				},
-				{ what: 'the wire_created execution', timeoutMs: 60_000 },
+				{ what: 'the wire_created execution of Payment alerts', timeoutMs: 60_000 },
 			);
 			expect(wired.status).toBe('success');
-			const [line] = /** @type {any[]} */ (nodeOutput(wired, 'Payout Wired'));
-			expect(line.wire_id).toBe(wire.id);
-			expect(line.payouts).toEqual([
-				expect.objectContaining({
-					transaction_id: payout.id,
-					customer: 'Paulo Payout',
-					sent: 'USD 250.00',
-					status: 'wired',
-				}),
-			]);
-			expect(line.message).toContain(`Payout ${payout.id} to Paulo Payout was wired: BRL `);
+			const [alert] = /** @type {any[]} */ (nodeOutput(wired, 'Alert'));
+			expect(alert.title).toBe(`Money sent: wire ${wire.id}`);
+			expect(alert.severity).toBe('info');
+			expect(alert.message).toContain(`Payout ${payout.id} to Paulo Payout was wired: BRL `);
+			expect(alert.message).toContain(`(USD 250.00 sent, wire ${wire.id}).`);
+			// Nothing of it ran in the payout workflow: it has no trigger to fight over the URL.
+			expect(
+				(await newExecutions(workflow.id, state, { known, count: 0 })).filter(
+					(e) => e.mode === 'trigger',
+				),
+			).toEqual([]);
+		},
+	);
+
+	testE2e(
+		'Pay out to a new customer: a Brazilian amount, a bad amount and an invalid CPF are answered with what to fix (400, 422), and nothing is registered or paid',
+		['sandbox', 'node'],
+		async (state) => {
+			const workflow = loadExample('payout-new-customer.json');
+			const webhook = nodeOfType(workflow, 'n8n-nodes-base.webhook');
+			await publish(workflow, state);
+			const url = `${state.n8nUrl}/webhook/${webhook.parameters.path}`;
+			const seed = (Date.now() % 1_000_000) + 23;
+			const request = {
+				reference: `payout-bad-${seed}`,
+				name: 'Bruna Brasil',
+				cpf: e2eSandbox.formattedCpf(e2eSandbox.validCpf(seed)),
+				email: `bruna.${seed}@example.com`,
+				bank_code: '341',
+				branch: '0001',
+				account_number: '98765-4',
+				pix_key: '',
+				amount: '10,50',
+			};
+			const post = async (/** @type {object} */ body) => {
+				const response = await waitFor(
+					async () => {
+						const answer = await fetch(url, {
+							method: 'POST',
+							headers: { 'content-type': 'application/json' },
+							body: JSON.stringify(body),
+						});
+						return answer.status === 404 ? null : answer;
+					},
+					{ what: `the production webhook at ${url}` },
+				);
+				return { status: response.status, body: await response.json() };
+			};
+			const mark = await e2eSandbox.sandboxMark(state);
+
+			const cases = [
+				['10,50', '10.50'],
+				['1.234,56', '1234.56'],
+				['10.5', '10.50'],
+				['250', '250.00'],
+				['abc', '10.50'],
+				['0.00', '10.50'],
+			];
+			for (const [amount, example] of cases) {
+				const answer = await post({ ...request, amount });
+				expect({ amount, status: answer.status }).toEqual({ amount, status: 400 });
+				expect(answer.body).toEqual({
+					error: `Invalid amount ${JSON.stringify(amount)}: write the amount in USD as text with a dot and exactly two decimals, no thousands separators, greater than zero, e.g. ${example}. Nothing was registered or paid.`,
+					field: 'amount',
+					example,
+				});
+			}
+			// Nothing reached FacilitaPay for any of them: the amount is checked first.
+			expect(
+				(await e2eSandbox.sandboxRequests({ after: mark }, state)).filter((r) =>
+					r.url.startsWith('/api/v1/subject'),
+				),
+			).toEqual([]);
+
+			// A CPF whose check digits are wrong: the FacilitaPay node's own message, its fix and step.
+			const digits = e2eSandbox.validCpf(seed);
+			const wrongCpf = digits.slice(0, 10) + String((Number(digits[10]) + 1) % 10);
+			const refused = await post({ ...request, amount: '10.50', cpf: wrongCpf });
+			expect(refused.status).toBe(422);
+			expect(refused.body).toMatchObject({
+				error: expect.stringMatching(/^Invalid Document Number \(item 0\): .*not a valid CPF/),
+				step: 'Create or Update Customer',
+				outcome: 'notSent',
+			});
+			expect(refused.body.fix).toEqual(expect.any(String));
+			expect(
+				(await e2eSandbox.sandboxRequests({ after: mark }, state)).filter((r) =>
+					r.url.startsWith('/api/v1/subject'),
+				),
+			).toEqual([]);
 		},
 	);
 });

@@ -57,7 +57,7 @@ export function moneyOperations(
 
 /** What the Idempotency Key does, for the field's description. */
 const KEY_DESCRIPTION =
-	"A value that names this payment, such as an order number. It is written in the payment's meta at FacilitaPay (n8n_facilitapay_ref): a key FacilitaPay already holds is not sent again, in any execution, on any day; the item comes out with alreadyDone and the record. Leave empty to send every time (a Retry of a failed execution still never pays twice).";
+	'A reference naming this payment, e.g. an order number: a key FacilitaPay already holds is not sent again, on any day; the item comes out with alreadyDone and the record';
 
 /** How the AI model fills the key when the node is a tool. */
 const TOOL_KEY_DEFAULT =
@@ -76,7 +76,7 @@ export const idempotencyKeyFields = (money: Record<string, string[]>): INodeProp
 			default: '',
 			placeholder: 'e.g. {{ $json.orderId }}',
 			description: KEY_DESCRIPTION,
-			hint: 'Retrying a failed execution never sends a request twice, with or without a key',
+			hint: "Kept in the payment's meta (n8n_facilitapay_ref). Empty: sent every time, yet a retry of a failed execution never pays twice",
 			displayOptions: { show: { resource: [resource], operation: operations, '@tool': [false] } },
 		},
 		{
@@ -84,7 +84,8 @@ export const idempotencyKeyFields = (money: Record<string, string[]>): INodeProp
 			name: 'idempotencyKey',
 			type: 'string',
 			default: TOOL_KEY_DEFAULT,
-			description: `${KEY_DESCRIPTION} As a tool, the model gives it: the same reference is paid once, a different one is paid`,
+			description: `${KEY_DESCRIPTION}. As a tool, the model gives it.`,
+			hint: 'The same reference is paid once; a different reference is another payment',
 			displayOptions: { show: { resource: [resource], operation: operations, '@tool': [true] } },
 		},
 	]);

@@ -65,8 +65,8 @@ const companyOptionalFields: INodeProperties[] = (
 			type: 'json',
 			default: '[]',
 			description:
-				'Documents of the company (e.g. the social contract): an array of objects with either file_data (Base64) + file_name, or file_url + file_type, and labels such as social-contract. Checked as Upload Document checks a file. Marketplace collection needs at least 3 (4 without a website) plus one per partner holding 25% or more.',
-			hint: 'With documents the request is sent once and never repeated automatically: each send adds the documents again',
+				'An array of {file_data (Base64), file_name} or {file_url, file_type}, with labels such as social-contract. Checked as Upload Document checks a file.',
+			hint: 'Marketplace: at least 3 (4 without a website) plus one per partner holding 25% or more. Sent once, never repeated automatically',
 		},
 		{
 			displayName: 'Main Activity',
@@ -113,7 +113,8 @@ const properties: INodeProperties[] = [
 		default: '',
 		placeholder: 'e.g. 16727230000197',
 		description:
-			'The document number; dots, dashes, slashes and spaces are removed. A CNPJ has 14 characters (the alphanumeric form of 2026 included) and its check digits are verified; a NIT 6 to 11 digits (its verification digit included, e.g. 900123456-7); an RFC 12 characters (3 letters, YYMMDD, 3 letters or digits; 13 for a sole trader). If a company with this number exists, its details are updated.',
+			'Dots, dashes, slashes and spaces are removed. CNPJ: 14 characters (alphanumeric included), check digits verified. A company with this number already registered is updated.',
+		hint: 'NIT: 6 to 11 digits with its verification digit (900123456-7). RFC: 12 characters (13 for a sole trader)',
 	},
 	{
 		displayName: 'Social Name',

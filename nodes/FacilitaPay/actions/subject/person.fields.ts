@@ -79,7 +79,7 @@ export const personOptionalFields: INodeProperties[] = [
 		type: 'json',
 		default: '[]',
 		description:
-			'Documents to register with the person: an array of objects with either file_data (Base64) + file_name, or file_url + file_type; labels are optional. Checked as Upload Document checks a file: the content decides the type, at most 15 MB. Required above 20k USD transacted a year. To send a file from n8n, use the Upload Document operation instead.',
+			'An array of {file_data (Base64), file_name} or {file_url, file_type}, labels optional; at most 15 MB each. Required above 20k USD a year. For a file from n8n, use Upload Document.',
 		hint: 'With documents the request is sent once and never repeated automatically: each send adds the documents again',
 	},
 	{

@@ -27,7 +27,8 @@ const properties: INodeProperties[] = [
 		default:
 			'={{ $now.plus({ hours: 1 }).toUTC().startOf("second").toISO({ suppressMilliseconds: true }) }}',
 		description:
-			'When the QR code stops accepting payment (optional: clear it to let FacilitaPay decide). Must be more than one minute ahead; a time without a zone is read in the workflow’s time zone. Unpaid codes send the payment_expired event.',
+			'When the QR code stops accepting payment; clear it to let FacilitaPay decide. More than one minute ahead; a time without a zone is in the workflow’s time zone.',
+		hint: 'An unpaid code sends the payment_expired event',
 	},
 	fields.bankAccountIdField(
 		'fromBankAccountId',

@@ -61,7 +61,7 @@ const properties: INodeProperties[] = [
 				type: 'json',
 				default: '{}',
 				description:
-					'Further fields of the transaction as a JSON object, sent as given: for a PSE pay-in the customer’s bank and the return (redirect) URL, under the names FacilitaPay gives you (not published). They cannot replace the fields above.',
+					'More transaction fields as a JSON object, sent as given (e.g. a PSE pay-in’s bank and return URL, named as FacilitaPay tells you). They cannot replace the fields above.',
 			},
 		],
 	},

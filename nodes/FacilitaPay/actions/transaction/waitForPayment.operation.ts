@@ -96,7 +96,7 @@ const properties: INodeProperties[] = [
 				name: 'Charge’s Expiry',
 				value: 'chargeExpiry',
 				description:
-					'The charge’s own expiry plus a margin: PIX and dynamic CLABE +10 min, PSE 21 min +10 min, boleto due date +5 days (confirmation can take 3 business days); 24 hours for a charge without an expiry (card)',
+					'The charge’s own expiry plus a margin: PIX and dynamic CLABE +10 min, PSE 21 min +10 min, boleto due date +5 days (confirmation takes up to 3 business days); 24 h for a charge without an expiry (card)',
 			},
 		],
 		default: 'chargeExpiry',

@@ -16,7 +16,7 @@ export const description: INodeProperties[] = [
 				name: 'Update Bank Account',
 				value: 'updateBankAccount',
 				description:
-					'Correct the destination account of a wire waiting for correction (AC03: branch or account number, AC14: account type, CH11: owner document, AG03: use another account); FacilitaPay then retries the wire',
+					'Correct the account of a wire waiting for correction (AC03: branch or account number, AC14: account type, CH11: owner document, AG03: another account); FacilitaPay retries it',
 				action: 'Correct the bank account of a wire waiting for correction',
 			},
 		],
