@@ -24,6 +24,13 @@ export const READ_INTERVAL_MS = 2_000;
 export const FED_WITHIN_MS = 5_000;
 /** A resume call that found the charge still open (FacilitaPay not caught up) is retried after. */
 export const RECALL_AFTER_MS = 3_000;
+/**
+ * Resume calls in flight at once from this process. Each one makes n8n load the whole waiting
+ * execution, run its webhook (one FacilitaPay read) and the rest of the workflow: 300 charges paid
+ * in one burst fired 300 at once, and n8n (SQLite, 2 cores) took ~2 minutes for every one of them
+ * and grew to 4 GB. A few at a time keep each resume short; the others wait their turn in order.
+ */
+export const RESUME_IN_FLIGHT = 6;
 export const PAGE_SIZE = 100;
 
 export interface WaitRegistration {
@@ -68,6 +75,23 @@ export interface WaiterStats {
 	chargeReads: number;
 	resumeCalls: number;
 	fedPages: number;
+}
+
+/** The turns of resume calls (RESUME_IN_FLIGHT at once, the rest in the order they came). */
+const resumeSlots = { inFlight: 0, queue: [] as Array<() => void> };
+
+async function takeResumeSlot(): Promise<void> {
+	if (resumeSlots.inFlight < RESUME_IN_FLIGHT) {
+		resumeSlots.inFlight++;
+		return;
+	}
+	await new Promise<void>((resolve) => resumeSlots.queue.push(resolve));
+}
+
+function giveResumeSlot(): void {
+	const next = resumeSlots.queue.shift();
+	if (next) next();
+	else resumeSlots.inFlight = Math.max(0, resumeSlots.inFlight - 1);
 }
 
 const waiter = {
@@ -147,7 +171,9 @@ function forget(wait: AccountWait, w: Waiting): void {
 async function call(wait: AccountWait, w: Waiting, final: boolean): Promise<void> {
 	if (w.calling || w.done || waiter.now() < w.nextCallAt) return;
 	w.calling = true;
+	await takeResumeSlot();
 	try {
+		if (w.done) return;
 		const records = [...w.records.values()].flat();
 		const body = signedBody(w.key, {
 			executionId: w.executionId,
@@ -180,6 +206,7 @@ async function call(wait: AccountWait, w: Waiting, final: boolean): Promise<void
 	} catch {
 		w.nextCallAt = waiter.now() + RECALL_AFTER_MS;
 	} finally {
+		giveResumeSlot();
 		w.calling = false;
 	}
 }
@@ -334,5 +361,7 @@ export function resetWaiter(): void {
 	waiter.accounts.clear();
 	waiter.stats = { logReads: 0, chargeReads: 0, resumeCalls: 0, fedPages: 0 };
 	waiter.stopListening?.();
+	for (const next of resumeSlots.queue.splice(0)) next();
+	resumeSlots.inFlight = 0;
 	waiter.stopListening = undefined;
 }
