@@ -3,7 +3,7 @@ import type { IDataObject, IHookFunctions } from 'n8n-workflow';
 import type { FacilitaPayContext } from '../../FacilitaPay/transport';
 import { apiRequest } from '../../FacilitaPay/transport';
 import { readServiceTime } from '../../FacilitaPay/validation/dates';
-import { processState } from '../log';
+import { processState, urlMatcher } from '../log';
 import { readRetryOptions, READ_TIMEOUT_MS } from './account';
 
 /*
@@ -52,7 +52,7 @@ export function ownershipFrom(records: unknown, ours: string[]): Ownership {
 		if (!newest || isLater(record.inserted_at, newest.inserted_at)) newest = record;
 	}
 	if (!newest) return { kind: 'unknown', reason: 'the notification records name no URL' };
-	if (ours.includes(newest.url as string)) return { kind: 'ours' };
+	if (urlMatcher(ours)(newest.url)) return { kind: 'ours' };
 	return {
 		kind: 'foreign',
 		url: newest.url as string,
