@@ -83,6 +83,7 @@ export function settlePage(
 	const start: LogRecord[] = [];
 	const foreign: LogRecord[] = [];
 	const markSuccessful: LogRecord[] = [];
+	let oursListed = 0;
 	let cursor = state.cursor;
 	for (const entry of page) {
 		const id = isObject(entry) && typeof entry.id === 'string' ? entry.id : undefined;
