@@ -58,7 +58,10 @@ export interface PageVerdict {
 	cursor: string | null;
 	/** How many records of the page were sent to this workflow's URL (started now or before). */
 	ours: number;
-	/** The records of the page FacilitaPay lists as sent to a URL that is not this workflow's. */
+	/**
+	 * The records FacilitaPay lists as sent to a URL that is not this workflow's, after the page's
+	 * last record of this workflow (all of them when it has none).
+	 */
 	foreign: LogRecord[];
 }
 
@@ -95,6 +98,7 @@ export function settlePage(
 			continue;
 		}
 		oursListed += 1;
+		foreign.length = 0;
 		if (!started.has(record.id) && wanted(String(record.notification.type ?? ''))) {
 			start.push(record);
 			started.add(record.id);
@@ -150,10 +154,7 @@ export function startedButFailed(
 		.map(asRecord)
 		.filter(
 			(record): record is LogRecord =>
-				record !== undefined &&
-				isOurs(record.url) &&
-				started.has(record.id) &&
-				hasFailed(record),
+				record !== undefined && isOurs(record.url) && started.has(record.id) && hasFailed(record),
 		);
 }
 

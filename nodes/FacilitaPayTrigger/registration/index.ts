@@ -114,6 +114,10 @@ export const webhookMethods = {
 				delete staticData.urlTakenBy;
 			}
 			if (this.getMode() !== 'manual' && webhookUrl) {
+				// The account the URL is registered with (kept by earlier versions: the one found now).
+				if (typeof staticData.registeredAccount !== 'string') {
+					staticData.registeredAccount = accountOf(credentials);
+				}
 				rememberProduction(
 					accountOf(credentials),
 					workflowIdOf(this),
@@ -184,6 +188,8 @@ export const webhookMethods = {
 			});
 			delete staticData.urlTakenBy;
 			if (!test) {
+				// The reader tells when the credentials reach another account later (log/deaf.ts).
+				staticData.registeredAccount = account;
 				rememberProduction(account, workflowIdOf(this), webhookUrl, credentialBaseUrl(credentials));
 			}
 			return true;

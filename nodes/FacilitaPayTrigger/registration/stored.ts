@@ -80,6 +80,7 @@ export function forgetRegistration(staticData: IDataObject): void {
 	delete staticData.testRegistration;
 	delete staticData.registeredAt;
 	delete staticData.keyCheck;
+	delete staticData.registeredAccount;
 }
 
 /**

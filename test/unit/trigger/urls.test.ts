@@ -7,7 +7,10 @@ describe("the log's url in another form: the same webhook", () => {
 		['scheme and host case', 'HTTPS://N8N.Example.COM/webhook/3f1c-9a/webhook'],
 		['the default port written', 'https://n8n.example.com:443/webhook/3f1c-9a/webhook'],
 		['a trailing slash', 'https://n8n.example.com/webhook/3f1c-9a/webhook/'],
-		['unreserved characters percent-encoded', 'https://n8n.example.com/%77ebhook/3f1c%2D9a/webhook'],
+		[
+			'unreserved characters percent-encoded',
+			'https://n8n.example.com/%77ebhook/3f1c%2D9a/webhook',
+		],
 		['lower-case escapes', 'https://n8n.example.com/webhook/3f1c%2d9a/%77%65%62%68%6f%6f%6b'],
 		['an empty query', 'https://n8n.example.com/webhook/3f1c-9a/webhook?'],
 		['a fragment', 'https://n8n.example.com/webhook/3f1c-9a/webhook#x'],
@@ -20,8 +23,12 @@ describe("the log's url in another form: the same webhook", () => {
 	});
 
 	it('the default port dropped from what was registered with it (http :80 too)', () => {
-		expect(urlMatcher(['https://n8n.example.com:443/webhook/a/webhook'])(OURS.replace('3f1c-9a', 'a'))).toBe(true);
-		expect(urlMatcher(['http://n8n.local:80/webhook/a/webhook'])('http://n8n.local/webhook/a/webhook')).toBe(true);
+		expect(
+			urlMatcher(['https://n8n.example.com:443/webhook/a/webhook'])(OURS.replace('3f1c-9a', 'a')),
+		).toBe(true);
+		expect(
+			urlMatcher(['http://n8n.local:80/webhook/a/webhook'])('http://n8n.local/webhook/a/webhook'),
+		).toBe(true);
 	});
 });
 
