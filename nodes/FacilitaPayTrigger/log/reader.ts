@@ -6,6 +6,7 @@ import { accountOf, apiRequest, beginRun, CREDENTIAL_TYPE } from '../../Facilita
 import { publishLogPage } from '../../FacilitaPay/logFeed';
 import { isEventSelected } from '../events';
 import { clock } from '../../FacilitaPay/clock';
+import { readServiceTime } from '../../FacilitaPay/validation/dates';
 import { LOG } from '../texts';
 import { itemOf, kycIdentity, kycItem, typeOf } from './item';
 import type { Notice } from './deaf';
@@ -68,6 +69,18 @@ export interface ReaderOptions {
 	attachObjects: boolean;
 	/** The Events choice. */
 	events: unknown;
+}
+
+/**
+ * The records written after the registration (FacilitaPay's time of its newest record then): the
+ * ones before went wherever the URL pointed then. All of them when that time is unknown.
+ */
+function writtenSince(records: LogRecord[], registeredAfter: number | undefined): LogRecord[] {
+	if (registeredAfter === undefined) return records;
+	return records.filter((record) => {
+		const at = readServiceTime(record.inserted_at);
+		return at === undefined || at > registeredAfter;
+	});
 }
 
 function list(answer: unknown): unknown[] {
@@ -248,6 +261,7 @@ export class LogReader {
 		const registered = staticData.registeredAccount;
 		this.watch.account(this.account, typeof registered === 'string' ? registered : undefined);
 		const isOurs = urlMatcher(ours);
+		const registeredAfter = readServiceTime(staticData.registeredAfterAt);
 		let state = await this.state(staticData);
 		const wanted = (type: string) => isEventSelected(type, this.options.events);
 		for (let first = true; ; first = false) {
@@ -258,7 +272,11 @@ export class LogReader {
 			this.lastShort = undefined;
 			if (page.length === 0) break;
 			const verdict = settlePage(page, state, isOurs, wanted);
-			this.watch.page(this.deps.now(), verdict.ours, verdict.foreign);
+			this.watch.page(
+				this.deps.now(),
+				verdict.ours,
+				writtenSince(verdict.foreign, registeredAfter),
+			);
 			if (verdict.start.some((record) => typeOf(record.notification) === 'kyc_status')) {
 				this.kycListed = true;
 				this.kycPending.clear();

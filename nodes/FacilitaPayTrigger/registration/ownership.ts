@@ -64,6 +64,8 @@ export function ownershipFrom(records: unknown, ours: string[]): Ownership {
 export type OwnershipRead = Ownership & {
 	/** The newest record's id; null when the log is empty; undefined when it could not be read. */
 	newestId?: string | null;
+	/** The newest record's inserted_at (FacilitaPay's clock), when it has one. */
+	newestAt?: string;
 };
 
 /** Reads the newest notification records and tells who receives the account's notifications. */
@@ -84,7 +86,8 @@ export async function checkOwnership(
 		);
 		const first = Array.isArray(records) ? (records[0] as IDataObject | undefined) : undefined;
 		const newestId = typeof first?.id === 'string' && first.id !== '' ? first.id : null;
-		return { ...ownershipFrom(records, ours), newestId };
+		const newestAt = typeof first?.inserted_at === 'string' ? first.inserted_at : undefined;
+		return { ...ownershipFrom(records, ours), newestId, newestAt };
 	} catch (error) {
 		return {
 			kind: 'unknown',

@@ -81,6 +81,7 @@ export function forgetRegistration(staticData: IDataObject): void {
 	delete staticData.registeredAt;
 	delete staticData.keyCheck;
 	delete staticData.registeredAccount;
+	delete staticData.registeredAfterAt;
 }
 
 /**

@@ -141,6 +141,21 @@ describe("FacilitaPay's log lists the events for another URL", () => {
 		await stop();
 	});
 
+	it('records another URL received before this registration are not told (the URL was elsewhere then)', async () => {
+		const { log, reader, time, notices, staticData, stop } = setup();
+		for (let i = 0; i < 3; i++)
+			log.add('https://elsewhere.example.com/hook', identified(`old-${i}`));
+		staticData.registeredAfterAt = log.records.at(-1)!.inserted_at;
+		reader.start();
+		await time.advance(5 * MINUTE, 5_000);
+		expect(notices()).toEqual([]);
+		log.add('https://elsewhere.example.com/hook', identified('after'));
+		await time.advance(3 * MINUTE, 5_000);
+		expect(notices()).toHaveLength(1);
+		expect(notices()[0].message).toMatch(/lists 1 notification sent to/);
+		await stop();
+	});
+
 	it('the URL in a form that means the same: every event starts, nothing told', async () => {
 		const { log, reader, time, notices, emitted, stop } = setup();
 		reader.start();
