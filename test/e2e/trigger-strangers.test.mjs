@@ -100,11 +100,12 @@ describeE2e('FacilitaPay Trigger in a real n8n 2.x: strangers', () => {
 			expect(pairCounts).toEqual(['200 {"message":"Received"}']);
 			expect(rightMs).toBeGreaterThanOrEqual(Math.min(...wrong));
 			expect(rightMs).toBeLessThanOrEqual(Math.max(...wrong));
-			// No guess started anything: the log lists none of them for this workflow.
+			// No guess started anything: the log lists none of them for this workflow. Guessing for
+			// minutes (E2E_GUESSES=10000) is told once, as a failed execution saying they may be forged.
 			await new Promise((resolve) => setTimeout(resolve, 3_000));
-			expect(await listExecutions({ workflowId: account.workflow.id }, account.state)).toHaveLength(
-				account.expected,
-			);
+			const after = await listExecutions({ workflowId: account.workflow.id }, account.state);
+			expect(after.filter((e) => e.status !== 'error')).toHaveLength(account.expected);
+			expect(after.filter((e) => e.status === 'error').length).toBeLessThanOrEqual(1);
 			figures.forgedWrongSecret += GUESSES - 1 + 98;
 			figures.forgedRightSecretFalseContent += 3;
 		},
