@@ -42,7 +42,10 @@ describeE2e('FacilitaPay Trigger in a real n8n 2.x: deaf is never silent', () =>
 
 	/** The workflow's executions: those events started, and the notices (failed executions). */
 	async function executions() {
-		const all = await allExecutions(account.state, account.workflow.id);
+		// Oldest first (the public API lists newest first).
+		const all = (await allExecutions(account.state, account.workflow.id)).sort(
+			(a, b) => Number(a.id) - Number(b.id),
+		);
 		return {
 			events: all.filter((e) => e.status !== 'error'),
 			notices: all.filter((e) => e.status === 'error').map(noticeOf),
