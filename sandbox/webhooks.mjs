@@ -23,12 +23,71 @@
  *   event name is not published) sent beside `subject_approved` and `subject_reproved`: `off`
  *   (default), `listed` (written in the notification log like any other) or `unlisted` (delivered,
  *   never listed: whether the live log lists it is not published).
+ * - `record_url_form`: the form in which a record's `url` is written in the notification log, the
+ *   delivery still going to the registered URL (the spec does not say; FacilitaPay or a proxy in
+ *   front of the receiver may write it otherwise): `as_registered` (default), `host_case` (scheme
+ *   and host upper-case), `default_port` (the scheme's default port written, or dropped when the
+ *   URL has it; a URL with another port is unchanged), `trailing_slash`, `percent_encoded` (every
+ *   unreserved character of the path percent-encoded, lower-case hex), `all` (all of these), and
+ *   `other_path` (a path prefix `/proxy`: ANOTHER URL, which a receiver must not take for its own).
  */
 import { randomUUID, randomInt } from 'node:crypto';
 import axios from 'axios';
 import { isoSeconds } from './clock.mjs';
 import { Errors } from './validation.mjs';
 import { check } from './errors.mjs';
+
+/** The forms `record_url_form` writes a record's url in. */
+export const RECORD_URL_FORMS = [
+	'as_registered',
+	'host_case',
+	'default_port',
+	'trailing_slash',
+	'percent_encoded',
+	'all',
+	'other_path',
+];
+
+const DEFAULT_PORTS = { 'http:': '80', 'https:': '443' };
+
+/**
+ * `url` written in `form` (see the top of this file); a string that is no URL is unchanged.
+ * @param {string} url @param {string} form
+ */
+export function writtenUrl(url, form) {
+	if (form === 'as_registered') return url;
+	let parsed;
+	try {
+		parsed = new URL(url);
+	} catch {
+		return url;
+	}
+	const { protocol, username, password, hostname, port, pathname, search, hash } = parsed;
+	const all = form === 'all';
+	let scheme = protocol;
+	let host = hostname;
+	let portPart = port ? `:${port}` : '';
+	let path = pathname;
+	if (form === 'host_case' || all) {
+		scheme = scheme.toUpperCase();
+		host = host.toUpperCase();
+	}
+	if (form === 'default_port' || all) {
+		const standard = DEFAULT_PORTS[/** @type {'http:'|'https:'} */ (protocol)];
+		const written = new RegExp(`^[a-z][a-z0-9+.-]*://[^/?#]*:${standard}(?=[/?#]|$)`, 'i');
+		if (standard && port === '') portPart = written.test(url) ? '' : `:${standard}`;
+	}
+	if (form === 'percent_encoded' || all) {
+		path = path.replace(
+			/[A-Za-z0-9\-._~]/g,
+			(char) => `%${char.charCodeAt(0).toString(16).padStart(2, '0')}`,
+		);
+	}
+	if ((form === 'trailing_slash' || all) && !path.endsWith('/')) path = `${path}/`;
+	if (form === 'other_path') path = `/proxy${path}`;
+	const user = username || password ? `${username}${password ? `:${password}` : ''}@` : '';
+	return `${scheme}//${user}${host}${portPart}${path}${search}${hash}`;
+}
 
 /** Minutes between a failed attempt and the next one (5 further attempts). */
 export const RETRY_MINUTES = [1, 5, 15, 60, 360];
@@ -50,6 +109,7 @@ export const defaultDelivery = (timeoutMs) => ({
 	per_page_max: null,
 	record_delay_seconds: 0,
 	kyc_payload: 'off',
+	record_url_form: 'as_registered',
 });
 
 /**
@@ -151,6 +211,8 @@ export function createWebhooks({ state, clock, timeoutMs = 10000 }) {
 			errors.add('record_delay_seconds', 'must be a number of seconds, 0 or more');
 		if (body.kyc_payload !== undefined && !['off', 'listed', 'unlisted'].includes(body.kyc_payload))
 			errors.add('kyc_payload', 'must be off, listed or unlisted');
+		if (body.record_url_form !== undefined && !RECORD_URL_FORMS.includes(body.record_url_form))
+			errors.add('record_url_form', `must be one of: ${RECORD_URL_FORMS.join(', ')}`);
 		check(errors);
 		for (const name of [
 			'concurrent',
@@ -161,6 +223,7 @@ export function createWebhooks({ state, clock, timeoutMs = 10000 }) {
 			'per_page_max',
 			'record_delay_seconds',
 			'kyc_payload',
+			'record_url_form',
 		])
 			if (body[name] !== undefined) settings[name] = body[name];
 		http = client();
@@ -192,7 +255,9 @@ export function createWebhooks({ state, clock, timeoutMs = 10000 }) {
 	function newRecord(notification, secret) {
 		return {
 			id: randomUUID(),
-			url: state.webhook.url,
+			url: writtenUrl(state.webhook.url, settings.record_url_form),
+			// Where the delivery goes: the URL registered, whatever form the log writes.
+			_to: state.webhook.url,
 			sent_at: null,
 			failed_at: null,
 			inserted_at: clock.iso(),
@@ -300,7 +365,7 @@ export function createWebhooks({ state, clock, timeoutMs = 10000 }) {
 		let ok = false;
 		try {
 			const res = await http.post(
-				rec.url,
+				rec._to ?? rec.url,
 				rec._kyc
 					? { data: rec.notification.data }
 					: { notification: { ...rec.notification, secret: rec._secret } },
@@ -427,7 +492,7 @@ function percentiles(list) {
  * delivered with (the sandbox's default; the live service may leave it out).
  */
 export function notificationView(rec, withSecret = true) {
-	const { _secret, _retryTask, _retryTimer, ...pub } = rec;
+	const { _secret, _retryTask, _retryTimer, _to, ...pub } = rec;
 	if (!withSecret) return { ...pub, notification: { ...rec.notification } };
 	return { ...pub, notification: { ...rec.notification, secret: _secret } };
 }

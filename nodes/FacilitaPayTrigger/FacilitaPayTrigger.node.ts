@@ -35,7 +35,7 @@ export class FacilitaPayTrigger implements INodeType {
 				inactive:
 					"FacilitaPay sends each account's notifications to one URL. <br /><br /><b>To try it</b>, use credentials of the local sandbox (<code>npm start</code> in this package's repository) or of a second FacilitaPay account, click 'listen', then make a payment there: the event shows up here.<br /><br /><b>To run it</b>, publish the workflow (activate it in n8n 1.x): the trigger registers the production URL and the executions show up in the executions list.",
 				active:
-					"This workflow is published: it receives this FacilitaPay account's notifications, and 'listen' is refused so that production keeps receiving every event. To try changes, use the local sandbox or a second account's credentials in a copy of the workflow. The executions show up in the <a data-key=\"executions\">executions list</a>.",
+					"This workflow is published: it receives this FacilitaPay account's notifications, and 'listen' is refused so that production keeps receiving every event. To try changes, use the local sandbox or a second account's credentials in a copy of the workflow. The executions show up in the <a data-key=\"executions\">executions list</a>. When FacilitaPay's events stop reaching this workflow (sent to another URL, the log unreadable, credentials of another account), a failed execution there says why and what to do, and the workflow's error workflow runs.",
 			},
 			activationHint:
 				'Once the workflow works, publish it: the trigger registers its production URL with FacilitaPay and every event starts it.',

@@ -1,5 +1,5 @@
 import { startSandbox, startReceiver, createPerson, dynamicPix } from './helpers.mjs';
-import { defaultDelivery } from '../../sandbox/webhooks.mjs';
+import { defaultDelivery, RECORD_URL_FORMS, writtenUrl } from '../../sandbox/webhooks.mjs';
 
 let t;
 let rx;
@@ -380,6 +380,47 @@ describe('delivery as the spec leaves it open, played on demand', () => {
 		expect((await list()).map((rec) => rec.notification.transaction_id)).toEqual(['early', 'late']);
 		const refused = await t.control('POST', '/webhooks/delivery', { record_delay_seconds: -1 });
 		expect(refused.status).toBe(422);
+	});
+
+	test('record_url_form: the log writes the url in another form; the delivery still goes to the registered URL', async () => {
+		const registered = `${rx.url}/ab-12`; // the receiver's path is /hook
+		await enable(registered);
+		const written = {};
+		for (const form of RECORD_URL_FORMS) {
+			await t.control('POST', '/webhooks/delivery', { record_url_form: form });
+			await t.control('POST', '/events', { type: 'identified', transaction_id: form });
+			await wait();
+			written[form] = (await list()).at(-1).url;
+		}
+		const { origin } = new URL(registered);
+		expect(written).toEqual({
+			as_registered: registered,
+			host_case: registered.replace(origin, origin.toUpperCase()),
+			default_port: registered, // the receiver has its own port: nothing to write or drop
+			trailing_slash: `${registered}/`,
+			percent_encoded: `${origin}/%68%6f%6f%6b/%61%62%2d%31%32`,
+			all: `${origin.toUpperCase()}/%68%6f%6f%6b/%61%62%2d%31%32/`,
+			other_path: `${origin}/proxy/hook/ab-12`,
+		});
+		expect(rx.received).toHaveLength(RECORD_URL_FORMS.length);
+		expect((await list()).every((rec) => !('_to' in rec))).toBe(true);
+		const refused = await t.control('POST', '/webhooks/delivery', { record_url_form: 'lower' });
+		expect(refused.status).toBe(422);
+	});
+
+	test('record_url_form default_port: written when the URL has none, dropped when it has it', () => {
+		expect(writtenUrl('https://n8n.example.com/webhook/x', 'default_port')).toBe(
+			'https://n8n.example.com:443/webhook/x',
+		);
+		expect(writtenUrl('https://n8n.example.com:443/webhook/x', 'default_port')).toBe(
+			'https://n8n.example.com/webhook/x',
+		);
+		expect(writtenUrl('http://n8n.local/webhook/x', 'default_port')).toBe(
+			'http://n8n.local:80/webhook/x',
+		);
+		expect(writtenUrl('https://n8n.example.com:8443/webhook/x', 'default_port')).toBe(
+			'https://n8n.example.com:8443/webhook/x',
+		);
 	});
 
 	test('kyc_payload: the KYC status payload ({"data": subject}, no secret) beside subject_approved, listed or not', async () => {

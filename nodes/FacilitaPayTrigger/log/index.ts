@@ -19,6 +19,8 @@ export type { LogState } from './selection';
 export type { ReaderDeps } from './reader';
 export { LogReader, realDeps } from './reader';
 export { sameWebhook } from './manual';
+export { normalUrl, urlMatcher } from './urls';
+export type { UrlMatcher } from './urls';
 export * from './pace';
 
 function keyOf(ctx: ITriggerFunctions): string {

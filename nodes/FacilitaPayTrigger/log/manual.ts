@@ -6,6 +6,7 @@ import { itemOf, samePayload, unlistedTestItem } from './item';
 import type { ReaderDeps } from './reader';
 import { PER_PAGE } from './reader';
 import { asRecord } from './selection';
+import { normalUrl } from './urls';
 import type { TestDelivery } from './state';
 import { processState } from './state';
 import { beginRun } from '../../FacilitaPay/transport';
@@ -25,12 +26,12 @@ import { beginRun } from '../../FacilitaPay/transport';
 export function sameWebhook(a: string, b: string): boolean {
 	const tail = (url: string) => {
 		try {
-			return new URL(url).pathname.split('/').filter(Boolean).slice(-2).join('/');
+			return new URL(normalUrl(url)).pathname.split('/').filter(Boolean).slice(-2).join('/');
 		} catch {
 			return url;
 		}
 	};
-	return a === b || (tail(a) !== '' && tail(a) === tail(b));
+	return normalUrl(a) === normalUrl(b) || (tail(a) !== '' && tail(a) === tail(b));
 }
 
 /** Reads of the log for the test delivery's record, one per TEST_LOOKUP_GAP_MS. */

@@ -1,13 +1,16 @@
 import type { IDataObject, ITriggerFunctions } from 'n8n-workflow';
-import { sleep } from 'n8n-workflow';
+import { NodeOperationError, sleep } from 'n8n-workflow';
 
 import type { ApiRequest, FacilitaPayContext, RunState } from '../../FacilitaPay/transport';
 import { accountOf, apiRequest, beginRun, CREDENTIAL_TYPE } from '../../FacilitaPay/transport';
 import { publishLogPage } from '../../FacilitaPay/logFeed';
 import { isEventSelected } from '../events';
 import { clock } from '../../FacilitaPay/clock';
+import { readServiceTime } from '../../FacilitaPay/validation/dates';
 import { LOG } from '../texts';
 import { itemOf, kycIdentity, kycItem, typeOf } from './item';
+import type { Notice } from './deaf';
+import { DeafWatch } from './deaf';
 import { attachObjects } from './objects';
 import {
 	FAILED_SWEEP_EVERY_MS,
@@ -29,7 +32,8 @@ import {
 	withStarted,
 	writeLogState,
 } from './selection';
-import { productionUrls } from './urls';
+import type { UrlMatcher } from './urls';
+import { productionUrls, urlMatcher } from './urls';
 
 /*
  * The reader: reads FacilitaPay's notification log after its cursor until a page comes back
@@ -67,6 +71,18 @@ export interface ReaderOptions {
 	events: unknown;
 }
 
+/**
+ * The records written after the registration (FacilitaPay's time of its newest record then): the
+ * ones before went wherever the URL pointed then. All of them when that time is unknown.
+ */
+function writtenSince(records: LogRecord[], registeredAfter: number | undefined): LogRecord[] {
+	if (registeredAfter === undefined) return records;
+	return records.filter((record) => {
+		const at = readServiceTime(record.inserted_at);
+		return at === undefined || at > registeredAfter;
+	});
+}
+
 function list(answer: unknown): unknown[] {
 	return Array.isArray(answer) ? answer : [];
 }
@@ -90,6 +106,8 @@ export class LogReader {
 	/** The account the credentials reach now (read at each pass): the log feed's key. */
 	private account: string | undefined;
 	private readonly run: RunState = beginRun({ concurrency: EMIT_CONCURRENCY, timeoutMs: 30_000 });
+	/** What tells the user when this workflow hears nothing (log/deaf.ts). */
+	private readonly watch = new DeafWatch(() => this.currentUrl());
 	/** Resolves when the loop has ended (after stop()). */
 	done: Promise<void> = Promise.resolve();
 
@@ -101,6 +119,11 @@ export class LogReader {
 
 	/** A delivery arrived: read the log soon (no sooner than the pace allows). */
 	prompt(): void {
+		this.watch.delivery(this.deps.now());
+		this.readSoon();
+	}
+
+	private readSoon(): void {
 		if (this.prompted) return;
 		this.prompted = true;
 		this.wake?.();
@@ -112,7 +135,8 @@ export class LogReader {
 	 * subjects wait (a stranger's flood), so the delivery is answered to be sent again.
 	 */
 	promptKyc(subjectId: string): boolean {
-		this.prompt();
+		// Not counted as a delivery the log must list: whether it lists KYC payloads is not published.
+		this.readSoon();
 		if (this.kycListed || this.kycPending.has(subjectId)) return true;
 		if (this.kycPending.size >= KYC_PENDING_MAX) return false;
 		this.kycPending.set(subjectId, this.deps.now());
@@ -136,11 +160,43 @@ export class LogReader {
 				await this.cycle();
 			} catch (error) {
 				failed = true;
+				this.watch.readFailed(this.deps.now(), (error as Error).message);
 				this.ctx.logger.warn(
 					`${LOG}: FacilitaPay's notification log could not be read (${(error as Error).message}); reading it again in a few seconds. Nothing is lost: every event it lists for this workflow starts once it can be read.`,
 				);
 			}
+			for (const notice of this.watch.due(this.deps.now())) this.tell(notice);
 			await this.pause(failed);
+		}
+	}
+
+	/** This workflow's registered URL, as the notices show it. */
+	private currentUrl(): string {
+		const staticData = this.ctx.getWorkflowStaticData('node');
+		return productionUrls(staticData, this.ctx.getInstanceId())[0] ?? '';
+	}
+
+	/**
+	 * Tells the user, where n8n users look, without stopping anything: n8n's log, and on n8n 2.x a
+	 * failed execution of the workflow (its executions list) that also runs its error workflow
+	 * (`saveFailedExecution`: the workflow stays active). `emitError` is not used: n8n deactivates
+	 * the trigger for it (docs/trigger.md, What n8n allows a webhook trigger).
+	 */
+	private tell(notice: Notice): void {
+		this.ctx.logger.error(`${LOG}: ${notice.message}. ${notice.description}`, {
+			notice: notice.kind,
+		});
+		const save = (this.ctx as Partial<ITriggerFunctions>).saveFailedExecution;
+		if (typeof save !== 'function') return;
+		try {
+			save.call(
+				this.ctx,
+				new NodeOperationError(this.ctx.getNode(), notice.message, {
+					description: notice.description,
+				}),
+			);
+		} catch {
+			// Told in n8n's log already; a context without failed executions (tests) has no more.
 		}
 	}
 
@@ -202,6 +258,10 @@ export class LogReader {
 		this.lastReadAt = this.deps.now();
 		this.prompted = false;
 		if (ours.length === 0) return;
+		const registered = staticData.registeredAccount;
+		this.watch.account(this.account, typeof registered === 'string' ? registered : undefined);
+		const isOurs = urlMatcher(ours);
+		const registeredAfter = readServiceTime(staticData.registeredAfterAt);
 		let state = await this.state(staticData);
 		const wanted = (type: string) => isEventSelected(type, this.options.events);
 		for (let first = true; ; first = false) {
@@ -211,7 +271,12 @@ export class LogReader {
 			if (first) this.fullPage = learntFullPage(this.fullPage, this.lastShort, page.length);
 			this.lastShort = undefined;
 			if (page.length === 0) break;
-			const verdict = settlePage(page, state, ours, wanted);
+			const verdict = settlePage(page, state, isOurs, wanted);
+			this.watch.page(
+				this.deps.now(),
+				verdict.ours,
+				writtenSince(verdict.foreign, registeredAfter),
+			);
 			if (verdict.start.some((record) => typeOf(record.notification) === 'kyc_status')) {
 				this.kycListed = true;
 				this.kycPending.clear();
@@ -241,7 +306,7 @@ export class LogReader {
 		if (isDue(this.lookedBackAt, LOOK_BACK_EVERY_MS, now)) {
 			this.lookedBackAt = now;
 			const recent = await this.read({ order_by: 'desc', per_page: String(PER_PAGE) });
-			const missed = missedBehind(recent, state, ours, wanted);
+			const missed = missedBehind(recent, state, isOurs, wanted);
 			if (missed.length > 0) {
 				state = {
 					...state,
@@ -257,8 +322,9 @@ export class LogReader {
 		}
 		if (isDue(this.sweptAt, FAILED_SWEEP_EVERY_MS, now)) {
 			this.sweptAt = now;
-			await this.sweepFailed(state, ours);
+			await this.sweepFailed(state, isOurs);
 		}
+		this.watch.readOk(this.deps.now());
 	}
 
 	/**
@@ -355,7 +421,7 @@ export class LogReader {
 	}
 
 	/** Marks successful the records that started and that FacilitaPay still lists as failed. */
-	private async sweepFailed(state: LogState, ours: string[]): Promise<void> {
+	private async sweepFailed(state: LogState, ours: UrlMatcher): Promise<void> {
 		let lastId: string | undefined;
 		for (let page = 0; page < FAILED_SWEEP_PAGES; page++) {
 			const qs: IDataObject = { failed: 'true', per_page: String(PER_PAGE) };

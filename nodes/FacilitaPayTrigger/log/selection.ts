@@ -1,5 +1,8 @@
 import type { IDataObject } from 'n8n-workflow';
 
+import type { UrlMatcher } from './urls';
+import { urlMatcher } from './urls';
+
 /*
  * Which notification records start the workflow: pure, no n8n. FacilitaPay's notification log
  * (`GET /notifications`) is the proof of an event; a record is one event, its id the identity.
@@ -53,6 +56,17 @@ export interface PageVerdict {
 	markSuccessful: LogRecord[];
 	/** The cursor after this page (its last record), or the same cursor for an empty page. */
 	cursor: string | null;
+	/** How many records of the page were sent to this workflow's URL (started now or before). */
+	ours: number;
+	/**
+	 * The records FacilitaPay lists as sent to a URL that is not this workflow's, after the page's
+	 * last record of this workflow (all of them when it has none).
+	 */
+	foreign: LogRecord[];
+}
+
+function matcherOf(ours: readonly string[] | UrlMatcher): UrlMatcher {
+	return typeof ours === 'function' ? ours : urlMatcher(ours);
 }
 
 /**
@@ -64,25 +78,34 @@ export interface PageVerdict {
 export function settlePage(
 	page: unknown[],
 	state: Pick<LogState, 'cursor' | 'started'>,
-	ours: readonly string[],
+	ours: readonly string[] | UrlMatcher,
 	wanted: (type: string) => boolean,
 ): PageVerdict {
+	const isOurs = matcherOf(ours);
 	const started = new Set(state.started);
 	const start: LogRecord[] = [];
+	const foreign: LogRecord[] = [];
 	const markSuccessful: LogRecord[] = [];
+	let oursListed = 0;
 	let cursor = state.cursor;
 	for (const entry of page) {
 		const id = isObject(entry) && typeof entry.id === 'string' ? entry.id : undefined;
 		if (id) cursor = id;
 		const record = asRecord(entry);
-		if (!record || !ours.includes(record.url)) continue;
+		if (!record) continue;
+		if (!isOurs(record.url)) {
+			foreign.push(record);
+			continue;
+		}
+		oursListed += 1;
+		foreign.length = 0;
 		if (!started.has(record.id) && wanted(String(record.notification.type ?? ''))) {
 			start.push(record);
 			started.add(record.id);
 		}
 		if (hasFailed(record)) markSuccessful.push(record);
 	}
-	return { start, markSuccessful, cursor };
+	return { start, markSuccessful, cursor, ours: oursListed, foreign };
 }
 
 /**
@@ -93,9 +116,10 @@ export function settlePage(
 export function missedBehind(
 	page: unknown[],
 	state: Pick<LogState, 'cursor' | 'since' | 'started'>,
-	ours: readonly string[],
+	ours: readonly string[] | UrlMatcher,
 	wanted: (type: string) => boolean,
 ): LogRecord[] {
+	const isOurs = matcherOf(ours);
 	const started = new Set(state.started);
 	const since = Date.parse(state.since);
 	const missed: LogRecord[] = [];
@@ -103,7 +127,7 @@ export function missedBehind(
 	if (state.cursor === null || at === -1) return missed;
 	for (const entry of page.slice(at + 1)) {
 		const record = asRecord(entry);
-		if (!record || !ours.includes(record.url) || started.has(record.id)) continue;
+		if (!record || !isOurs(record.url) || started.has(record.id)) continue;
 		const inserted = Date.parse(String(record.inserted_at ?? ''));
 		if (!Number.isFinite(inserted) || !Number.isFinite(since) || inserted < since) continue;
 		if (!wanted(String(record.notification.type ?? ''))) continue;
@@ -122,17 +146,15 @@ export function withStarted(started: readonly string[], ids: readonly string[]):
 export function startedButFailed(
 	page: unknown[],
 	state: Pick<LogState, 'started'>,
-	ours: readonly string[],
+	ours: readonly string[] | UrlMatcher,
 ): LogRecord[] {
+	const isOurs = matcherOf(ours);
 	const started = new Set(state.started);
 	return page
 		.map(asRecord)
 		.filter(
 			(record): record is LogRecord =>
-				record !== undefined &&
-				ours.includes(record.url) &&
-				started.has(record.id) &&
-				hasFailed(record),
+				record !== undefined && isOurs(record.url) && started.has(record.id) && hasFailed(record),
 		);
 }
 

@@ -114,6 +114,10 @@ export const webhookMethods = {
 				delete staticData.urlTakenBy;
 			}
 			if (this.getMode() !== 'manual' && webhookUrl) {
+				// The account the URL is registered with (kept by earlier versions: the one found now).
+				if (typeof staticData.registeredAccount !== 'string') {
+					staticData.registeredAccount = accountOf(credentials);
+				}
 				rememberProduction(
 					accountOf(credentials),
 					workflowIdOf(this),
@@ -184,6 +188,12 @@ export const webhookMethods = {
 			});
 			delete staticData.urlTakenBy;
 			if (!test) {
+				// The reader tells when the credentials reach another account later, or when records
+				// written after this registration go to another URL (log/deaf.ts): FacilitaPay's time
+				// of the newest record now (records before it went wherever the URL was then).
+				staticData.registeredAccount = account;
+				if (ownership.newestAt) staticData.registeredAfterAt = ownership.newestAt;
+				else delete staticData.registeredAfterAt;
 				rememberProduction(account, workflowIdOf(this), webhookUrl, credentialBaseUrl(credentials));
 			}
 			return true;

@@ -3,7 +3,7 @@ import type { IDataObject, IHookFunctions } from 'n8n-workflow';
 import type { FacilitaPayContext } from '../../FacilitaPay/transport';
 import { apiRequest } from '../../FacilitaPay/transport';
 import { readServiceTime } from '../../FacilitaPay/validation/dates';
-import { processState } from '../log';
+import { processState, urlMatcher } from '../log';
 import { readRetryOptions, READ_TIMEOUT_MS } from './account';
 
 /*
@@ -52,7 +52,7 @@ export function ownershipFrom(records: unknown, ours: string[]): Ownership {
 		if (!newest || isLater(record.inserted_at, newest.inserted_at)) newest = record;
 	}
 	if (!newest) return { kind: 'unknown', reason: 'the notification records name no URL' };
-	if (ours.includes(newest.url as string)) return { kind: 'ours' };
+	if (urlMatcher(ours)(newest.url)) return { kind: 'ours' };
 	return {
 		kind: 'foreign',
 		url: newest.url as string,
@@ -64,6 +64,8 @@ export function ownershipFrom(records: unknown, ours: string[]): Ownership {
 export type OwnershipRead = Ownership & {
 	/** The newest record's id; null when the log is empty; undefined when it could not be read. */
 	newestId?: string | null;
+	/** The newest record's inserted_at (FacilitaPay's clock), when it has one. */
+	newestAt?: string;
 };
 
 /** Reads the newest notification records and tells who receives the account's notifications. */
@@ -84,7 +86,8 @@ export async function checkOwnership(
 		);
 		const first = Array.isArray(records) ? (records[0] as IDataObject | undefined) : undefined;
 		const newestId = typeof first?.id === 'string' && first.id !== '' ? first.id : null;
-		return { ...ownershipFrom(records, ours), newestId };
+		const newestAt = typeof first?.inserted_at === 'string' ? first.inserted_at : undefined;
+		return { ...ownershipFrom(records, ours), newestId, newestAt };
 	} catch (error) {
 		return {
 			kind: 'unknown',

@@ -80,6 +80,8 @@ export function forgetRegistration(staticData: IDataObject): void {
 	delete staticData.testRegistration;
 	delete staticData.registeredAt;
 	delete staticData.keyCheck;
+	delete staticData.registeredAccount;
+	delete staticData.registeredAfterAt;
 }
 
 /**

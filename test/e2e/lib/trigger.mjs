@@ -107,13 +107,21 @@ export function useOwnTriggerN8n(options, { timeout, beforeStop }) {
 }
 
 /**
- * The workflow's finished executions, oldest first, once there are at least `count` of them.
+ * Whether an execution is one of the trigger's notices (a failed execution it saved to tell the
+ * user the workflow hears nothing: docs/trigger.md), not one an event started.
+ * @param {any} execution
+ */
+export const isNotice = (execution) => execution.status === 'error' && execution.mode === 'trigger';
+
+/**
+ * The workflow's finished executions that events started (not the trigger's notices), oldest
+ * first, once there are at least `count` of them.
  * @param {string} workflowId @param {number} count @param {E2eState} [state]
  */
 export async function waitForExecutions(workflowId, count, state = sharedState()) {
 	const executions = await waitFor(
 		async () => {
-			const list = await listExecutions({ workflowId }, state);
+			const list = (await listExecutions({ workflowId }, state)).filter((e) => !isNotice(e));
 			return list.length >= count &&
 				list.every((e) => e.finished !== false || e.status === 'success')
 				? list

@@ -50,6 +50,8 @@ describe('create: activating the workflow', () => {
 			ownUrls: [PRODUCTION_URL],
 			ownUrlsInstance: 'instance-1',
 			keyCheck: expect.stringMatching(/^[0-9a-f]{16}$/),
+			// The account the URL is registered with (the reader tells when the credentials leave it).
+			registeredAccount: expect.stringMatching(/^https:\/\/sandbox\.test\/api\/v1\|[0-9a-f]{16}$/),
 			// The log's cursor, set from the read before enable_webhooks (an empty log: from its start).
 			log: { cursor: null, since: NOW.toISOString(), started: [] },
 		});
