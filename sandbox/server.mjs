@@ -23,6 +23,7 @@ import { createMarketplace } from './domain/marketplace.mjs';
 import { createBankAccounts } from './domain/bankAccounts.mjs';
 import { createRefunds } from './domain/refunds.mjs';
 import { createLocalPayIns } from './domain/localPayIns.mjs';
+import { createOutcomes } from './outcomes.mjs';
 import { registerAuthRoutes } from './routes/auth.mjs';
 import { registerSubjectRoutes } from './routes/subjects.mjs';
 import { registerTransactionRoutes } from './routes/transactions.mjs';
@@ -101,6 +102,8 @@ export async function createSandbox(options = {}) {
 		ctx.bankAccounts = createBankAccounts(ctx);
 		ctx.refunds = createRefunds(ctx);
 		ctx.localPayIns = createLocalPayIns(ctx);
+		ctx.outcomes?.stop();
+		ctx.outcomes = createOutcomes(ctx);
 	}
 
 	const app = Fastify({
@@ -282,6 +285,7 @@ export async function createSandbox(options = {}) {
 		async close() {
 			if (ticker) clearInterval(ticker);
 			ticker = null;
+			ctx.outcomes.stop();
 			await ctx.webhooks.idle();
 			await app.close();
 		},
