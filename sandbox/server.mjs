@@ -145,6 +145,8 @@ export async function createSandbox(options = {}) {
 			fault: null,
 		};
 		ctx.state.requests.push(entry);
+		const totalKey = route ?? `${request.method} ${request.url.split('?')[0]}`;
+		ctx.state.requestTotals[totalKey] = (ctx.state.requestTotals[totalKey] ?? 0) + 1;
 		if (ctx.state.requests.length > MAX_LOGGED_REQUESTS)
 			ctx.state.requests.splice(0, ctx.state.requests.length - MAX_LOGGED_REQUESTS);
 		/** @type {any} */ (request).sandboxEntry = entry;

@@ -326,6 +326,10 @@ export function registerControlRoutes(app, ctx) {
 		}
 		return { data: all.map(({ id: _id, ...entry }) => entry), counts };
 	});
+	app.get('/requests/totals', async () => ({
+		data: { ...ctx.state.requestTotals },
+		at_ms: Date.now(),
+	}));
 	app.delete('/requests', async () => {
 		ctx.state.requests.length = 0;
 		return { data: 'ok' };

@@ -232,3 +232,19 @@ describe('a burst: many charges decided at once', () => {
 		expect(Object.keys(r.json.errors)).toEqual(['ids']);
 	});
 });
+
+describe('request totals (reads per second over a long run)', () => {
+	test('count every request per route, beyond what the request log keeps, until a reset', async () => {
+		const before = (await t.control('GET', '/requests/totals')).json.data;
+		for (let n = 0; n < 3; n++) await t.api('GET', '/notifications');
+		await t.control('DELETE', '/requests');
+		await t.api('GET', '/notifications');
+		const after = (await t.control('GET', '/requests/totals')).json;
+		expect(
+			after.data['GET /api/v1/notifications'] - (before['GET /api/v1/notifications'] ?? 0),
+		).toBe(4);
+		expect(after.at_ms).toBeGreaterThan(0);
+		await t.control('POST', '/reset');
+		expect((await t.control('GET', '/requests/totals')).json.data).toEqual({});
+	});
+});
