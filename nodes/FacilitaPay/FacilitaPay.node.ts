@@ -3,6 +3,8 @@ import type {
 	INodeExecutionData,
 	INodeType,
 	INodeTypeDescription,
+	IWebhookFunctions,
+	IWebhookResponseData,
 } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
@@ -14,6 +16,10 @@ import {
 	requestOptionsField,
 } from './actions/common/requestOptions';
 import { router } from './actions/router';
+import {
+	resumeWebhooks,
+	webhook as waitForPaymentWebhook,
+} from './actions/transaction/waitForPayment.operation';
 import {
 	searchInvoices,
 	searchPseBanks,
@@ -64,7 +70,11 @@ export class FacilitaPay implements INodeType {
 			],
 		},
 		inputs: [NodeConnectionTypes.Main],
-		outputs: [NodeConnectionTypes.Main],
+		// Transaction > Wait for Payment has three outputs (Paid, Not Paid, Timed Out), as n8n's own
+		// branching nodes configure theirs; every other operation one.
+		outputs: `={{ $parameter.resource === "transaction" && $parameter.operation === "waitForPayment" ? [{ "type": "${NodeConnectionTypes.Main}", "displayName": "Paid" }, { "type": "${NodeConnectionTypes.Main}", "displayName": "Not Paid" }, { "type": "${NodeConnectionTypes.Main}", "displayName": "Timed Out" }] : ["${NodeConnectionTypes.Main}"] }}`,
+		// The resume call of Wait for Payment (n8n's /webhook-waiting/<execution>).
+		webhooks: resumeWebhooks,
 		credentials: [{ name: 'facilitaPayApi', required: true }],
 		properties: [
 			{
@@ -94,5 +104,10 @@ export class FacilitaPay implements INodeType {
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 		return await router.call(this);
+	}
+
+	/** The resume call of a waiting Transaction > Wait for Payment (docs/waiting.md). */
+	async webhook(this: IWebhookFunctions): Promise<IWebhookResponseData> {
+		return await waitForPaymentWebhook.call(this);
 	}
 }

@@ -51,6 +51,11 @@ export interface OperationModule {
 	 * readable error (which field, which item, how to fix it) when the input breaks a rule.
 	 */
 	prepare(this: IExecuteFunctions, itemIndex: number): Promise<ItemWork>;
+	/**
+	 * Present when the operation runs over all items as a whole instead of item by item through
+	 * the item engine (Wait for Payment: one wait for all items, three outputs).
+	 */
+	run?(this: IExecuteFunctions): Promise<INodeExecutionData[][]>;
 }
 
 /** What every `<Resource>.resource.ts` exports besides its operation modules. */

@@ -35,8 +35,9 @@ function operationFor(ctx: IExecuteFunctions): OperationModule {
  * Only, sends through the pool and the money rule (send.ts), and assembles the output (output.ts).
  */
 export async function router(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
-	const settings = readRunSettings(this);
 	const operation = operationFor(this);
+	if (operation.run) return await operation.run.call(this);
+	const settings = readRunSettings(this);
 	const continueOnFail = this.continueOnFail();
 	const batch = newBatch(this);
 	const checked = new CheckedSoFar();

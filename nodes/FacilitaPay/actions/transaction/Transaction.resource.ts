@@ -14,6 +14,7 @@ import * as get from './get.operation';
 import * as getBoletoPdf from './getBoletoPdf.operation';
 import * as getRefund from './getRefund.operation';
 import * as refund from './refund.operation';
+import * as waitForPayment from './waitForPayment.operation';
 
 export {
 	cancel,
@@ -30,6 +31,7 @@ export {
 	getBoletoPdf,
 	getRefund,
 	refund,
+	waitForPayment,
 };
 
 export const description: INodeProperties[] = [
@@ -130,6 +132,13 @@ export const description: INodeProperties[] = [
 				description: 'Refund a received payment in full',
 				action: 'Refund a received payment in full by transaction ID',
 			},
+			{
+				name: 'Wait for Payment',
+				value: 'waitForPayment',
+				description:
+					'Wait (in n8n’s waiting state) until FacilitaPay decides a charge: Paid, Not Paid or Timed Out',
+				action: 'Wait for a charge to be paid',
+			},
 		],
 		default: 'createDynamicPix',
 	},
@@ -147,4 +156,5 @@ export const description: INodeProperties[] = [
 	...cancel.description,
 	...refund.description,
 	...getRefund.description,
+	...waitForPayment.description,
 ];

@@ -1,0 +1,462 @@
+import type {
+	IDataObject,
+	IExecuteData,
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeProperties,
+	IPairedItemData,
+	IWebhookDescription,
+	IWebhookFunctions,
+	IWebhookResponseData,
+} from 'n8n-workflow';
+import { NodeApiError, NodeOperationError } from 'n8n-workflow';
+
+import { clock } from '../../clock';
+import type { FacilitaPayContext, RunState } from '../../transport';
+import { accountOf, apiRequest, beginRun, CREDENTIAL_TYPE, factsOf } from '../../transport';
+import type {
+	Decision,
+	LimitSettings,
+	LimitType,
+	LimitUnit,
+	LogRecord,
+	ResumePayload,
+} from '../../waiting';
+import {
+	asLogRecord,
+	decide,
+	limitOf,
+	limitProblem,
+	prepareAccount,
+	register,
+	signingKey,
+	verify,
+} from '../../waiting';
+import { transactionIdField } from '../common/fields';
+import { idParameter, invalidInput } from '../common/input';
+import type { ItemWork } from '../node.type';
+import { transactionOperation } from './transaction.requests';
+
+/*
+ * Transaction > Wait for Payment. execute() reads the charges; if all are decided they go out at
+ * once on Paid / Not Paid; otherwise the execution goes into n8n's waiting state
+ * (putExecutionToWait) for all items together, and is resumed ONCE: by the waiter's signed call
+ * to its resume URL when FacilitaPay's records decide every charge (webhook() re-reads them), or
+ * by the limit. docs/waiting.md says what n8n 2.41.1 and 1.123.81 allow and why it is done so.
+ */
+
+/**
+ * The resume call's webhook (n8n's /webhook-waiting/<execution>, path '' as n8n's Wait node):
+ * `restartWebhook: true` webhooks reach only a waiting execution, and n8n never registers them for
+ * active workflows, so there is nothing to create or delete at FacilitaPay (no webhookMethods).
+ */
+export const resumeWebhooks: IWebhookDescription[] = [
+	{
+		name: 'default',
+		httpMethod: 'POST',
+		responseMode: 'onReceived',
+		path: '',
+		restartWebhook: true,
+		isFullPath: true,
+	},
+];
+
+export const OUTPUT_NAMES = ['Paid', 'Not Paid', 'Timed Out'] as const;
+const OUTCOME_INDEX = { paid: 0, notPaid: 1, timedOut: 2 } as const;
+
+/**
+ * n8n's time resume (the WaitTracker at the limit) does not run the node: it forwards the items
+ * the node left on its stack entry. The limit set in n8n is ours plus this grace, so that the
+ * waiter's own call at the limit (one last read of FacilitaPay) comes first while n8n runs.
+ */
+export const N8N_LIMIT_GRACE_MS = 60_000;
+
+const properties: INodeProperties[] = [
+	{
+		...transactionIdField,
+		description:
+			'The charge to wait for: the ID a Create Dynamic PIX, Create Boleto, Create Card Payment, Create Local Pay-In, PSE or SPEI operation returned (e.g. {{ $json.id }}), or a card checkout’s ID',
+	},
+	{
+		displayName: 'Limit',
+		name: 'limitType',
+		type: 'options',
+		options: [
+			{
+				name: 'After an Interval',
+				value: 'afterInterval',
+				description: 'Stop waiting a given time after the wait began',
+			},
+			{
+				name: 'At a Time',
+				value: 'atTime',
+				description: 'Stop waiting at a given date and time',
+			},
+			{
+				name: 'Charge’s Expiry',
+				value: 'chargeExpiry',
+				description:
+					'The charge’s own expiry plus a margin: PIX and dynamic CLABE +10 min, PSE 21 min +10 min, boleto due date +5 days (confirmation can take 3 business days); 24 hours for a charge without an expiry (card)',
+			},
+		],
+		default: 'chargeExpiry',
+		description: 'When to stop waiting: the charges still open then go out on the Timed Out output',
+	},
+	{
+		displayName: 'Amount',
+		name: 'limitAmount',
+		type: 'number',
+		typeOptions: { minValue: 1, numberPrecision: 0 },
+		default: 1,
+		displayOptions: { show: { limitType: ['afterInterval'] } },
+		description: 'How long to wait, in the unit below',
+	},
+	{
+		displayName: 'Unit',
+		name: 'limitUnit',
+		type: 'options',
+		options: [
+			{ name: 'Days', value: 'days' },
+			{ name: 'Hours', value: 'hours' },
+			{ name: 'Minutes', value: 'minutes' },
+		],
+		default: 'hours',
+		displayOptions: { show: { limitType: ['afterInterval'] } },
+	},
+	{
+		displayName: 'Max Date and Time',
+		name: 'limitTime',
+		type: 'dateTime',
+		default: '',
+		displayOptions: { show: { limitType: ['atTime'] } },
+		description: 'When to stop waiting; a time without a zone is read in the workflow’s time zone',
+	},
+];
+
+export const description = transactionOperation('waitForPayment', properties);
+
+/** Not used: the operation runs as a whole (run), not item by item through the item engine. */
+export async function prepare(this: IExecuteFunctions, i: number): Promise<ItemWork> {
+	throw new NodeOperationError(this.getNode(), 'Wait for Payment runs as a whole', {
+		itemIndex: i,
+	});
+}
+
+/** What the stack entry keeps of one waited item (also the item the Timed Out output gets). */
+interface WaitedItem {
+	json: IDataObject & { transactionId: string; outcome: string; checkout: boolean };
+	pairedItem: IPairedItemData;
+}
+
+/** The marker webhook() leaves on the stack entry of the execution it resumes. */
+const RESUMED = 'facilitaPayWaitResumed';
+
+type Entry = IExecuteData & { metadata?: IDataObject };
+
+function readLimit(ctx: IExecuteFunctions, i: number, now: number): LimitSettings {
+	const type = ctx.getNodeParameter('limitType', i, 'chargeExpiry') as LimitType;
+	const settings: LimitSettings = { type };
+	if (type === 'afterInterval') {
+		settings.amount = Number(ctx.getNodeParameter('limitAmount', i, 1));
+		settings.unit = ctx.getNodeParameter('limitUnit', i, 'hours') as LimitUnit;
+	}
+	if (type === 'atTime') {
+		const raw = ctx.getNodeParameter('limitTime', i, '') as unknown;
+		settings.at =
+			raw instanceof Date
+				? raw.getTime()
+				: typeof raw === 'string' && raw !== ''
+					? Date.parse(raw)
+					: NaN;
+	}
+	const problem = limitProblem(settings, now);
+	if (problem !== undefined) {
+		const label = type === 'atTime' ? 'Max Date and Time' : 'Amount';
+		throw invalidInput(
+			ctx,
+			i,
+			label,
+			problem,
+			type === 'atTime'
+				? 'Set a time ahead, e.g. {{ $now.plus({ hours: 2 }) }}, at most 31 days.'
+				: 'Set a whole number above 0, at most 31 days in all.',
+		);
+	}
+	return settings;
+}
+
+interface ChargeRead {
+	transaction?: IDataObject;
+	/** The ID is not a transaction FacilitaPay knows: a card checkout's ID. */
+	checkout: boolean;
+	/** The read failed (after the transport's retries). */
+	error?: NodeApiError | NodeOperationError;
+}
+
+function nodeError(
+	ctx: FacilitaPayContext,
+	error: unknown,
+	itemIndex?: number,
+): NodeApiError | NodeOperationError {
+	if (error instanceof NodeApiError || error instanceof NodeOperationError) return error;
+	return new NodeOperationError(ctx.getNode(), error as Error, { itemIndex });
+}
+
+function statusOf(error: unknown): number | undefined {
+	const facts = factsOf(error) as { status?: number; httpCode?: string } | undefined;
+	const fromFacts = facts?.status;
+	if (typeof fromFacts === 'number') return fromFacts;
+	const code = Number((error as { httpCode?: string })?.httpCode);
+	return Number.isFinite(code) ? code : undefined;
+}
+
+/** One read of a waited ID: the transaction, or (404) a checkout ID. */
+async function readCharge(
+	ctx: FacilitaPayContext,
+	id: string,
+	run: RunState,
+	itemIndex?: number,
+): Promise<ChargeRead> {
+	try {
+		const transaction = await apiRequest.call(
+			ctx,
+			{
+				method: 'GET',
+				path: `/transactions/${encodeURIComponent(id)}`,
+				retry: 'safe',
+				itemIndex,
+			},
+			undefined,
+			run,
+		);
+		return { transaction: (transaction ?? {}) as IDataObject, checkout: false };
+	} catch (error) {
+		if (statusOf(error) === 404) return { checkout: true };
+		return { checkout: false, error: nodeError(ctx, error, itemIndex) };
+	}
+}
+
+function outcomeJson(
+	id: string,
+	checkout: boolean,
+	transaction: IDataObject | undefined,
+	decision: Decision | undefined,
+	limitAt: number | undefined,
+): IDataObject & { transactionId: string; outcome: string; checkout: boolean } {
+	return {
+		outcome: decision?.outcome ?? 'timedOut',
+		...(decision?.reason !== undefined && { reason: decision.reason }),
+		...(decision?.detail !== undefined && { reasonDetail: decision.detail }),
+		decidedBy: decision ? decision.decidedBy : 'limit',
+		transactionId: id,
+		checkout,
+		transaction: transaction ?? null,
+		record: (decision?.record as IDataObject | undefined) ?? null,
+		...(limitAt !== undefined && { limit: new Date(limitAt).toISOString() }),
+	};
+}
+
+function route(
+	items: Array<{ json: IDataObject; pairedItem: IPairedItemData }>,
+): INodeExecutionData[][] {
+	const outputs: INodeExecutionData[][] = [[], [], []];
+	for (const item of items) {
+		const index = OUTCOME_INDEX[item.json.outcome as keyof typeof OUTCOME_INDEX] ?? 2;
+		outputs[index].push({ json: item.json, pairedItem: item.pairedItem });
+	}
+	return outputs;
+}
+
+/** Runs Wait for Payment over all input items (router: operations with `run`). */
+export async function run(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
+	const entry = this.getExecuteData() as Entry;
+	if (entry.metadata?.[RESUMED] === true) {
+		// Resumed by webhook(): the items it decided, on their outputs.
+		const items = this.getInputData() as unknown as WaitedItem[];
+		return route(items);
+	}
+	const items = this.getInputData();
+	const now = clock.now().getTime();
+	const waited = items.map((_, i) => ({
+		i,
+		id: idParameter(this, i, 'transactionId', 'Transaction'),
+		limit: readLimit(this, i, now),
+	}));
+	const credentials = await this.getCredentials(CREDENTIAL_TYPE);
+	const account = accountOf(credentials);
+	// The log's cursor is set before the charges are read: nothing listed between is missed.
+	await prepareAccount(this, account);
+	const reading = beginRun();
+	const continueOnFail = this.continueOnFail();
+	const reads = await Promise.all(
+		waited.map(async (w) => await readCharge(this, w.id, reading, w.i)),
+	);
+	const failed = reads.find((read) => read.error !== undefined);
+	if (failed?.error && !continueOnFail) throw failed.error;
+	const all: WaitedItem[] = [];
+	let limitAt = 0;
+	const errors: INodeExecutionData[] = [];
+	waited.forEach((w, n) => {
+		const read = reads[n];
+		if (read.error) {
+			errors.push({
+				json: {
+					outcome: 'notPaid',
+					reason: 'error',
+					transactionId: w.id,
+					error: read.error.message,
+				},
+				pairedItem: { item: w.i },
+			});
+			return;
+		}
+		const decision = decide(read.transaction, [], w.id, read.checkout);
+		const itemLimit = limitOf(w.limit, read.transaction, now);
+		limitAt = Math.max(limitAt, itemLimit);
+		all.push({
+			json: outcomeJson(w.id, read.checkout, read.transaction, decision, itemLimit),
+			pairedItem: { item: w.i },
+		});
+	});
+	const open = all.filter((item) => item.json.outcome === 'timedOut');
+	if (open.length === 0) {
+		const outputs = route(all);
+		outputs[1].push(...errors);
+		return outputs;
+	}
+	// Wait for every item: one resume when all are decided, or at the limit.
+	const executionId = this.getExecutionId();
+	const resumeUrl = String(this.evaluateExpression('{{ $execution.resumeUrl }}', 0) ?? '');
+	const decidedNow = route(all);
+	decidedNow[1].push(...errors);
+	// What n8n's time resume sends on (the node does not run then): n8n 2.x forwards all three
+	// arrays (forwardAllOutputs); n8n 1.x forwards only the first, so it holds only the paid.
+	entry.data = { main: decidedNow };
+	entry.metadata = { ...(entry.metadata ?? {}), forwardAllOutputs: true };
+	(entry.metadata as IDataObject).facilitaPayWait = { executionId, limitAt };
+	register(this, {
+		account,
+		executionId,
+		nodeId: this.getNode().id,
+		resumeUrl,
+		key: signingKey(credentials, this.getInstanceId()),
+		ids: new Map(open.map((item) => [item.json.transactionId, item.json.checkout])),
+		limitAt,
+	});
+	await this.putExecutionToWait(new Date(limitAt + N8N_LIMIT_GRACE_MS));
+	return [[], [], []];
+}
+
+/** The stack entry of the execution being resumed (n8n keeps it as the context's executeData). */
+function resumingEntry(ctx: IWebhookFunctions): Entry | undefined {
+	const entry = (ctx as unknown as { executeData?: Entry }).executeData;
+	return entry && typeof entry === 'object' ? entry : undefined;
+}
+
+interface WaitState {
+	executionId: string;
+	limitAt: number;
+	items: WaitedItem[];
+}
+
+function waitStateOf(entry: Entry | undefined): WaitState | undefined {
+	const wait = entry?.metadata?.facilitaPayWait as IDataObject | undefined;
+	if (!wait || typeof wait.executionId !== 'string') return undefined;
+	const items = (entry?.data?.main ?? [])
+		.flatMap((output) => output ?? [])
+		.filter((item) => typeof item?.json?.transactionId === 'string') as unknown as WaitedItem[];
+	return { executionId: wait.executionId, limitAt: Number(wait.limitAt), items };
+}
+
+function answer(ctx: IWebhookFunctions, status: number, body: IDataObject): IWebhookResponseData {
+	ctx.getResponseObject().status(status).json(body);
+	return { noWebhookResponse: true };
+}
+
+/**
+ * The resume call. Refused (401) without our signature, before anything is read; then the open
+ * charges are read again and decided by FacilitaPay's records. All decided (or the limit reached):
+ * the execution resumes once with every item on its output; otherwise it stays waiting (no
+ * workflowData: n8n only answers). Never throws: a throw would resume the execution with an error.
+ */
+export async function webhook(this: IWebhookFunctions): Promise<IWebhookResponseData> {
+	try {
+		const entry = resumingEntry(this);
+		const state = waitStateOf(entry);
+		if (!entry || !state)
+			return answer(this, 404, { error: 'This node is not waiting for a payment' });
+		const body = (this.getBodyData() ?? {}) as IDataObject;
+		const credentials = await this.getCredentials(CREDENTIAL_TYPE);
+		const key = signingKey(credentials, this.getInstanceId());
+		const nodeId = this.getNode().id;
+		if (!verify(key, state.executionId, nodeId, body.payload, body.signature))
+			return answer(this, 401, { error: 'Invalid signature' });
+		const payload = JSON.parse(String(body.payload)) as ResumePayload;
+		const records = (Array.isArray(payload.records) ? payload.records : [])
+			.map(asLogRecord)
+			.filter((r): r is LogRecord => r !== undefined);
+		const now = clock.now().getTime();
+		const final = payload.final === true && now >= state.limitAt - 5_000;
+		const run = beginRun({ concurrency: 5, timeoutMs: 30_000 });
+		const decided = await Promise.all(
+			state.items.map(async (item) => {
+				if (item.json.outcome !== 'timedOut') return item;
+				return {
+					json: await decideAgain(this, item, records, run, state.limitAt),
+					pairedItem: item.pairedItem,
+				};
+			}),
+		);
+		const open = decided.filter((item) => item.json.outcome === 'timedOut').length;
+		if (open > 0 && !final) return answer(this, 200, { waiting: true, open });
+		entry.node.disabled = false;
+		(entry.metadata as IDataObject)[RESUMED] = true;
+		return {
+			workflowData: [decided.map((item) => ({ json: item.json, pairedItem: item.pairedItem }))],
+			webhookResponse: { resumed: true },
+		};
+	} catch (error) {
+		return answer(this, 200, { waiting: true, error: (error as Error).message });
+	}
+}
+
+/** One open charge decided again: its transaction read now, with the records that name it. */
+async function decideAgain(
+	ctx: IWebhookFunctions,
+	item: WaitedItem,
+	records: readonly LogRecord[],
+	run: RunState,
+	limitAt: number,
+): Promise<WaitedItem['json']> {
+	const id = item.json.transactionId;
+	const isCheckout = item.json.checkout;
+	let transaction: IDataObject | undefined;
+	if (isCheckout) {
+		// A checkout has no transaction until paid: the approving record names the one to read.
+		const approving = records.find(
+			(r) => r.notification.checkout_id === id && r.notification.type === 'payment_approved',
+		);
+		const paidId = approving?.notification.transaction_id;
+		if (typeof paidId === 'string' && paidId !== '') {
+			const read = await readCharge(ctx, paidId, run);
+			if (read.error) throw read.error;
+			transaction = read.transaction;
+		}
+	} else {
+		const read = await readCharge(ctx, id, run);
+		if (read.error) throw read.error;
+		transaction = read.transaction;
+	}
+	const decision = decide(transaction, records, id, isCheckout);
+	if (transaction === undefined && decision && isCheckout && decision.outcome === 'paid') {
+		// Never paid on a record alone: the transaction the record names must be readable.
+		return outcomeJson(id, isCheckout, undefined, undefined, limitAt);
+	}
+	return outcomeJson(
+		id,
+		isCheckout,
+		transaction ?? (item.json.transaction as IDataObject),
+		decision,
+		limitAt,
+	);
+}

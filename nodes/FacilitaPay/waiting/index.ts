@@ -1,0 +1,12 @@
+/**
+ * Waiting for payments (Transaction > Wait for Payment): the decision tables, the limits, the
+ * signature of resume calls, and the waiter that reads the log once for every waiting execution.
+ */
+export type { Decision, LogRecord, NotPaidReason, WaitOutcome } from './decide';
+export { asLogRecord, decide, namedIds, recordDecision, statusDecision } from './decide';
+export type { LimitSettings, LimitType, LimitUnit } from './limit';
+export { chargeExpiry, defaultLimit, limitOf, limitProblem } from './limit';
+export type { ResumePayload } from './signature';
+export { sign, signedBody, signingKey, verify } from './signature';
+export type { WaitRegistration, WaiterStats } from './waiter';
+export { prepareAccount, register, resetWaiter, waiterStats, waitingCount } from './waiter';
