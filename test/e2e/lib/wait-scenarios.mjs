@@ -7,8 +7,10 @@ import { ownN8n } from './own-n8n.mjs';
 import { createPerson, samplePerson, sandboxApi, sandboxControl } from './sandbox.mjs';
 import { INSTALL_TIMEOUT, describeE2e, requirePieces, sharedState, waitFor } from './state.mjs';
 import { publishTriggerOn } from './trigger.mjs';
+import { guessResumeUrls } from './wait-scale.mjs';
 import {
 	executionStatuses,
+	getExecution,
 	listedAt,
 	startOtherReceiver,
 	startWaiting,
@@ -87,7 +89,26 @@ export function describeWaitScenarios(version) {
 			await other?.close();
 		});
 
+		let emptyLogTried = false;
 		const control = (method, route, body) => sandboxControl(method, route, body, own.sb.state);
+
+		test('a charge decided by the first record of an account whose notification log was empty: Not Paid (expired)', async () => {
+			expect((await control('GET', '/notifications')).data).toEqual([]);
+			const first = await startWaiting(server.n8nUrl, flows.expiry.path, {
+				subject_id: subjectId,
+			});
+			await untilWaiting(server, first.executionId);
+			await control('POST', `/transactions/${first.transactionId}/expire`, {});
+			emptyLogTried = true;
+			const outcome = await untilEnded(server, first.executionId, 30_000);
+			expect(outcome).toMatchObject({ status: 'success', branches: ['Not Paid'] });
+		}, 120_000);
+
+		beforeEach(async () => {
+			// The tests after the first one start from a non-empty log (an unrelated record).
+			if (emptyLogTried && (await control('GET', '/notifications')).data.length === 0)
+				await control('POST', '/events', { type: 'exchange_created', exchange_id: 'seed' });
+		});
 
 		test('paid 20 s after the wait began → the same execution resumes on Paid within 5 s of FacilitaPay listing the event; expired → Not Paid with the reason; nothing by the limit → Timed Out', async () => {
 			const before = await executionStatuses(server, flows.expiry.id);
@@ -131,6 +152,30 @@ export function describeWaitScenarios(version) {
 			const after = await executionStatuses(server, flows.expiry.id);
 			expect(after.size - before.size).toBe(2);
 		}, 300_000);
+
+		test('200 calls to guessed resume URLs (no token, random tokens and suffixes, n8n’s own token where the execution shows it, without our signature) move nothing and read nothing; the charge paid then still resumes it on Paid', async () => {
+			const one = await startWaiting(server.n8nUrl, flows.expiry.path, {
+				subject_id: subjectId,
+			});
+			const waiting = await untilWaiting(server, one.executionId);
+			const before = (await control('GET', '/requests/totals')).data;
+			const answers = await guessResumeUrls(
+				server.n8nUrl,
+				[{ executionId: one.executionId, resumeToken: waiting.data?.resumeToken ?? null }],
+				200,
+			);
+			console.log(`[wait ${version}] 200 guessed resume URLs answered ${JSON.stringify(answers)}`);
+			const after = (await control('GET', '/requests/totals')).data;
+			const reads = (/** @type {Record<string, number>} */ t) =>
+				t['GET /api/v1/transactions/:id'] ?? 0;
+			expect(reads(after) - reads(before)).toBe(0);
+			expect((await getExecution(server, one.executionId)).status).toBe('waiting');
+			expect(answers['200'] ?? 0).toBe(0);
+			await control('POST', `/transactions/${one.transactionId}/pay`, {});
+			const outcome = await untilEnded(server, one.executionId, 30_000);
+			expect(outcome).toMatchObject({ status: 'success', branches: ['Paid'] });
+			expect(outcome.branchRuns).toEqual({ Paid: 1 });
+		}, 120_000);
 
 		/**
 		 * n8n stopped while an execution waits; the charge is paid while it is down; n8n started
