@@ -5,7 +5,7 @@ import { onLogPage } from '../logFeed';
 import type { FacilitaPayContext, RunState } from '../transport';
 import { apiRequest, beginRun } from '../transport';
 import type { LogRecord } from './decide';
-import { asLogRecord, namedIds, recordDecision } from './decide';
+import { asLogRecord, namedIds, recordDecision, statusDecision } from './decide';
 import { signedBody } from './signature';
 
 /**
@@ -49,11 +49,15 @@ interface Waiting extends WaitRegistration {
 interface AccountWait {
 	byId: Map<string, Set<Waiting>>;
 	waiting: Set<Waiting>;
-	/** The last record read (our reads); undefined before the first. */
+	/** The last record read (our reads); undefined while the log was empty when first read. */
 	cursor?: string;
+	/** Whether the log was read once to place the cursor (then an undefined cursor: from the start). */
+	placed: boolean;
 	cursorReady?: Promise<void>;
 	lastFedAt: number;
 	looping: boolean;
+	/** Whose charge is read next when the log is empty. */
+	turn: number;
 	context: FacilitaPayContext;
 	run: RunState;
 }
@@ -61,13 +65,15 @@ interface AccountWait {
 /** Counters the tests and the bench read. */
 export interface WaiterStats {
 	logReads: number;
+	/** Transactions read because the log is empty. */
+	chargeReads: number;
 	resumeCalls: number;
 	fedPages: number;
 }
 
 const waiter = {
 	accounts: new Map<string, AccountWait>(),
-	stats: { logReads: 0, resumeCalls: 0, fedPages: 0 } as WaiterStats,
+	stats: { logReads: 0, chargeReads: 0, resumeCalls: 0, fedPages: 0 } as WaiterStats,
 	stopListening: undefined as (() => void) | undefined,
 	now: (): number => Date.now(),
 };
@@ -104,7 +110,10 @@ async function readLog(wait: AccountWait, qs: IDataObject): Promise<unknown[]> {
 async function startCursor(wait: AccountWait): Promise<void> {
 	const newest = await readLog(wait, { order_by: 'desc', per_page: '1' });
 	const record = asLogRecord(newest[0]);
-	if (record && wait.cursor === undefined) wait.cursor = record.id;
+	if (!wait.placed) {
+		wait.placed = true;
+		if (record) wait.cursor = record.id;
+	}
 }
 
 /** Offers a page of the log: records naming a waited ID are kept; full waits are called. */
@@ -185,16 +194,47 @@ async function tick(wait: AccountWait): Promise<void> {
 	}
 	if (wait.waiting.size === 0) return;
 	if (now - wait.lastFedAt < FED_WITHIN_MS) return;
-	if (wait.cursor === undefined) {
-		await startCursor(wait);
-		if (wait.cursor === undefined) return;
-	}
+	if (!wait.placed) await startCursor(wait);
 	for (;;) {
-		const page = await readLog(wait, { last_id: wait.cursor, per_page: String(PAGE_SIZE) });
+		const qs: IDataObject = { per_page: String(PAGE_SIZE) };
+		// An undefined cursor: the log was empty when first read, so all of it is new.
+		if (wait.cursor !== undefined) qs.last_id = wait.cursor;
+		const page = await readLog(wait, qs);
 		const last = asLogRecord(page[page.length - 1]);
 		if (last) wait.cursor = last.id;
 		offer(wait, page);
+		if (wait.cursor === undefined) {
+			// The account's log is empty: FacilitaPay notifies no URL (nothing registered). The
+			// charges themselves are read instead, one per tick in turn.
+			await readOneCharge(wait);
+			break;
+		}
 		if (page.length < PAGE_SIZE || wait.waiting.size === 0) break;
+	}
+}
+
+/** Without a log: one waited transaction read (in turn); decided by its status → the call. */
+async function readOneCharge(wait: AccountWait): Promise<void> {
+	const candidates: Array<[Waiting, string]> = [];
+	for (const w of wait.waiting)
+		for (const [id, isCheckout] of w.ids)
+			if (!isCheckout && !w.decided.has(id)) candidates.push([w, id]);
+	if (candidates.length === 0) return;
+	const [w, id] = candidates[wait.turn++ % candidates.length];
+	waiter.stats.chargeReads++;
+	const transaction = await apiRequest.call(
+		wait.context,
+		{ method: 'GET', path: `/transactions/${encodeURIComponent(id)}`, retry: 'safe' },
+		undefined,
+		wait.run,
+	);
+	if (
+		transaction &&
+		typeof transaction === 'object' &&
+		statusDecision(transaction as IDataObject)
+	) {
+		for (const other of wait.byId.get(id) ?? []) other.decided.add(id);
+		if (w.decided.size === w.ids.size) await call(wait, w, false);
 	}
 }
 
@@ -223,20 +263,8 @@ async function loop(account: string, wait: AccountWait): Promise<void> {
  * record now, unless the account is already read.
  */
 export async function prepareAccount(ctx: IExecuteFunctions, account: string): Promise<void> {
-	let wait = waiter.accounts.get(account);
-	if (!wait) {
-		wait = {
-			byId: new Map(),
-			waiting: new Set(),
-			lastFedAt: 0,
-			looping: false,
-			context: ctx,
-			run: beginRun({ concurrency: 2, timeoutMs: 30_000 }),
-		};
-		waiter.accounts.set(account, wait);
-	}
-	wait.context = ctx;
-	if (wait.cursor === undefined) {
+	const wait = accountWait(ctx, account);
+	if (!wait.placed) {
 		wait.cursorReady ??= startCursor(wait).catch(() => {
 			wait.cursorReady = undefined;
 		});
@@ -244,22 +272,30 @@ export async function prepareAccount(ctx: IExecuteFunctions, account: string): P
 	}
 }
 
-/** Registers a waiting execution; the account's reading starts if it is not running. */
-export function register(ctx: IExecuteFunctions, registration: WaitRegistration): void {
-	listen();
-	let wait = waiter.accounts.get(registration.account);
+function accountWait(ctx: IExecuteFunctions, account: string): AccountWait {
+	let wait = waiter.accounts.get(account);
 	if (!wait) {
 		wait = {
 			byId: new Map(),
 			waiting: new Set(),
 			lastFedAt: 0,
 			looping: false,
+			turn: 0,
+			placed: false,
 			context: ctx,
 			run: beginRun({ concurrency: 2, timeoutMs: 30_000 }),
 		};
-		waiter.accounts.set(registration.account, wait);
+		waiter.accounts.set(account, wait);
 	}
+	// The newest context reads for the account (an older one's execution may be long gone).
 	wait.context = ctx;
+	return wait;
+}
+
+/** Registers a waiting execution; the account's reading starts if it is not running. */
+export function register(ctx: IExecuteFunctions, registration: WaitRegistration): void {
+	listen();
+	const wait = accountWait(ctx, registration.account);
 	const w: Waiting = {
 		...registration,
 		records: new Map(),
@@ -293,7 +329,7 @@ export function resetWaiter(): void {
 	for (const wait of waiter.accounts.values()) for (const w of wait.waiting) w.done = true;
 	for (const wait of waiter.accounts.values()) wait.waiting.clear();
 	waiter.accounts.clear();
-	waiter.stats = { logReads: 0, resumeCalls: 0, fedPages: 0 };
+	waiter.stats = { logReads: 0, chargeReads: 0, resumeCalls: 0, fedPages: 0 };
 	waiter.stopListening?.();
 	waiter.stopListening = undefined;
 }
