@@ -173,14 +173,32 @@ export async function startManyWaiting(
 }
 
 /**
+ * An answer of n8n's public API, asked again while n8n answers 503 ("Database is not ready!": its
+ * database saturated by a burst of executions) or the connection fails, for up to a minute.
+ * @param {() => Promise<Response>} ask
+ */
+async function busyRetry(ask) {
+	for (let attempt = 1; ; attempt++) {
+		try {
+			const answer = await readAnswer(await ask());
+			if (answer.status !== 503 || attempt >= 60) return answer;
+		} catch (error) {
+			if (attempt >= 60) throw error;
+		}
+		await new Promise((resolve) => setTimeout(resolve, 1000));
+	}
+}
+
+/**
  * One execution through the public API, with its data.
  * @param {{n8nUrl: string, apiKey: string}} server @param {string} executionId
  */
 export async function getExecution({ n8nUrl, apiKey }, executionId) {
-	const response = await fetch(`${n8nUrl}/api/v1/executions/${executionId}?includeData=true`, {
-		headers: { 'X-N8N-API-KEY': apiKey, accept: 'application/json' },
-	});
-	const answer = await readAnswer(response);
+	const answer = await busyRetry(() =>
+		fetch(`${n8nUrl}/api/v1/executions/${executionId}?includeData=true`, {
+			headers: { 'X-N8N-API-KEY': apiKey, accept: 'application/json' },
+		}),
+	);
 	if (answer.status !== 200)
 		throw new Error(
 			`GET /api/v1/executions/${executionId}: HTTP ${answer.status} ${answer.text.slice(0, 200)}`,
@@ -201,8 +219,8 @@ export async function executionStatuses({ n8nUrl, apiKey }, workflowId, { status
 		const query = new URLSearchParams({ workflowId, limit: '250', includeData: 'false' });
 		if (status) query.set('status', status);
 		if (cursor) query.set('cursor', cursor);
-		const answer = await readAnswer(
-			await fetch(`${n8nUrl}/api/v1/executions?${query}`, {
+		const answer = await busyRetry(() =>
+			fetch(`${n8nUrl}/api/v1/executions?${query}`, {
 				headers: { 'X-N8N-API-KEY': apiKey, accept: 'application/json' },
 			}),
 		);
