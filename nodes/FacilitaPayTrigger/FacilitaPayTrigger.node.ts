@@ -12,6 +12,7 @@ import { ALL_EVENTS, eventOptions } from './events';
 import { runTrigger } from './log';
 import { webhookMethods as registrationMethods } from './registration';
 import { handleDelivery } from './request';
+import { resumeAfterRestart } from '../FacilitaPay/waiting';
 
 export { attachObjectsOption } from './log';
 
@@ -158,6 +159,8 @@ export class FacilitaPayTrigger implements INodeType {
 
 	/** The reader of FacilitaPay's notification log: the events that start the workflow. */
 	async trigger(this: ITriggerFunctions): Promise<ITriggerResponse> {
+		// The pages it reads also resume the payments waited for before an n8n restart (issue 37).
+		resumeAfterRestart();
 		return await runTrigger(this);
 	}
 }

@@ -17,10 +17,35 @@ import {
 	sandboxControl,
 } from './lib/sandbox.mjs';
 import { INSTALL_TIMEOUT, describeE2e, sharedState, uniqueId, waitFor } from './lib/state.mjs';
-import { createWorkflowViaApi, activateWorkflow, listExecutions } from './lib/n8n.mjs';
+import { createWorkflowViaApi, activateWorkflow } from './lib/n8n.mjs';
 import { nodeOutput } from '../../scripts/n8n-runtime.mjs';
 
 void ACCOUNT_IDS;
+
+/**
+ * The workflow's waiting execution; throws with n8n's error when it failed instead. 1.123's public
+ * API does not list a waiting execution (it filters out the executions its ActiveExecutions still
+ * holds), so executions are read one by one by ID (this n8n's IDs count up from 1).
+ */
+async function waitingExecution(own, workflowId) {
+	return await waitFor(
+		async () => {
+			for (let id = 1; id <= 40; id++) {
+				const x = await getExecution(own.server, id, { includeData: false }).catch(() => null);
+				if (!x || String(x.workflowId) !== String(workflowId)) continue;
+				if (x.status === 'error') {
+					const full = await getExecution(own.server, id);
+					throw new Error(
+						`the execution failed: ${JSON.stringify(full.data?.resultData?.error ?? full).slice(0, 1500)}`,
+					);
+				}
+				if (x.status === 'waiting') return x;
+			}
+			return null;
+		},
+		{ what: 'the execution to be waiting', timeoutMs: 60_000, intervalMs: 1000 },
+	);
+}
 
 const OUTPUTS = ['Paid', 'Not Paid', 'Timed Out'];
 
@@ -141,16 +166,7 @@ for (const version of /** @type {const} */ (['v2', 'v1'])) {
 					{ what: "the workflow's webhook to be registered", timeoutMs: 30_000, intervalMs: 500 },
 				);
 				expect(started.status).toBe(200);
-				const waiting = await waitFor(
-					async () =>
-						(
-							await listExecutions(
-								{ workflowId: workflow.id, status: 'waiting', limit: 5 },
-								own.state,
-							)
-						)[0] ?? null,
-					{ what: 'the execution to be waiting', timeoutMs: 60_000 },
-				);
+				const waiting = await waitingExecution(own, workflow.id);
 				const execution = await getExecution(own.server, waiting.id);
 				const resumeUrl = nodeOutput(execution, 'Resume URL')[0].resumeUrl;
 				return { workflow, pix, executionId: String(waiting.id), resumeUrl };
@@ -222,7 +238,9 @@ for (const version of /** @type {const} */ (['v2', 'v1'])) {
 				expect(ran(execution)).toEqual(['Paid']);
 				const item = nodeOutput(execution, 'Wait for Payment', 0)[0];
 				expect(item).toMatchObject({ outcome: 'paid', transactionId: pix.id });
-				expect(item.record?.notification?.type).toBe('identified');
+				// Decided by the status (the waiter read the charge first) or by the identified record.
+				if (item.record !== null) expect(item.record.notification.type).toBe('identified');
+				else expect(item.decidedBy).toBe('status');
 				// (c) once more
 				const again = await fetch(resumeUrl, {
 					method: 'POST',

@@ -35,11 +35,11 @@ const toolNode = (resource: string, operation: string): INode =>
 	});
 
 describe('the node as an AI agent tool', () => {
-	it('has 39 operations, each with its own action text', () => {
+	it('has 40 operations, each with its own action text', () => {
 		const all = operations();
-		expect(all).toHaveLength(39);
+		expect(all).toHaveLength(40);
 		const actions = all.map(({ option }) => option.action);
-		expect(new Set(actions).size).toBe(39);
+		expect(new Set(actions).size).toBe(40);
 	});
 
 	it.each(

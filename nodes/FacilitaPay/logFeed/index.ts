@@ -7,8 +7,21 @@
  * listener takes from it only what it can check itself (records are FacilitaPay's own words).
  */
 
+/**
+ * Who read the page: the reader's n8n context (a FacilitaPay Trigger's), through which a listener
+ * may read FacilitaPay with the same credentials (the waits after a restart look a record's
+ * transaction up once). Optional: a page may be published without it.
+ */
+export interface LogSource {
+	context: unknown;
+}
+
 /** Called with every page read of an account's log; must not throw (errors are swallowed). */
-export type LogPageListener = (account: string, page: readonly unknown[]) => void;
+export type LogPageListener = (
+	account: string,
+	page: readonly unknown[],
+	source?: LogSource,
+) => void;
 
 const feed = {
 	listeners: new Set<LogPageListener>(),
@@ -23,10 +36,14 @@ export function onLogPage(listener: LogPageListener): () => void {
 }
 
 /** Offers a page read of `account`'s log to every listener. Never throws. */
-export function publishLogPage(account: string, page: readonly unknown[]): void {
+export function publishLogPage(
+	account: string,
+	page: readonly unknown[],
+	source?: LogSource,
+): void {
 	for (const listener of [...feed.listeners]) {
 		try {
-			listener(account, page);
+			listener(account, page, source);
 		} catch {
 			// A listener's failure is its own: the reader that read the page goes on.
 		}

@@ -31,24 +31,23 @@ export function signingKey(
 		.digest();
 }
 
-/** The signature of `payload` for the node `nodeId` of the execution `executionId`. */
-export function sign(key: Buffer, executionId: string, nodeId: string, payload: string): string {
-	return createHmac('sha256', key)
-		.update(`${executionId}\n${nodeId}\n`)
-		.update(payload)
-		.digest('hex');
+/**
+ * The signature of `payload` for the execution `executionId` (one node of an execution waits at a
+ * time; the caller after a restart knows the execution from the charge's meta, not the node).
+ */
+export function sign(key: Buffer, executionId: string, payload: string): string {
+	return createHmac('sha256', key).update(`${executionId}\n`).update(payload).digest('hex');
 }
 
 /** Whether `given` is the signature (constant time; never throws). */
 export function verify(
 	key: Buffer,
 	executionId: string,
-	nodeId: string,
 	payload: unknown,
 	given: unknown,
 ): boolean {
 	if (typeof given !== 'string' || typeof payload !== 'string') return false;
-	const expected = Buffer.from(sign(key, executionId, nodeId, payload), 'utf8');
+	const expected = Buffer.from(sign(key, executionId, payload), 'utf8');
 	const actual = Buffer.from(given, 'utf8');
 	if (actual.length !== expected.length) return false;
 	return timingSafeEqual(expected, actual);
@@ -57,7 +56,6 @@ export function verify(
 /** What a resume call carries, signed. */
 export interface ResumePayload {
 	executionId: string;
-	nodeId: string;
 	/** Records of FacilitaPay's log that name the waited charges, as the caller read them. */
 	records: unknown[];
 	/** The limit is reached: what is still open goes out on Timed Out. */
@@ -70,5 +68,5 @@ export function signedBody(
 	payload: ResumePayload,
 ): { payload: string; signature: string } {
 	const text = JSON.stringify(payload);
-	return { payload: text, signature: sign(key, payload.executionId, payload.nodeId, text) };
+	return { payload: text, signature: sign(key, payload.executionId, text) };
 }

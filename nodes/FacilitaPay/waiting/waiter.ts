@@ -29,7 +29,6 @@ export const PAGE_SIZE = 100;
 export interface WaitRegistration {
 	account: string;
 	executionId: string;
-	nodeId: string;
 	resumeUrl: string;
 	key: Buffer;
 	/** Waited IDs; `true` for a checkout (decided by records naming `checkout_id`). */
@@ -152,7 +151,6 @@ async function call(wait: AccountWait, w: Waiting, final: boolean): Promise<void
 		const records = [...w.records.values()].flat();
 		const body = signedBody(w.key, {
 			executionId: w.executionId,
-			nodeId: w.nodeId,
 			records,
 			final,
 		});
@@ -311,6 +309,11 @@ export function register(ctx: IExecuteFunctions, registration: WaitRegistration)
 		wait.byId.set(id, set);
 	}
 	if (!wait.looping) void loop(registration.account, wait);
+}
+
+/** Whether an execution of this process waits for `id` on `account`. */
+export function isWaited(account: string, id: string): boolean {
+	return waiter.accounts.get(account)?.byId.has(id) ?? false;
 }
 
 /** How many executions wait in this process (all accounts). */

@@ -166,7 +166,7 @@ export class LogReader {
 		);
 		const page = list(answer);
 		// One read serves every listener of this account in the process (waiting payments).
-		if (this.account !== undefined) publishLogPage(this.account, page);
+		if (this.account !== undefined) publishLogPage(this.account, page, { context: this.ctx });
 		return page;
 	}
 

@@ -6,22 +6,16 @@ const user = { authentication: 'usernamePassword', username: 'sandbox', password
 describe('the signature of a resume call', () => {
 	const key = signingKey(token, 'instance-a');
 
-	test('the waiter’s body verifies; the same payload for another execution or node does not', () => {
-		const body = signedBody(key, {
-			executionId: '41',
-			nodeId: 'node-1',
-			records: [],
-			final: false,
-		});
-		expect(verify(key, '41', 'node-1', body.payload, body.signature)).toBe(true);
-		expect(verify(key, '42', 'node-1', body.payload, body.signature)).toBe(false);
-		expect(verify(key, '41', 'node-2', body.payload, body.signature)).toBe(false);
+	test('the waiter’s body verifies; the same payload for another execution does not', () => {
+		const body = signedBody(key, { executionId: '41', records: [], final: false });
+		expect(verify(key, '41', body.payload, body.signature)).toBe(true);
+		expect(verify(key, '42', body.payload, body.signature)).toBe(false);
 	});
 
 	test('a changed payload (a forged record, final set) does not verify', () => {
-		const body = signedBody(key, { executionId: '41', nodeId: 'n', records: [], final: false });
+		const body = signedBody(key, { executionId: '41', records: [], final: false });
 		const forged = body.payload.replace('"final":false', '"final":true');
-		expect(verify(key, '41', 'n', forged, body.signature)).toBe(false);
+		expect(verify(key, '41', forged, body.signature)).toBe(false);
 	});
 
 	test('the key depends on the instance and on the credential’s secret, not on the webhook secret', () => {
@@ -31,8 +25,8 @@ describe('the signature of a resume call', () => {
 			signingKey(user, 'instance-a'),
 			signingKey({ ...user, password: 'secret2' }, 'instance-a'),
 		];
-		const s = sign(key, '41', 'n', 'x');
-		for (const k of other) expect(sign(k, '41', 'n', 'x')).not.toBe(s);
+		const s = sign(key, '41', 'x');
+		for (const k of other) expect(sign(k, '41', 'x')).not.toBe(s);
 	});
 
 	test.each([
@@ -43,6 +37,6 @@ describe('the signature of a resume call', () => {
 		[{ a: 1 }, 'x'.repeat(64)],
 		['payload', 'a'.repeat(64)],
 	])('payload %j, signature %j: refused, never throws', (payload, signature) => {
-		expect(verify(key, '41', 'n', payload, signature)).toBe(false);
+		expect(verify(key, '41', payload, signature)).toBe(false);
 	});
 });

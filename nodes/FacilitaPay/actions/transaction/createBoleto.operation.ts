@@ -55,7 +55,7 @@ export async function prepare(this: IExecuteFunctions, i: number): Promise<ItemW
 		},
 		TRANSACTION_LABELS,
 	);
-	return createTransaction(i, '/transactions', {
+	return createTransaction(this, i, '/transactions', {
 		transaction: withMetadata(this, i, transaction as IDataObject),
 	});
 }

@@ -125,7 +125,7 @@ export async function prepare(this: IExecuteFunctions, i: number): Promise<ItemW
 			from_credit_card: compact(transaction.from_credit_card as IDataObject),
 		};
 		return {
-			...createTransaction(i, '/transactions', { transaction: body }, (data) => {
+			...createTransaction(this, i, '/transactions', { transaction: body }, (data) => {
 				const json = maskedJson(data, secrets);
 				const status = (json.from_credit_card as IDataObject | undefined)?.status;
 				return [

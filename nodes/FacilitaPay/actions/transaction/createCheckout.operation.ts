@@ -34,7 +34,7 @@ export async function prepare(this: IExecuteFunctions, i: number): Promise<ItemW
 		transactionInput(this, i, { fromAccount: false }),
 		TRANSACTION_LABELS,
 	);
-	return createTransaction(i, '/transactions/checkout', body as IDataObject);
+	return createTransaction(this, i, '/transactions/checkout', body as IDataObject);
 }
 
 /** It creates or moves money; where FacilitaPay keeps its record. */

@@ -65,6 +65,7 @@ export async function prepare(this: IExecuteFunctions, i: number): Promise<ItemW
 	);
 	const qrProperty = qrCodeTarget(this, i);
 	const work = createTransaction(
+		this,
 		i,
 		'/transactions',
 		{ transaction: withMetadata(this, i, transaction as IDataObject) },

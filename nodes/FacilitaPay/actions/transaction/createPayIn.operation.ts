@@ -121,6 +121,7 @@ export async function prepare(this: IExecuteFunctions, i: number): Promise<ItemW
 		TRANSACTION_LABELS,
 	);
 	return createTransaction(
+		this,
 		i,
 		'/transactions',
 		{

@@ -43,7 +43,7 @@ export const description = transactionOperation('createPayout', properties);
 export async function prepare(this: IExecuteFunctions, i: number): Promise<ItemWork> {
 	const input = transactionInput(this, i, { fromAccount: true });
 	const transaction = validateBody(this, i, payoutSchema, input, TRANSACTION_LABELS);
-	return createTransaction(i, '/transactions', {
+	return createTransaction(this, i, '/transactions', {
 		transaction: withMetadata(this, i, transaction as IDataObject),
 	});
 }

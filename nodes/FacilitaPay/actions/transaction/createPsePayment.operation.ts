@@ -96,7 +96,7 @@ export async function prepare(this: IExecuteFunctions, i: number): Promise<ItemW
 		...withMetadata(this, i, transaction as IDataObject),
 		from_pse: description === undefined ? pse : { ...pse, payment_description: description },
 	};
-	return createTransaction(i, '/transactions', { transaction: body }, (data) => {
+	return createTransaction(this, i, '/transactions', { transaction: body }, (data) => {
 		const json = answerAsJson(data);
 		const answer = (json.from_pse ?? {}) as IDataObject;
 		const url = answer.payment_url;

@@ -76,7 +76,7 @@ export async function prepare(this: IExecuteFunctions, i: number): Promise<ItemW
 	);
 	const { payment_description: description, ...rest } = transaction;
 	const body = withMetadata(this, i, description === undefined ? rest : transaction);
-	return createTransaction(i, '/transactions', { transaction: body }, (data) => {
+	return createTransaction(this, i, '/transactions', { transaction: body }, (data) => {
 		const json = answerAsJson(data);
 		return withDynamicClabe(json, clabeOf(json));
 	});

@@ -337,7 +337,6 @@ export async function run(this: IExecuteFunctions): Promise<INodeExecutionData[]
 	register(this, {
 		account,
 		executionId,
-		nodeId: this.getNode().id,
 		resumeUrl,
 		key: signingKey(credentials, this.getInstanceId()),
 		ids: new Map(open.map((item) => [item.json.transactionId, item.json.checkout])),
@@ -388,8 +387,7 @@ export async function webhook(this: IWebhookFunctions): Promise<IWebhookResponse
 		const body = (this.getBodyData() ?? {}) as IDataObject;
 		const credentials = await this.getCredentials(CREDENTIAL_TYPE);
 		const key = signingKey(credentials, this.getInstanceId());
-		const nodeId = this.getNode().id;
-		if (!verify(key, state.executionId, nodeId, body.payload, body.signature))
+		if (!verify(key, state.executionId, body.payload, body.signature))
 			return answer(this, 401, { error: 'Invalid signature' });
 		const payload = JSON.parse(String(body.payload)) as ResumePayload;
 		const records = (Array.isArray(payload.records) ? payload.records : [])
@@ -408,7 +406,13 @@ export async function webhook(this: IWebhookFunctions): Promise<IWebhookResponse
 			}),
 		);
 		const open = decided.filter((item) => item.json.outcome === 'timedOut').length;
-		if (open > 0 && !final) return answer(this, 200, { waiting: true, open });
+		if (open > 0 && !final)
+			return answer(this, 200, {
+				waiting: true,
+				open: decided
+					.filter((item) => item.json.outcome === 'timedOut')
+					.map((item) => item.json.transactionId),
+			});
 		entry.node.disabled = false;
 		(entry.metadata as IDataObject)[RESUMED] = true;
 		return {
