@@ -239,14 +239,13 @@ export async function runWaitingScale(o) {
 	const deadline = Date.now() + 120_000;
 	/** @type {Map<string, any>} */
 	let statuses = new Map();
+	// Polls the ended ones only (a short list while n8n's database is busy with the burst).
 	for (;;) {
-		statuses = await executionStatuses(o.server, o.workflow.id);
-		const open = toPay.filter((s) =>
-			['new', 'running', 'waiting'].includes(statuses.get(s.executionId)?.status ?? 'waiting'),
-		);
-		if (open.length === 0 || Date.now() > deadline) break;
-		await sleep(1000);
+		const ended = await executionStatuses(o.server, o.workflow.id, { status: 'success' });
+		if (toPay.every((s) => ended.has(s.executionId)) || Date.now() > deadline) break;
+		await sleep(2000);
 	}
+	statuses = await executionStatuses(o.server, o.workflow.id);
 	const records = await listedRecords(o.sandboxUrl);
 	/** @type {Map<string, number>} */
 	const listed = new Map();

@@ -174,18 +174,18 @@ export async function startManyWaiting(
 
 /**
  * An answer of n8n's public API, asked again while n8n answers 503 ("Database is not ready!": its
- * database saturated by a burst of executions) or the connection fails, for up to a minute.
+ * database saturated by a burst of executions) or the connection fails, for up to three minutes.
  * @param {() => Promise<Response>} ask
  */
 async function busyRetry(ask) {
 	for (let attempt = 1; ; attempt++) {
 		try {
 			const answer = await readAnswer(await ask());
-			if (answer.status !== 503 || attempt >= 60) return answer;
+			if (answer.status !== 503 || attempt >= 90) return answer;
 		} catch (error) {
-			if (attempt >= 60) throw error;
+			if (attempt >= 90) throw error;
 		}
-		await new Promise((resolve) => setTimeout(resolve, 1000));
+		await new Promise((resolve) => setTimeout(resolve, 2000));
 	}
 }
 
