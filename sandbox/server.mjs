@@ -23,6 +23,7 @@ import { createMarketplace } from './domain/marketplace.mjs';
 import { createBankAccounts } from './domain/bankAccounts.mjs';
 import { createRefunds } from './domain/refunds.mjs';
 import { createLocalPayIns } from './domain/localPayIns.mjs';
+import { createOutcomes } from './outcomes.mjs';
 import { registerAuthRoutes } from './routes/auth.mjs';
 import { registerSubjectRoutes } from './routes/subjects.mjs';
 import { registerTransactionRoutes } from './routes/transactions.mjs';
@@ -103,6 +104,8 @@ export async function createSandbox(options = {}) {
 		ctx.bankAccounts = createBankAccounts(ctx);
 		ctx.refunds = createRefunds(ctx);
 		ctx.localPayIns = createLocalPayIns(ctx);
+		ctx.outcomes?.stop();
+		ctx.outcomes = createOutcomes(ctx);
 	}
 
 	/** Tokens of the requests a `late_commit` fault is doing now (sent by the sandbox itself). */
@@ -148,6 +151,8 @@ export async function createSandbox(options = {}) {
 			fault: null,
 		};
 		ctx.state.requests.push(entry);
+		const totalKey = route ?? `${request.method} ${request.url.split('?')[0]}`;
+		ctx.state.requestTotals[totalKey] = (ctx.state.requestTotals[totalKey] ?? 0) + 1;
 		if (ctx.state.requests.length > MAX_LOGGED_REQUESTS)
 			ctx.state.requests.splice(0, ctx.state.requests.length - MAX_LOGGED_REQUESTS);
 		/** @type {any} */ (request).sandboxEntry = entry;
@@ -351,6 +356,7 @@ export async function createSandbox(options = {}) {
 		async close() {
 			if (ticker) clearInterval(ticker);
 			ticker = null;
+			ctx.outcomes.stop();
 			await ctx.webhooks.idle();
 			await app.close();
 		},

@@ -25,6 +25,8 @@ export function createState() {
 		/** @type {Map<string, any>} */ notifications: new Map(),
 		/** @type {any[]} */ events: [],
 		/** @type {any[]} */ requests: [],
+		/** Requests received per route since the start or reset, never capped (the log keeps the latest only). @type {Record<string, number>} */
+		requestTotals: {},
 		webhook: { url: null, secret: null, enabled: false },
 	};
 }

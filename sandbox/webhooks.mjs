@@ -316,16 +316,27 @@ export function createWebhooks({ state, clock, timeoutMs = 10000 }) {
 		track(delivery);
 	}
 
+	/**
+	 * When each record was listed (wall-clock ms, record id → ms): what "FacilitaPay listed the
+	 * event" means for a latency measured against it (`GET /_sandbox/notifications`).
+	 * @type {Map<string, number>}
+	 */
+	const listedAt = new Map();
+	function list(rec) {
+		state.notifications.set(rec.id, rec);
+		listedAt.set(rec.id, Date.now());
+	}
+
 	/** Lists the record now, or `record_delay_seconds` real seconds after its first delivery. */
 	function write(rec) {
 		const delayMs = settings.record_delay_seconds * 1000;
 		if (delayMs <= 0) {
-			state.notifications.set(rec.id, rec);
+			list(rec);
 			return;
 		}
 		const timer = setTimeout(() => {
 			realTimers.delete(timer);
-			state.notifications.set(rec.id, rec);
+			list(rec);
 		}, delayMs);
 		timer.unref?.();
 		realTimers.add(timer);
@@ -464,9 +475,18 @@ export function createWebhooks({ state, clock, timeoutMs = 10000 }) {
 		return notificationView(rec, settings.records_secret);
 	}
 
+	/** Every listed record with the wall-clock time it was listed (`listed_at_ms`). */
+	function listed() {
+		return [...state.notifications.values()].map((rec) => ({
+			...recordView(rec),
+			listed_at_ms: listedAt.get(rec.id) ?? null,
+		}));
+	}
+
 	return {
 		enable,
 		disable,
+		listed,
 		recordView,
 		pageSize,
 		emit,

@@ -32,6 +32,8 @@ export function createTransactions(ctx) {
 		payout: createPayout,
 	};
 	return {
+		/** The rules' env (sandbox/outcomes.mjs moves transactions with it). */
+		env,
 		get,
 		view: (transaction) =>
 			transactionView(transaction, (subject) => ctx.subjects.view(subject), env.state),

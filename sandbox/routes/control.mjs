@@ -7,6 +7,7 @@ import { TIMESTAMP_FORMS } from '../clock.mjs';
 import { Errors, isBlank } from '../validation.mjs';
 import { check, invalid, notFound } from '../errors.mjs';
 import { META_MODES } from '../metaMode.mjs';
+import { MAX_BURST } from '../outcomes.mjs';
 
 export function registerControlRoutes(app, ctx) {
 	const body = (request) => (request.body && typeof request.body === 'object' ? request.body : {});
@@ -63,11 +64,80 @@ export function registerControlRoutes(app, ctx) {
 	});
 
 	// ---- payers and banks ----
-	app.post('/transactions/:id/pay', async (request) => {
-		const transaction = ctx.transactions.pay(id(request), body(request));
+	app.post('/transactions/:id/pay', async (request, reply) => {
+		const { after_seconds: after, ...payment } = body(request);
+		if (after !== undefined && after !== 0) {
+			// Later, in real seconds: checked now, decided then (sandbox/outcomes.mjs).
+			const success = payment.success === undefined ? true : payment.success;
+			if (typeof success !== 'boolean') throw invalid('success', 'must be true or false');
+			const outcome = success ? 'paid' : failedOutcome(id(request));
+			return reply.code(202).send(scheduleOutcomes([id(request)], outcome, after, true));
+		}
+		const transaction = ctx.transactions.pay(id(request), payment);
 		await ctx.webhooks.idle();
 		return { data: ctx.transactions.view(transaction) };
 	});
+	// Charge and wait (issue 37): a charge expired or failed now or after real seconds, and bursts.
+	for (const outcome of ['expire', 'fail']) {
+		app.post(`/transactions/:id/${outcome}`, async (request, reply) => {
+			const { after_seconds: after = 0 } = body(request);
+			const scheduled = scheduleOutcomes(
+				[id(request)],
+				outcome === 'expire' ? 'expired' : 'failed',
+				after,
+				true,
+			);
+			if (after === 0) {
+				await ctx.webhooks.idle();
+				return { data: ctx.transactions.view(ctx.transactions.get(transactionOf(id(request)))) };
+			}
+			return reply.code(202).send(scheduled);
+		});
+	}
+	app.post('/transactions/decide_many', async (request, reply) => {
+		const { ids, outcome = 'paid', after_seconds: after = 0 } = body(request);
+		if (
+			!Array.isArray(ids) ||
+			ids.length === 0 ||
+			ids.length > MAX_BURST ||
+			ids.some((one) => typeof one !== 'string')
+		)
+			throw invalid('ids', `must be a list of 1 to ${MAX_BURST} transaction (or checkout) ids`);
+		const answer = scheduleOutcomes(ids, outcome, after, false);
+		if (after === 0) await ctx.webhooks.idle();
+		return reply.code(after === 0 ? 200 : 202).send(answer);
+	});
+	app.get('/outcomes', async () => ({ data: ctx.outcomes.list() }));
+	app.get('/notifications', async () => ({ data: ctx.webhooks.listed() }));
+	/** What `success: false` means for `id`: a checkout's or card's declined attempt, else expiry. */
+	function failedOutcome(transactionId) {
+		if (ctx.state.checkouts.has(transactionId)) return 'failed';
+		return ctx.state.transactions.get(transactionId)?._kind === 'card' ? 'failed' : 'expired';
+	}
+	/** The transaction an outcome of `decisionId` moved (a checkout's latest attempt). */
+	function transactionOf(decisionId) {
+		const checkout = ctx.state.checkouts.get(decisionId);
+		return checkout ? checkout.transaction_ids.at(-1) : decisionId;
+	}
+	/**
+	 * Decides (now or later) through sandbox/outcomes.mjs. `single`: one id, whose refusal is the
+	 * answer's error (422) rather than an entry of `refused`.
+	 */
+	function scheduleOutcomes(ids, outcome, after, single) {
+		if (single) ctx.outcomes.check(ids[0], outcome); // its own error: 404, 422 with the field
+		const { entry, refused } = ctx.outcomes.decide(ids, outcome, after);
+		return {
+			data: {
+				ids: entry.ids,
+				outcome,
+				after_seconds: entry.after_seconds,
+				due_at: new Date(entry.due_at_ms).toISOString(),
+				done: entry.done_at_ms !== null,
+				errors: entry.errors,
+				refused,
+			},
+		};
+	}
 	app.post('/pix/receive', async (request) => receive('pix', request));
 	// A burst: `count` static PIX receipts of one registered payer at once (one identified each).
 	app.post('/pix/receive_many', async (request) => {
@@ -256,6 +326,10 @@ export function registerControlRoutes(app, ctx) {
 		}
 		return { data: all.map(({ id: _id, ...entry }) => entry), counts };
 	});
+	app.get('/requests/totals', async () => ({
+		data: { ...ctx.state.requestTotals },
+		at_ms: Date.now(),
+	}));
 	app.delete('/requests', async () => {
 		ctx.state.requests.length = 0;
 		return { data: 'ok' };

@@ -56,6 +56,8 @@ export async function ownN8n(state, { version, suffix, sandbox, env = {} }) {
 		userFolder,
 		state: { ...sb.state, n8nUrl: server.url, apiKey, userFolder, n8nEnv: env },
 		stop: () => running.stop(),
+		/** The process id of the running n8n (its memory: /proc/<pid>/status). */
+		pid: () => running.pid,
 		/** Starts it again after stop() (same folder, database and port). */
 		async start() {
 			running = await startN8n(where);
