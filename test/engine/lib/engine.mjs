@@ -239,7 +239,11 @@ export async function createEngine({
 	 * `customData`: the execution's custom data at its start, as n8n's Retry button copies the failed
 	 * execution's into the retry; the result's `customData` is what the run left there.
 	 */
-	async function run(workflowJson, { mode = 'manual', staticData, customData } = {}) {
+	/**
+	 * `resumeData`: the run data of a waiting execution as n8n stored it; the run is then n8n's own
+	 * time resume of it (the WaitTracker at the limit: processRunExecutionData on that data).
+	 */
+	async function run(workflowJson, { mode = 'manual', staticData, customData, resumeData } = {}) {
 		currentStore = store;
 		const executionId = String(++executions);
 		const workflow = new Workflow({
@@ -275,10 +279,12 @@ export async function createEngine({
 			sendDataToUI: () => undefined,
 		};
 		const startNode = workflow.getNode(TRIGGER_NAME) ?? undefined;
-		const execute = new WorkflowExecute(additionalData, mode);
+		const execute = new WorkflowExecute(additionalData, mode, resumeData);
 		let result;
 		try {
-			const running = execute.run({ workflow, startNode, pinData: workflowJson.pinData });
+			const running = resumeData
+				? execute.processRunExecutionData(workflow)
+				: execute.run({ workflow, startNode, pinData: workflowJson.pinData });
 			// run() builds the execution's data before its first await: seeded before any node runs.
 			if (customData) execute.runExecutionData.resultData.metadata = { ...customData };
 			result = await running;

@@ -179,6 +179,7 @@ export function useOperations() {
 					mode: options.mode,
 					customData: options.customData,
 					staticData: options.staticData,
+					resumeData: options.resumeData,
 				});
 			} finally {
 				settings.instanceId = ownInstance;

@@ -2,6 +2,7 @@ import type {
 	IDataObject,
 	IExecuteData,
 	IExecuteFunctions,
+	INode,
 	INodeExecutionData,
 	INodeProperties,
 	IPairedItemData,
@@ -70,6 +71,24 @@ const OUTCOME_INDEX = { paid: 0, notPaid: 1, timedOut: 2 } as const;
  * waiter's own call at the limit (one last read of FacilitaPay) comes first while n8n runs.
  */
 export const N8N_LIMIT_GRACE_MS = 60_000;
+
+/**
+ * The node type of the copy of the node that n8n's own time resume forwards (this package's hidden
+ * FacilitaPay Wait Limit: two main outputs, so n8n's error output is index 2 = Timed Out). See
+ * timeResumeItems().
+ */
+export const AT_LIMIT_TYPE = 'facilitaPayWaitLimit';
+
+function atLimitType(type: string): string {
+	return type.replace(/facilitaPay(Tool)?$/, AT_LIMIT_TYPE);
+}
+
+/** How to settle an item that reached Timed Out: what the user reads on it. */
+export function howToCheck(id: string, checkout: boolean): string {
+	return checkout
+		? `Connect Timed Out to Transaction > Get Checkout (or Find) with ID ${id} and branch on what FacilitaPay shows; a card checkout's page may still be paid after the limit.`
+		: `Connect Timed Out to Transaction > Get with ID ${id} and branch on its status (identified, exchanged or wired = paid; canceled = not paid; pending = still open).`;
+}
 
 const properties: INodeProperties[] = [
 	{
@@ -143,7 +162,7 @@ export async function prepare(this: IExecuteFunctions, i: number): Promise<ItemW
 }
 
 /** What the stack entry keeps of one waited item (also the item the Timed Out output gets). */
-interface WaitedItem {
+export interface WaitedItem {
 	json: IDataObject & { transactionId: string; outcome: string; checkout: boolean };
 	pairedItem: IPairedItemData;
 }
@@ -256,6 +275,50 @@ function outcomeJson(
 	};
 }
 
+/** A Timed Out item the waiter's last read at the limit confirmed: FacilitaPay still showed it open. */
+export function checkedAtLimit(json: WaitedItem['json']): WaitedItem['json'] {
+	if (json.outcome !== 'timedOut') return json;
+	return {
+		...json,
+		checkedAtLimit: true,
+		howToCheck: howToCheck(json.transactionId, json.checkout),
+	};
+}
+
+/**
+ * What n8n's own time resume sends on (the WaitTracker at the limit; no code of ours runs then: the
+ * waiter was not there, e.g. n8n restarted without a published FacilitaPay Trigger). n8n 1.123 and
+ * 2.41 forward only `data.main[0]` of a disabled node (handleDisabledNode), and then, for a node
+ * whose onError is continueErrorOutput, move the items shaped as errors (`{error, message}`) to
+ * its LAST output (handleNodeErrorOutput). So the entry gets a copy of the node whose outputs are
+ * two mains + the error output (index 2 = Timed Out: AT_LIMIT_TYPE), and main[0] holds every item in input order
+ * (position = item index, so pairedItem stays right): the items paid when the wait began as they
+ * are (Paid), every other one as an error item (Timed Out) that says FacilitaPay was not read at
+ * the limit and how to check. Never Paid without FacilitaPay's record. webhook() restores the node.
+ */
+export function timeResumeItems(items: WaitedItem[]): INodeExecutionData[] {
+	return [...items]
+		.sort((a, b) => a.pairedItem.item - b.pairedItem.item)
+		.map((item) => {
+			if (item.json.outcome === 'paid') return { json: item.json, pairedItem: item.pairedItem };
+			const id = item.json.transactionId;
+			const atStart = item.json.outcome;
+			const fields: IDataObject = {
+				...item.json,
+				outcome: 'timedOut',
+				decidedBy: 'limit',
+				checkedAtLimit: false,
+				howToCheck: howToCheck(id, item.json.checkout),
+				...(atStart !== 'timedOut' && { outcomeWhenWaitBegan: atStart }),
+			};
+			const message =
+				atStart === 'notPaid'
+					? `Charge ${id} was Not Paid (${String(item.json.reason ?? 'not paid')}) when the wait began; n8n resumed this execution at its limit without a last read of FacilitaPay. ${howToCheck(id, item.json.checkout)}`
+					: `FacilitaPay was not read at the limit: the outcome of charge ${id} is unknown (n8n resumed this execution at its limit while no FacilitaPay waiter was running, e.g. after a restart). ${howToCheck(id, item.json.checkout)}`;
+			return { json: { error: fields, message }, pairedItem: item.pairedItem };
+		});
+}
+
 function route(
 	items: Array<{ json: IDataObject; pairedItem: IPairedItemData }>,
 ): INodeExecutionData[][] {
@@ -276,6 +339,12 @@ export async function run(this: IExecuteFunctions): Promise<INodeExecutionData[]
 		return route(items);
 	}
 	const items = this.getInputData();
+	if (this.getNode().alwaysOutputData === true)
+		throw new NodeOperationError(
+			this.getNode(),
+			'Wait for Payment cannot run with “Always Output Data”: n8n would put an empty item on Paid',
+			{ description: 'Turn off “Always Output Data” in the node’s Settings.', itemIndex: 0 },
+		);
 	const now = clock.now().getTime();
 	const waited = items.map((_, i) => ({
 		i,
@@ -327,13 +396,34 @@ export async function run(this: IExecuteFunctions): Promise<INodeExecutionData[]
 	// Wait for every item: one resume when all are decided, or at the limit.
 	const executionId = this.getExecutionId();
 	const resumeUrl = String(this.evaluateExpression('{{ $execution.resumeUrl }}', 0) ?? '');
-	const decidedNow = route(all);
-	decidedNow[1].push(...errors);
-	// What n8n's time resume sends on (the node does not run then): n8n 2.x forwards all three
-	// arrays (forwardAllOutputs); n8n 1.x forwards only the first, so it holds only the paid.
-	entry.data = { main: decidedNow };
-	entry.metadata = { ...(entry.metadata ?? {}), forwardAllOutputs: true };
-	(entry.metadata as IDataObject).facilitaPayWait = { executionId, limitAt };
+	const waitedItems: WaitedItem[] = [
+		...all,
+		...(errors as unknown as WaitedItem[]).map((item) => ({
+			json: { ...item.json, checkout: false },
+			pairedItem: item.pairedItem,
+		})),
+	];
+	// What n8n's time resume sends on (the node does not run then): timeResumeItems().
+	const node = this.getNode();
+	const state: IDataObject = {
+		executionId,
+		limitAt,
+		items: waitedItems as unknown as IDataObject[],
+		node: node as unknown as IDataObject,
+		source: (entry.source ?? null) as unknown as IDataObject,
+	};
+	entry.data = { main: [timeResumeItems(waitedItems)] };
+	entry.node = {
+		...node,
+		type: atLimitType(node.type),
+		onError: 'continueErrorOutput',
+		alwaysOutputData: false,
+		retryOnFail: false,
+	};
+	// No source: n8n then moves the error items as they are (no look-up of the input item that
+	// could throw, and a throw there would send main[0] to Paid). webhook() restores it.
+	entry.source = null;
+	entry.metadata = { ...(entry.metadata ?? {}), facilitaPayWait: state };
 	register(this, {
 		account,
 		executionId,
@@ -356,15 +446,24 @@ interface WaitState {
 	executionId: string;
 	limitAt: number;
 	items: WaitedItem[];
+	node: INode;
+	source: IExecuteData['source'];
 }
 
 function waitStateOf(entry: Entry | undefined): WaitState | undefined {
 	const wait = entry?.metadata?.facilitaPayWait as IDataObject | undefined;
-	if (!wait || typeof wait.executionId !== 'string') return undefined;
-	const items = (entry?.data?.main ?? [])
-		.flatMap((output) => output ?? [])
-		.filter((item) => typeof item?.json?.transactionId === 'string') as unknown as WaitedItem[];
-	return { executionId: wait.executionId, limitAt: Number(wait.limitAt), items };
+	if (!wait || typeof wait.executionId !== 'string' || !Array.isArray(wait.items)) return undefined;
+	if (!wait.node || typeof wait.node !== 'object') return undefined;
+	const items = (wait.items as unknown as WaitedItem[]).filter(
+		(item) => typeof item?.json?.transactionId === 'string',
+	);
+	return {
+		executionId: wait.executionId,
+		limitAt: Number(wait.limitAt),
+		items,
+		node: wait.node as unknown as INode,
+		source: (wait.source ?? null) as unknown as IExecuteData['source'],
+	};
 }
 
 function answer(ctx: IWebhookFunctions, status: number, body: IDataObject): IWebhookResponseData {
@@ -413,10 +512,16 @@ export async function webhook(this: IWebhookFunctions): Promise<IWebhookResponse
 					.filter((item) => item.json.outcome === 'timedOut')
 					.map((item) => item.json.transactionId),
 			});
-		entry.node.disabled = false;
+		// The node and source as they were (timeResumeItems() set a copy for n8n's time resume), the
+		// items in input order: n8n numbers a resumed node's input items by position (pairedItem).
+		entry.node = { ...state.node, disabled: false };
+		entry.source = state.source;
 		(entry.metadata as IDataObject)[RESUMED] = true;
+		const out = decided
+			.map((item) => (final ? { ...item, json: checkedAtLimit(item.json) } : item))
+			.sort((a, b) => a.pairedItem.item - b.pairedItem.item);
 		return {
-			workflowData: [decided.map((item) => ({ json: item.json, pairedItem: item.pairedItem }))],
+			workflowData: [out.map((item) => ({ json: item.json, pairedItem: item.pairedItem }))],
 			webhookResponse: { resumed: true },
 		};
 	} catch (error) {

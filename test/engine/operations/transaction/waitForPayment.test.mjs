@@ -84,17 +84,27 @@ describe('Transaction > Wait for Payment', () => {
 		const waitTill = new Date(run.run.waitTill).getTime();
 		expect(waitTill).toBeGreaterThan(Date.now() + 30 * 60_000);
 		expect(waitTill).toBeLessThan(Date.now() + 32 * 60_000);
-		// The stack entry n8n's time resume forwards: the paid item on Paid, the open one on Timed Out.
+		// The stack entry n8n's time resume forwards (main[0] only, on 1.123 and 2.41 alike): every
+		// item in input order, the paid one as it is, the open one as an error item that n8n's
+		// continueErrorOutput handling moves to the last output of the node's copy (= Timed Out).
 		const entry = run.run.data.executionData.nodeExecutionStack[0];
-		expect(entry.metadata.forwardAllOutputs).toBe(true);
-		expect(entry.data.main[0].map((i) => i.json.transactionId)).toEqual(['tx-paid']);
-		expect(entry.data.main[1]).toEqual([]);
-		expect(entry.data.main[2]).toEqual([
-			expect.objectContaining({
-				json: expect.objectContaining({ outcome: 'timedOut', transactionId: 'tx-open' }),
-				pairedItem: { item: 1 },
-			}),
-		]);
+		expect(entry.metadata.forwardAllOutputs).toBeUndefined();
+		expect(entry.node).toMatchObject({
+			onError: 'continueErrorOutput',
+			alwaysOutputData: false,
+			type: 'n8n-nodes-facilitapay.facilitaPayWaitLimit',
+		});
+		expect(entry.source).toBeNull();
+		expect(entry.data.main).toHaveLength(1);
+		expect(entry.data.main[0].map((i) => i.pairedItem)).toEqual([{ item: 0 }, { item: 1 }]);
+		expect(entry.data.main[0][0].json).toMatchObject({ outcome: 'paid', transactionId: 'tx-paid' });
+		expect(Object.keys(entry.data.main[0][1].json).sort()).toEqual(['error', 'message']);
+		expect(entry.data.main[0][1].json.error).toMatchObject({
+			outcome: 'timedOut',
+			transactionId: 'tx-open',
+		});
+		// The workflow's own node is untouched (the editor shows it as the user set it).
+		expect(run.run.data.resultData.runData.FacilitaPay).toBeDefined();
 		expect(waitingCount()).toBe(1);
 	});
 
@@ -102,8 +112,77 @@ describe('Transaction > Wait for Payment', () => {
 		const { status, run } = await op.run({ parameters: wait(id('checkout-1')), replies });
 		expect(status).toBe('waiting');
 		const entry = run.run.data.executionData.nodeExecutionStack[0];
-		expect(entry.data.main[0]).toEqual([]);
-		expect(entry.data.main[2][0].json).toMatchObject({ checkout: true, outcome: 'timedOut' });
+		expect(entry.data.main[0]).toHaveLength(1);
+		expect(entry.data.main[0][0].json.error).toMatchObject({ checkout: true, outcome: 'timedOut' });
+		expect(entry.data.main[0][0].json.error.howToCheck).toContain('checkout-1');
+	});
+
+	// n8n's own time resume (the WaitTracker at the limit) of that stored execution, on n8n-core:
+	// no code of ours runs, the waiter is gone (n8n restarted without a published FacilitaPay
+	// Trigger, `n8n execute` exited, a worker replaced).
+	it('n8n’s own time resume with no waiter: the paid item on Paid, the open one on Timed Out saying FacilitaPay was not read at the limit and how to check; nothing read, nothing on Paid that was not paid', async () => {
+		const parameters = [wait(id('tx-paid')), wait(id('tx-open')), wait(id('tx-expired'))];
+		const waiting = await op.run({
+			parameters,
+			replies: {
+				...replies,
+				'GET /transactions/:id': (request) =>
+					request.params.id === 'tx-expired'
+						? { data: { ...TRANSACTIONS['tx-open'], id: 'tx-expired' } }
+						: replies['GET /transactions/:id'](request),
+			},
+		});
+		expect(waiting.status).toBe('waiting');
+		resetWaiter();
+		// As n8n stores it (JSON) and reads it back at the limit.
+		const stored = JSON.parse(JSON.stringify(waiting.run.run.data));
+		const before = waiting.requests.length;
+		const { outputs, status, error, requests } = await op.run({
+			parameters,
+			engine: waiting.engine,
+			resumeData: stored,
+		});
+		expect(error).toBeUndefined();
+		expect(status).toBe('success');
+		expect(requests.length - before).toBe(0);
+		expect(outputs[0]).toEqual([
+			expect.objectContaining({
+				json: expect.objectContaining({ outcome: 'paid', transactionId: 'tx-paid' }),
+				pairedItem: { item: 0 },
+			}),
+		]);
+		expect(outputs[1] ?? []).toEqual([]);
+		expect(outputs[2]).toHaveLength(2);
+		expect(outputs[2].map((i) => i.pairedItem)).toEqual([{ item: 1 }, { item: 2 }]);
+		for (const [n, txId] of [
+			[0, 'tx-open'],
+			[1, 'tx-expired'],
+		]) {
+			const { json } = outputs[2][n];
+			expect(json.message).toContain(
+				`FacilitaPay was not read at the limit: the outcome of charge ${txId} is unknown`,
+			);
+			expect(json.error).toMatchObject({
+				outcome: 'timedOut',
+				decidedBy: 'limit',
+				checkedAtLimit: false,
+				transactionId: txId,
+				howToCheck: expect.stringContaining(`Transaction > Get with ID ${txId}`),
+			});
+		}
+	});
+
+	it('“Always Output Data” is refused before anything is read (n8n would put an empty item on Paid)', async () => {
+		const { error, requests } = await op.run({
+			parameters: wait(id('tx-open')),
+			replies,
+			workflow: (json) => {
+				json.nodes[1].alwaysOutputData = true;
+				return json;
+			},
+		});
+		expect(error?.message).toContain('Always Output Data');
+		expect(requests).toEqual([]);
 	});
 
 	it.each([
