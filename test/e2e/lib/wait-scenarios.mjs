@@ -200,14 +200,10 @@ export function describeWaitScenarios(version) {
 			return { outcome, newExecutions: after.size - before.size };
 		};
 
-		test('n8n stopped during the wait, the charge paid meanwhile, n8n started again (no FacilitaPay Trigger on the account): resumes once, on Paid', async () => {
-			const { outcome, newExecutions } = await restartCase();
-			expect(newExecutions).toBe(1);
-			expect(outcome).toMatchObject({ status: 'success', branches: ['Paid'] });
-			expect(outcome.branchRuns).toEqual({ Paid: 1 });
-		}, 400_000);
-
-		test('the same with a published FacilitaPay Trigger on the account: resumes once, on Paid', async () => {
+		// Without a FacilitaPay Trigger nothing of ours runs after the start until the limit (n8n runs
+		// no node code before a request or an active trigger: docs/waiting.md): that case, Timed Out
+		// saying FacilitaPay was not read at the limit, never Paid, is test/e2e/wait-limit-restart.
+		test('n8n stopped during the wait, the charge paid meanwhile, n8n started again, a FacilitaPay Trigger published on the account: resumes once, on Paid', async () => {
 			await publishTriggerOn(own, { events: ['*'] });
 			await waitFor(
 				async () =>
