@@ -4,106 +4,13 @@
 // runs until n8n's WaitTracker resumes the execution at the limit: the item must go to Timed Out
 // saying FacilitaPay was not read at the limit and how to check it, never to Paid (no record read)
 // and never nowhere (1.123 forwards only a disabled node's first input).
-import { ACCOUNT_IDS } from '../../sandbox/accounts.mjs';
 import { ownN8n } from './lib/own-n8n.mjs';
+import { OUTPUTS, chargeAndWait, waitingExecution } from './lib/wait-restart.mjs';
 import { getExecution } from './lib/retry.mjs';
 import { createPerson, samplePerson, sandboxData, sandboxControl } from './lib/sandbox.mjs';
 import { INSTALL_TIMEOUT, describeE2e, sharedState, uniqueId, waitFor } from './lib/state.mjs';
 import { createWorkflowViaApi, activateWorkflow } from './lib/n8n.mjs';
 import { nodeOutput } from '../../scripts/n8n-runtime.mjs';
-
-/**
- * The workflow's waiting execution; throws with n8n's error when it failed instead. 1.123's public
- * API does not list a waiting execution (it filters out the executions its ActiveExecutions still
- * holds), so executions are read one by one by ID (this n8n's IDs count up from 1).
- */
-async function waitingExecution(own, workflowId) {
-	return await waitFor(
-		async () => {
-			for (let id = 1; id <= 40; id++) {
-				const x = await getExecution(own.server, id, { includeData: false }).catch(() => null);
-				if (!x || String(x.workflowId) !== String(workflowId)) continue;
-				if (x.status === 'error') {
-					const full = await getExecution(own.server, id);
-					throw new Error(
-						`the execution failed: ${JSON.stringify(full.data?.resultData?.error ?? full).slice(0, 1500)}`,
-					);
-				}
-				if (x.status === 'waiting') return x;
-			}
-			return null;
-		},
-		{ what: 'the execution to be waiting', timeoutMs: 60_000, intervalMs: 1000 },
-	);
-}
-
-const OUTPUTS = ['Paid', 'Not Paid', 'Timed Out'];
-
-/** @param {{id: string, name: string}} credentials @param {string} path */
-function chargeAndWait(credentials, path) {
-	const noop = (name, y) => ({
-		id: `noop-${y}`,
-		name,
-		type: 'n8n-nodes-base.noOp',
-		typeVersion: 1,
-		position: [700, y * 160],
-		parameters: {},
-	});
-	return {
-		name: `wait limit restart ${path}`,
-		settings: { executionOrder: 'v1', saveDataSuccessExecution: 'all' },
-		nodes: [
-			{
-				id: 'webhook',
-				name: 'Webhook',
-				type: 'n8n-nodes-base.webhook',
-				typeVersion: 2,
-				position: [0, 0],
-				webhookId: path,
-				parameters: { httpMethod: 'POST', path, responseMode: 'onReceived', options: {} },
-			},
-			{
-				id: 'create-pix',
-				name: 'Create PIX',
-				type: 'n8n-nodes-facilitapay.facilitaPay',
-				typeVersion: 1,
-				position: [220, 0],
-				parameters: {
-					resource: 'transaction',
-					operation: 'createDynamicPix',
-					subjectId: { __rl: true, mode: 'id', value: '={{ $json.body.subjectId }}' },
-					value: '21.37',
-					fromBankAccountId: ACCOUNT_IDS.brlPixExclusive,
-					toBankAccountId: ACCOUNT_IDS.usdDestination,
-					exchangeCurrency: 'USD',
-				},
-				credentials: { facilitaPayApi: credentials },
-			},
-			{
-				id: 'wait-node',
-				name: 'Wait for Payment',
-				type: 'n8n-nodes-facilitapay.facilitaPay',
-				typeVersion: 1,
-				position: [440, 0],
-				parameters: {
-					resource: 'transaction',
-					operation: 'waitForPayment',
-					transactionId: { __rl: true, mode: 'id', value: '={{ $json.id }}' },
-					limitType: 'afterInterval',
-					limitAmount: 1,
-					limitUnit: 'minutes',
-				},
-				credentials: { facilitaPayApi: credentials },
-			},
-			...OUTPUTS.map((name, i) => noop(name, i)),
-		],
-		connections: {
-			Webhook: { main: [[{ node: 'Create PIX', type: 'main', index: 0 }]] },
-			'Create PIX': { main: [[{ node: 'Wait for Payment', type: 'main', index: 0 }]] },
-			'Wait for Payment': { main: OUTPUTS.map((name) => [{ node: name, type: 'main', index: 0 }]) },
-		},
-	};
-}
 
 const VERSIONS = (process.env.E2E_WAIT_LIMIT_VERSIONS ?? 'v1,v2').split(',');
 for (const version of /** @type {Array<'v1' | 'v2'>} */ (VERSIONS)) {
@@ -131,7 +38,7 @@ for (const version of /** @type {Array<'v1' | 'v2'>} */ (VERSIONS)) {
 				);
 				const path = uniqueId('wait-limit');
 				const workflow = await createWorkflowViaApi(
-					chargeAndWait(own.sb.credentials, path),
+					chargeAndWait(own.sb.credentials, path, { name: 'wait limit restart', limitMinutes: 1 }),
 					own.state,
 				);
 				await activateWorkflow(workflow.id, own.state);
