@@ -19,35 +19,9 @@ import {
 import { INSTALL_TIMEOUT, describeE2e, sharedState, uniqueId, waitFor } from './lib/state.mjs';
 import { createWorkflowViaApi, activateWorkflow } from './lib/n8n.mjs';
 import { nodeOutput } from '../../scripts/n8n-runtime.mjs';
+import { OUTPUTS, waitingExecution } from './lib/wait-restart.mjs';
 
 void ACCOUNT_IDS;
-
-/**
- * The workflow's waiting execution; throws with n8n's error when it failed instead. 1.123's public
- * API does not list a waiting execution (it filters out the executions its ActiveExecutions still
- * holds), so executions are read one by one by ID (this n8n's IDs count up from 1).
- */
-async function waitingExecution(own, workflowId) {
-	return await waitFor(
-		async () => {
-			for (let id = 1; id <= 40; id++) {
-				const x = await getExecution(own.server, id, { includeData: false }).catch(() => null);
-				if (!x || String(x.workflowId) !== String(workflowId)) continue;
-				if (x.status === 'error') {
-					const full = await getExecution(own.server, id);
-					throw new Error(
-						`the execution failed: ${JSON.stringify(full.data?.resultData?.error ?? full).slice(0, 1500)}`,
-					);
-				}
-				if (x.status === 'waiting') return x;
-			}
-			return null;
-		},
-		{ what: 'the execution to be waiting', timeoutMs: 60_000, intervalMs: 1000 },
-	);
-}
-
-const OUTPUTS = ['Paid', 'Not Paid', 'Timed Out'];
 
 /** @param {{id: string, name: string}} credentials @param {string} path @param {object} limit */
 function waitWorkflow(credentials, path, limit) {

@@ -1,5 +1,5 @@
-// What the two restart files of Wait for Payment share (wait-restart: a FacilitaPay Trigger
-// published; wait-limit-restart: none, n8n's own time resume): the workflow Webhook → Create
+// What the restart and probe files of Wait for Payment share (wait-restart: a FacilitaPay Trigger
+// published; wait-limit-restart: none, n8n's own time resume; wait-probe: the waiting-state probes): the workflow Webhook → Create
 // Dynamic PIX → Wait for Payment → Paid / Not Paid / Timed Out, and how its waiting execution is found.
 import { ACCOUNT_IDS } from '../../../sandbox/accounts.mjs';
 import { getExecution } from './retry.mjs';
