@@ -15,6 +15,11 @@
 //   BENCH_IDLE_SECONDS=30   how long "nothing happens" is measured
 //   BENCH_WAIT_TRIGGER=1    a FacilitaPay Trigger published on the account (0: none; the account
 //                           notifies another system's URL, and the forgeries go to it)
+//   BENCH_RESTART_PAID=30   after the burst, n8n is restarted with the rest still waiting: its RSS
+//                           then (against the fresh n8n with 0 waiting: memory per waiting
+//                           execution without the executions that ran) and, with the Trigger, this
+//                           many more charges paid, resumed through the path after a restart (0: no
+//                           restart)
 //   BENCH_OUT=.cache/bench  where waiting-<time>.json goes
 //   BENCH_KEEP=1            keep the n8n user folder
 //   FACILITAPAY_TARBALL, FACILITAPAY_CACHE_DIR, FACILITAPAY_E2E_DIR: as for the e2e tests
@@ -35,14 +40,21 @@ import {
 	sandboxControl,
 } from '../test/e2e/lib/sandbox.mjs';
 import { publishTriggerOn } from '../test/e2e/lib/trigger.mjs';
-import { runWaitingScale } from '../test/e2e/lib/wait-scale.mjs';
-import { startOtherReceiver, waitWorkflow } from '../test/e2e/lib/waiting.mjs';
+import { idleReads, rssMb, runWaitingScale } from '../test/e2e/lib/wait-scale.mjs';
+import {
+	executionStatuses,
+	listedRecords,
+	percentiles,
+	startOtherReceiver,
+	waitWorkflow,
+} from '../test/e2e/lib/waiting.mjs';
 
 const COUNT = Number(process.env.BENCH_WAITING ?? 1000);
 const PAID = Math.round(COUNT * 0.3);
 const STRANGERS = Number(process.env.BENCH_STRANGERS ?? 1000);
 const IDLE_SECONDS = Number(process.env.BENCH_IDLE_SECONDS ?? 30);
 const WITH_TRIGGER = process.env.BENCH_WAIT_TRIGGER !== '0';
+const RESTART_PAID = Number(process.env.BENCH_RESTART_PAID ?? 30);
 const say = (line = '') => process.stdout.write(`${line}\n`);
 const progress = (/** @type {string} */ line) => process.stderr.write(`[bench:waiting] ${line}\n`);
 
@@ -80,7 +92,7 @@ async function main() {
 		// n8n settles after start and publication before "0 waiting" is measured.
 		await new Promise((resolve) => setTimeout(resolve, 15_000));
 		const hook = (await sandboxControl('GET', '/webhook', undefined, sb.state)).data;
-		const { figures } = await runWaitingScale({
+		const { figures, started } = await runWaitingScale({
 			server: { n8nUrl: own.server.url, apiKey: own.server.apiKey, pid: own.pid() },
 			sandboxUrl: sb.sandboxUrl,
 			control: (method, route, body) => sandboxControl(method, route, body, sb.state),
@@ -110,6 +122,17 @@ async function main() {
 		say(
 			`  burst of ${PAID} paid: resume latency p50 ${burst.latencyMs?.p50} ms, p95 ${burst.latencyMs?.p95} ms, max ${burst.latencyMs?.max} ms; ${burst.within30s}/${PAID} within 30 s, ${burst.notResumed} not resumed, ${burst.wrongBranch} on a wrong branch (${burst.checkedInFull} read in full), ${burst.unpaidMoved} unpaid moved on`,
 		);
+		if (RESTART_PAID > 0) {
+			figures.restart = await afterRestart(own, sb, workflow, started.slice(PAID));
+			const r = figures.restart;
+			say(
+				`  n8n restarted with ${r.waiting} still waiting: RSS ${r.rssMb} MB 15 s after the start (fresh with 0 waiting: ${figures.rssIdleMb} MB); idle ${r.idle.perSecond.toFixed(2)} reads/s`,
+			);
+			if (r.latencyMs || r.notResumed)
+				say(
+					`  ${r.paid} paid after the restart (path after a restart${WITH_TRIGGER ? ', the Trigger reads the log' : ', no Trigger'}): latency p50 ${r.latencyMs?.p50} ms, p95 ${r.latencyMs?.p95} ms, max ${r.latencyMs?.max} ms; ${r.notResumed} not resumed in ${r.deadlineSeconds} s, ${r.unpaidMoved} unpaid moved on`,
+				);
+		}
 		const out = process.env.BENCH_OUT ?? path.join(CACHE_DIR, 'bench');
 		fs.mkdirSync(out, { recursive: true });
 		const file = path.join(out, `waiting-${new Date().toISOString().replace(/[:.]/g, '-')}.json`);
@@ -124,6 +147,70 @@ async function main() {
 			removeUserFolder(userFolder);
 		}
 	}
+}
+
+/**
+ * n8n restarted with `waiting` still waiting: its memory then (the waiting set is n8n's database,
+ * not its memory), the idle reads, and RESTART_PAID of them paid at once, ended through the path
+ * after a restart (the Trigger's reader and `meta` on the charges; docs/waiting.md).
+ * @param {any} own @param {any} sb @param {{id: string}} workflow
+ * @param {Array<{executionId: string, transactionId: string}>} waiting
+ */
+async function afterRestart(own, sb, workflow, waiting) {
+	progress(`restarting n8n with ${waiting.length} waiting`);
+	await own.restart();
+	await new Promise((resolve) => setTimeout(resolve, 15_000));
+	const rss = rssMb(own.pid());
+	const idle = await idleReads(sb.sandboxUrl, 30);
+	const server = { n8nUrl: own.server.url, apiKey: own.server.apiKey };
+	const toPay = WITH_TRIGGER ? waiting.slice(0, RESTART_PAID) : [];
+	const deadlineSeconds = 180;
+	/** @type {Map<string, any>} */
+	let statuses = new Map();
+	if (toPay.length > 0) {
+		const paidAt = Date.now();
+		await sandboxControl(
+			'POST',
+			'/transactions/decide_many',
+			{ ids: toPay.map((s) => s.transactionId), outcome: 'paid' },
+			sb.state,
+		);
+		while (Date.now() - paidAt < deadlineSeconds * 1000) {
+			const ended = await executionStatuses(server, workflow.id, { status: 'success' });
+			if (toPay.every((s) => ended.has(s.executionId))) break;
+			await new Promise((resolve) => setTimeout(resolve, 2000));
+		}
+		statuses = await executionStatuses(server, workflow.id);
+	}
+	/** @type {Map<string, number>} */
+	const listed = new Map();
+	for (const rec of await listedRecords(sb.sandboxUrl))
+		if (rec.notification?.type === 'identified')
+			listed.set(rec.notification.transaction_id, rec.listed_at_ms);
+	const latencies = [];
+	let notResumed = 0;
+	for (const one of toPay) {
+		const status = statuses.get(one.executionId);
+		if (status?.status !== 'success' || !status.stoppedAt) notResumed++;
+		else latencies.push(Date.parse(status.stoppedAt) - (listed.get(one.transactionId) ?? 0));
+	}
+	const paidIds = new Set(toPay.map((s) => s.executionId));
+	const unpaidMoved =
+		toPay.length === 0
+			? 0
+			: waiting.filter(
+					(s) => !paidIds.has(s.executionId) && statuses.get(s.executionId)?.status !== 'waiting',
+				).length;
+	return {
+		waiting: waiting.length,
+		rssMb: rss,
+		idle,
+		paid: toPay.length,
+		latencyMs: percentiles(latencies),
+		notResumed,
+		unpaidMoved,
+		deadlineSeconds,
+	};
 }
 
 main().catch((error) => {

@@ -294,13 +294,11 @@ describeQueue('queue mode: FacilitaPay Trigger on a webhook processor and two wo
 			).toHaveLength(1);
 			// What the user was told meanwhile: at most once, that FacilitaPay sent to another URL
 			// (the burst workflow's), never that the forgeries were true or a second time.
-			const notices = all
-				.filter(isNotice)
-				.map((e) => {
-					const resultData = e.data?.resultData ?? {};
-					const error = resultData.error ?? resultData.runData?.[TRIGGER]?.[0]?.error ?? {};
-					return String(error.message ?? '');
-				});
+			const notices = all.filter(isNotice).map((e) => {
+				const resultData = e.data?.resultData ?? {};
+				const error = resultData.error ?? resultData.runData?.[TRIGGER]?.[0]?.error ?? {};
+				return String(error.message ?? '');
+			});
 			expect(notices.length).toBeLessThanOrEqual(1);
 			for (const message of notices) expect(message).toMatch(/sent to .*this workflow's URL/);
 			report(

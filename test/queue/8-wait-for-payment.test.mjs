@@ -4,8 +4,10 @@
 // execution on Paid (within 5 s of FacilitaPay listing the payment), Not Paid (expired) or Timed
 // Out. Then the workers are replaced while an execution waits (the waiter lived in a worker's
 // memory), the charge is paid: with no trigger reading the log nothing of ours runs until the
-// limit, and nothing may move the execution on a guess (it stays waiting). The account notifies another
-// system's URL (no FacilitaPay Trigger published).
+// limit, and nothing may move the execution on a guess (it stays waiting). Until then the account
+// notifies another system's URL (no FacilitaPay Trigger published). Last, a FacilitaPay Trigger is
+// published on the account and the workers are replaced again while an execution waits: the
+// leader main's reader of the log finds the paid charge's record and resumes it once, on Paid.
 import {
 	CASE_TIMEOUT,
 	caseCredentials,
@@ -17,11 +19,14 @@ import {
 	report,
 	stopAndWait,
 	extraWorkers,
+	triggerNode,
+	waitFor,
 } from './lib/queue.mjs';
 import {
 	executionStatuses,
 	getExecution,
 	listedAt,
+	outcomeOf,
 	startOtherReceiver,
 	startWaiting,
 	untilEnded,
@@ -162,6 +167,55 @@ describeQueue(
 				expect(execution.status).toBe('waiting');
 			},
 			CASE_TIMEOUT + 120_000,
+		);
+
+		test(
+			'the workers replaced while an execution waits, the charge paid, a FacilitaPay Trigger published on the account: the main reads the log and the same execution resumes once on Paid',
+			async () => {
+				// The trigger takes the account's URL (FacilitaPay notifies one URL per account); its
+				// reader runs on the leader main, which no worker replacement touches.
+				const credentials = await caseCredentials(sandbox, 'FacilitaPay Queue Wait Trigger');
+				const before = sandbox.requests().length;
+				const triggerFlow = await createActiveWorkflow({
+					name: 'queue: FacilitaPay Trigger beside Wait for Payment',
+					nodes: [triggerNode({ webhookId: `queue-wait-trigger-${tag}`, credentials })],
+				});
+				await waitFor(
+					async () =>
+						sandbox
+							.requests()
+							.slice(before)
+							.find((r) => r.method === 'POST' && r.path.endsWith('/enable_webhooks')),
+					{ what: 'the trigger to register its URL' },
+				);
+				const workers = await ensureWorkers(2, { prefix: 'wait-c' });
+				const one = await start(expiryFlow.path);
+				await untilWaiting(server(), one.executionId, 90_000);
+				const state = queueState();
+				const pids = [...state.workers, ...extraWorkers].map((w) => w.pid);
+				await stopAndWait(pids, 'the workers to stop');
+				await workers.stop().catch(() => undefined);
+				await ensureWorkers(2, { prefix: 'wait-d' });
+				await sandbox.call('POST', `/_sandbox/transactions/${one.transactionId}/pay`, {});
+
+				const onPaid = await untilEnded(server(), one.executionId, 180_000);
+				expect(onPaid).toMatchObject({ status: 'success', branches: ['Paid'] });
+				expect(onPaid.branchRuns).toEqual({ Paid: 1 });
+				const listed = /** @type {number} */ (
+					await listedAt(sandbox.sandboxUrl, one.transactionId, 'identified')
+				);
+				const latency = /** @type {number} */ (onPaid.stoppedAt) - listed;
+				report(
+					`case 8: workers replaced, Trigger published: Paid ${latency} ms after FacilitaPay listed the payment`,
+				);
+				// Resumed once: a later call on the finished execution is refused, nothing runs twice.
+				await new Promise((resolve) => setTimeout(resolve, 25_000));
+				const again = await getExecution(server(), one.executionId);
+				expect(outcomeOf(again)).toMatchObject({ status: 'success', branchRuns: { Paid: 1 } });
+				const triggerRuns = await executionStatuses(server(), triggerFlow.id);
+				report(`case 8: the trigger's own executions meanwhile: ${triggerRuns.size}`);
+			},
+			CASE_TIMEOUT + 180_000,
 		);
 	},
 );

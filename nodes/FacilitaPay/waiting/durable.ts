@@ -12,6 +12,7 @@ import type { FacilitaPayContext } from '../transport';
 import { apiRequest, beginRun, CREDENTIAL_TYPE } from '../transport';
 import { WAIT_META_FIELD } from '../validation/metadata';
 import { asLogRecord, RECORD_DECISIONS } from './decide';
+import { resumeCallUrl } from './resumeUrl';
 import { signedBody, signingKey } from './signature';
 import { isWaited } from './waiter';
 
@@ -100,7 +101,7 @@ async function resumeFromMeta(
 	durable.stats.resumeCalls++;
 	await ctx.helpers.httpRequest({
 		method: 'POST',
-		url,
+		url: resumeCallUrl(url),
 		body: signedBody(key, { executionId, records: [record], final: false }),
 		json: true,
 		returnFullResponse: true,

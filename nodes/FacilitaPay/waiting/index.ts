@@ -13,6 +13,7 @@ export {
 } from './decide';
 export type { LimitSettings, LimitType, LimitUnit } from './limit';
 export { chargeExpiry, defaultLimit, limitOf, limitProblem } from './limit';
+export { RESUME_PATH, resumeCallUrl } from './resumeUrl';
 export type { ResumePayload } from './signature';
 export { sign, signedBody, signingKey, verify } from './signature';
 export type { WaitRegistration, WaiterStats } from './waiter';

@@ -6,6 +6,7 @@ import type { FacilitaPayContext, RunState } from '../transport';
 import { apiRequest, beginRun } from '../transport';
 import type { LogRecord } from './decide';
 import { asLogRecord, namedIds, recordDecision, statusDecision } from './decide';
+import { resumeCallUrl } from './resumeUrl';
 import { signedBody } from './signature';
 
 /**
@@ -167,7 +168,10 @@ function forget(wait: AccountWait, w: Waiting): void {
 	}
 }
 
-/** The one HTTP call not to FacilitaPay: to n8n's own resume URL, without the FacilitaPay token. */
+/**
+ * The one HTTP call not to FacilitaPay: to n8n's own resume URL, without the FacilitaPay token.
+ * n8n answers it when the resumed run ends, so a slot is held while n8n runs the resumed workflow.
+ */
 async function call(wait: AccountWait, w: Waiting, final: boolean): Promise<void> {
 	if (w.calling || w.done || waiter.now() < w.nextCallAt) return;
 	w.calling = true;
@@ -183,7 +187,7 @@ async function call(wait: AccountWait, w: Waiting, final: boolean): Promise<void
 		waiter.stats.resumeCalls++;
 		const options: IHttpRequestOptions = {
 			method: 'POST',
-			url: w.resumeUrl,
+			url: resumeCallUrl(w.resumeUrl),
 			body,
 			json: true,
 			returnFullResponse: true,

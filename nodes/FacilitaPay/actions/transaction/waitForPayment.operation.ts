@@ -30,6 +30,7 @@ import {
 	limitProblem,
 	prepareAccount,
 	register,
+	RESUME_PATH,
 	signingKey,
 	verify,
 } from '../../waiting';
@@ -47,16 +48,23 @@ import { transactionOperation } from './transaction.requests';
  */
 
 /**
- * The resume call's webhook (n8n's /webhook-waiting/<execution>, path '' as n8n's Wait node):
+ * The resume call's webhook (n8n's /webhook-waiting/<execution>/facilitapay-payment):
  * `restartWebhook: true` webhooks reach only a waiting execution, and n8n never registers them for
  * active workflows, so there is nothing to create or delete at FacilitaPay (no webhookMethods).
+ * - Its own path: a call reaches only a Wait for Payment that waits. Once the execution has
+ *   resumed and waits again at another node (n8n's Wait node, a send-and-wait), a late or repeated
+ *   call of ours is answered 404 by n8n instead of resuming that node.
+ * - Answered when the resumed run ends (`lastNode`, no data): the waiter's few calls in flight are
+ *   then the runs n8n works on, so a burst of payments resumes in turn instead of all at once
+ *   (with `onReceived` n8n answers as soon as the run starts: 300 paid at once made 300 runs at once).
  */
 export const resumeWebhooks: IWebhookDescription[] = [
 	{
 		name: 'default',
 		httpMethod: 'POST',
-		responseMode: 'onReceived',
-		path: '',
+		responseMode: 'lastNode',
+		responseData: 'noData',
+		path: RESUME_PATH,
 		restartWebhook: true,
 		isFullPath: true,
 	},
