@@ -19,7 +19,7 @@ import {
 import { CLI_TIMEOUT, describeE2e, requirePieces, sharedState } from './lib/state.mjs';
 import { actionStep, chainWorkflow, codeStep } from './lib/workflows.mjs';
 
-const payout = (name, subjectId, value, settings = {}, concurrency = 1) =>
+const payout = (name, subjectId, value, settings = {}, requestOptions = { concurrency: 1 }) =>
 	actionStep(
 		name,
 		{
@@ -31,52 +31,85 @@ const payout = (name, subjectId, value, settings = {}, concurrency = 1) =>
 			exchangeCurrency: 'BRL',
 			fromBankAccountId: ACCOUNTS.usdCashOut,
 			toBankAccountId: ACCOUNTS.brlCustomer,
-			requestOptions: { concurrency },
+			requestOptions,
 		},
 		settings,
 	);
 
-describeE2e('A payout FacilitaPay writes after its gateway answered 504 (real n8n 2.x)', () => {
-	let subjectId = '';
-	/** @type {any} */ let workflow;
-
-	beforeAll(async () => {
-		requirePieces(sharedState(), ['sandbox', 'node']);
-		const seed = (Date.now() % 100000) + 41000;
-		const person = samplePerson(seed, `Late Commit ${seed}`, { email: null, complete: false });
-		subjectId = (await createPerson(person)).id;
-		const retryOnFail = { retryOnFail: true, maxTries: 2, waitBetweenTries: 1000 };
-		workflow = chainWorkflow({
-			name: 'e2e money: late commit under Retry On Fail',
-			steps: [
-				codeStep('One', 'return [{ json: {} }];'),
-				payout('Earlier payout', subjectId, '41.00', { executeOnce: true }),
-				codeStep('Two', "return [{ json: { value: '41.01' } }, { json: { value: '41.02' } }];"),
-				payout('FacilitaPay', subjectId, '={{ $json.value }}', retryOnFail, 2),
-			],
-		});
-		await importWorkflows([workflow]);
-	}, CLI_TIMEOUT);
-
-	afterEach(async () => {
-		await sandboxControl('DELETE', '/faults');
+/**
+ * One payout, then two side by side (`values`) under Retry On Fail at n8n's default 1 s, the
+ * node's request timeout `timeout` ms. @param {string} name @param {string} subjectId
+ * @param {[string, string, string]} values @param {number} [timeout]
+ */
+const lateCommitWorkflow = (name, subjectId, values, timeout) =>
+	chainWorkflow({
+		name,
+		steps: [
+			codeStep('One', 'return [{ json: {} }];'),
+			payout('Earlier payout', subjectId, values[0], { executeOnce: true }),
+			codeStep(
+				'Two',
+				`return [{ json: { value: '${values[1]}' } }, { json: { value: '${values[2]}' } }];`,
+			),
+			payout(
+				'FacilitaPay',
+				subjectId,
+				'={{ $json.value }}',
+				{ retryOnFail: true, maxTries: 2, waitBetweenTries: 1000 },
+				{ concurrency: 2, ...(timeout ? { timeout } : {}) },
+			),
+		],
 	});
 
-	test(
-		'Retry On Fail 1 s after the 504: the payout is not sent again; the run fails as Outcome unknown; FacilitaPay holds each payout once',
-		async () => {
+describeE2e(
+	'A payout FacilitaPay writes after its gateway answered 504 or never answered (real n8n 2.x)',
+	() => {
+		let subjectId = '';
+		/** @type {any} */ let workflow;
+		/** @type {any} */ let slowWorkflow;
+
+		beforeAll(async () => {
+			requirePieces(sharedState(), ['sandbox', 'node']);
+			const seed = (Date.now() % 100000) + 41000;
+			const person = samplePerson(seed, `Late Commit ${seed}`, { email: null, complete: false });
+			subjectId = (await createPerson(person)).id;
+			workflow = lateCommitWorkflow('e2e money: late commit under Retry On Fail', subjectId, [
+				'41.00',
+				'41.01',
+				'41.02',
+			]);
+			// FacilitaPay answers slowly: no answer within the node's 2 s timeout.
+			slowWorkflow = lateCommitWorkflow(
+				'e2e money: no answer, late commit, under Retry On Fail',
+				subjectId,
+				['42.00', '42.01', '42.02'],
+				2000,
+			);
+			await importWorkflows([workflow, slowWorkflow]);
+		}, CLI_TIMEOUT);
+
+		afterEach(async () => {
+			await sandboxControl('DELETE', '/faults');
+		});
+
+		/**
+		 * Runs `flow` with a late_commit fault on the first of the two payouts (`answer`: a 504 after
+		 * 300 ms, or none: the node's timeout), written 4 s after it arrived; then FacilitaPay's records.
+		 * @param {any} flow @param {'504'|'timeout'} answer @param {[string, string]} values
+		 */
+		async function lateCommitRun(flow, answer, values) {
 			await sandboxControl('POST', '/faults', {
 				route: 'POST /api/v1/transactions',
 				rate: 1,
 				kind: 'late_commit',
+				answer,
 				ms: 4000,
 				answer_ms: 300,
 				skip: 1,
 				count: 1,
 			});
 			const mark = await sandboxMark();
-
-			const run = await runWorkflow(workflow, { imported: true });
+			const run = await runWorkflow(flow, { imported: true });
 			// FacilitaPay finishes writing what it was sent.
 			await new Promise((resolve) => setTimeout(resolve, 5000));
 			const sent = (await postedBodies(mark, { route: 'POST /api/v1/transactions' })).map(
@@ -86,17 +119,31 @@ describeE2e('A payout FacilitaPay writes after its gateway answered 504 (real n8
 				await sandboxData('GET', `/subject/${subjectId}/transactions`)
 			).map((transaction) => transaction.value);
 			console.log(
-				`late commit under Retry On Fail: payout requests ${JSON.stringify(sent)}, held by FacilitaPay ${JSON.stringify(held)}, run: ${run.error?.message ?? 'no error'}`,
+				`late commit (${answer}) under Retry On Fail: payout requests ${JSON.stringify(sent)}, held by FacilitaPay ${JSON.stringify(held)}, run: ${run.error?.message ?? 'no error'}`,
 			);
-
-			expect(held.filter((value) => value === '41.01')).toHaveLength(1);
-			expect(held.filter((value) => value === '41.02')).toHaveLength(1);
-			expect(sent.filter((value) => value === '41.01')).toHaveLength(1);
-			expect(sent.filter((value) => value === '41.02')).toHaveLength(1);
+			for (const value of values) {
+				expect(held.filter((v) => v === value)).toHaveLength(1);
+				expect(sent.filter((v) => v === value)).toHaveLength(1);
+			}
 			expect(run.exitCode).not.toBe(0);
 			expect(run.error?.message).toMatch(/^Outcome unknown \(item [01]\): Its earlier try/);
 			expect(run.error?.message).toMatch(/FacilitaPay may still be writing it/);
-		},
-		CLI_TIMEOUT,
-	);
-});
+		}
+
+		test(
+			'Retry On Fail 1 s after the 504: the payout is not sent again; the run fails as Outcome unknown; FacilitaPay holds each payout once',
+			async () => {
+				await lateCommitRun(workflow, '504', ['41.01', '41.02']);
+			},
+			CLI_TIMEOUT,
+		);
+
+		test(
+			'FacilitaPay answers nothing within the node’s timeout and writes the payout 4 s later: Retry On Fail does not send it again; Outcome unknown; each payout held once',
+			async () => {
+				await lateCommitRun(slowWorkflow, 'timeout', ['42.01', '42.02']);
+			},
+			CLI_TIMEOUT,
+		);
+	},
+);

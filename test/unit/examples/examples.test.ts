@@ -1,8 +1,11 @@
+import { readdirSync } from 'fs';
 import type { INodeProperties, INodeType } from 'n8n-workflow';
+import { join } from 'path';
 
 import { FacilitaPay } from '../../../nodes/FacilitaPay/FacilitaPay.node';
 import { FacilitaPayTrigger } from '../../../nodes/FacilitaPayTrigger/FacilitaPayTrigger.node';
 import catchUp from '../../../examples/catch-up-missed-events.json';
+import collectPix from '../../../examples/collect-pix-payment.json';
 import onboard from '../../../examples/onboard-customer.json';
 import alerts from '../../../examples/payment-alerts.json';
 import payout from '../../../examples/payout-new-customer.json';
@@ -25,10 +28,19 @@ interface Example {
 
 const examples: Example[] = [
 	['catch-up-missed-events.json', catchUp],
+	['collect-pix-payment.json', collectPix],
 	['onboard-customer.json', onboard],
 	['payment-alerts.json', alerts],
 	['payout-new-customer.json', payout],
 ].map(([file, workflow]) => ({ file, ...(workflow as object) }) as Example);
+
+it('every workflow in examples/ is checked here (npm start imports them all)', () => {
+	expect(examples.map((e) => e.file).sort()).toEqual(
+		readdirSync(join(__dirname, '../../../examples'))
+			.filter((f) => f.endsWith('.json'))
+			.sort(),
+	);
+});
 
 const STICKY = 'n8n-nodes-base.stickyNote';
 /** n8n draws a node 100 × 100 from its position; a sticky note defaults to 240 × 160. */
