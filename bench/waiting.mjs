@@ -22,6 +22,10 @@
 //                           restart)
 //   BENCH_OUT=.cache/bench  where waiting-<time>.json goes
 //   BENCH_KEEP=1            keep the n8n user folder
+//   BENCH_N8N_NODE_OPTIONS  NODE_OPTIONS of the n8n process (e.g. --cpu-prof --cpu-prof-dir=DIR)
+//   BENCH_N8N_ENV           more environment of n8n, as JSON (e.g.
+//                           '{"N8N_EXPRESSION_ENGINE_LAZY_ACQUIRE":"true"}': n8n 2.x then builds an
+//                           expression isolate only for a run that evaluates an expression)
 //   FACILITAPAY_TARBALL, FACILITAPAY_CACHE_DIR, FACILITAPAY_E2E_DIR: as for the e2e tests
 import fs from 'node:fs';
 import path from 'node:path';
@@ -78,6 +82,13 @@ async function main() {
 			version: 'v2',
 			suffix: 'n8n',
 			sandbox: { id: 'facilitapay-bench-waiting', name: 'FacilitaPay Bench Waiting' },
+			// e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof": where n8n spends the burst.
+			env: {
+				...(process.env.BENCH_N8N_ENV ? JSON.parse(process.env.BENCH_N8N_ENV) : {}),
+				...(process.env.BENCH_N8N_NODE_OPTIONS
+					? { NODE_OPTIONS: process.env.BENCH_N8N_NODE_OPTIONS }
+					: {}),
+			},
 		});
 		const sb = own.sb;
 		if (WITH_TRIGGER) await publishTriggerOn(own, { events: ['*'] });
@@ -108,7 +119,7 @@ async function main() {
 		});
 		const burst = figures.burst;
 		say(
-			`Wait for Payment in n8n 2.41.1 (${WITH_TRIGGER ? 'FacilitaPay Trigger published on the account' : 'no FacilitaPay Trigger: another system notified'}):`,
+			`Wait for Payment in n8n 2.41.1${process.env.BENCH_N8N_ENV ? ` with ${process.env.BENCH_N8N_ENV}` : ''} (${WITH_TRIGGER ? 'FacilitaPay Trigger published on the account' : 'no FacilitaPay Trigger: another system notified'}):`,
 		);
 		say(
 			`  ${COUNT} executions waiting (started in ${figures.startSeconds.toFixed(1)} s); idle ${figures.idle.seconds.toFixed(0)} s: ${figures.idle.reads} API reads = ${figures.idle.perSecond.toFixed(2)} reads/s (${JSON.stringify(figures.idle.byRoute)}); with 0 waiting: ${figures.idleBefore.perSecond.toFixed(2)} reads/s`,
