@@ -1,6 +1,4 @@
-import { readdirSync } from 'fs';
 import type { INodeProperties, INodeType } from 'n8n-workflow';
-import { join } from 'path';
 
 import { FacilitaPay } from '../../../nodes/FacilitaPay/FacilitaPay.node';
 import { FacilitaPayTrigger } from '../../../nodes/FacilitaPayTrigger/FacilitaPayTrigger.node';
@@ -33,14 +31,6 @@ const examples: Example[] = [
 	['payment-alerts.json', alerts],
 	['payout-new-customer.json', payout],
 ].map(([file, workflow]) => ({ file, ...(workflow as object) }) as Example);
-
-it('every workflow in examples/ is checked here (npm start imports them all)', () => {
-	expect(examples.map((e) => e.file).sort()).toEqual(
-		readdirSync(join(__dirname, '../../../examples'))
-			.filter((f) => f.endsWith('.json'))
-			.sort(),
-	);
-});
 
 const STICKY = 'n8n-nodes-base.stickyNote';
 /** n8n draws a node 100 × 100 from its position; a sticky note defaults to 240 × 160. */
