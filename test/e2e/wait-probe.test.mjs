@@ -147,13 +147,17 @@ for (const version of /** @type {const} */ (['v2', 'v1'])) {
 			}
 
 			async function finished(executionId, timeoutMs = 60_000) {
-				return await waitFor(
+				await waitFor(
 					async () => {
 						const e = await getExecution(own.server, executionId);
 						return e.finished || e.status === 'success' || e.status === 'error' ? e : null;
 					},
 					{ what: `execution ${executionId} to finish`, timeoutMs, intervalMs: 250 },
 				);
+				// n8n 1.x saves an ended execution's status and its data in two updates: read it again
+				// once the data is written too.
+				await new Promise((resolve) => setTimeout(resolve, 1000));
+				return await getExecution(own.server, executionId);
 			}
 
 			const ran = (execution) =>

@@ -288,13 +288,17 @@ export async function untilWaiting(server, executionId, timeoutMs = 60_000) {
  * @param {number} [timeoutMs]
  */
 export async function untilEnded(server, executionId, timeoutMs = 60_000) {
-	const execution = await waitFor(
+	await waitFor(
 		async () => {
 			const found = await getExecution(server, executionId);
 			return ['new', 'running', 'waiting'].includes(found.status) ? null : found;
 		},
 		{ what: `execution ${executionId} to end`, timeoutMs, intervalMs: 200 },
 	);
+	// n8n 1.x saves an ended execution's status and its data in two updates (not one transaction):
+	// a read between them shows the new status with the data of the wait. Read it again.
+	await new Promise((resolve) => setTimeout(resolve, 1000));
+	const execution = await getExecution(server, executionId);
 	return outcomeOf(execution);
 }
 
