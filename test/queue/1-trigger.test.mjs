@@ -18,6 +18,7 @@ import {
 	executionsByWorker,
 	isNotice,
 	nodeOutput,
+	publishedAndRegistered,
 	queueState,
 	report,
 	triggerNode,
@@ -48,16 +49,7 @@ describeQueue('queue mode: FacilitaPay Trigger on a webhook processor and two wo
 	 * registers a payer. @param {{name: string, trigger: any, what: string, payerName: string}} o
 	 */
 	async function publishedWithPayer({ name, trigger, what, payerName }) {
-		const before = sandbox.requests().length;
-		const published = await createActiveWorkflow({ name, nodes: [trigger] });
-		await waitFor(
-			async () =>
-				sandbox
-					.requests()
-					.slice(before)
-					.find((r) => r.method === 'POST' && r.path.endsWith('/enable_webhooks')),
-			{ what: `${what} to register its URL` },
-		);
+		const published = await publishedAndRegistered(sandbox, what, { name, nodes: [trigger] });
 		const [payer] = await registerSubjects(sandbox, 1, payerName);
 		const documentNumber = (await sandbox.call('GET', `/api/v1/subject/people/${payer}`)).data
 			.document_number;

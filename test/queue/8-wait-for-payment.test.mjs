@@ -19,8 +19,8 @@ import {
 	report,
 	stopAndWait,
 	extraWorkers,
+	publishedAndRegistered,
 	triggerNode,
-	waitFor,
 } from './lib/queue.mjs';
 import {
 	executionStatuses,
@@ -101,6 +101,22 @@ describeQueue(
 		const start = (/** @type {string} */ path) =>
 			startWaiting(hookUrl(), path, { subject_id: subjectId });
 
+		/**
+		 * One execution waiting on a worker of `before`, then every worker stopped and two new ones
+		 * (`after`) started: the waiter that lived in a worker's memory is gone.
+		 * @param {string} before @param {string} after
+		 */
+		async function waitingThenWorkersReplaced(before, after) {
+			const workers = await ensureWorkers(2, { prefix: before });
+			const one = await start(expiryFlow.path);
+			await untilWaiting(server(), one.executionId, 90_000);
+			const pids = [...queueState().workers, ...extraWorkers].map((w) => w.pid);
+			await stopAndWait(pids, 'the workers to stop');
+			await workers.stop().catch(() => undefined);
+			await ensureWorkers(2, { prefix: after });
+			return one;
+		}
+
 		test(
 			'paid after 20 s → Paid within 5 s of the listing; expired → Not Paid (expired); nothing by the limit → Timed Out; the same executions',
 			async () => {
@@ -148,14 +164,7 @@ describeQueue(
 		test(
 			'the workers replaced while an execution waits, the charge paid, no FacilitaPay Trigger: nothing moves it on a guess (it stays waiting for its limit, where n8n sends it to Timed Out unread)',
 			async () => {
-				const workers = await ensureWorkers(2, { prefix: 'wait-a' });
-				const one = await start(expiryFlow.path);
-				await untilWaiting(server(), one.executionId, 90_000);
-				const state = queueState();
-				const pids = [...state.workers, ...extraWorkers].map((w) => w.pid);
-				await stopAndWait(pids, 'the workers to stop');
-				await workers.stop().catch(() => undefined);
-				await ensureWorkers(2, { prefix: 'wait-b' });
+				const one = await waitingThenWorkersReplaced('wait-a', 'wait-b');
 				await sandbox.call('POST', `/_sandbox/transactions/${one.transactionId}/pay`, {});
 				// The waiter died with the workers and no trigger reads the log on the main: nothing of ours
 				// runs until the limit (docs/waiting.md). What must hold: no branch runs on a guess.
@@ -175,27 +184,11 @@ describeQueue(
 				// The trigger takes the account's URL (FacilitaPay notifies one URL per account); its
 				// reader runs on the leader main, which no worker replacement touches.
 				const credentials = await caseCredentials(sandbox, 'FacilitaPay Queue Wait Trigger');
-				const before = sandbox.requests().length;
-				const triggerFlow = await createActiveWorkflow({
+				const triggerFlow = await publishedAndRegistered(sandbox, 'the trigger', {
 					name: 'queue: FacilitaPay Trigger beside Wait for Payment',
 					nodes: [triggerNode({ webhookId: `queue-wait-trigger-${tag}`, credentials })],
 				});
-				await waitFor(
-					async () =>
-						sandbox
-							.requests()
-							.slice(before)
-							.find((r) => r.method === 'POST' && r.path.endsWith('/enable_webhooks')),
-					{ what: 'the trigger to register its URL' },
-				);
-				const workers = await ensureWorkers(2, { prefix: 'wait-c' });
-				const one = await start(expiryFlow.path);
-				await untilWaiting(server(), one.executionId, 90_000);
-				const state = queueState();
-				const pids = [...state.workers, ...extraWorkers].map((w) => w.pid);
-				await stopAndWait(pids, 'the workers to stop');
-				await workers.stop().catch(() => undefined);
-				await ensureWorkers(2, { prefix: 'wait-d' });
+				const one = await waitingThenWorkersReplaced('wait-c', 'wait-d');
 				await sandbox.call('POST', `/_sandbox/transactions/${one.transactionId}/pay`, {});
 
 				const onPaid = await untilEnded(server(), one.executionId, 180_000);

@@ -135,6 +135,26 @@ export async function executionsOf(workflowId, { includeData = false } = {}) {
 }
 
 /**
+ * Creates and publishes `workflow` (a FacilitaPay Trigger's) and waits until its trigger registered
+ * its URL with FacilitaPay (the case's sandbox received `POST …/enable_webhooks`).
+ * @param {{requests: () => Array<{method: string, path: string}>}} sandbox @param {string} what
+ * @param {any} workflow
+ */
+export async function publishedAndRegistered(sandbox, what, workflow) {
+	const before = sandbox.requests().length;
+	const published = await createActiveWorkflow(workflow);
+	await waitFor(
+		async () =>
+			sandbox
+				.requests()
+				.slice(before)
+				.find((r) => r.method === 'POST' && r.path.endsWith('/enable_webhooks')),
+		{ what: `${what} to register its URL` },
+	);
+	return published;
+}
+
+/**
  * Whether an execution is one of the FacilitaPay Trigger's notices (a failed execution it saves to
  * tell the user the workflow hears nothing: docs/trigger.md), not one an event started.
  * @param {any} execution
