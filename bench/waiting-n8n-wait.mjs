@@ -9,18 +9,10 @@
 //
 //   npm run build && node bench/waiting-n8n-wait.mjs
 //
-// Environment: BENCH_WAITING (1000), BENCH_RESUME_AT_ONCE (6 | all), BENCH_N8N_ENV (JSON, more
-// environment of n8n), BENCH_OUT, BENCH_KEEP, and FACILITAPAY_CACHE_DIR as for the e2e tests.
-import fs from 'node:fs';
-import path from 'node:path';
-import {
-	CACHE_DIR,
-	E2E_RUNS_DIR,
-	buildAndPackPackage,
-	removeUserFolder,
-} from '../scripts/n8n-runtime.mjs';
+// Environment: BENCH_WAITING (1000), BENCH_RESUME_AT_ONCE (6 | all), and as bench/waiting.mjs:
+// BENCH_N8N_ENV, BENCH_N8N_NODE_OPTIONS, BENCH_OUT, BENCH_KEEP, FACILITAPAY_CACHE_DIR.
 import { activateWorkflow, importWorkflows } from '../test/e2e/lib/n8n.mjs';
-import { ownN8n } from '../test/e2e/lib/own-n8n.mjs';
+import { benchN8n, writeFigures } from './lib/bench-n8n.mjs';
 import { untilAllWaiting } from '../test/e2e/lib/wait-scale.mjs';
 import { executionStatuses, percentiles } from '../test/e2e/lib/waiting.mjs';
 
@@ -108,25 +100,14 @@ async function inTurn(items, atOnce, work) {
 }
 
 async function main() {
-	const tarball = process.env.FACILITAPAY_TARBALL ?? (await buildAndPackPackage({ reuse: true }));
-	const userFolder = path.join(E2E_RUNS_DIR, `bench-n8n-wait-${Date.now()}-${process.pid}`);
-	fs.mkdirSync(userFolder, { recursive: true });
-	const state = /** @type {any} */ ({
-		version: 'v2',
-		userFolder,
-		tarball,
-		sandboxToken: 'sandbox-token',
-		missing: [],
-	});
-	/** @type {Awaited<ReturnType<typeof ownN8n>> | null} */
-	let own = null;
+	/** @type {Awaited<ReturnType<typeof benchN8n>> | null} */
+	let bench = null;
 	try {
-		own = await ownN8n(state, {
-			version: 'v2',
-			suffix: 'n8n',
-			sandbox: { id: 'facilitapay-bench-n8n-wait', name: 'FacilitaPay Bench n8n Wait' },
-			env: process.env.BENCH_N8N_ENV ? JSON.parse(process.env.BENCH_N8N_ENV) : {},
+		bench = await benchN8n('bench-n8n-wait', {
+			id: 'facilitapay-bench-n8n-wait',
+			name: 'FacilitaPay Bench n8n Wait',
 		});
+		const own = bench.own;
 		const webhookPath = `bench-n8n-wait-${Date.now().toString(36)}`;
 		const workflow = n8nWaitWorkflow(webhookPath);
 		await importWorkflows([workflow], own.state);
@@ -209,18 +190,10 @@ async function main() {
 		say(
 			`  latency from the burst's start p50 ${figures.latencyMs?.p50} ms, p95 ${figures.latencyMs?.p95} ms, max ${figures.latencyMs?.max} ms; ${figures.within30s}/${RESUMED} within 30 s, ${notResumed} not resumed`,
 		);
-		const out = process.env.BENCH_OUT ?? path.join(CACHE_DIR, 'bench');
-		fs.mkdirSync(out, { recursive: true });
-		const file = path.join(out, `n8n-wait-${new Date().toISOString().replace(/[:.]/g, '-')}.json`);
-		fs.writeFileSync(file, JSON.stringify(figures, null, 2));
+		const file = writeFigures('n8n-wait', figures);
 		say(`  figures: ${file}`);
 	} finally {
-		await own?.stop().catch(() => undefined);
-		await own?.sb.close().catch(() => undefined);
-		if (process.env.BENCH_KEEP !== '1') {
-			if (own) removeUserFolder(own.userFolder);
-			removeUserFolder(userFolder);
-		}
+		await bench?.stop();
 	}
 }
 

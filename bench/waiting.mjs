@@ -27,16 +27,8 @@
 //                           '{"N8N_EXPRESSION_ENGINE_LAZY_ACQUIRE":"true"}': n8n 2.x then builds an
 //                           expression isolate only for a run that evaluates an expression)
 //   FACILITAPAY_TARBALL, FACILITAPAY_CACHE_DIR, FACILITAPAY_E2E_DIR: as for the e2e tests
-import fs from 'node:fs';
-import path from 'node:path';
-import {
-	CACHE_DIR,
-	E2E_RUNS_DIR,
-	buildAndPackPackage,
-	removeUserFolder,
-} from '../scripts/n8n-runtime.mjs';
 import { activateWorkflow, importWorkflows } from '../test/e2e/lib/n8n.mjs';
-import { ownN8n } from '../test/e2e/lib/own-n8n.mjs';
+import { benchN8n, writeFigures } from './lib/bench-n8n.mjs';
 import {
 	createPerson,
 	samplePerson,
@@ -63,33 +55,16 @@ const say = (line = '') => process.stdout.write(`${line}\n`);
 const progress = (/** @type {string} */ line) => process.stderr.write(`[bench:waiting] ${line}\n`);
 
 async function main() {
-	const tarball = process.env.FACILITAPAY_TARBALL ?? (await buildAndPackPackage({ reuse: true }));
-	const userFolder = path.join(E2E_RUNS_DIR, `bench-waiting-${Date.now()}-${process.pid}`);
-	fs.mkdirSync(userFolder, { recursive: true });
-	const state = /** @type {any} */ ({
-		version: 'v2',
-		userFolder,
-		tarball,
-		sandboxToken: 'sandbox-token',
-		missing: [],
-	});
-	/** @type {Awaited<ReturnType<typeof ownN8n>> | null} */
-	let own = null;
+	/** @type {Awaited<ReturnType<typeof benchN8n>> | null} */
+	let bench = null;
 	/** @type {Awaited<ReturnType<typeof startOtherReceiver>> | null} */
 	let other = null;
 	try {
-		own = await ownN8n(state, {
-			version: 'v2',
-			suffix: 'n8n',
-			sandbox: { id: 'facilitapay-bench-waiting', name: 'FacilitaPay Bench Waiting' },
-			// e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof": where n8n spends the burst.
-			env: {
-				...(process.env.BENCH_N8N_ENV ? JSON.parse(process.env.BENCH_N8N_ENV) : {}),
-				...(process.env.BENCH_N8N_NODE_OPTIONS
-					? { NODE_OPTIONS: process.env.BENCH_N8N_NODE_OPTIONS }
-					: {}),
-			},
+		bench = await benchN8n('bench-waiting', {
+			id: 'facilitapay-bench-waiting',
+			name: 'FacilitaPay Bench Waiting',
 		});
+		const own = bench.own;
 		const sb = own.sb;
 		if (WITH_TRIGGER) await publishTriggerOn(own, { events: ['*'] });
 		else {
@@ -144,19 +119,11 @@ async function main() {
 					`  ${r.paid} paid after the restart (path after a restart${WITH_TRIGGER ? ', the Trigger reads the log' : ', no Trigger'}): latency p50 ${r.latencyMs?.p50} ms, p95 ${r.latencyMs?.p95} ms, max ${r.latencyMs?.max} ms; ${r.notResumed} not resumed in ${r.deadlineSeconds} s, ${r.unpaidMoved} unpaid moved on`,
 				);
 		}
-		const out = process.env.BENCH_OUT ?? path.join(CACHE_DIR, 'bench');
-		fs.mkdirSync(out, { recursive: true });
-		const file = path.join(out, `waiting-${new Date().toISOString().replace(/[:.]/g, '-')}.json`);
-		fs.writeFileSync(file, JSON.stringify({ withTrigger: WITH_TRIGGER, ...figures }, null, 2));
+		const file = writeFigures('waiting', { withTrigger: WITH_TRIGGER, ...figures });
 		say(`  figures: ${file}`);
 	} finally {
-		await own?.stop().catch(() => undefined);
-		await own?.sb.close().catch(() => undefined);
+		await bench?.stop();
 		await other?.close();
-		if (process.env.BENCH_KEEP !== '1') {
-			if (own) removeUserFolder(own.userFolder);
-			removeUserFolder(userFolder);
-		}
 	}
 }
 
