@@ -13,8 +13,8 @@ import { CLI_TIMEOUT, describeE2e, waitFor } from './lib/state.mjs';
 import {
 	activateAndWaitForRegistration,
 	allExecutions,
+	noticeOf,
 	postAll,
-	TRIGGER,
 	triggerItems,
 	useTriggerSandbox,
 } from './lib/trigger.mjs';
@@ -24,13 +24,6 @@ const MINUTE = 60_000;
 /** How long the log is unreadable (E2E_OUTAGE_SECONDS=600: the 10 minutes of the issue). */
 const OUTAGE_MS = Number(process.env.E2E_OUTAGE_SECONDS ?? 240) * 1000;
 const sleep = (/** @type {number} */ ms) => new Promise((resolve) => setTimeout(resolve, ms));
-
-/** What a notice execution says: its error's message and description. @param {any} execution */
-function noticeOf(execution) {
-	const resultData = execution.data?.resultData ?? {};
-	const error = resultData.error ?? resultData.runData?.[TRIGGER]?.[0]?.error ?? {};
-	return { message: String(error.message ?? ''), description: String(error.description ?? '') };
-}
 
 describeE2e('FacilitaPay Trigger in a real n8n 2.x: deaf is never silent', () => {
 	const account = useTriggerSandbox({

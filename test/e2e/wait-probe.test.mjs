@@ -20,6 +20,7 @@ import { INSTALL_TIMEOUT, describeE2e, sharedState, uniqueId, waitFor } from './
 import { createWorkflowViaApi, activateWorkflow } from './lib/n8n.mjs';
 import { nodeOutput } from '../../scripts/n8n-runtime.mjs';
 import { OUTPUTS, waitingExecution } from './lib/wait-restart.mjs';
+import { endedExecution } from './lib/waiting.mjs';
 
 void ACCOUNT_IDS;
 
@@ -146,19 +147,12 @@ for (const version of /** @type {const} */ (['v2', 'v1'])) {
 				return { workflow, pix, executionId: String(waiting.id), resumeUrl };
 			}
 
-			async function finished(executionId, timeoutMs = 60_000) {
-				await waitFor(
-					async () => {
-						const e = await getExecution(own.server, executionId);
-						return e.finished || e.status === 'success' || e.status === 'error' ? e : null;
-					},
-					{ what: `execution ${executionId} to finish`, timeoutMs, intervalMs: 250 },
+			const finished = (executionId, timeoutMs = 60_000) =>
+				endedExecution(
+					{ n8nUrl: own.server.url, apiKey: own.server.apiKey },
+					executionId,
+					timeoutMs,
 				);
-				// n8n 1.x saves an ended execution's status and its data in two updates: read it again
-				// once the data is written too.
-				await new Promise((resolve) => setTimeout(resolve, 1000));
-				return await getExecution(own.server, executionId);
-			}
 
 			const ran = (execution) =>
 				OUTPUTS.filter((name) => execution.data.resultData.runData[name] !== undefined);

@@ -113,6 +113,13 @@ export function useOwnTriggerN8n(options, { timeout, beforeStop }) {
  */
 export const isNotice = (execution) => execution.status === 'error' && execution.mode === 'trigger';
 
+/** What a notice execution says: its error's message and description. @param {any} execution */
+export function noticeOf(execution) {
+	const resultData = execution.data?.resultData ?? {};
+	const error = resultData.error ?? resultData.runData?.[TRIGGER]?.[0]?.error ?? {};
+	return { message: String(error.message ?? ''), description: String(error.description ?? '') };
+}
+
 /**
  * The workflow's finished executions that events started (not the trigger's notices), oldest
  * first, once there are at least `count` of them.

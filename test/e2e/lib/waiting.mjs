@@ -288,6 +288,17 @@ export async function untilWaiting(server, executionId, timeoutMs = 60_000) {
  * @param {number} [timeoutMs]
  */
 export async function untilEnded(server, executionId, timeoutMs = 60_000) {
+	return outcomeOf(await endedExecution(server, executionId, timeoutMs));
+}
+
+/**
+ * The execution once it ended, read in full. n8n 1.x saves an ended execution's status and its
+ * data in two updates (not one transaction): a read between them shows the new status with the
+ * data of the wait, so it is read again 1 s after its status ended.
+ * @param {{n8nUrl: string, apiKey: string}} server @param {string} executionId
+ * @param {number} [timeoutMs]
+ */
+export async function endedExecution(server, executionId, timeoutMs = 60_000) {
 	await waitFor(
 		async () => {
 			const found = await getExecution(server, executionId);
@@ -295,11 +306,8 @@ export async function untilEnded(server, executionId, timeoutMs = 60_000) {
 		},
 		{ what: `execution ${executionId} to end`, timeoutMs, intervalMs: 200 },
 	);
-	// n8n 1.x saves an ended execution's status and its data in two updates (not one transaction):
-	// a read between them shows the new status with the data of the wait. Read it again.
 	await new Promise((resolve) => setTimeout(resolve, 1000));
-	const execution = await getExecution(server, executionId);
-	return outcomeOf(execution);
+	return await getExecution(server, executionId);
 }
 
 /** The listed notification records of the sandbox with their wall-clock listing time. @param {string} sandboxUrl */

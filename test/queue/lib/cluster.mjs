@@ -154,13 +154,6 @@ export async function publishedAndRegistered(sandbox, what, workflow) {
 	return published;
 }
 
-/**
- * Whether an execution is one of the FacilitaPay Trigger's notices (a failed execution it saves to
- * tell the user the workflow hears nothing: docs/trigger.md), not one an event started.
- * @param {any} execution
- */
-export const isNotice = (execution) => execution.status === 'error' && execution.mode === 'trigger';
-
 /** Which workflow an execution read one by one belongs to (so it is read once). */
 const workflowOfExecution = new Map();
 
