@@ -36,14 +36,8 @@ import {
 	sandboxControl,
 } from '../test/e2e/lib/sandbox.mjs';
 import { publishTriggerOn } from '../test/e2e/lib/trigger.mjs';
-import { idleReads, rssMb, runWaitingScale } from '../test/e2e/lib/wait-scale.mjs';
-import {
-	executionStatuses,
-	listedRecords,
-	percentiles,
-	startOtherReceiver,
-	waitWorkflow,
-} from '../test/e2e/lib/waiting.mjs';
+import { idleReads, payInOneCall, rssMb, runWaitingScale } from '../test/e2e/lib/wait-scale.mjs';
+import { startOtherReceiver, waitWorkflow } from '../test/e2e/lib/waiting.mjs';
 
 const COUNT = Number(process.env.BENCH_WAITING ?? 1000);
 const PAID = Math.round(COUNT * 0.3);
@@ -116,7 +110,7 @@ async function main() {
 			);
 			if (r.latencyMs || r.notResumed)
 				say(
-					`  ${r.paid} paid after the restart (path after a restart${WITH_TRIGGER ? ', the Trigger reads the log' : ', no Trigger'}): latency p50 ${r.latencyMs?.p50} ms, p95 ${r.latencyMs?.p95} ms, max ${r.latencyMs?.max} ms; ${r.notResumed} not resumed in ${r.deadlineSeconds} s, ${r.unpaidMoved} unpaid moved on`,
+					`  ${r.paid} paid after the restart (path after a restart${WITH_TRIGGER ? ', the Trigger reads the log' : ', no Trigger'}): latency p50 ${r.latencyMs?.p50} ms, p95 ${r.latencyMs?.p95} ms, max ${r.latencyMs?.max} ms; ${r.notResumed} not resumed in ${r.deadlineSeconds} s, ${r.wrongBranch} on a wrong branch, ${r.unpaidMoved} unpaid moved on`,
 				);
 		}
 		const file = writeFigures('waiting', { withTrigger: WITH_TRIGGER, ...figures });
@@ -140,54 +134,29 @@ async function afterRestart(own, sb, workflow, waiting) {
 	await new Promise((resolve) => setTimeout(resolve, 15_000));
 	const rss = rssMb(own.pid());
 	const idle = await idleReads(sb.sandboxUrl, 30);
-	const server = { n8nUrl: own.server.url, apiKey: own.server.apiKey };
 	const toPay = WITH_TRIGGER ? waiting.slice(0, RESTART_PAID) : [];
 	const deadlineSeconds = 180;
-	/** @type {Map<string, any>} */
-	let statuses = new Map();
-	if (toPay.length > 0) {
-		const paidAt = Date.now();
-		await sandboxControl(
-			'POST',
-			'/transactions/decide_many',
-			{ ids: toPay.map((s) => s.transactionId), outcome: 'paid' },
-			sb.state,
-		);
-		while (Date.now() - paidAt < deadlineSeconds * 1000) {
-			const ended = await executionStatuses(server, workflow.id, { status: 'success' });
-			if (toPay.every((s) => ended.has(s.executionId))) break;
-			await new Promise((resolve) => setTimeout(resolve, 2000));
-		}
-		statuses = await executionStatuses(server, workflow.id);
-	}
-	/** @type {Map<string, number>} */
-	const listed = new Map();
-	for (const rec of await listedRecords(sb.sandboxUrl))
-		if (rec.notification?.type === 'identified')
-			listed.set(rec.notification.transaction_id, rec.listed_at_ms);
-	const latencies = [];
-	let notResumed = 0;
-	for (const one of toPay) {
-		const status = statuses.get(one.executionId);
-		if (status?.status !== 'success' || !status.stoppedAt) notResumed++;
-		else latencies.push(Date.parse(status.stoppedAt) - (listed.get(one.transactionId) ?? 0));
-	}
-	const paidIds = new Set(toPay.map((s) => s.executionId));
-	const unpaidMoved =
-		toPay.length === 0
-			? 0
-			: waiting.filter(
-					(s) => !paidIds.has(s.executionId) && statuses.get(s.executionId)?.status !== 'waiting',
-				).length;
+	const burst =
+		toPay.length > 0
+			? await payInOneCall(
+					{
+						server: { n8nUrl: own.server.url, apiKey: own.server.apiKey },
+						sandboxUrl: sb.sandboxUrl,
+						workflow,
+						control: (method, route, body) => sandboxControl(method, route, body, sb.state),
+					},
+					waiting,
+					toPay,
+					deadlineSeconds * 1000,
+				)
+			: undefined;
 	return {
 		waiting: waiting.length,
 		rssMb: rss,
 		idle,
 		paid: toPay.length,
-		latencyMs: percentiles(latencies),
-		notResumed,
-		unpaidMoved,
 		deadlineSeconds,
+		...burst,
 	};
 }
 

@@ -229,27 +229,41 @@ export async function runWaitingScale(o) {
 	);
 
 	// The burst: `paid` charges paid in one go.
-	const toPay = started.slice(0, o.paid);
+	figures.burst = await payInOneCall(o, started, started.slice(0, o.paid), 120_000);
+	log(`burst of ${o.paid}: ${JSON.stringify(figures.burst)}`);
+	figures.rssAfterMb = rssMb(o.server.pid);
+	return { figures, started };
+}
+
+/**
+ * Pays `toPay` (of the `waiting` executions) in one call to the sandbox and measures how they
+ * resumed: latency from FacilitaPay listing each payment to the execution's end (p50/p95/max), how
+ * many did not end within `deadlineMs`, ended on another branch than Paid or more than once (the
+ * first 60 read in full), and how many of the unpaid ones moved on.
+ * @param {{server: {n8nUrl: string, apiKey: string}, sandboxUrl: string, workflow: {id: string},
+ *   control: (method: string, route: string, body?: unknown) => Promise<any>}} o
+ * @param {Array<{executionId: string, transactionId: string}>} waiting
+ * @param {Array<{executionId: string, transactionId: string}>} toPay
+ * @param {number} deadlineMs
+ */
+export async function payInOneCall(o, waiting, toPay, deadlineMs) {
 	const burstAt = Date.now();
 	await o.control('POST', '/transactions/decide_many', {
 		ids: toPay.map((s) => s.transactionId),
 		outcome: 'paid',
 	});
 	const paidIds = new Set(toPay.map((s) => s.executionId));
-	const deadline = Date.now() + 120_000;
-	/** @type {Map<string, any>} */
-	let statuses = new Map();
+	const deadline = Date.now() + deadlineMs;
 	// Polls the ended ones only (a short list while n8n's database is busy with the burst).
 	for (;;) {
 		const ended = await executionStatuses(o.server, o.workflow.id, { status: 'success' });
 		if (toPay.every((s) => ended.has(s.executionId)) || Date.now() > deadline) break;
 		await sleep(2000);
 	}
-	statuses = await executionStatuses(o.server, o.workflow.id);
-	const records = await listedRecords(o.sandboxUrl);
+	const statuses = await executionStatuses(o.server, o.workflow.id);
 	/** @type {Map<string, number>} */
 	const listed = new Map();
-	for (const rec of records)
+	for (const rec of await listedRecords(o.sandboxUrl))
 		if (rec.notification?.type === 'identified')
 			listed.set(rec.notification.transaction_id, rec.listed_at_ms);
 	const latencies = [];
@@ -272,10 +286,10 @@ export async function runWaitingScale(o) {
 		if (outcome.branches.join() !== 'Paid' || outcome.branchRuns.Paid !== 1)
 			wrong.push(one.executionId);
 	}
-	const unpaidMoved = started.filter(
+	const unpaidMoved = waiting.filter(
 		(s) => !paidIds.has(s.executionId) && statuses.get(s.executionId)?.status !== 'waiting',
 	).length;
-	figures.burst = {
+	return {
 		latencyMs: percentiles(latencies),
 		within30s: latencies.filter((ms) => ms <= 30_000).length,
 		notResumed: notResumed.length,
@@ -284,7 +298,4 @@ export async function runWaitingScale(o) {
 		unpaidMoved,
 		executions: statuses.size,
 	};
-	log(`burst of ${o.paid}: ${JSON.stringify(figures.burst)}`);
-	figures.rssAfterMb = rssMb(o.server.pid);
-	return { figures, started };
 }
