@@ -53,16 +53,24 @@ export function updateQueueState(changes) {
  */
 export async function api(method, route, body) {
 	const state = queueState();
-	const response = await fetch(`${state.main.url}/api/v1${route}`, {
-		method,
-		headers: {
-			'X-N8N-API-KEY': state.apiKey,
-			accept: 'application/json',
-			...(body === undefined ? {} : { 'content-type': 'application/json' }),
-		},
-		body: body === undefined ? undefined : JSON.stringify(body),
-	});
-	const text = await response.text();
+	let response;
+	let text = '';
+	// n8n answers 503 "Database is not ready!" before it routes the request (its database saturated
+	// on a busy machine): nothing was done, so it is asked again, for up to three minutes.
+	for (let attempt = 1; ; attempt++) {
+		response = await fetch(`${state.main.url}/api/v1${route}`, {
+			method,
+			headers: {
+				'X-N8N-API-KEY': state.apiKey,
+				accept: 'application/json',
+				...(body === undefined ? {} : { 'content-type': 'application/json' }),
+			},
+			body: body === undefined ? undefined : JSON.stringify(body),
+		});
+		text = await response.text();
+		if (response.status !== 503 || !text.includes('Database is not ready') || attempt >= 90) break;
+		await new Promise((resolve) => setTimeout(resolve, 2000));
+	}
 	if (!response.ok)
 		throw new Error(`${method} /api/v1${route}: HTTP ${response.status} ${text.slice(0, 400)}`);
 	return text ? JSON.parse(text) : null;
