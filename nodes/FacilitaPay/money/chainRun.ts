@@ -4,9 +4,8 @@ import type { IExecuteFunctions } from 'n8n-workflow';
 import type { Chain, ChainList, CustomData } from './chain';
 import { CHAIN_DATA_KEY, chainText, customDataOf, parseChain, runToken, safe } from './chain';
 import { metaOf } from './identity';
-import type { ListWindow } from './lookups';
 import { placeOfKey } from './lookups';
-import type { MoneyItem } from './types';
+import type { ListWindow, MoneyItem } from './types';
 
 /** A chain value the previous version of the node wrote (`origin|k|runs`, untagged). */
 const OLD_CHAIN = /^[A-Za-z0-9_-]{1,64}\|[kd]?\|[A-Za-z0-9_,*-]*$/;

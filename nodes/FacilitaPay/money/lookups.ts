@@ -27,7 +27,7 @@ import type { IDataObject } from 'n8n-workflow';
 import type { ApiRequest } from '../transport';
 import { serviceNow } from '../transport';
 import { IDENTITY_FIELD } from './identity';
-import type { FindSentResult, RecordPlace } from './types';
+import type { FindSentResult, ListWindow, RecordPlace } from './types';
 import { isVoid } from './types';
 import type { ListCache } from './listCache';
 import { sentMemory } from './sentMemory';
@@ -126,16 +126,6 @@ type ListIndex =
 /** The identity a record carries in its `meta`, when it carries one. */
 export function refOf(record: IDataObject): string | undefined {
 	return isObject(record.meta) ? textOf(record.meta[IDENTITY_FIELD]) : undefined;
-}
-
-/**
- * Where in a list to look: from its start, after a record (`after`: not the chain's), or from the
- * chain's own first record there (`first`, read by its ID, then what follows it).
- */
-export interface ListWindow {
-	place: Extract<RecordPlace, { by: 'meta' }>;
-	after?: string;
-	first?: string;
 }
 
 /**

@@ -1,7 +1,6 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import type { ApiRequest } from '../transport';
-import type { ListWindow } from './lookups';
 
 /* The shapes the money rule speaks in: what an item asks, where its record is, what was found. */
 
@@ -40,6 +39,16 @@ export type RecordPlace =
 	  }
 	/** Nowhere: `why` says what to check instead. */
 	| { by: 'none'; why: string };
+
+/**
+ * Where in a list to look: from its start, after a record (`after`: not the chain's), or from the
+ * chain's own first record there (`first`, read by its ID, then what follows it).
+ */
+export interface ListWindow {
+	place: Extract<RecordPlace, { by: 'meta' }>;
+	after?: string;
+	first?: string;
+}
 
 export type FindSent = (
 	place: RecordPlace,
