@@ -1,5 +1,5 @@
 import { startSandbox, startReceiver, createPerson, dynamicPix } from './helpers.mjs';
-import { defaultDelivery, RECORD_URL_FORMS, writtenUrl } from '../../sandbox/webhooks.mjs';
+import { defaultDelivery, RECORD_URL_FORMS, writtenUrl } from '../../sandbox/webhookSettings.mjs';
 
 let t;
 let rx;
