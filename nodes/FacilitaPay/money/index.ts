@@ -2,7 +2,8 @@
  * The money rule, one folder (docs/money.md): a request that creates or moves money is sent at
  * most once, whoever runs the node again. The router calls it once per item; the transport only
  * speaks HTTP.
- * - `rule.ts`: the rule (`MoneyRun`): one exact identity per payment, settled by FacilitaPay's record;
+ * - `rule.ts`: the rule (`MoneyRun`): one exact identity per payment, settled by FacilitaPay's record
+ *   (`ruleRecord.ts`), else by n8n's store (`ruleStore.ts`);
  * - `chain.ts`: the origin kept in the execution's custom data (recognised by its tag);
  * - `lookups.ts`, `reads.ts`, `records.ts`, `transactions.ts`, `subscriptions.ts`: finding the
  *   record at FacilitaPay (each money operation declares where, with the places below);

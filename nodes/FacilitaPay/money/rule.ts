@@ -14,22 +14,19 @@ import {
 	recordText,
 } from './identity';
 import { Ledger } from './ledger';
-import type { FindSent, FindSentResult, Judge, MoneyDecision, MoneyItem, Recount } from './types';
+import { settleByRecord } from './ruleRecord';
+import { RuleStore } from './ruleStore';
+import type { FindSent, Judge, MoneyDecision, MoneyItem, Recount } from './types';
 import { findable, holderOf, isVoid } from './types';
 import {
 	alreadyDone,
 	keyReusedError,
-	lowerFirst,
-	notYetSettled,
-	otherPayment,
 	paidTwiceError,
 	recordFrom,
 	refusesMeta,
 	sameKeyInRun,
 	unknownError,
-	voidedNote,
 } from './words';
-import { SETTLE_WINDOW_MS } from './settle';
 import { memoryScope } from './scope';
 import type { SentMemory } from './sentMemory';
 import { recordIdOf, sentMemory } from './sentMemory';
@@ -41,9 +38,10 @@ import { recordIdOf, sentMemory } from './sentMemory';
  *   bound to it by a fingerprint), else the origin, scoped: this n8n instance, the workflow, the
  *   origin execution (kept in custom data, recognised by its tag), the node, `$runIndex`, the item.
  * - It travels in `meta`; a retry looks it up in the lists the chain sent to, from the point each
- *   was recorded with. Found → not sent. Not found → sent only on evidence (chainRun.ts).
- * - One identity at a time in this process (sentMemory's in-flight wait); n8n's store (ledger)
- *   for requests no record can be found for, and a key's attempts and fingerprints.
+ *   was recorded with. Found → not sent. Not found → sent only on evidence (chainRun.ts,
+ *   ruleRecord.ts).
+ * - One identity at a time in this process (sentMemory's in-flight wait); n8n's store (ledger,
+ *   ruleStore.ts) for requests no record can be found for, and a key's attempts and fingerprints.
  */
 
 export { IDENTITY_FIELD };
@@ -60,12 +58,10 @@ export class MoneyRun {
 	private readonly prints = new Map<number, string>();
 	private readonly items = new Map<number, MoneyItem>();
 	private readonly firstOfRef = new Map<string, number>();
-	private readonly writes: Array<Promise<void>> = [];
-	private readonly removals: string[] = [];
 	/** Items whose every record under their identity FacilitaPay shows canceled or failed. */
 	private readonly voided = new Map<number, IDataObject[]>();
-	/** Keyed items FacilitaPay's list could not settle: why (n8n's store decides at attempt()). */
-	private readonly unproven = new Map<number, string>();
+	/** n8n's store as this run uses it (ruleStore.ts). */
+	private readonly store: RuleStore;
 	/** Re-reads a key's records after its payment was answered (overlapping workers). */
 	private recount?: Recount;
 	/** Reads again the statuses of records known only from a list read earlier. */
@@ -80,15 +76,13 @@ export class MoneyRun {
 	 * so a credential edited from Sandbox to Production is another account.
 	 */
 	private scope = '';
-	/** The account alone: n8n's store is shared by every process (and credential) reaching it. */
-	private accountName = '';
 	private account: Promise<string>;
 	/** The credential's ID: this process's memory is kept per credential and account. */
 	private readonly credentialId: string;
 
 	private constructor(
 		private readonly ctx: IExecuteFunctions,
-		private readonly ledger: Ledger | undefined,
+		ledger: Ledger | undefined,
 		private readonly findSent: FindSent | undefined,
 		private readonly memory: SentMemory,
 		private readonly runIndex: number,
@@ -96,6 +90,7 @@ export class MoneyRun {
 		const node = ctx.getNode();
 		this.credentialId = node.credentials?.[CREDENTIAL_TYPE]?.id ?? CREDENTIAL_TYPE;
 		this.account = Promise.resolve('');
+		this.store = new RuleStore(ctx, ledger);
 	}
 
 	static begin(
@@ -187,11 +182,6 @@ export class MoneyRun {
 		return `${this.scope}\u0000${ref}`;
 	}
 
-	/** A key of n8n's store (`A:`, `D:`, `K:`, `F:`), for the account the run speaks for. */
-	private stored(kind: 'A' | 'D' | 'K' | 'F', ref: string, print?: string): string {
-		return `${kind}:${ref}${print === undefined ? '' : `:${print}`}@${this.accountName}`;
-	}
-
 	/** Whether this item's request may be sent, or what it already got. */
 	async before(item: MoneyItem): Promise<MoneyDecision> {
 		const ref = this.refOf(item);
@@ -212,8 +202,8 @@ export class MoneyRun {
 				);
 			return { kind: 'notSent', json: sameKeyInRun(item, first) };
 		}
-		this.accountName = await this.account;
-		this.scope = memoryScope(this.credentialId, this.accountName);
+		this.store.account = await this.account;
+		this.scope = memoryScope(this.credentialId, this.store.account);
 		const key = this.memoryKey(ref);
 		// One identity at a time in this process: a second run waits for the first one's outcome.
 		while (this.memory.get(key)?.state === 'sending') await this.memory.whenSettled(key);
@@ -255,7 +245,23 @@ export class MoneyRun {
 		let decided = false;
 		try {
 			if (!refused && (item.idempotencyKey !== undefined || this.chain.earlier || earlierUnknown)) {
-				let decision = await this.settle(item, ref, earlierUnknown, unknownAt, answered);
+				let decision = await settleByRecord(
+					{
+						ctx: this.ctx,
+						chain: this.chain,
+						findSent: this.findSent,
+						store: this.store,
+						voided: this.voided,
+					},
+					{
+						item,
+						ref,
+						print: this.prints.get(item.itemIndex),
+						earlierUnknown,
+						unknownAt,
+						answered,
+					},
+				);
 				if (!decision && answered && !this.voided.has(item.itemIndex))
 					decision = {
 						kind: 'alreadyDone',
@@ -276,8 +282,8 @@ export class MoneyRun {
 					return decision;
 				}
 			}
-			if (this.ledger && (!findable(item) || item.idempotencyKey !== undefined)) {
-				const decision = await this.attempt(item, ref);
+			if (this.store.ledger && (!findable(item) || item.idempotencyKey !== undefined)) {
+				const decision = await this.store.attempt(item, ref, this.prints.get(item.itemIndex));
 				if (decision) {
 					this.memory.set(key, { state: 'done' });
 					decided = true;
@@ -301,192 +307,6 @@ export class MoneyRun {
 		return { kind: 'send' };
 	}
 
-	/** An identity that may have been sent before: FacilitaPay's record decides. */
-	private async settle(
-		item: MoneyItem,
-		ref: string,
-		earlierUnknown: boolean,
-		unknownAt?: number,
-		answered?: { recordId?: string },
-	): Promise<MoneyDecision | undefined> {
-		const windows = this.chain.windowsFor(item);
-		let result: FindSentResult;
-		if (windows !== undefined && windows.length === 0)
-			// The chain sent to no list: nothing of it can be anywhere.
-			result = { notFound: true };
-		else if (!this.findSent) result = { cannotTell: 'no lookup at FacilitaPay is available' };
-		else {
-			try {
-				result = await this.findSent(
-					item.place ?? { by: 'none', why: 'nothing declares where its record is' },
-					ref,
-					windows,
-				);
-			} catch (error) {
-				result = {
-					cannotTell: `looking it up at FacilitaPay failed (${(error as Error).message})`,
-				};
-			}
-		}
-		if ('found' in result) {
-			const unique = new Map<string, IDataObject>();
-			for (const record of result.all ?? [result.found]) unique.set(String(record.id), record);
-			const records = [...unique.values()];
-			// A payment FacilitaPay shows canceled or failed moved no money: it no longer counts.
-			const voided = records.filter(isVoid);
-			const live = records.filter((record) => !isVoid(record));
-			if (live.length > 1) throw paidTwiceError(this.ctx.getNode(), item, ref, live, voided);
-			if (live.length === 1) {
-				const found = live[0];
-				const print = this.prints.get(item.itemIndex);
-				const held = metaOf(found).fp;
-				if (print !== undefined && held !== undefined && held !== print)
-					throw keyReusedError(this.ctx.getNode(), item, recordText(found));
-				return {
-					kind: 'alreadyDone',
-					json: alreadyDone(
-						`Not sent: FacilitaPay already holds this payment under ${IDENTITY_FIELD} "${ref}"; this is its record.${voidedNote(voided)}`,
-						ref,
-						found,
-					),
-				};
-			}
-			// Every payment under it was canceled or failed: the identity is free; FacilitaPay
-			// showed it kept meta (these records carry it).
-			this.voided.set(item.itemIndex, voided);
-			result = { notFound: true, metaShown: true, readAt: result.readAt };
-		}
-		if ('notFound' in result) {
-			// "Not found" is "not sent" by construction (nothing of the chain can be there), or when
-			// FacilitaPay keeps meta (no answer showed it dropped; records read since the chain's
-			// point carry identities, or every run of the chain ended) and the payment had no try of
-			// unknown outcome. A try of unknown outcome (a 504, a timeout) may still be written: "not
-			// found" proves "not sent" only once FacilitaPay's clock shows the settle window passed
-			// since that try; a record written after it proves nothing (FacilitaPay writes requests
-			// side by side: a later one can be written first).
-			const suspect = earlierUnknown
-				? { atMs: unknownAt ?? this.chain.unknownFor(item)?.atMs }
-				: answered
-					? undefined
-					: this.chain.unknownFor(item);
-			const chainClear = item.idempotencyKey === undefined && this.chain.clear;
-			const metaKept =
-				result.metaShown === undefined ||
-				(!this.chain.metaDropped && (result.metaShown || chainClear));
-			if (suspect !== undefined && result.metaShown !== undefined) {
-				const settled =
-					suspect.atMs !== undefined &&
-					result.readAt !== undefined &&
-					result.readAt >= suspect.atMs + SETTLE_WINDOW_MS;
-				if (metaKept && result.metaShown && settled) return undefined;
-				throw unknownError(
-					this.ctx.getNode(),
-					item,
-					notYetSettled(ref, suspect.atMs, result.readAt, metaKept && result.metaShown),
-				);
-			}
-			if (metaKept) return undefined;
-			const why = `FacilitaPay shows no record under ${IDENTITY_FIELD} "${ref}", but nothing read since the payment's first try shows FacilitaPay keeping meta, so "not found" does not prove "not sent"`;
-			if (item.idempotencyKey !== undefined && this.ledger && findable(item)) {
-				// A key: n8n's store decides when its attempt is recorded (one call, see attempt()).
-				this.unproven.set(item.itemIndex, why);
-				return undefined;
-			}
-			return await this.byLedger(item, ref, why);
-		}
-		if (!findable(item) && !earlierUnknown)
-			return await this.byLedger(item, ref, result.cannotTell);
-		// FacilitaPay cannot be read now, but answered this process for this key: done.
-		if (answered) return undefined;
-		throw unknownError(
-			this.ctx.getNode(),
-			item,
-			`it may have been sent before and ${lowerFirst(result.cannotTell)}`,
-		);
-	}
-
-	/**
-	 * Records in n8n's store that this identity is being attempted (and a key's fingerprint); a key
-	 * this node sent before with other decisive parameters (another subject, amount, account) is
-	 * refused here, before anything leaves. One store call for the items of a moment together.
-	 */
-	private async attempt(item: MoneyItem, ref: string): Promise<undefined> {
-		const print = this.prints.get(item.itemIndex);
-		const keys =
-			print === undefined
-				? [this.stored('A', ref)]
-				: [this.stored('K', ref), this.stored('F', ref, print)];
-		const unproven = this.unproven.get(item.itemIndex);
-		let seen: Set<string>;
-		try {
-			seen = await this.ledger!.record(keys);
-		} catch {
-			if (unproven !== undefined)
-				throw unknownError(this.ctx.getNode(), item, `it may have been sent before: ${unproven}`);
-			// n8n's database: when it fails, FacilitaPay's record still settles what it can.
-			return undefined;
-		}
-		if (print !== undefined && seen.has(keys[0]) && !seen.has(keys[1])) {
-			this.removals.push(...keys.filter((key) => !seen.has(key)));
-			throw keyReusedError(this.ctx.getNode(), item, otherPayment(item));
-		}
-		// A key FacilitaPay's list cannot settle, attempted before by this node (or another
-		// execution is sending it right now): its outcome is unknown here.
-		if (unproven === undefined || !seen.has(keys[0])) return undefined;
-		throw unknownError(
-			this.ctx.getNode(),
-			item,
-			`it was sent before (or another execution is sending it right now) without a known outcome: ${unproven}`,
-		);
-	}
-
-	/**
-	 * Where FacilitaPay's record cannot settle it: n8n's store says whether this identity was
-	 * attempted. When it has nothing, a key's first use and a request no record can be found for
-	 * are sent; a payment of a node run the chain already started is not.
-	 */
-	private async byLedger(
-		item: MoneyItem,
-		ref: string,
-		why: string,
-	): Promise<MoneyDecision | undefined> {
-		if (!this.ledger) {
-			// n8n before 1.64 has no store: a key nothing shows as used is taken as new.
-			if (item.idempotencyKey !== undefined && !this.chain.earlier) return undefined;
-			throw unknownError(this.ctx.getNode(), item, `it may have been sent before: ${why}`);
-		}
-		const print = this.prints.get(item.itemIndex);
-		const tried = this.stored(print === undefined ? 'A' : 'K', ref);
-		const bound = print === undefined ? [] : [this.stored('F', ref, print)];
-		const done = this.stored('D', ref);
-		let seen: Set<string>;
-		try {
-			seen = await this.ledger.peek([tried, done, ...bound]);
-		} catch {
-			throw unknownError(this.ctx.getNode(), item, `it may have been sent before: ${why}`);
-		}
-		if (print !== undefined && seen.has(tried) && !seen.has(bound[0]))
-			throw keyReusedError(this.ctx.getNode(), item, otherPayment(item));
-		if (seen.has(done))
-			return {
-				kind: 'alreadyDone',
-				json: alreadyDone(
-					`Not sent: this node recorded it as processed by FacilitaPay (${ref}). ${why}.`,
-					ref,
-				),
-			};
-		if (
-			seen.has(tried) ||
-			(this.chain.earlier && item.idempotencyKey === undefined && findable(item))
-		)
-			throw unknownError(
-				this.ctx.getNode(),
-				item,
-				`it was sent before (or another execution is sending it right now) without a known outcome: ${why}`,
-			);
-		return undefined;
-	}
-
 	/** The request was answered: remembered here (and in n8n's store where no record can be found). */
 	sent(item: MoneyItem, answer: unknown): void {
 		const ref = this.refOf(item);
@@ -504,9 +324,7 @@ export class MoneyRun {
 			this.chain.answered(ref, answer);
 			this.chain.opened(item, recordId, false);
 		}
-		// `D:` only where no record can be found: a key's payment is found at FacilitaPay.
-		if (this.ledger && !findable(item))
-			this.writes.push(this.ignoreStoreFailure(this.ledger.record([this.stored('D', ref)])));
+		this.store.sent(item, ref);
 	}
 
 	/**
@@ -547,7 +365,7 @@ export class MoneyRun {
 		const facts = factsOf(error);
 		if (facts?.outcome === 'unknown') {
 			// When it failed, by FacilitaPay's clock (its answers' Date; this process's when none came).
-			const at = serviceNow(this.accountName) ?? Date.now();
+			const at = serviceNow(this.store.account) ?? Date.now();
 			this.memory.set(this.memoryKey(ref), { state: 'unknown', at });
 			this.chain.unknownOutcome(item, at);
 			this.chain.opened(item, undefined, false);
@@ -555,13 +373,7 @@ export class MoneyRun {
 		}
 		this.memory.set(this.memoryKey(ref), { state: 'refused' });
 		this.chain.opened(item, undefined, true);
-		const print = this.prints.get(item.itemIndex);
-		// A clear failure frees the identity (and a key for other parameters: nothing was paid).
-		this.removals.push(
-			...(print === undefined
-				? [this.stored('A', ref)]
-				: [this.stored('K', ref), this.stored('F', ref, print)]),
-		);
+		this.store.freed(ref, this.prints.get(item.itemIndex));
 		if (facts && refusesMeta(error))
 			setFacts(error as FacilitaPayError, {
 				...facts,
@@ -572,17 +384,6 @@ export class MoneyRun {
 	/** Writes what n8n's store still has to know; the run's answer waits for it. */
 	async finish(): Promise<void> {
 		this.chain.finish();
-		await Promise.all(this.writes.splice(0));
-		if (this.ledger && this.removals.length > 0)
-			await this.ignoreStoreFailure(this.ledger.remove(this.removals.splice(0)));
-	}
-
-	/** A store that cannot be written does not stop a payment the user asked for. */
-	private async ignoreStoreFailure(write: Promise<unknown>): Promise<void> {
-		try {
-			await write;
-		} catch {
-			// n8n's database: when it fails, FacilitaPay's record still settles what it can.
-		}
+		await this.store.finish();
 	}
 }
