@@ -29,35 +29,24 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 
+import { CACHE_DIR, buildAndPackPackage } from '../scripts/n8n-runtime.mjs';
+import { activateWorkflow, createWorkflowViaApi, samplePerson } from '../test/e2e/lib/n8n-e2e.mjs';
 import {
-	CACHE_DIR,
-	E2E_RUNS_DIR,
-	buildAndPackPackage,
-	createApiKey,
-	freePort,
-	importIntoN8n,
-	installPackageInto,
-	publicApi,
-	removeUserFolder,
-	sandboxCredentials,
-	setupOwner,
-	startN8n,
-} from '../scripts/n8n-runtime.mjs';
-import { createSandbox } from '../sandbox/server.mjs';
-import {
-	activateWorkflow,
-	createWorkflowViaApi,
-	samplePerson,
-	triggerNode,
-	webhookNode,
-} from '../test/e2e/lib/n8n-e2e.mjs';
+	account,
+	countExecutions,
+	countInLog,
+	perTransaction,
+	startEnvironment,
+	triggerWorkflow,
+	waitUntil,
+	webhookNodeWorkflow,
+} from './trigger/n8n.mjs';
 
 const EVENTS = Number(process.env.BENCH_EVENTS ?? 300);
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 10);
 const BURST = Number(process.env.BENCH_BURST ?? 300);
 const RATE = Number(process.env.BENCH_RATE ?? 20);
 const ONLY = new Set((process.env.BENCH_ONLY ?? 'burst').split(',').map((s) => s.trim()));
-const TOKEN = 'sandbox-token';
 const say = (line = '') => process.stdout.write(`${line}\n`);
 const progress = (line) => process.stderr.write(`[bench:trigger] ${line}\n`);
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -71,131 +60,6 @@ function percentiles(list) {
 	const sorted = [...list].sort((a, b) => a - b);
 	const at = (q) => sorted[Math.min(sorted.length - 1, Math.ceil(q * sorted.length) - 1)];
 	return { p50: Math.round(at(0.5)), p95: Math.round(at(0.95)), max: Math.round(sorted.at(-1)) };
-}
-
-/** A sandbox of its own (one FacilitaPay account), with credentials in n8n. */
-async function account(n8n, name) {
-	const sandbox = await createSandbox({ port: 0, host: '127.0.0.1', token: TOKEN });
-	await sandbox.listen();
-	const url = String(sandbox.url).replace(/\/$/, '');
-	const creds = sandboxCredentials({
-		baseUrl: `${url}/api/v1`,
-		token: TOKEN,
-		id: `bench-${name}`,
-		name: `Bench ${name}`,
-	});
-	await importIntoN8n('credentials', [creds], { version: 'v2', userFolder: n8n.userFolder });
-	const call = async (method, route, body, api = false) => {
-		const response = await fetch(`${url}${api ? '/api/v1' : '/_sandbox'}${route}`, {
-			method,
-			headers: {
-				'content-type': 'application/json',
-				...(api ? { authorization: `Bearer ${TOKEN}` } : {}),
-			},
-			body: body === undefined ? undefined : JSON.stringify(body),
-		});
-		return (await response.json()).data;
-	};
-	return { sandbox, url, credentials: { id: creds.id, name: creds.name }, call };
-}
-
-/** The FacilitaPay Trigger (Identified only) on an account's credentials. */
-function triggerWorkflow(name, credentials, options) {
-	const id = `bench-${name}-${Date.now()}`;
-	return {
-		name: `bench ${name}`,
-		settings: { executionOrder: 'v1' },
-		nodes: [
-			triggerNode({
-				webhookId: `wh-${id}`,
-				credentials,
-				events: ['identified'],
-				options: { ...options, ...JSON.parse(process.env.BENCH_TRIGGER_OPTIONS ?? '{}') },
-				typeVersion: Number(process.env.BENCH_TRIGGER_VERSION ?? 2),
-			}),
-		],
-		connections: {},
-	};
-}
-
-/** n8n's own Webhook node alone, at /webhook/<pathName>. */
-function webhookNodeWorkflow(pathName) {
-	return {
-		name: `bench webhook node ${pathName}`,
-		settings: { executionOrder: 'v1' },
-		nodes: [webhookNode(pathName)],
-		connections: {},
-	};
-}
-
-async function waitUntil(check, timeoutMs, what) {
-	const started = Date.now();
-	for (;;) {
-		const value = await check();
-		if (value) return value;
-		if (Date.now() - started > timeoutMs) throw new Error(`timed out waiting for ${what}`);
-		await sleep(250);
-	}
-}
-
-async function countExecutions(n8n, workflowId) {
-	for (let attempt = 1; ; attempt++) {
-		try {
-			return await countExecutionsOnce(n8n, workflowId);
-		} catch (error) {
-			// n8n answers 503 "Database is not ready" while its database is saturated.
-			if (attempt >= 20) throw error;
-			await sleep(1_000);
-		}
-	}
-}
-
-async function countExecutionsOnce(n8n, workflowId) {
-	let count = 0;
-	let last = 0;
-	let cursor = '';
-	for (;;) {
-		const query = new URLSearchParams({ workflowId, includeData: 'false', limit: '250' });
-		if (cursor) query.set('cursor', cursor);
-		const page = await publicApi(n8n.url, n8n.apiKey, `/executions?${query}`);
-		for (const execution of page.data ?? []) {
-			count += 1;
-			last = Math.max(last, Date.parse(execution.stoppedAt ?? execution.startedAt ?? 0));
-		}
-		if (!page.nextCursor) return { count, last };
-		cursor = page.nextCursor;
-	}
-}
-
-/**
- * How many executions each payment started: the trigger's item names it (`transaction_id`), the
- * Webhook node's carries the notification it received.
- */
-async function perTransaction(n8n, workflowId) {
-	const counts = new Map();
-	let cursor = '';
-	for (;;) {
-		const query = new URLSearchParams({ workflowId, includeData: 'true', limit: '100' });
-		if (cursor) query.set('cursor', cursor);
-		let page;
-		for (let attempt = 1; ; attempt++) {
-			try {
-				page = await publicApi(n8n.url, n8n.apiKey, `/executions?${query}`);
-				break;
-			} catch (error) {
-				if (attempt >= 20) throw error;
-				await sleep(1_000);
-			}
-		}
-		for (const execution of page.data ?? []) {
-			const runData = execution.data?.resultData?.runData ?? {};
-			const first = Object.values(runData)[0]?.[0]?.data?.main?.[0]?.[0]?.json ?? {};
-			const id = first.transaction_id ?? first.body?.notification?.transaction_id;
-			counts.set(id, (counts.get(id) ?? 0) + 1);
-		}
-		if (!page.nextCursor) return counts;
-		cursor = page.nextCursor;
-	}
 }
 
 /** Posts `bodies` to `url`, CONCURRENCY at a time; answer times and statuses. */
@@ -265,43 +129,6 @@ async function steady(n8n, name, workflow, target, expected = undefined) {
 		`${name.padEnd(34)} ${String(row.eventsPerSecond).padStart(7)} events/s   answer p50 ${row.answerMs.p50} ms, p95 ${row.answerMs.p95} ms, max ${row.answerMs.max} ms   statuses ${JSON.stringify(row.statuses)}   executions ${row.executions} (last ${row.secondsUntilLastExecution} s after the first)`,
 	);
 	return row;
-}
-
-/** How often n8n's log has this text (n8n answers "Database is not ready!" when its pings fail). */
-function countInLog(userFolder, text) {
-	const log = path.join(userFolder, 'n8n.log');
-	if (!fs.existsSync(log)) return null;
-	return fs.readFileSync(log, 'utf8').split(text).length - 1;
-}
-
-/** A fresh n8n 2.x with the package, an owner and an API key. */
-async function startEnvironment(tarball, label) {
-	const userFolder = path.join(
-		E2E_RUNS_DIR,
-		`bench-trigger-${label}-${new Date().toISOString().replace(/[:.]/g, '-')}-${process.pid}`,
-	);
-	fs.mkdirSync(userFolder, { recursive: true });
-	installPackageInto(userFolder, tarball);
-	const server = await startN8n({
-		version: 'v2',
-		userFolder,
-		port: await freePort(),
-		brokerPort: await freePort(),
-		env: JSON.parse(process.env.BENCH_N8N_ENV ?? '{}'),
-	});
-	const { client } = await setupOwner(server.url);
-	const n8n = {
-		n8nUrl: server.url,
-		url: server.url,
-		apiKey: await createApiKey(server.url, { client, label: 'bench' }),
-		userFolder,
-	};
-	const stop = async () => {
-		await server.stop();
-		if (process.env.BENCH_KEEP === '1') say(`n8n user folder kept: ${userFolder}`);
-		else removeUserFolder(userFolder);
-	};
-	return { server, n8n, stop };
 }
 
 async function main() {
