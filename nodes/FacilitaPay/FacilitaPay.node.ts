@@ -102,7 +102,7 @@ export class FacilitaPay implements INodeType {
 		},
 	};
 
-	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
+	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][] | null> {
 		return await router.call(this);
 	}
 

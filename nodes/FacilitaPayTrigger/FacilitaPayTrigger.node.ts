@@ -12,7 +12,6 @@ import { ALL_EVENTS, eventOptions } from './events';
 import { runTrigger } from './log';
 import { webhookMethods as registrationMethods } from './registration';
 import { handleDelivery } from './request';
-import { resumeAfterRestart } from '../FacilitaPay/waiting';
 
 export { attachObjectsOption } from './log';
 
@@ -161,8 +160,6 @@ export class FacilitaPayTrigger implements INodeType {
 
 	/** The reader of FacilitaPay's notification log: the events that start the workflow. */
 	async trigger(this: ITriggerFunctions): Promise<ITriggerResponse> {
-		// The pages it reads also resume the payments waited for before an n8n restart (issue 37).
-		resumeAfterRestart();
 		return await runTrigger(this);
 	}
 }

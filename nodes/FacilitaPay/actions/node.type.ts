@@ -64,7 +64,7 @@ export interface OperationModule {
 	 * Present when the operation runs over all items as a whole instead of item by item through
 	 * the item engine (Wait for Payment: one wait for all items, three outputs).
 	 */
-	run?(this: IExecuteFunctions): Promise<INodeExecutionData[][]>;
+	run?(this: IExecuteFunctions): Promise<INodeExecutionData[][] | null>;
 }
 
 /** What every `<Resource>.resource.ts` exports besides its operation modules. */

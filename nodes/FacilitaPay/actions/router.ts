@@ -34,7 +34,7 @@ function operationFor(ctx: IExecuteFunctions): OperationModule {
  * items into error items, and then items are sent as soon as they are checked), answers Preview
  * Only, sends through the pool and the money rule (send.ts), and assembles the output (output.ts).
  */
-export async function router(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
+export async function router(this: IExecuteFunctions): Promise<INodeExecutionData[][] | null> {
 	const operation = operationFor(this);
 	if (operation.run) return await operation.run.call(this);
 	const settings = readRunSettings(this);

@@ -14,6 +14,10 @@
  */
 export interface LogSource {
 	context: unknown;
+	/** The record the page was read after (`last_id`; null: from the log's start), when known. */
+	after?: string | null;
+	/** `desc` (newest first) or `failed` (failed records only): such a page continues nothing. */
+	order?: string;
 }
 
 /** Called with every page read of an account's log; must not throw (errors are swallowed). */

@@ -11,7 +11,10 @@ export const METADATA_MAX_BYTES = 8 * 1024;
 export const IDENTITY_META_FIELD = 'n8n_facilitapay_ref';
 /** The key the node keeps beside it: a fingerprint of the payment's decisive parameters. */
 export const FINGERPRINT_META_FIELD = 'n8n_facilitapay_fp';
-/** The key of where an execution waiting for the charge resumes (docs/waiting.md). */
+/**
+ * Reserved: versions before 0.2 wrote here where a waiting execution resumes (its resume URL);
+ * nothing is written to it now (n8n's resume token stays in n8n, docs/waiting.md).
+ */
 export const WAIT_META_FIELD = 'n8n_facilitapay_wait';
 /** Every key of `meta` the node writes itself (yours may not use them). */
 export const NODE_META_FIELDS = [

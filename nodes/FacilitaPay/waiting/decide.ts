@@ -63,6 +63,13 @@ export function asLogRecord(value: unknown): LogRecord | undefined {
 	return record as LogRecord;
 }
 
+/**
+ * What a waited ID is: a transaction FacilitaPay shows, a card checkout's ID (no transaction of its
+ * own until paid), or not known yet (FacilitaPay answered 404: a checkout, or a charge it does not
+ * show yet, read-after-write lag). A record decides an unknown ID by the field that names it.
+ */
+export type ChargeKind = 'transaction' | 'checkout' | 'unknown';
+
 /** The ID a record names: the transaction, or for a checkout's records the checkout. */
 export function namedIds(record: LogRecord): string[] {
 	const ids = [text(record.notification.transaction_id), text(record.notification.checkout_id)];
@@ -78,17 +85,24 @@ export function namedIds(record: LogRecord): string[] {
 export function recordDecision(
 	record: LogRecord,
 	waitedId: string,
-	isCheckout: boolean,
+	kind: ChargeKind,
 ): Decision | undefined {
 	const n = record.notification;
 	const type = text(n.type);
 	if (type === undefined) return undefined;
 	const decision = RECORD_DECISIONS[type];
 	if (!decision) return undefined;
-	const names = isCheckout ? text(n.checkout_id) === waitedId : text(n.transaction_id) === waitedId;
-	if (!names) return undefined;
-	if (isCheckout && decision.outcome === 'notPaid') return undefined;
+	const byTransaction = kind !== 'checkout' && text(n.transaction_id) === waitedId;
+	const byCheckout = kind !== 'transaction' && !byTransaction && text(n.checkout_id) === waitedId;
+	if (!byTransaction && !byCheckout) return undefined;
+	if (byCheckout && decision.outcome === 'notPaid') return undefined;
 	return { ...decision, decidedBy: 'record', record };
+}
+
+/** Whether a record names `waitedId` as a checkout (its `checkout_id`, not its transaction). */
+export function namesCheckout(record: LogRecord, waitedId: string): boolean {
+	const n = record.notification;
+	return text(n.checkout_id) === waitedId && text(n.transaction_id) !== waitedId;
 }
 
 /** What the transaction's status says, or undefined while it is still open (`pending`…). */
@@ -120,7 +134,7 @@ export function reasonOfCancel(canceledReason: string | undefined): NotPaidReaso
 
 /**
  * The decision for one waited charge: its transaction as read now (undefined for a checkout,
- * which has no transaction of its own until paid) and the records of the log that name it.
+ * which has no transaction of its own until paid, or an ID FacilitaPay does not show yet) and the records of the log that name it.
  * A refund record wins over a paid status (the money went back); otherwise the status decides,
  * and a record decides what the status leaves open.
  */
@@ -128,10 +142,10 @@ export function decide(
 	transaction: Record<string, unknown> | undefined,
 	records: readonly LogRecord[],
 	waitedId: string,
-	isCheckout: boolean,
+	kind: ChargeKind,
 ): Decision | undefined {
 	const byRecord = records
-		.map((record) => recordDecision(record, waitedId, isCheckout))
+		.map((record) => recordDecision(record, waitedId, kind))
 		.filter((d): d is Decision => d !== undefined);
 	const refund = byRecord.find((d) => d.reason === 'refunded');
 	if (refund) return refund;

@@ -1,6 +1,10 @@
+import { DateTime } from 'luxon';
+
+import { endOfBusinessDaysAfter } from './brazilCalendar';
+
 /**
  * Until when a payment is waited for (pure; no n8n). `chargeExpiry` (the default): the charge's
- * own expiry plus a margin where it has one, else a fixed default; `afterInterval`: a time after
+ * own expiry plus a margin where it has one (a boleto: its due date + 3 business days in Brazil), else a fixed default; `afterInterval`: a time after
  * the wait began; `atTime`: a given time.
  */
 
@@ -13,8 +17,10 @@ const DAY = 24 * HOUR;
 
 /** After a PIX, CLABE or PSE expiry: FacilitaPay's payment_expired comes after it, not at it. */
 export const EXPIRY_MARGIN_MS = 10 * MINUTE;
-/** A boleto paid on its due date is confirmed up to 3 business days later (spec): 5 days cover a weekend. */
-export const BOLETO_MARGIN_MS = 5 * DAY;
+/** A boleto paid on its due date is confirmed up to 3 business days later (spec), in Brazil's calendar. */
+export const BOLETO_CONFIRM_BUSINESS_DAYS = 3;
+/** After the end of the last business day a boleto may be confirmed on. */
+export const BOLETO_MARGIN_MS = 10 * MINUTE;
 /** A PSE bank payment URL is valid 21 minutes (public docs). */
 export const PSE_VALID_MS = 21 * MINUTE;
 /** A charge without an expiry of its own (card checkout, card payment, other pay-ins). */
@@ -24,7 +30,8 @@ export const MAX_LIMIT_MS = 31 * DAY;
 
 const UNIT_MS: Record<LimitUnit, number> = { minutes: MINUTE, hours: HOUR, days: DAY };
 
-function time(value: unknown): number | undefined {
+/** A FacilitaPay timestamp in milliseconds (one without a zone is UTC), or undefined. */
+export function utcTime(value: unknown): number | undefined {
 	if (typeof value !== 'string' || value === '') return undefined;
 	// FacilitaPay's timestamps may carry no zone ("2025-07-09T13:51:30.989491"): they are UTC.
 	const zoned = /[zZ]|[+-]\d\d:?\d\d$/.test(value) || !value.includes('T') ? value : `${value}Z`;
@@ -44,17 +51,22 @@ function object(value: unknown): Record<string, unknown> {
 export function chargeExpiry(
 	transaction: Record<string, unknown>,
 ): { at: number; kind: 'pix' | 'boleto' | 'clabe' | 'pse' } | undefined {
-	const pix = time(object(transaction.meta).dynamic_pix_due_date);
+	const pix = utcTime(object(transaction.meta).dynamic_pix_due_date);
 	if (pix !== undefined) return { at: pix, kind: 'pix' };
-	const boleto = time(object(transaction.from_boleto).expire_at);
-	if (boleto !== undefined) return { at: boleto + DAY, kind: 'boleto' };
+	const dueDate = object(transaction.from_boleto).expire_at;
+	if (typeof dueDate === 'string' && dueDate !== '') {
+		// The end of the 3rd business day after the due date, in Brazil (a boleto paid on its due
+		// date is confirmed up to then).
+		const confirmed = endOfBusinessDaysAfter(dueDate.slice(0, 10), BOLETO_CONFIRM_BUSINESS_DAYS);
+		if (confirmed !== undefined) return { at: confirmed, kind: 'boleto' };
+	}
 	const clabe =
-		time(object(transaction.from_spei).expires_at) ??
-		time(object(transaction.payment_info).expires_at);
+		utcTime(object(transaction.from_spei).expires_at) ??
+		utcTime(object(transaction.payment_info).expires_at);
 	if (clabe !== undefined) return { at: clabe, kind: 'clabe' };
 	const pse = object(transaction.from_pse);
 	if (Object.keys(pse).length > 0) {
-		const created = time(pse.creation_date) ?? time(transaction.inserted_at);
+		const created = utcTime(pse.creation_date) ?? utcTime(transaction.inserted_at);
 		if (created !== undefined) return { at: created + PSE_VALID_MS, kind: 'pse' };
 	}
 	return undefined;
@@ -105,4 +117,20 @@ export function limitOf(
 		return now + (settings.amount ?? 0) * UNIT_MS[settings.unit ?? 'minutes'];
 	if (settings.type === 'atTime') return settings.at ?? now;
 	return Math.min(defaultLimit(transaction, now), now + MAX_LIMIT_MS);
+}
+
+/**
+ * "At a Time" as milliseconds: a Date or a Luxon DateTime as it is; a text with a zone (`Z`,
+ * `+02:00`) as written; a text without one (what the editor's date picker gives) in `zone`, the
+ * workflow's time zone (its setting, else n8n's GENERIC_TIMEZONE), not the server's.
+ */
+export function atTimeOf(raw: unknown, zone: string): number {
+	if (raw instanceof Date) return raw.getTime();
+	if (raw && typeof raw === 'object' && typeof (raw as DateTime).toMillis === 'function')
+		return (raw as DateTime).toMillis();
+	if (typeof raw !== 'string' || raw.trim() === '') return NaN;
+	const text = raw.trim().replace(' ', 'T');
+	const zoned = /([zZ]|[+-]\d\d:?\d\d)$/.test(text);
+	const parsed = DateTime.fromISO(text, zoned ? { setZone: true } : { zone });
+	return parsed.isValid ? parsed.toMillis() : NaN;
 }

@@ -1,40 +1,26 @@
-import { createHash, createHmac, timingSafeEqual } from 'crypto';
-import type { ICredentialDataDecryptedObject } from 'n8n-workflow';
+import { createHmac, randomBytes, timingSafeEqual } from 'crypto';
 
 /**
- * Our signature on a resume call (pure). n8n 1.123's resume URL is the execution ID alone
- * (guessable); 2.41's carries a token, but the resume address also sits in the `meta` of the
- * charges (for the path after a restart), which is not a secret place. So `webhook()` first
- * checks this HMAC, which only an n8n instance with this instance ID and this credential can
- * make: a call without it is refused before anything is read from FacilitaPay.
+ * Our signature on a resume call (pure). n8n 1.x's resume URL is the execution ID alone
+ * (guessable); 2.x's carries a token. Either way `webhook()` first checks this HMAC, keyed by a
+ * secret made for each wait (newWaitSecret) and kept only in n8n: in the waiting execution's data
+ * (n8n's database) and in the memory of the process that waits. Nothing of it is written to
+ * FacilitaPay, and it does not come from the credential, so an edited credential does not orphan
+ * a wait. A call without it is refused before anything else is done.
  * The signed text travels as a string (`payload`) so that n8n's body parsing cannot change it.
  */
 
-/**
- * The key: the credential's secret material (password or access token) and n8n's instance ID,
- * through SHA-256. A stranger who knows the account's 4-digit webhook secret, or the resume URL,
- * cannot make it.
- */
-export function signingKey(
-	credentials: ICredentialDataDecryptedObject,
-	instanceId: string,
-): Buffer {
-	const secret =
-		credentials.authentication === 'usernamePassword'
-			? `${String(credentials.username ?? '')}\n${String(credentials.password ?? '')}`
-			: String(credentials.accessToken ?? '');
-	return createHash('sha256')
-		.update('facilitapay-wait-v1\n')
-		.update(instanceId)
-		.update('\n')
-		.update(secret)
-		.digest();
+/** A new secret for one wait (hex). */
+export function newWaitSecret(): string {
+	return randomBytes(32).toString('hex');
 }
 
-/**
- * The signature of `payload` for the execution `executionId` (one node of an execution waits at a
- * time; the caller after a restart knows the execution from the charge's meta, not the node).
- */
+/** The key of a wait's secret. */
+export function keyOf(secret: string): Buffer {
+	return Buffer.from(secret, 'hex');
+}
+
+/** The signature of `payload` for the execution `executionId` (its wait's key). */
 export function sign(key: Buffer, executionId: string, payload: string): string {
 	return createHmac('sha256', key).update(`${executionId}\n`).update(payload).digest('hex');
 }
@@ -56,10 +42,14 @@ export function verify(
 /** What a resume call carries, signed. */
 export interface ResumePayload {
 	executionId: string;
+	/** The wait it is for: a call for an earlier wait of the execution is refused. */
+	generation: number;
+	/** `records`: the waited charges have deciding records; `renew`: nothing new, wait again. */
+	kind: 'records' | 'renew';
 	/** Records of FacilitaPay's log that name the waited charges, as the caller read them. */
 	records: unknown[];
-	/** The limit is reached: what is still open goes out on Timed Out. */
-	final: boolean;
+	/** The log record the caller had read up to (its records are complete up to there). */
+	cursor: string;
 }
 
 /** The body of a signed resume call. */

@@ -1,54 +1,67 @@
-import type { IDataObject, IExecuteFunctions, IHttpRequestOptions } from 'n8n-workflow';
+import type { IDataObject, IHttpRequestOptions } from 'n8n-workflow';
 import { sleep } from 'n8n-workflow';
 
+import type { LogSource } from '../logFeed';
 import { onLogPage } from '../logFeed';
 import type { FacilitaPayContext, RunState } from '../transport';
 import { apiRequest, beginRun } from '../transport';
-import type { LogRecord } from './decide';
+import type { ChargeKind, LogRecord } from './decide';
 import { asLogRecord, namedIds, recordDecision, statusDecision } from './decide';
+import { mayCall, renewDue } from './lease';
+import { utcTime } from './limit';
+import { LOG_START, LogChain } from './logChain';
 import { resumeCallUrl } from './resumeUrl';
-import { signedBody } from './signature';
+import type { ResumePayload } from './signature';
+import { keyOf, signedBody } from './signature';
 
 /**
- * The waiter: the executions waiting for a payment in this process, per FacilitaPay account,
- * indexed by the IDs they wait for. It reads the account's notification log ONCE for all of them
- * (forward from a cursor, up to 100 records a page), and not at all while a FacilitaPay Trigger's
- * reader of the same account in this process feeds it the pages it reads (logFeed). When every
- * charge of an execution has a deciding record, or its limit comes, it calls the execution's
- * resume URL once, signed; the node's webhook() decides by re-reading FacilitaPay. Process memory
- * only: after a restart, see durable.ts.
+ * The waiter: the waits of this process, per FacilitaPay account, indexed by the IDs they wait
+ * for. It reads the account's notification log ONCE for all of them (forward, up to 100 records a
+ * page), and not at all while a FacilitaPay Trigger's reader of the same account in this process
+ * feeds it the pages it reads (logFeed). When every charge of a wait has a deciding record it calls
+ * the execution's resume URL, signed with the wait's own secret; before n8n's time of the wait
+ * comes it renews it (lease.ts). The node's code decides, by re-reading FacilitaPay. Process
+ * memory only: the wait itself is in n8n's database and its own code runs at its time
+ * (waitForPayment's fallback) when this memory is gone.
  */
 
 /** Idle pace of the log reads of one account. */
 export const READ_INTERVAL_MS = 2_000;
 /** A feed (the trigger's reader) this recent replaces our own read. */
 export const FED_WITHIN_MS = 5_000;
-/** A resume call that found the charge still open (FacilitaPay not caught up) is retried after. */
+/** A resume call that failed (n8n busy, 5xx) is tried again after this, while the lease allows. */
 export const RECALL_AFTER_MS = 3_000;
 /**
- * Resume calls in flight at once from this process. Each one makes n8n load the whole waiting
- * execution, run its webhook (one FacilitaPay read) and the rest of the workflow: 300 charges paid
- * in one burst fired 300 at once, and n8n (SQLite, 2 cores) took ~2 minutes for every one of them
- * and grew to 4 GB. A few at a time keep each resume short; the others wait their turn in order.
+ * Resume calls in flight at once from this process. n8n answers a call when the resumed run ends,
+ * so this bounds the resumed runs n8n works on at once; the others wait their turn in order.
  */
 export const RESUME_IN_FLIGHT = 6;
 export const PAGE_SIZE = 100;
+/** A catch-up reads at most this many pages at once (then it is a read error: tried again later). */
+export const CATCH_UP_PAGES = 200;
 
 export interface WaitRegistration {
 	account: string;
 	executionId: string;
+	/** The wait of the execution (a new one at each wait of n8n). */
+	generation: number;
 	resumeUrl: string;
-	key: Buffer;
-	/** Waited IDs; `true` for a checkout (decided by records naming `checkout_id`). */
-	ids: Map<string, boolean>;
+	/** The wait's secret (hex). */
+	secret: string;
+	/** Open waited IDs and what they are. */
+	ids: Map<string, ChargeKind>;
 	limitAt: number;
+	/** n8n's time of this wait (lease.ts). */
+	waitTill: number;
+	/** The log record the wait's records are complete up to. */
+	cursor: string;
 }
 
 interface Waiting extends WaitRegistration {
+	key: Buffer;
 	records: Map<string, LogRecord[]>;
 	decided: Set<string>;
 	calling: boolean;
-	/** Not before (after a call that found the charges still open). */
 	nextCallAt: number;
 	done: boolean;
 }
@@ -56,11 +69,11 @@ interface Waiting extends WaitRegistration {
 interface AccountWait {
 	byId: Map<string, Set<Waiting>>;
 	waiting: Set<Waiting>;
-	/** The last record read (our reads); undefined while the log was empty when first read. */
-	cursor?: string;
-	/** Whether the log was read once to place the cursor (then an undefined cursor: from the start). */
-	placed: boolean;
-	cursorReady?: Promise<void>;
+	chain: LogChain;
+	/** Where the waiter's own reading goes on from (undefined while nothing waits). */
+	position?: string;
+	/** Forward reads in flight, by the position they start from (shared by every catch-up). */
+	reads: Map<string, Promise<void>>;
 	lastFedAt: number;
 	looping: boolean;
 	/** Whose charge is read next when the log is empty. */
@@ -75,6 +88,7 @@ export interface WaiterStats {
 	/** Transactions read because the log is empty. */
 	chargeReads: number;
 	resumeCalls: number;
+	renewals: number;
 	fedPages: number;
 }
 
@@ -95,23 +109,20 @@ function giveResumeSlot(): void {
 	else resumeSlots.inFlight = Math.max(0, resumeSlots.inFlight - 1);
 }
 
+const newStats = (): WaiterStats => ({
+	logReads: 0,
+	chargeReads: 0,
+	resumeCalls: 0,
+	renewals: 0,
+	fedPages: 0,
+});
+
 const waiter = {
 	accounts: new Map<string, AccountWait>(),
-	stats: { logReads: 0, chargeReads: 0, resumeCalls: 0, fedPages: 0 } as WaiterStats,
+	stats: newStats(),
 	stopListening: undefined as (() => void) | undefined,
 	now: (): number => Date.now(),
 };
-
-function listen(): void {
-	if (waiter.stopListening) return;
-	waiter.stopListening = onLogPage((account, page) => {
-		const wait = waiter.accounts.get(account);
-		if (!wait) return;
-		wait.lastFedAt = waiter.now();
-		waiter.stats.fedPages++;
-		offer(wait, page);
-	});
-}
 
 function list(answer: unknown): unknown[] {
 	if (Array.isArray(answer)) return answer;
@@ -130,32 +141,119 @@ async function readLog(wait: AccountWait, qs: IDataObject): Promise<unknown[]> {
 	return list(answer);
 }
 
-/** The cursor starts at the newest record when the account's first wait registers. */
-async function startCursor(wait: AccountWait): Promise<void> {
-	const newest = await readLog(wait, { order_by: 'desc', per_page: '1' });
-	const record = asLogRecord(newest[0]);
-	if (!wait.placed) {
-		wait.placed = true;
-		if (record) wait.cursor = record.id;
+/** A forward page was read (ours or a Trigger's): linked, and its deciding records offered. */
+function received(wait: AccountWait, after: string, page: readonly unknown[]): void {
+	wait.chain.link(after, page, page.length < PAGE_SIZE, waiter.now());
+	offer(wait, page);
+}
+
+function listen(): void {
+	if (waiter.stopListening) return;
+	waiter.stopListening = onLogPage((account, page, source?: LogSource) => {
+		const wait = waiter.accounts.get(account);
+		if (!wait || source?.after === undefined || (source.order ?? 'asc') !== 'asc') return;
+		wait.lastFedAt = waiter.now();
+		waiter.stats.fedPages++;
+		received(wait, source.after ?? LOG_START, page);
+	});
+}
+
+/** Reads the log forward from `from` to its end (shared with any read from the same place). */
+async function readForward(wait: AccountWait, from: string): Promise<void> {
+	const running = wait.reads.get(from);
+	if (running) return await running;
+	const reading = (async () => {
+		let position = from;
+		for (let pages = 0; pages < CATCH_UP_PAGES; pages++) {
+			const qs: IDataObject = { per_page: String(PAGE_SIZE) };
+			if (position !== LOG_START) qs.last_id = position;
+			const page = await readLog(wait, qs);
+			received(wait, position, page);
+			const last = asLogRecord(page[page.length - 1]);
+			if (page.length < PAGE_SIZE || !last) return;
+			position = last.id;
+		}
+		throw new Error(`FacilitaPay's notification log is over ${CATCH_UP_PAGES} pages behind`);
+	})();
+	wait.reads.set(from, reading);
+	try {
+		await reading;
+	} finally {
+		wait.reads.delete(from);
 	}
+}
+
+/**
+ * The deciding records of the account's log after `from` (a wait's cursor) and where they end:
+ * from this process's memory of the log where it has read it, else read now.
+ */
+export async function catchUp(
+	ctx: FacilitaPayContext,
+	account: string,
+	from: string,
+): Promise<{ records: LogRecord[]; cursor: string }> {
+	const wait = accountWait(ctx, account);
+	const known = wait.chain.walk(from);
+	const fresh =
+		known !== undefined &&
+		known.end === wait.chain.tail &&
+		waiter.now() - wait.chain.tailReadAt < READ_INTERVAL_MS;
+	if (!fresh) await readForward(wait, known?.end ?? from);
+	const walked = wait.chain.walk(from) ?? { records: [], end: from };
+	return { records: walked.records, cursor: walked.end };
+}
+
+/**
+ * Where a new wait's records start: the newest record now (one read, newest first), and the
+ * deciding records of the waited IDs listed since `sinceMs` (a card payment approved within its
+ * create call is listed before the wait begins), read back at most 3 pages. Then read forward
+ * from there, so that the wait's cursor is a place this process knows.
+ */
+export async function startingPoint(
+	ctx: FacilitaPayContext,
+	account: string,
+	ids: readonly string[],
+	sinceMs: number,
+): Promise<{ records: LogRecord[]; cursor: string }> {
+	const wait = accountWait(ctx, account);
+	const wanted = new Set(ids);
+	const records: LogRecord[] = [];
+	let newest: string | undefined;
+	let before: string | undefined;
+	for (let pages = 0; pages < 3; pages++) {
+		const qs: IDataObject = { order_by: 'desc', per_page: String(PAGE_SIZE) };
+		if (before !== undefined) qs.last_id = before;
+		const page = (await readLog(wait, qs)).map(asLogRecord).filter((r) => r !== undefined);
+		newest ??= page[0]?.id;
+		for (const record of page)
+			if (namedIds(record).some((id) => wanted.has(id))) records.unshift(record);
+		const oldest = page[page.length - 1];
+		const oldestAt = utcTime(oldest?.inserted_at) ?? NaN;
+		if (page.length < PAGE_SIZE || !oldest || !(oldestAt >= sinceMs - 120_000)) break;
+		before = oldest.id;
+	}
+	const start = newest ?? LOG_START;
+	wait.chain.place(start);
+	const after = await catchUp(ctx, account, start);
+	return { records: [...records, ...after.records], cursor: after.cursor };
 }
 
 /** Offers a page of the log: records naming a waited ID are kept; full waits are called. */
 function offer(wait: AccountWait, page: readonly unknown[]): void {
 	for (const value of page) {
 		const record = asLogRecord(value);
-		if (!record) continue;
-		for (const id of namedIds(record)) {
-			for (const w of wait.byId.get(id) ?? []) {
-				const isCheckout = w.ids.get(id) ?? false;
-				const kept = w.records.get(id) ?? [];
-				if (!kept.some((r) => r.id === record.id)) kept.push(record);
-				w.records.set(id, kept);
-				if (recordDecision(record, id, isCheckout)) w.decided.add(id);
-			}
-		}
+		if (record) for (const id of namedIds(record)) keep(wait, id, record);
 	}
-	for (const w of wait.waiting) if (w.decided.size === w.ids.size) void call(wait, w, false);
+	for (const w of wait.waiting) if (w.decided.size === w.ids.size) void call(wait, w, 'records');
+}
+
+function keep(wait: AccountWait, id: string, record: LogRecord): void {
+	for (const w of wait.byId.get(id) ?? []) {
+		const kept = w.records.get(id) ?? [];
+		if (!kept.some((r) => r.id === record.id)) kept.push(record);
+		w.records.set(id, kept);
+		if (recordDecision(record, id, w.ids.get(id) ?? 'unknown')) w.decided.add(id);
+	}
 }
 
 function forget(wait: AccountWait, w: Waiting): void {
@@ -170,21 +268,22 @@ function forget(wait: AccountWait, w: Waiting): void {
 
 /**
  * The one HTTP call not to FacilitaPay: to n8n's own resume URL, without the FacilitaPay token.
- * n8n answers it when the resumed run ends, so a slot is held while n8n runs the resumed workflow.
+ * Never while n8n may have armed its own timer for the wait (lease.ts: mayCall).
  */
-async function call(wait: AccountWait, w: Waiting, final: boolean): Promise<void> {
+async function call(wait: AccountWait, w: Waiting, kind: ResumePayload['kind']): Promise<void> {
 	if (w.calling || w.done || waiter.now() < w.nextCallAt) return;
 	w.calling = true;
 	await takeResumeSlot();
 	try {
-		if (w.done) return;
-		const records = [...w.records.values()].flat();
+		if (w.done || !mayCall(w.waitTill, waiter.now())) return;
 		const body = signedBody(w.key, {
 			executionId: w.executionId,
-			records,
-			final,
+			generation: w.generation,
+			kind,
+			records: [...w.records.values()].flat(),
+			cursor: wait.chain.tail ?? w.cursor,
 		});
-		waiter.stats.resumeCalls++;
+		waiter.stats[kind === 'renew' ? 'renewals' : 'resumeCalls']++;
 		const options: IHttpRequestOptions = {
 			method: 'POST',
 			url: resumeCallUrl(w.resumeUrl),
@@ -196,17 +295,10 @@ async function call(wait: AccountWait, w: Waiting, final: boolean): Promise<void
 		};
 		const response = (await wait.context.helpers.httpRequest(options)) as {
 			statusCode: number;
-			body?: IDataObject;
 		};
-		const answer = response.body ?? {};
-		if (response.statusCode === 200 && answer.waiting === true) {
-			w.nextCallAt = waiter.now() + RECALL_AFTER_MS;
-		} else if (response.statusCode >= 500) {
-			w.nextCallAt = waiter.now() + RECALL_AFTER_MS;
-		} else {
-			// Resumed (200), finished or running elsewhere (409), gone (404), refused (401): done here.
-			forget(wait, w);
-		}
+		if (response.statusCode >= 500) w.nextCallAt = waiter.now() + RECALL_AFTER_MS;
+		// Resumed (200), running or finished (409), gone (404), refused (401): this wait is over here.
+		else forget(wait, w);
 	} catch {
 		w.nextCallAt = waiter.now() + RECALL_AFTER_MS;
 	} finally {
@@ -218,36 +310,29 @@ async function call(wait: AccountWait, w: Waiting, final: boolean): Promise<void
 async function tick(wait: AccountWait): Promise<void> {
 	const now = waiter.now();
 	for (const w of [...wait.waiting]) {
-		if (now >= w.limitAt) await call(wait, w, true);
-		else if (w.decided.size === w.ids.size) await call(wait, w, false);
+		// Past its guard: n8n resumes it at its time and the node's code reads then.
+		if (!mayCall(w.waitTill, now)) {
+			if (now > w.waitTill) forget(wait, w);
+		} else if (w.decided.size === w.ids.size) void call(wait, w, 'records');
+		else if (renewDue(w.waitTill, w.limitAt, now)) void call(wait, w, 'renew');
 	}
 	if (wait.waiting.size === 0) return;
-	if (now - wait.lastFedAt < FED_WITHIN_MS) return;
-	if (!wait.placed) await startCursor(wait);
-	for (;;) {
-		const qs: IDataObject = { per_page: String(PAGE_SIZE) };
-		// An undefined cursor: the log was empty when first read, so all of it is new.
-		if (wait.cursor !== undefined) qs.last_id = wait.cursor;
-		const page = await readLog(wait, qs);
-		const last = asLogRecord(page[page.length - 1]);
-		if (last) wait.cursor = last.id;
-		offer(wait, page);
-		if (wait.cursor === undefined) {
-			// The account's log is empty: FacilitaPay notifies no URL (nothing registered). The
-			// charges themselves are read instead, one per tick in turn.
-			await readOneCharge(wait);
-			break;
-		}
-		if (page.length < PAGE_SIZE || wait.waiting.size === 0) break;
-	}
+	const position = wait.position ?? LOG_START;
+	// Where every page read so far (ours, a catch-up's, a Trigger's) has taken the reading.
+	const from = wait.chain.walk(position)?.end ?? position;
+	if (now - wait.lastFedAt >= FED_WITHIN_MS) await readForward(wait, from);
+	wait.position = wait.chain.walk(from)?.end ?? from;
+	// The account's log is empty: FacilitaPay notifies no URL (nothing registered). The charges
+	// themselves are read instead, one per tick in turn.
+	if (wait.position === LOG_START) await readOneCharge(wait);
 }
 
 /** Without a log: one waited transaction read (in turn); decided by its status → the call. */
 async function readOneCharge(wait: AccountWait): Promise<void> {
 	const candidates: Array<[Waiting, string]> = [];
 	for (const w of wait.waiting)
-		for (const [id, isCheckout] of w.ids)
-			if (!isCheckout && !w.decided.has(id)) candidates.push([w, id]);
+		for (const [id, kind] of w.ids)
+			if (kind !== 'checkout' && !w.decided.has(id)) candidates.push([w, id]);
 	if (candidates.length === 0) return;
 	const [w, id] = candidates[wait.turn++ % candidates.length];
 	waiter.stats.chargeReads++;
@@ -263,7 +348,7 @@ async function readOneCharge(wait: AccountWait): Promise<void> {
 		statusDecision(transaction as IDataObject)
 	) {
 		for (const other of wait.byId.get(id) ?? []) other.decided.add(id);
-		if (w.decided.size === w.ids.size) await call(wait, w, false);
+		if (w.decided.size === w.ids.size) void call(wait, w, 'records');
 	}
 }
 
@@ -274,59 +359,54 @@ async function loop(account: string, wait: AccountWait): Promise<void> {
 			try {
 				await tick(wait);
 			} catch {
-				// A failed read is tried again at the next tick; the webhook re-reads anyway.
+				// A failed read is tried again at the next tick; the node re-reads anyway.
 			}
 			if (wait.waiting.size === 0) break;
 			await sleep(READ_INTERVAL_MS);
 		}
 	} finally {
 		wait.looping = false;
-		if (wait.waiting.size === 0 && waiter.accounts.get(account) === wait)
-			waiter.accounts.delete(account);
+		if (wait.waiting.size === 0) wait.position = undefined;
 	}
 }
 
-/**
- * Prepares the account's reading before the charges are read (so that a record listed between
- * the read of a charge and its registration is not missed): the cursor is set to the newest
- * record now, unless the account is already read.
- */
-export async function prepareAccount(ctx: IExecuteFunctions, account: string): Promise<void> {
-	const wait = accountWait(ctx, account);
-	if (!wait.placed) {
-		wait.cursorReady ??= startCursor(wait).catch(() => {
-			wait.cursorReady = undefined;
-		});
-		await wait.cursorReady;
-	}
-}
-
-function accountWait(ctx: IExecuteFunctions, account: string): AccountWait {
+function accountWait(ctx: FacilitaPayContext, account: string): AccountWait {
 	let wait = waiter.accounts.get(account);
 	if (!wait) {
 		wait = {
 			byId: new Map(),
 			waiting: new Set(),
+			chain: new LogChain(),
+			reads: new Map(),
 			lastFedAt: 0,
 			looping: false,
 			turn: 0,
-			placed: false,
 			context: ctx,
 			run: beginRun({ concurrency: 2, timeoutMs: 30_000 }),
 		};
 		waiter.accounts.set(account, wait);
 	}
+	listen();
 	// The newest context reads for the account (an older one's execution may be long gone).
 	wait.context = ctx;
 	return wait;
 }
 
-/** Registers a waiting execution; the account's reading starts if it is not running. */
-export function register(ctx: IExecuteFunctions, registration: WaitRegistration): void {
-	listen();
+/**
+ * Registers a wait; the account's reading starts if it is not running. The records after the
+ * wait's cursor that this process read already are offered to it first (catchUp: none are missed
+ * between the node's reads and this registration).
+ */
+export async function register(
+	ctx: FacilitaPayContext,
+	registration: WaitRegistration,
+): Promise<void> {
 	const wait = accountWait(ctx, registration.account);
+	for (const w of [...wait.waiting])
+		if (w.executionId === registration.executionId) forget(wait, w);
 	const w: Waiting = {
 		...registration,
+		key: keyOf(registration.secret),
 		records: new Map(),
 		decided: new Set(),
 		calling: false,
@@ -339,12 +419,12 @@ export function register(ctx: IExecuteFunctions, registration: WaitRegistration)
 		set.add(w);
 		wait.byId.set(id, set);
 	}
+	wait.position ??= registration.cursor;
+	const walked = wait.chain.walk(registration.cursor);
+	if (walked)
+		for (const record of walked.records)
+			for (const id of namedIds(record)) if (w.ids.has(id)) keep(wait, id, record);
 	if (!wait.looping) void loop(registration.account, wait);
-}
-
-/** Whether an execution of this process waits for `id` on `account`. */
-export function isWaited(account: string, id: string): boolean {
-	return waiter.accounts.get(account)?.byId.has(id) ?? false;
 }
 
 /** How many executions wait in this process (all accounts). */
@@ -363,7 +443,7 @@ export function resetWaiter(): void {
 	for (const wait of waiter.accounts.values()) for (const w of wait.waiting) w.done = true;
 	for (const wait of waiter.accounts.values()) wait.waiting.clear();
 	waiter.accounts.clear();
-	waiter.stats = { logReads: 0, chargeReads: 0, resumeCalls: 0, fedPages: 0 };
+	waiter.stats = newStats();
 	waiter.stopListening?.();
 	for (const next of resumeSlots.queue.splice(0)) next();
 	resumeSlots.inFlight = 0;

@@ -222,7 +222,13 @@ export class LogReader {
 		);
 		const page = list(answer);
 		// One read serves every listener of this account in the process (waiting payments).
-		if (this.account !== undefined) publishLogPage(this.account, page, { context: this.ctx });
+		if (this.account !== undefined)
+			publishLogPage(this.account, page, {
+				context: this.ctx,
+				after: typeof qs.last_id === 'string' ? qs.last_id : null,
+				...(typeof qs.order_by === 'string' && { order: qs.order_by }),
+				...(qs.failed !== undefined && { order: 'failed' }),
+			});
 		return page;
 	}
 

@@ -1,5 +1,10 @@
 import type { LogRecord } from '../../../nodes/FacilitaPay/waiting';
-import { decide, recordDecision, statusDecision } from '../../../nodes/FacilitaPay/waiting';
+import {
+	decide,
+	namesCheckout,
+	recordDecision,
+	statusDecision,
+} from '../../../nodes/FacilitaPay/waiting';
 import { reasonOfCancel } from '../../../nodes/FacilitaPay/waiting/decide';
 
 const TX = 'tx-1';
@@ -53,7 +58,7 @@ describe('which log record decides a waited charge', () => {
 		['payment_failed', 'notPaid', 'failed'],
 		['payment_refunded', 'notPaid', 'refunded'],
 	])('%s naming the transaction → %s %s', (type, outcome, reason) => {
-		const d = recordDecision(record(type), TX, false);
+		const d = recordDecision(record(type), TX, 'transaction');
 		expect(d?.outcome).toBe(outcome);
 		expect(d?.reason).toBe(reason);
 		expect(d?.decidedBy).toBe('record');
@@ -62,13 +67,13 @@ describe('which log record decides a waited charge', () => {
 	test.each([['exchange_created'], ['wire_created'], ['subject_approved'], ['invoice_paid']])(
 		'%s decides nothing',
 		(type) => {
-			expect(recordDecision(record(type), TX, false)).toBeUndefined();
+			expect(recordDecision(record(type), TX, 'transaction')).toBeUndefined();
 		},
 	);
 
 	test('a record of another transaction decides nothing', () => {
 		expect(
-			recordDecision(record('identified', { transaction_id: 'tx-2' }), TX, false),
+			recordDecision(record('identified', { transaction_id: 'tx-2' }), TX, 'transaction'),
 		).toBeUndefined();
 	});
 
@@ -78,17 +83,21 @@ describe('which log record decides a waited charge', () => {
 			transaction_id: 'attempt-2',
 			checkout_id: CHECKOUT,
 		});
-		expect(recordDecision(failed, CHECKOUT, true)).toBeUndefined();
-		expect(recordDecision(approved, CHECKOUT, true)?.outcome).toBe('paid');
+		expect(recordDecision(failed, CHECKOUT, 'checkout')).toBeUndefined();
+		expect(recordDecision(approved, CHECKOUT, 'checkout')?.outcome).toBe('paid');
 		// an approval of another checkout, or naming the checkout only by transaction_id, does not
 		expect(
-			recordDecision(record('payment_approved', { transaction_id: CHECKOUT }), CHECKOUT, true),
+			recordDecision(
+				record('payment_approved', { transaction_id: CHECKOUT }),
+				CHECKOUT,
+				'checkout',
+			),
 		).toBeUndefined();
 		expect(
 			recordDecision(
 				record('payment_approved', { transaction_id: 'x', checkout_id: 'co-2' }),
 				CHECKOUT,
-				true,
+				'checkout',
 			),
 		).toBeUndefined();
 	});
@@ -96,7 +105,7 @@ describe('which log record decides a waited charge', () => {
 
 describe('the decision from both', () => {
 	test('paid status: Paid, with the identified record that says so when one is known', () => {
-		const d = decide({ status: 'identified' }, [record('identified')], TX, false);
+		const d = decide({ status: 'identified' }, [record('identified')], TX, 'transaction');
 		expect(d).toMatchObject({ outcome: 'paid', decidedBy: 'status' });
 		expect(d?.record?.id).toBe('r-identified');
 	});
@@ -106,22 +115,29 @@ describe('the decision from both', () => {
 			{ status: 'identified' },
 			[record('identified'), record('payment_refunded')],
 			TX,
-			false,
+			'transaction',
 		);
 		expect(d).toMatchObject({ outcome: 'notPaid', reason: 'refunded', decidedBy: 'record' });
 	});
 
 	test('pending with payment_approved (card identified later): Paid by the record', () => {
-		expect(decide({ status: 'pending' }, [record('payment_approved')], TX, false)).toMatchObject({
+		expect(
+			decide({ status: 'pending' }, [record('payment_approved')], TX, 'transaction'),
+		).toMatchObject({
 			outcome: 'paid',
 			decidedBy: 'record',
 		});
 	});
 
 	test('pending with no record: undecided', () => {
-		expect(decide({ status: 'pending' }, [], TX, false)).toBeUndefined();
+		expect(decide({ status: 'pending' }, [], TX, 'transaction')).toBeUndefined();
 		expect(
-			decide({ status: 'pending' }, [record('identified', { transaction_id: 'other' })], TX, false),
+			decide(
+				{ status: 'pending' },
+				[record('identified', { transaction_id: 'other' })],
+				TX,
+				'transaction',
+			),
 		).toBeUndefined();
 	});
 
@@ -130,9 +146,32 @@ describe('the decision from both', () => {
 			{ status: 'canceled', canceled_reason: 'payment_expired' },
 			[record('payment_expired')],
 			TX,
-			false,
+			'transaction',
 		);
 		expect(d).toMatchObject({ outcome: 'notPaid', reason: 'expired', detail: 'payment_expired' });
 		expect(d?.record?.id).toBe('r-payment_expired');
+	});
+});
+
+describe('an ID FacilitaPay does not show yet (404: a checkout, or read-after-write lag)', () => {
+	test('a record naming it as a transaction decides it as one (an expiry too)', () => {
+		expect(recordDecision(record('identified'), TX, 'unknown')?.outcome).toBe('paid');
+		expect(recordDecision(record('payment_expired'), TX, 'unknown')).toMatchObject({
+			outcome: 'notPaid',
+			reason: 'expired',
+		});
+	});
+
+	test('a record naming it as a checkout decides it as one: an approval pays, a failed attempt decides nothing', () => {
+		const approved = record('payment_approved', { transaction_id: 'a-2', checkout_id: CHECKOUT });
+		const failed = record('payment_failed', { transaction_id: 'a-1', checkout_id: CHECKOUT });
+		expect(recordDecision(approved, CHECKOUT, 'unknown')?.outcome).toBe('paid');
+		expect(recordDecision(failed, CHECKOUT, 'unknown')).toBeUndefined();
+		expect(namesCheckout(approved, CHECKOUT)).toBe(true);
+		expect(namesCheckout(record('identified'), TX)).toBe(false);
+	});
+
+	test('no transaction read and no record: undecided (never "a checkout" for good, never Not Paid)', () => {
+		expect(decide(undefined, [], TX, 'unknown')).toBeUndefined();
 	});
 });

@@ -12,7 +12,6 @@ import { locatorValue } from '../common/locator';
 import { answerAsJson } from '../common/output';
 import { sendOnce } from '../common/sendOnce';
 import type { ItemWork } from '../node.type';
-import { resumeAddress, WAIT_META_FIELD } from '../../waiting';
 
 /** An operation's parameters, shown only for the Transaction resource and that operation. */
 export function transactionOperation(
@@ -53,55 +52,7 @@ export function createTransaction(
 	body: IDataObject,
 	output: ItemWork['output'] = (data): INodeExecutionData[] => [{ json: answerAsJson(data) }],
 ): ItemWork {
-	return sendOnce(i, 'POST', path, withResumeAddress(ctx, path, body), output);
-}
-
-/**
- * A charge made in an execution that waits for it further on (a Transaction > Wait for Payment
- * node follows this node) carries in `meta` where that execution resumes: n8n's resume URL of the
- * execution and a tag of this n8n instance (`n8n_facilitapay_wait`). A reader of the log after an n8n restart
- * (docs/waiting.md) finds there which execution a deciding record concerns; the URL alone moves
- * nothing (the resume call must carry our signature). A checkout carries no meta.
- */
-export function withResumeAddress(
-	ctx: IExecuteFunctions,
-	path: '/transactions' | '/transactions/checkout',
-	body: IDataObject,
-): IDataObject {
-	const transaction = body.transaction as IDataObject | undefined;
-	if (path !== '/transactions' || !transaction || typeof transaction !== 'object') return body;
-	if (!waitsFurtherOn(ctx)) return body;
-	let resumeUrl: unknown;
-	try {
-		resumeUrl = ctx.evaluateExpression('{{ $execution.resumeUrl }}', 0);
-	} catch {
-		return body;
-	}
-	if (typeof resumeUrl !== 'string' || resumeUrl === '') return body;
-	const meta = (transaction.meta as IDataObject | undefined) ?? {};
-	return {
-		...body,
-		transaction: {
-			...transaction,
-			meta: { ...meta, [WAIT_META_FIELD]: resumeAddress(resumeUrl, ctx.getInstanceId()) },
-		},
-	};
-}
-
-function waitsFurtherOn(ctx: IExecuteFunctions): boolean {
-	try {
-		const type = ctx.getNode().type;
-		return ctx
-			.getChildNodes(ctx.getNode().name, { includeNodeParameters: true })
-			.some(
-				(child) =>
-					child.type === type &&
-					!child.disabled &&
-					(child as { parameters?: IDataObject }).parameters?.operation === 'waitForPayment',
-			);
-	} catch {
-		return false;
-	}
+	return sendOnce(i, 'POST', path, body, output);
 }
 
 /**
