@@ -9,6 +9,7 @@ import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { ensureN8n } from './n8n/install.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const cacheDir = path.join(root, '.cache');
@@ -64,6 +65,17 @@ if (ok) {
 	results.push(fast.summary);
 	ok = fast.ok;
 	if (process.env.FACILITAPAY_E2E !== '0') {
+		// Wait for Payment relies on n8n internals (nodes/FacilitaPay/waiting/engine.ts): its engine
+		// tests also run on n8n-core 1.x (installed into .cache/ as for the e2e tests).
+		const { dir } = await ensureN8n('v1');
+		const v1 = jestRun(
+			'engine tests of Wait for Payment on n8n-core 1.x',
+			['--forceExit', 'test/engine/operations/transaction/waitForPayment'],
+			path.join(cacheDir, 'jest-engine-v1.json'),
+			{ FACILITAPAY_E2E: '0', FACILITAPAY_ENGINE_N8N_DIR: path.join(dir, 'node_modules') },
+		);
+		results.push(v1.summary);
+		ok = ok && v1.ok;
 		const e2e = jestRun(
 			'real-n8n end-to-end tests',
 			['--runInBand', 'test/e2e'],

@@ -4,19 +4,28 @@ import { notFound } from '../errors.mjs';
 import { applyMetaMode } from '../metaMode.mjs';
 
 export function registerTransactionRoutes(api, ctx) {
-	api.post('/transactions', async (request) => ({
-		data: ctx.transactions.view(
-			ctx.transactions.create(applyMetaMode(ctx.metaMode, request.body, 'transaction')),
-		),
-	}));
+	/** When each transaction was created (wall clock), for the read-after-write lag played. */
+	const createdAtMs = new Map();
+	api.post('/transactions', async (request) => {
+		const created = ctx.transactions.create(
+			applyMetaMode(ctx.metaMode, request.body, 'transaction'),
+		);
+		createdAtMs.set(created.id, Date.now());
+		return { data: ctx.transactions.view(created) };
+	});
+	const lagging = (/** @type {string} */ id) =>
+		Date.now() - (createdAtMs.get(id) ?? 0) <
+		(ctx.transactions.play().read_lag_seconds ?? 0) * 1000;
 
 	api.post('/transactions/checkout', async (request) => ({
 		data: ctx.transactions.createCheckout(request.body),
 	}));
 
-	api.get('/transactions/:id', async (request) => ({
-		data: ctx.transactions.view(ctx.transactions.get(/** @type {any} */ (request.params).id)),
-	}));
+	api.get('/transactions/:id', async (request) => {
+		const { id } = /** @type {any} */ (request.params);
+		if (lagging(id)) throw notFound();
+		return { data: ctx.transactions.view(ctx.transactions.get(id)) };
+	});
 
 	// Answers the void record (live docs, "Cancel answer"), not the transaction.
 	api.get('/transactions/:id/refund', async (request) => ({

@@ -71,9 +71,11 @@ describe('checkout', () => {
 	test('approval before identification: payment_approved while the API still shows the card payment pending; identified later, on demand', async () => {
 		expect((await t.control('GET', '/play')).json.data).toEqual({
 			card_identification: 'at_approval',
+			read_lag_seconds: 0,
 		});
 		expect((await t.control('POST', '/play', { card_identification: 'later' })).json.data).toEqual({
 			card_identification: 'later',
+			read_lag_seconds: 0,
 		});
 		const c = (await checkout()).json.data;
 		const paid = (await t.control('POST', `/transactions/${c.id}/pay`, { success: true })).json
@@ -88,6 +90,43 @@ describe('checkout', () => {
 		expect((await t.control('POST', '/play', { card_identification: 'never' })).status).toBe(422);
 		await t.control('POST', '/reset');
 		expect((await t.control('GET', '/play')).json.data.card_identification).toBe('at_approval');
+	});
+});
+
+describe('read-after-write lag, played on demand (the public material does not rule it out)', () => {
+	test('with read_lag_seconds, GET /transactions/:id answers 404 for that long after the create, then the transaction', async () => {
+		expect((await t.control('POST', '/play', { read_lag_seconds: 1 })).json.data).toMatchObject({
+			read_lag_seconds: 1,
+		});
+		const created = (await checkout()).json.data;
+		const paid = (await t.control('POST', `/transactions/${created.id}/pay`, { success: true }))
+			.json.data;
+		// A checkout attempt is not created through POST /transactions: no lag for it.
+		expect((await t.api('GET', `/transactions/${paid.id}`)).status).toBe(200);
+		const card = await t.api('POST', '/transactions', {
+			transaction: {
+				currency: 'BRL',
+				exchange_currency: 'BRL',
+				value: '10.00',
+				to_bank_account_id: created.to_bank_account_id ?? paid.to_bank_account_id,
+				subject_id: paid.subject_id,
+				from_credit_card: {
+					card_number: '4111111111111111',
+					card_expiration_date: '12/2030',
+					card_security_code: '123',
+					card_brand: 'visa',
+					fullname: 'Maria da Silva',
+				},
+			},
+		});
+		expect(card.status).toBe(200);
+		const id = card.json.data.id;
+		expect((await t.api('GET', `/transactions/${id}`)).status).toBe(404);
+		await new Promise((resolve) => setTimeout(resolve, 1100));
+		expect((await t.api('GET', `/transactions/${id}`)).status).toBe(200);
+		expect((await t.control('POST', '/play', { read_lag_seconds: 500 })).status).toBe(422);
+		await t.control('POST', '/reset');
+		expect((await t.control('GET', '/play')).json.data.read_lag_seconds).toBe(0);
 	});
 });
 

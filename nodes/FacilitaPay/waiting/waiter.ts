@@ -119,6 +119,11 @@ const newStats = (): WaiterStats => ({
 
 const waiter = {
 	accounts: new Map<string, AccountWait>(),
+	/** Every account's reading loop running now (resetWaiter waits for them to end). */
+	loops: new Set<Promise<void>>(),
+	/** Resolved by resetWaiter: a loop's pause ends at once. */
+	stopped: undefined as Promise<void> | undefined,
+	stop: undefined as (() => void) | undefined,
 	stats: newStats(),
 	stopListening: undefined as (() => void) | undefined,
 	now: (): number => Date.now(),
@@ -352,6 +357,13 @@ async function readOneCharge(wait: AccountWait): Promise<void> {
 	}
 }
 
+function stopped(): Promise<void> {
+	waiter.stopped ??= new Promise<void>((resolve) => {
+		waiter.stop = resolve;
+	});
+	return waiter.stopped;
+}
+
 async function loop(account: string, wait: AccountWait): Promise<void> {
 	wait.looping = true;
 	try {
@@ -362,7 +374,7 @@ async function loop(account: string, wait: AccountWait): Promise<void> {
 				// A failed read is tried again at the next tick; the node re-reads anyway.
 			}
 			if (wait.waiting.size === 0) break;
-			await sleep(READ_INTERVAL_MS);
+			await Promise.race([sleep(READ_INTERVAL_MS), stopped()]);
 		}
 	} finally {
 		wait.looping = false;
@@ -424,7 +436,11 @@ export async function register(
 	if (walked)
 		for (const record of walked.records)
 			for (const id of namedIds(record)) if (w.ids.has(id)) keep(wait, id, record);
-	if (!wait.looping) void loop(registration.account, wait);
+	if (!wait.looping) {
+		const running = loop(registration.account, wait);
+		waiter.loops.add(running);
+		void running.finally(() => waiter.loops.delete(running));
+	}
 }
 
 /** How many executions wait in this process (all accounts). */
@@ -438,8 +454,11 @@ export function waiterStats(): WaiterStats {
 	return { ...waiter.stats };
 }
 
-/** Forgets everything (tests; never called by n8n). Running loops end at their next tick. */
-export function resetWaiter(): void {
+/**
+ * Forgets everything (tests; never called by n8n); resolves once every reading loop has ended (a
+ * read in flight is answered first), so that no read of one test reaches the next.
+ */
+export async function resetWaiter(): Promise<void> {
 	for (const wait of waiter.accounts.values()) for (const w of wait.waiting) w.done = true;
 	for (const wait of waiter.accounts.values()) wait.waiting.clear();
 	waiter.accounts.clear();
@@ -448,4 +467,8 @@ export function resetWaiter(): void {
 	for (const next of resumeSlots.queue.splice(0)) next();
 	resumeSlots.inFlight = 0;
 	waiter.stopListening = undefined;
+	waiter.stop?.();
+	waiter.stopped = undefined;
+	waiter.stop = undefined;
+	await Promise.allSettled([...waiter.loops]);
 }

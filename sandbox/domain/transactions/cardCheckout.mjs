@@ -12,13 +12,20 @@ import { identify, markCanceled } from './status.mjs';
 /** How a card payment becomes identified: with its approval (default), or later, on demand. */
 export const CARD_IDENTIFICATION = ['at_approval', 'later'];
 
+/** The longest read-after-write lag the sandbox plays (real seconds). */
+export const MAX_READ_LAG_SECONDS = 120;
+
 /**
  * What the sandbox plays where the spec is silent (kept in the state, reset with it): reads it,
  * after applying `changes` when given.
- * @param {any} state @param {{ card_identification?: string }} [changes]
+ * - `card_identification`: when a card payment becomes `identified` (with its approval, or later);
+ * - `read_lag_seconds`: for that many real seconds after a transaction is created, `GET
+ *   /transactions/:id` answers 404 as for an unknown ID (read-after-write lag, which no public
+ *   source rules out); 0 (default) none.
+ * @param {any} state @param {{ card_identification?: string, read_lag_seconds?: number }} [changes]
  */
 export function play(state, changes) {
-	state.play ??= { card_identification: 'at_approval' };
+	state.play ??= { card_identification: 'at_approval', read_lag_seconds: 0 };
 	if (changes) {
 		const errors = new Errors();
 		if (
@@ -26,9 +33,16 @@ export function play(state, changes) {
 			!CARD_IDENTIFICATION.includes(changes.card_identification)
 		)
 			errors.add('card_identification', `must be one of: ${CARD_IDENTIFICATION.join(', ')}`);
+		const lag = changes.read_lag_seconds;
+		if (lag !== undefined && !(Number.isFinite(lag) && lag >= 0 && lag <= MAX_READ_LAG_SECONDS))
+			errors.add(
+				'read_lag_seconds',
+				`must be a number of seconds from 0 to ${MAX_READ_LAG_SECONDS}`,
+			);
 		check(errors);
 		if (changes.card_identification !== undefined)
 			state.play.card_identification = changes.card_identification;
+		if (lag !== undefined) state.play.read_lag_seconds = lag;
 	}
 	return { ...state.play };
 }

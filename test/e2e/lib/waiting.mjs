@@ -31,19 +31,36 @@ export function waitParameters(limit = {}) {
 }
 
 /**
- * POST /webhook/<path> {subject_id, value, expires_in_minutes?} → a dynamic PIX → the answer
- * `{transaction_id, execution_id}` → Wait for Payment → NoOp nodes named after the branches.
+ * POST /webhook/<path> {subject_id, value, order_id?, expires_in_minutes?} → a dynamic PIX → the
+ * answer `{transaction_id, execution_id}` → Wait for Payment → Set nodes named after the branches,
+ * each adding `orderId` = `$('Order').item.json.body.order_id`.
  * @param {{id: string, name?: string, path: string, credentials: {id: string, name: string}, limit?: Parameters<typeof waitParameters>[0]}} options
  */
 export function waitWorkflow({ id, name, path, credentials, limit }) {
 	const creds = { [CREDENTIAL_TYPE]: credentials };
+	// After each output, what a shop does next: the order number of the request that started the
+	// execution, read through n8n's paired items (`$('Order').item`) from the item that went out.
 	const branchNodes = BRANCHES.map((branch, index) => ({
 		id: `branch-${index}`,
 		name: branch,
-		type: 'n8n-nodes-base.noOp',
-		typeVersion: 1,
+		type: 'n8n-nodes-base.set',
+		typeVersion: 3.4,
 		position: [1100, index * 200 - 200],
-		parameters: {},
+		parameters: {
+			mode: 'manual',
+			includeOtherFields: true,
+			assignments: {
+				assignments: [
+					{
+						id: `order-${index}`,
+						name: 'orderId',
+						value: "={{ $('Order').item.json.body.order_id }}",
+						type: 'string',
+					},
+				],
+			},
+			options: {},
+		},
 	}));
 	return {
 		id,
@@ -119,21 +136,26 @@ export function waitWorkflow({ id, name, path, credentials, limit }) {
  * Starts one execution: POSTs the order to the workflow's production webhook and returns what the
  * workflow answered (the charge's and the execution's ids).
  * @param {string} n8nUrl @param {string} path
- * @param {{subject_id: string, value?: string, expires_in_minutes?: number}} order
- * @returns {Promise<{transactionId: string, executionId: string}>}
+ * @param {{subject_id: string, value?: string, order_id?: string, expires_in_minutes?: number}} order
+ * @returns {Promise<{transactionId: string, executionId: string, orderId: string}>}
  */
 export async function startWaiting(n8nUrl, path, order) {
+	const orderId = order.order_id ?? `order-${Date.now().toString(36)}-${++orders}`;
 	for (let attempt = 1; ; attempt++) {
 		const answer = await readAnswer(
 			await fetch(`${n8nUrl}/webhook/${path}`, {
 				method: 'POST',
 				headers: { 'content-type': 'application/json' },
-				body: JSON.stringify({ value: '25.00', ...order }),
+				body: JSON.stringify({ value: '25.00', order_id: orderId, ...order }),
 			}),
 		);
 		const body = answer.json;
 		if (answer.status === 200 && body?.transaction_id && body?.execution_id)
-			return { transactionId: body.transaction_id, executionId: String(body.execution_id) };
+			return {
+				transactionId: body.transaction_id,
+				executionId: String(body.execution_id),
+				orderId,
+			};
 		// n8n answers 503 "Database is not ready" or 404 while a just-published webhook registers.
 		if (attempt >= 20 || ![404, 503].includes(answer.status))
 			throw new Error(
@@ -142,6 +164,8 @@ export async function startWaiting(n8nUrl, path, order) {
 		await new Promise((resolve) => setTimeout(resolve, 500));
 	}
 }
+
+let orders = 0;
 
 /**
  * Starts `count` executions, `concurrency` at a time; returns them in order.

@@ -102,6 +102,16 @@ export async function stopEngine() {
 	loaded = undefined;
 }
 
+/**
+ * WorkflowExecute.run as this n8n-core takes it: an options object (2.x), or positional arguments
+ * (1.x: `run(workflow, startNode, destinationNode, pinData)`), when the engine tests run on n8n 1.x
+ * (FACILITAPAY_ENGINE_N8N=v1, test/engine/lib/environment.cjs).
+ */
+function startRun(execute, workflow, startNode, pinData) {
+	if (execute.run.length >= 2) return execute.run(workflow, startNode, undefined, pinData);
+	return execute.run({ workflow, startNode, pinData });
+}
+
 let loaded;
 /** Loads the package (dist/) once per process with n8n-core's PackageDirectoryLoader. */
 async function loadPackage() {
@@ -284,7 +294,7 @@ export async function createEngine({
 		try {
 			const running = resumeData
 				? execute.processRunExecutionData(workflow)
-				: execute.run({ workflow, startNode, pinData: workflowJson.pinData });
+				: startRun(execute, workflow, startNode, workflowJson.pinData);
 			// run() builds the execution's data before its first await: seeded before any node runs.
 			if (customData) execute.runExecutionData.resultData.metadata = { ...customData };
 			result = await running;

@@ -61,17 +61,31 @@ function patientRegexEngine() {
 
 let regexEngineSet = false;
 
+/**
+ * FACILITAPAY_ENGINE_N8N_DIR: a folder whose node_modules hold another n8n's n8n-core and
+ * n8n-workflow (scripts/test-engine.mjs sets it for FACILITAPAY_ENGINE_N8N=v1: n8n 1.x's, as
+ * installed for the e2e tests). The engine tests then run on that engine. The package itself
+ * (dist/) keeps its own n8n-workflow, as it would beside a real n8n of that version.
+ */
+const engineDir = process.env.FACILITAPAY_ENGINE_N8N_DIR;
+const ENGINE_MODULES = new Set(['n8n-core', 'n8n-workflow', '@n8n/di']);
+
+function resolveEngine(id, options) {
+	if (engineDir && ENGINE_MODULES.has(id)) return require.resolve(id, { paths: [engineDir] });
+	return require.resolve(id, options);
+}
+
 /** The worker's require, with n8n-core's settings in place first. */
 function nodeRequire(id) {
 	engineSettings();
-	const loaded = require(id);
+	const loaded = require(resolveEngine(id));
 	if (!regexEngineSet) {
 		regexEngineSet = true;
 		require('n8n-workflow').setSafeRegexEngine?.(patientRegexEngine());
 	}
 	return loaded;
 }
-nodeRequire.resolve = (id, options) => require.resolve(id, options);
+nodeRequire.resolve = (id, options) => resolveEngine(id, options);
 
 class EngineEnvironment extends TestEnvironment {
 	constructor(config, context) {

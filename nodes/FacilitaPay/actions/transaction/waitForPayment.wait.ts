@@ -97,9 +97,10 @@ async function settleItem(
 		const paid = await readCharge(ctx, paidId, run);
 		if (!paid.transaction) return { ...item, kind, error: paid.error ?? 'not shown yet' };
 		const decision = decide(paid.transaction, named, item.id, 'checkout');
+		const checkout: WaitedItem = { ...item, kind, error: undefined };
 		return decision
-			? { ...item, kind, error: undefined, decided: decidedJson(item, paid.transaction, decision) }
-			: { ...item, kind, error: undefined };
+			? { ...checkout, decided: decidedJson(checkout, paid.transaction, decision) }
+			: checkout;
 	}
 	const current = await readCharge(ctx, item.id, run);
 	if (current.error !== undefined) return { ...item, error: current.error };
