@@ -15,11 +15,11 @@
 //   BENCH_IDLE_SECONDS=30   how long "nothing happens" is measured
 //   BENCH_WAIT_TRIGGER=1    a FacilitaPay Trigger published on the account (0: none; the account
 //                           notifies another system's URL, and the forgeries go to it)
-//   BENCH_RESTART_PAID=30   after the burst, n8n is restarted with the rest still waiting: its RSS
-//                           then (against the fresh n8n with 0 waiting: memory per waiting
-//                           execution without the executions that ran) and, with the Trigger, this
-//                           many more charges paid, resumed through the path after a restart (0: no
-//                           restart)
+//   BENCH_RESTART_PAID=30   after the burst, n8n is stopped with the rest still waiting, this many
+//                           of their charges are paid while it is down, and it is started again:
+//                           how long after ready they end (on Paid), the reads of the first 300 s
+//                           (the restart's cost per waiting execution), its RSS 15 s after the
+//                           start (0: no restart)
 //   BENCH_OUT=.cache/bench  where waiting-<time>.json goes
 //   BENCH_KEEP=1            keep the n8n user folder
 //   BENCH_N8N_NODE_OPTIONS  NODE_OPTIONS of the n8n process (e.g. --cpu-prof --cpu-prof-dir=DIR)
@@ -36,8 +36,13 @@ import {
 	sandboxControl,
 } from '../test/e2e/lib/sandbox.mjs';
 import { publishTriggerOn } from '../test/e2e/lib/trigger.mjs';
-import { idleReads, payInOneCall, rssMb, runWaitingScale } from '../test/e2e/lib/wait-scale.mjs';
-import { startOtherReceiver, waitWorkflow } from '../test/e2e/lib/waiting.mjs';
+import { idleReads, rssMb, runWaitingScale } from '../test/e2e/lib/wait-scale.mjs';
+import {
+	percentiles,
+	startOtherReceiver,
+	untilEnded,
+	waitWorkflow,
+} from '../test/e2e/lib/waiting.mjs';
 
 const COUNT = Number(process.env.BENCH_WAITING ?? 1000);
 const PAID = Math.round(COUNT * 0.3);
@@ -106,12 +111,11 @@ async function main() {
 			figures.restart = await afterRestart(own, sb, workflow, started.slice(PAID));
 			const r = figures.restart;
 			say(
-				`  n8n restarted with ${r.waiting} still waiting: RSS ${r.rssMb} MB 15 s after the start (fresh with 0 waiting: ${figures.rssIdleMb} MB); idle ${r.idle.perSecond.toFixed(2)} reads/s`,
+				`  n8n stopped with ${r.waiting} waiting, ${r.paid} paid while it was down, started again (${WITH_TRIGGER ? 'a Trigger published' : 'no Trigger'}): the paid ones ended after ready p50 ${r.paidEndedAfterReadyMs?.p50} ms, max ${r.paidEndedAfterReadyMs?.max} ms; ${r.notResumed} not resumed, ${r.wrongBranch} on a wrong branch`,
 			);
-			if (r.latencyMs || r.notResumed)
-				say(
-					`  ${r.paid} paid after the restart (path after a restart${WITH_TRIGGER ? ', the Trigger reads the log' : ', no Trigger'}): latency p50 ${r.latencyMs?.p50} ms, p95 ${r.latencyMs?.p95} ms, max ${r.latencyMs?.max} ms; ${r.notResumed} not resumed in ${r.deadlineSeconds} s, ${r.wrongBranch} on a wrong branch, ${r.unpaidMoved} unpaid moved on`,
-				);
+			say(
+				`  the restart's cost: ${r.readsFirst300s.reads} FacilitaPay reads in the first ${r.readsFirst300s.seconds.toFixed(0)} s after ready (${JSON.stringify(r.readsFirst300s.byRoute)}) = ${r.readsPerWaitingExecution.toFixed(2)} per waiting execution; RSS ${r.rssMb} MB 15 s after the start (fresh with 0 waiting: ${figures.rssIdleMb} MB)`,
+			);
 		}
 		const file = writeFigures('waiting', { withTrigger: WITH_TRIGGER, ...figures });
 		say(`  figures: ${file}`);
@@ -122,41 +126,54 @@ async function main() {
 }
 
 /**
- * n8n restarted with `waiting` still waiting: its memory then (the waiting set is n8n's database,
- * not its memory), the idle reads, and RESTART_PAID of them paid at once, ended through the path
- * after a restart (the Trigger's reader and `meta` on the charges; docs/waiting.md).
+ * n8n stopped with `waiting` still waiting, RESTART_PAID of their charges paid while it is down, n8n
+ * started again (with or without a Trigger: nothing of ours reads after the start but the waits'
+ * own code at n8n's time of each, docs/waiting.md): how long after n8n was ready the paid ones
+ * ended (and on which branch), the reads of FacilitaPay in the first 300 s after ready (every
+ * waiting execution has its one time resume in that window: the restart's cost per execution), and
+ * n8n's memory 15 s after the start.
  * @param {any} own @param {any} sb @param {{id: string}} workflow
  * @param {Array<{executionId: string, transactionId: string}>} waiting
  */
 async function afterRestart(own, sb, workflow, waiting) {
-	progress(`restarting n8n with ${waiting.length} waiting`);
-	await own.restart();
+	const control = (method, route, body) => sandboxControl(method, route, body, sb.state);
+	const toPay = waiting.slice(0, RESTART_PAID);
+	progress(`stopping n8n with ${waiting.length} waiting; ${toPay.length} paid while it is down`);
+	await own.stop();
+	if (toPay.length > 0)
+		await control('POST', '/transactions/decide_many', {
+			ids: toPay.map((one) => one.transactionId),
+			outcome: 'paid',
+		});
+	await own.start();
+	const readyAt = Date.now();
+	const server = { n8nUrl: own.server.url, apiKey: own.server.apiKey };
+	const windowSeconds = 300;
+	const reads = idleReads(sb.sandboxUrl, windowSeconds);
 	await new Promise((resolve) => setTimeout(resolve, 15_000));
 	const rss = rssMb(own.pid());
-	const idle = await idleReads(sb.sandboxUrl, 30);
-	const toPay = WITH_TRIGGER ? waiting.slice(0, RESTART_PAID) : [];
-	const deadlineSeconds = 180;
-	const burst =
-		toPay.length > 0
-			? await payInOneCall(
-					{
-						server: { n8nUrl: own.server.url, apiKey: own.server.apiKey },
-						sandboxUrl: sb.sandboxUrl,
-						workflow,
-						control: (method, route, body) => sandboxControl(method, route, body, sb.state),
-					},
-					waiting,
-					toPay,
-					deadlineSeconds * 1000,
-				)
-			: undefined;
+	const ended = await Promise.all(
+		toPay.map(async (one) => {
+			try {
+				return await untilEnded(server, one.executionId, (windowSeconds + 60) * 1000);
+			} catch {
+				return undefined;
+			}
+		}),
+	);
+	const afterReady = ended
+		.filter((outcome) => outcome?.stoppedAt)
+		.map((outcome) => /** @type {number} */ (outcome?.stoppedAt) - readyAt);
+	const window = await reads;
 	return {
 		waiting: waiting.length,
 		rssMb: rss,
-		idle,
 		paid: toPay.length,
-		deadlineSeconds,
-		...burst,
+		paidEndedAfterReadyMs: percentiles(afterReady),
+		notResumed: ended.filter((outcome) => !outcome).length,
+		wrongBranch: ended.filter((outcome) => outcome && outcome.branches.join() !== 'Paid').length,
+		readsFirst300s: window,
+		readsPerWaitingExecution: window.reads / waiting.length,
 	};
 }
 

@@ -177,7 +177,7 @@ for (const version of /** @type {const} */ (['v2', 'v1'])) {
 						method: 'POST',
 						headers: { 'content-type': 'application/json' },
 						body: JSON.stringify({
-							payload: JSON.stringify({ executionId, records: [], final: true }),
+							payload: JSON.stringify({ executionId, generation: 1, kind: 'records', records: [] }),
 							signature: 'ab'.repeat(32),
 						}),
 					}),
@@ -190,7 +190,7 @@ for (const version of /** @type {const} */ (['v2', 'v1'])) {
 						method: 'POST',
 						headers: { 'content-type': 'application/json' },
 						body: JSON.stringify({
-							payload: JSON.stringify({ executionId, records: [], final: true }),
+							payload: JSON.stringify({ executionId, generation: 1, kind: 'records', records: [] }),
 							signature: 'ab'.repeat(32),
 						}),
 					}),
@@ -267,13 +267,14 @@ for (const version of /** @type {const} */ (['v2', 'v1'])) {
 				console.log(
 					`[probe ${version}] time resume after ${Date.now() - startedAt} ms: ran ${JSON.stringify(ran(execution))}, status ${execution.status}`,
 				);
-				// Both versions forward only the stack entry's first input on a time resume; the node set
-				// it up so that n8n's error output (index 2, Timed Out) gets the open items, saying
-				// FacilitaPay was not read at the limit (docs/waiting.md "n8n's own time resume").
+				// n8n's own time resume runs the node's code (the fallback behind the gate it disables):
+				// one last read of FacilitaPay, then Timed Out saying FacilitaPay showed it open.
 				expect(ran(execution)).toEqual(['Timed Out']);
 				expect(nodeOutput(execution, 'Wait for Payment', 2)[0]).toMatchObject({
-					message: expect.stringContaining('FacilitaPay was not read at the limit'),
-					error: { outcome: 'timedOut', decidedBy: 'limit', checkedAtLimit: false },
+					outcome: 'timedOut',
+					decidedBy: 'limit',
+					checkedAtLimit: true,
+					transaction: { status: 'pending' },
 				});
 				expect(nodeOutput(execution, 'Wait for Payment', 0)).toEqual([]);
 			}, 330_000);

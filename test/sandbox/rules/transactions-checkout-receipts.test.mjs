@@ -94,12 +94,18 @@ describe('card checkout', () => {
 
 	test('what the sandbox plays: at_approval by default; an unknown choice is refused', () => {
 		const { state } = transactionTestEnv();
-		expect(play(state)).toEqual({ card_identification: 'at_approval' });
+		expect(play(state)).toEqual({ card_identification: 'at_approval', read_lag_seconds: 0 });
 		expect(refusal(() => play(state, { card_identification: 'never' }))).toEqual({
 			errors: { card_identification: ['must be one of: at_approval, later'] },
 		});
-		expect(play(state, { card_identification: 'later' })).toEqual({ card_identification: 'later' });
-		expect(play(state, {})).toEqual({ card_identification: 'later' });
+		expect(play(state, { card_identification: 'later' })).toEqual({
+			card_identification: 'later',
+			read_lag_seconds: 0,
+		});
+		expect(play(state, {})).toEqual({ card_identification: 'later', read_lag_seconds: 0 });
+		expect(refusal(() => play(state, { read_lag_seconds: -1 }))).toEqual({
+			errors: { read_lag_seconds: ['must be a number of seconds from 0 to 120'] },
+		});
 	});
 });
 

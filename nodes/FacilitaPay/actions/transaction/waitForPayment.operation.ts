@@ -104,7 +104,7 @@ const properties: INodeProperties[] = [
 				name: 'Charge’s Expiry',
 				value: 'chargeExpiry',
 				description:
-					'The charge’s own expiry plus a margin: PIX and dynamic CLABE +10 min, PSE 21 min +10 min, boleto: the end of the 3rd business day in Brazil after its due date (FacilitaPay confirms within 3 business days); 24 h for a charge without an expiry (card)',
+					'The charge’s expiry plus a margin: PIX and CLABE +10 min, PSE 21 min +10 min, boleto 3 business days in Brazil after its due date (+10 min), 24 h without an expiry (card)',
 			},
 		],
 		default: 'chargeExpiry',
