@@ -96,7 +96,7 @@ async function main() {
 			`Wait for Payment in n8n 2.41.1${process.env.BENCH_N8N_ENV ? ` with ${process.env.BENCH_N8N_ENV}` : ''} (${WITH_TRIGGER ? 'FacilitaPay Trigger published on the account' : 'no FacilitaPay Trigger: another system notified'}):`,
 		);
 		say(
-			`  ${COUNT} executions waiting (started in ${figures.startSeconds.toFixed(1)} s); idle ${figures.idle.seconds.toFixed(0)} s: ${figures.idle.reads} API reads = ${figures.idle.perSecond.toFixed(2)} reads/s (${JSON.stringify(figures.idle.byRoute)}); with 0 waiting: ${figures.idleBefore.perSecond.toFixed(2)} reads/s`,
+			`  ${COUNT} executions waiting (started in ${figures.startSeconds.toFixed(1)} s); idle ${figures.idle.seconds.toFixed(0)} s: ${figures.idle.reads} API reads = ${figures.idle.perSecond.toFixed(2)} reads/s (${JSON.stringify(figures.idle.byRoute)}); with 0 waiting: ${figures.idleBefore.perSecond.toFixed(2)} reads/s; n8n CPU while idle (lease renewals included): ${figures.idleCpuShare === null ? '?' : (100 * figures.idleCpuShare).toFixed(1)} % of a core`,
 		);
 		say(
 			`  n8n RSS: ${figures.rssIdleMb} MB with 0 waiting, ${figures.rssWaitingMb} MB with ${COUNT} waiting, ${figures.rssAfterMb} MB after the burst`,

@@ -14,11 +14,14 @@ import {
 	sandboxControl,
 } from './lib/sandbox.mjs';
 import { INSTALL_TIMEOUT, describeE2e, requirePieces, sharedState } from './lib/state.mjs';
+import { nodeOutput } from '../../scripts/n8n-runtime.mjs';
 import {
 	BRANCHES,
 	CREATE_NODE,
 	WAIT_NODE,
+	endedExecution,
 	getExecution,
+	listedAt,
 	startOtherReceiver,
 	startWaiting,
 	untilEnded,
@@ -268,6 +271,28 @@ describeE2e('Wait for Payment: what happens around the wait (real n8n 2.41.1, no
 		for (const one of seen)
 			expect(one).toEqual({ status: 'waiting', first: ['Timed Out'], waitsAt: 'Wait Again' });
 	}, 300_000);
+	test('a wait renewed while n8n runs (its lease renewed by the waiter, 150 s in): its charge paid now resumes it within 5 s of FacilitaPay listing it', async () => {
+		const one = early.seconds[0];
+		const execution = await getExecution(server, one.executionId);
+		const second = nodeOutput(execution, 'Create PIX 2')[0];
+		expect(execution.status).toBe('waiting');
+		// The second wait began right after the first one's Timed Out ran (n8n keeps only the last
+		// lease's run of a waiting node).
+		const waitBegan = execution.data.resultData.runData['Timed Out'][0].startTime;
+		expect(Date.now() - waitBegan).toBeGreaterThan(150_000);
+		await control('POST', `/transactions/${second.id}/pay`, {});
+		const ended = await endedExecution(server, one.executionId, 60_000);
+		const out = nodeOutput(ended, 'Wait Again', 0);
+		expect(ended.status).toBe('success');
+		expect(out).toEqual([expect.objectContaining({ outcome: 'paid', transactionId: second.id })]);
+		const listed = /** @type {number} */ (
+			await listedAt(own.sb.sandboxUrl, second.id, 'identified')
+		);
+		const latency = Date.parse(ended.stoppedAt) - listed;
+		console.log(`[wait around] renewed wait: Paid ${latency} ms after the listing`);
+		expect(latency).toBeLessThanOrEqual(5000);
+	}, 120_000);
+
 	test('FacilitaPay answers 503 to every read of the charge for 20 s, the customer pays after it: Paid (a failed read decides nothing)', async () => {
 		const pix = await createDynamicPix(subjectId, '33.00', own.sb.state);
 		await control('POST', '/faults', {

@@ -432,7 +432,15 @@ export async function register(
 		wait.byId.set(id, set);
 	}
 	wait.position ??= registration.cursor;
-	const walked = wait.chain.walk(registration.cursor);
+	let walked = wait.chain.walk(registration.cursor);
+	if (!walked) {
+		// A cursor this process never read around (the wait moved here from another process, a
+		// queue worker): the records after it are read once, so that none is missed.
+		walked = await catchUp(ctx, registration.account, registration.cursor).then(
+			() => wait.chain.walk(registration.cursor),
+			() => undefined,
+		);
+	}
 	if (walked)
 		for (const record of walked.records)
 			for (const id of namedIds(record)) if (w.ids.has(id)) keep(wait, id, record);

@@ -31,6 +31,22 @@ export function rssMb(pid) {
 	}
 }
 
+/**
+ * CPU seconds a process (and its children: n8n's task runner) has used so far (Linux /proc), or
+ * null. @param {number|undefined} pid
+ */
+export function cpuSeconds(pid) {
+	if (!pid) return null;
+	try {
+		const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+		// utime, stime, cutime, cstime (fields 14-17 of stat; 12-15 after the name)
+		const ticks = [11, 12, 13, 14].reduce((sum, i) => sum + Number(fields[i] ?? 0), 0);
+		return ticks / 100;
+	} catch {
+		return null;
+	}
+}
+
 /** The sandbox's per-route request totals. @param {string} sandboxUrl */
 async function totals(sandboxUrl) {
 	const answer = await (await fetch(`${sandboxUrl}/_sandbox/requests/totals`)).json();
@@ -183,10 +199,16 @@ export async function runWaitingScale(o) {
 	figures.startSeconds = (Date.now() - startedAt) / 1000;
 	log(`${o.count} executions waiting after ${figures.startSeconds.toFixed(1)} s`);
 
+	const cpuBefore = cpuSeconds(o.server.pid);
 	figures.idle = await idleReads(o.sandboxUrl, idleSeconds);
+	const cpuAfter = cpuSeconds(o.server.pid);
+	// n8n's own work while nothing happens: the leases renewed (one short run per waiting execution
+	// every ~150 s, docs/waiting.md), on top of n8n's idle cost.
+	figures.idleCpuShare =
+		cpuBefore === null || cpuAfter === null ? null : (cpuAfter - cpuBefore) / figures.idle.seconds;
 	figures.rssWaitingMb = rssMb(o.server.pid);
 	log(
-		`idle with ${o.count} waiting: ${figures.idle.reads} reads in ${figures.idle.seconds.toFixed(1)} s = ${figures.idle.perSecond.toFixed(2)}/s; RSS ${figures.rssWaitingMb} MB`,
+		`idle with ${o.count} waiting: ${figures.idle.reads} reads in ${figures.idle.seconds.toFixed(1)} s = ${figures.idle.perSecond.toFixed(2)}/s; n8n CPU ${figures.idleCpuShare === null ? '?' : (100 * figures.idleCpuShare).toFixed(1)} % of a core; RSS ${figures.rssWaitingMb} MB`,
 	);
 
 	// Strangers: forged notifications (right secret) and guessed resume URLs.
