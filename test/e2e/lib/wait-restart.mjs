@@ -1,6 +1,6 @@
-// What the restart and probe files of Wait for Payment share (wait-restart: a FacilitaPay Trigger
-// published; wait-limit-restart: none, n8n's own time resume; wait-probe: the waiting-state probes): the workflow Webhook → Create
-// Dynamic PIX → Wait for Payment → Paid / Not Paid / Timed Out, and how its waiting execution is found.
+// What test/e2e/wait-probe.test.mjs uses (the waiting-state probes, one n8n per version): the
+// workflow Webhook → Create Dynamic PIX → Wait for Payment → Paid / Not Paid / Timed Out, and how its
+// waiting execution is found.
 import { ACCOUNT_IDS } from '../../../sandbox/accounts.mjs';
 import { getExecution } from './retry.mjs';
 import { waitFor } from './state.mjs';
