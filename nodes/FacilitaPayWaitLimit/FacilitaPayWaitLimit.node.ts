@@ -8,12 +8,10 @@ import { NodeConnectionTypes, NodeOperationError } from 'n8n-workflow';
 
 /**
  * Internal to Transaction > Wait for Payment, never placed in a workflow (hidden from the panel).
- * A waiting execution's stack entry names this type for n8n's own time resume (the WaitTracker at
- * the limit, when no code of ours runs): n8n forwards only the first input of the disabled node and,
- * for a node whose onError is continueErrorOutput, moves the error-shaped items to the node type's
- * last output. With these two main outputs that is index 2: Wait for Payment's Timed Out.
- * nodes/FacilitaPay/actions/transaction/waitForPayment.operation.ts (timeResumeItems) and
- * docs/waiting.md say why.
+ * Kept only for executions that began waiting under an earlier version of this package: their
+ * stored stack entry names this type for n8n's own time resume (two main outputs, so that n8n's
+ * error output, index 2, was Wait for Payment's Timed Out). The current Wait for Payment does not
+ * use it (docs/waiting.md: the gate and the fallback).
  */
 export class FacilitaPayWaitLimit implements INodeType {
 	description: INodeTypeDescription = {
