@@ -8,18 +8,6 @@
 export const IDLE_POLL_MS = 2_000;
 /** The shortest time between the starts of two reads of the log (prompts coalesce). */
 export const PROMPT_GAP_MS = 500;
-/**
- * The shortest time between the starts of two reads while deliveries keep prompting (a burst: the
- * pass before was prompted too). The first prompted read after a quiet spell still waits only
- * PROMPT_GAP_MS. Issue 45 (bench/trigger.mjs burst, 300 payments, 25 deliveries at a time, n8n
- * 2.41.1's default engine): with prompted reads 500 ms apart, the reads that follow the pass that
- * started the burst's executions (empty pages by then) came while n8n was starting them, and n8n
- * took 3-4 s instead of under 1 s to save the first of those executions while the deliveries'
- * answers stalled (p95 2.5-3.5 s against 0.8 s, 14-17 events/s against 19-20) in 7 runs of 8;
- * with reads 1 s apart, or after a 350 ms pause, in 0 of 6. Until 0c5d165 a read of n8n's
- * credentials at the start of every pass (0.25-0.5 s in a burst) spaced the reads so.
- */
-export const BURST_GAP_MS = 1_000;
 /** After a failed read of the log, the next one waits this long. */
 export const AFTER_FAILURE_MS = 5_000;
 /** How often the recent window is read again newest first (a record listed behind the cursor). */
@@ -35,19 +23,10 @@ export const FAILED_SWEEP_EVERY_MS = 60_000;
  */
 export const ACCOUNT_CHECK_EVERY_MS = 60_000;
 
-/**
- * When the next read may start, given when the last one started, whether a delivery prompted, and
- * whether the last pass was prompted too (a burst: BURST_GAP_MS).
- */
-export function nextReadAt(
-	lastReadAt: number,
-	prompted: boolean,
-	failed = false,
-	inBurst = false,
-): number {
+/** When the next read may start, given when the last one started and whether a delivery prompted. */
+export function nextReadAt(lastReadAt: number, prompted: boolean, failed = false): number {
 	if (failed) return lastReadAt + AFTER_FAILURE_MS;
-	if (!prompted) return lastReadAt + IDLE_POLL_MS;
-	return lastReadAt + (inBurst ? BURST_GAP_MS : PROMPT_GAP_MS);
+	return lastReadAt + (prompted ? PROMPT_GAP_MS : IDLE_POLL_MS);
 }
 
 /** Whether a periodic job last done at `doneAt` is due again at `now`. */

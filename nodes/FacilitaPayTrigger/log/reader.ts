@@ -99,8 +99,6 @@ export class LogReader {
 	private prompted = false;
 	private wake: (() => void) | undefined;
 	private lastReadAt = Number.NEGATIVE_INFINITY;
-	/** Whether the last pass was prompted by a delivery (then a prompt now is a burst's). */
-	private lastPassPrompted = false;
 	private lookedBackAt: number | undefined;
 	/** The page size taken as full (PER_PAGE, or the service's cap once learnt). */
 	private fullPage = PER_PAGE;
@@ -215,7 +213,7 @@ export class LogReader {
 	private async pause(failed: boolean): Promise<void> {
 		for (;;) {
 			if (this.stopped) return;
-			const due = nextReadAt(this.lastReadAt, this.prompted, failed, this.lastPassPrompted);
+			const due = nextReadAt(this.lastReadAt, this.prompted, failed);
 			const now = this.deps.now();
 			if (now >= due) return;
 			await new Promise<void>((resolve) => {
@@ -291,7 +289,6 @@ export class LogReader {
 		const ours = productionUrls(staticData, this.ctx.getInstanceId());
 		await this.readAccounts();
 		this.lastReadAt = this.deps.now();
-		this.lastPassPrompted = this.prompted;
 		this.prompted = false;
 		if (ours.length === 0) return;
 		const registered = staticData.registeredAccount;

@@ -1,6 +1,5 @@
 import {
 	AFTER_FAILURE_MS,
-	BURST_GAP_MS,
 	IDLE_POLL_MS,
 	learntFullPage,
 	nextReadAt,
@@ -17,15 +16,6 @@ describe('the next read', () => {
 		['after a failed read, prompted or not', true, true, AFTER_FAILURE_MS],
 	])('%s: %i ms after the last read started', (_name, prompted, failed, gap) => {
 		expect(nextReadAt(10_000, prompted, failed)).toBe(10_000 + gap);
-	});
-
-	it.each<[string, boolean, boolean, number]>([
-		['prompted after a quiet spell', true, false, PROMPT_GAP_MS],
-		['prompted again in a burst (issue 45)', true, true, BURST_GAP_MS],
-		['idle after a burst', false, true, IDLE_POLL_MS],
-	])('%s: %i ms after the last read started', (_name, prompted, inBurst, gap) => {
-		expect(nextReadAt(10_000, prompted, false, inBurst)).toBe(10_000 + gap);
-		expect(nextReadAt(10_000, prompted, true, inBurst)).toBe(10_000 + AFTER_FAILURE_MS);
 	});
 
 	it('prompts never bring reads closer than 0.5 s: at most 2 reads of the log a second', () => {
