@@ -270,7 +270,9 @@ export async function webhook(this: IWebhookFunctions): Promise<IWebhookResponse
 		if (!verify(keyOf(state.secret), state.executionId, body.payload, body.signature))
 			return answer(this, 401, { error: 'Invalid signature' });
 		const payload = JSON.parse(String(body.payload)) as ResumePayload;
-		if (payload.generation !== state.generation || !mayCall(state.waitTill, clock.now().getTime()))
+		if (payload.generation !== state.generation)
+			return answer(this, 409, { waiting: true, error: 'This call is for an earlier wait' });
+		if (!mayCall(state.waitTill, clock.now().getTime()))
 			return answer(this, 409, { waiting: true, error: 'n8n resumes this wait at its time' });
 		const records = (Array.isArray(payload.records) ? payload.records : [])
 			.map(asLogRecord)
