@@ -35,11 +35,11 @@ const toolNode = (resource: string, operation: string): INode =>
 	});
 
 describe('the node as an AI agent tool', () => {
-	it('has 40 operations, each with its own action text', () => {
+	it('has 41 operations, each with its own action text', () => {
 		const all = operations();
-		expect(all).toHaveLength(40);
+		expect(all).toHaveLength(41);
 		const actions = all.map(({ option }) => option.action);
-		expect(new Set(actions).size).toBe(40);
+		expect(new Set(actions).size).toBe(41);
 	});
 
 	it.each(

@@ -60,7 +60,7 @@ const KEY_DESCRIPTION =
 	'A reference naming this payment, e.g. an order number: a key FacilitaPay already holds is not sent again, on any day; the item comes out with alreadyDone and the record';
 
 /** How the AI model fills the key when the node is a tool. */
-const TOOL_KEY_DEFAULT =
+export const TOOL_KEY_DEFAULT =
 	"={{ $fromAI('idempotency_key', 'A short reference naming this one payment, such as the order or invoice number it pays. Give the same reference again when you repeat a request for the same payment (it is then not paid twice); give a new reference for every different payment.', 'string') }}";
 
 /**

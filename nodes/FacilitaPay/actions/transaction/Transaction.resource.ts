@@ -9,6 +9,7 @@ import * as createPayIn from './createPayIn.operation';
 import * as createPayout from './createPayout.operation';
 import * as createPsePayment from './createPsePayment.operation';
 import * as createSpeiPayment from './createSpeiPayment.operation';
+import * as describeForReview from './describeForReview.operation';
 import * as findByIdempotencyKey from './findByIdempotencyKey.operation';
 import * as get from './get.operation';
 import * as getBoletoPdf from './getBoletoPdf.operation';
@@ -26,6 +27,7 @@ export {
 	createPayout,
 	createPsePayment,
 	createSpeiPayment,
+	describeForReview,
 	findByIdempotencyKey,
 	get,
 	getBoletoPdf,
@@ -102,6 +104,13 @@ export const description: INodeProperties[] = [
 				action: 'Create an account number for a customer to pay by SPEI',
 			},
 			{
+				name: 'Describe for Review',
+				value: 'describeForReview',
+				description:
+					'A payout, PIX charge, refund or cancel in words (amount, recipient, customer, reference) for a person to approve; sends nothing',
+				action: 'Describe a payment in words for a person to approve',
+			},
+			{
 				name: 'Find By Idempotency Key',
 				value: 'findByIdempotencyKey',
 				description:
@@ -150,6 +159,7 @@ export const description: INodeProperties[] = [
 	...createCardPayment.description,
 	...createPsePayment.description,
 	...createSpeiPayment.description,
+	...describeForReview.description,
 	...findByIdempotencyKey.description,
 	...get.description,
 	...getBoletoPdf.description,

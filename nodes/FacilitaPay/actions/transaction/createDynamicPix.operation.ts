@@ -14,8 +14,9 @@ import type { ItemWork, MoneyDeclaration } from '../node.type';
 import { createTransaction, transactionInput, transactionOperation } from './transaction.requests';
 import { answerAsJson } from '../common/output';
 import { inSubjectTransactions } from '../../money';
+import { checkReviewedText, reviewFields } from './review.fields';
 
-const properties: INodeProperties[] = [
+export const properties: INodeProperties[] = [
 	fields.subjectIdField('ID of the registered customer who will pay'),
 	fields.valueField(
 		'Amount in BRL with exactly two decimals. The QR code’s amount cannot change later.',
@@ -50,9 +51,19 @@ const properties: INodeProperties[] = [
 	fields.metadataField,
 ];
 
-export const description = transactionOperation('createDynamicPix', properties);
+export const description = transactionOperation('createDynamicPix', [
+	...properties,
+	...reviewFields('createDynamicPix'),
+]);
 
 export async function prepare(this: IExecuteFunctions, i: number): Promise<ItemWork> {
+	const work = await dynamicPixWork.call(this, i);
+	await checkReviewedText(this, i, 'createDynamicPix', work);
+	return work;
+}
+
+/** The checked request of item `i` (also what Describe for Review describes). */
+export async function dynamicPixWork(this: IExecuteFunctions, i: number): Promise<ItemWork> {
 	const transaction = validateBody(
 		this,
 		i,

@@ -6,8 +6,9 @@ import { validateBody, withMetadata } from '../common/input';
 import type { ItemWork, MoneyDeclaration } from '../node.type';
 import { createTransaction, transactionInput, transactionOperation } from './transaction.requests';
 import { inSubjectTransactions } from '../../money';
+import { checkReviewedText, reviewFields } from './review.fields';
 
-const properties: INodeProperties[] = [
+export const properties: INodeProperties[] = [
 	fields.subjectIdField('ID of the customer who receives the money'),
 	{
 		...fields.valueField('Amount in the source currency'),
@@ -38,14 +39,24 @@ const properties: INodeProperties[] = [
 	fields.metadataField,
 ];
 
-export const description = transactionOperation('createPayout', properties);
+export const description = transactionOperation('createPayout', [
+	...properties,
+	...reviewFields('createPayout'),
+]);
 
-export async function prepare(this: IExecuteFunctions, i: number): Promise<ItemWork> {
+/** The checked request of item `i` (also what Describe for Review describes). */
+export async function payoutWork(this: IExecuteFunctions, i: number): Promise<ItemWork> {
 	const input = transactionInput(this, i, { fromAccount: true });
 	const transaction = validateBody(this, i, payoutSchema, input, TRANSACTION_LABELS);
 	return createTransaction(this, i, '/transactions', {
 		transaction: withMetadata(this, i, transaction as IDataObject),
 	});
+}
+
+export async function prepare(this: IExecuteFunctions, i: number): Promise<ItemWork> {
+	const work = await payoutWork.call(this, i);
+	await checkReviewedText(this, i, 'createPayout', work);
+	return work;
 }
 
 /** It creates or moves money; where FacilitaPay keeps its record. */

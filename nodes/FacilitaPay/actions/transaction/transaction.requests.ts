@@ -12,6 +12,7 @@ import { locatorValue } from '../common/locator';
 import { answerAsJson } from '../common/output';
 import { sendOnce } from '../common/sendOnce';
 import type { ItemWork } from '../node.type';
+import { checkReviewedText, reviewFields } from './review.fields';
 
 /** An operation's parameters, shown only for the Transaction resource and that operation. */
 export function transactionOperation(
@@ -78,16 +79,21 @@ export function transactionAction(
 	prepare: (this: IExecuteFunctions, i: number) => Promise<ItemWork>;
 } {
 	return {
-		description: transactionOperation(operation, [{ ...transactionIdField, ...field }]),
+		description: transactionOperation(operation, [
+			{ ...transactionIdField, ...field },
+			...reviewFields(operation),
+		]),
 		async prepare(this: IExecuteFunctions, i: number): Promise<ItemWork> {
 			const id = idParameter(this, i, 'transactionId', 'Transaction ID');
-			return sendOnce(
+			const work = sendOnce(
 				i,
 				'GET',
 				`/transactions/${encodeURIComponent(id)}/${pathSuffix}`,
 				undefined,
 				(data) => [{ json: withTransactionId(data, id) }],
 			);
+			await checkReviewedText(this, i, operation, work, id);
+			return work;
 		},
 	};
 }
