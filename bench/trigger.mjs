@@ -17,7 +17,9 @@
 //   BENCH_BURST=300          payments of the burst (0: no burst)
 //   BENCH_RATE=20            the API's reads per second during the burst
 //   BENCH_ONLY=steady,burst  a subset
-//   BENCH_TARGETS='webhook node,trigger'   which bursts
+//   BENCH_TARGETS='webhook node,trigger'   which bursts; 'trigger@<commit>' adds the trigger as it
+//                            was at that commit (git archive, built, packed), e.g.
+//                            'webhook node,trigger@b9bfc99,trigger'
 //   BENCH_DELIVERY='25,all'  FacilitaPay's first deliveries in flight at once, per burst
 //   BENCH_TRIGGER_OPTIONS='{"attachObjects":true}'   more options of the trigger
 //   BENCH_TRIGGER_VERSION=2                    the trigger's typeVersion
@@ -30,6 +32,7 @@ import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 
 import { CACHE_DIR, buildAndPackPackage } from '../scripts/n8n-runtime.mjs';
+import { packCommit } from './compare/package.mjs';
 import { activateWorkflow, createWorkflowViaApi, samplePerson } from '../test/e2e/lib/n8n-e2e.mjs';
 import {
 	account,
@@ -219,11 +222,16 @@ async function main() {
 				for (const target of targets.map((t) => t.trim())) {
 					// Each burst on an n8n of its own: what one left behind (executions, a busy database)
 					// must not slow the other down.
-					const fresh = await startEnvironment(tarball, `burst-${target.replace(' ', '-')}`);
+					// "trigger@<commit>": the trigger as it was at that commit (packed from git), in the
+					// same run, for a side-by-side comparison (issue 45: BENCH_TARGETS='webhook node,
+					// trigger@b9bfc99,trigger').
+					const [kind, commit] = target.split('@');
+					const pkg = commit ? await packCommit(commit) : tarball;
+					const fresh = await startEnvironment(pkg, `burst-${target.replace(/[ @]/g, '-')}`);
 					stops.push(fresh.stop);
 					n8n = fresh.n8n;
 					const burstUrl = fresh.server.url;
-					const acct = await account(n8n, `burst-${target.replace(' ', '-')}`);
+					const acct = await account(n8n, `burst-${target.replace(/[ @]/g, '-')}`);
 					accounts.push(acct);
 					const subject = await acct.call(
 						'POST',
@@ -232,7 +240,7 @@ async function main() {
 						true,
 					);
 					let workflowId;
-					if (target === 'trigger') {
+					if (kind === 'trigger') {
 						const created = await createWorkflowViaApi(
 							triggerWorkflow('burst', acct.credentials, {}),
 							n8n,
@@ -307,9 +315,9 @@ async function main() {
 					const hook = results.burst.find(
 						(r) => r.target === 'webhook node' && r.delivery === row.delivery,
 					);
-					if (target === 'trigger' && hook)
+					if (kind === 'trigger' && hook)
 						say(
-							`  trigger / Webhook node (${row.delivery}): ${(row.eventsPerSecond / hook.eventsPerSecond).toFixed(2)}x events/s`,
+							`  ${target} / Webhook node (${row.delivery}): ${(row.eventsPerSecond / hook.eventsPerSecond).toFixed(2)}x events/s`,
 						);
 					// Stopped before the next target's burst: an n8n still finishing its executions
 					// would take the CPU from the next one.
