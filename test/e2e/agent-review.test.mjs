@@ -1,22 +1,65 @@
 // Issue 44, in a real n8n 2.41.1 with no network: an AI agent pays out only what a person
-// approved, once, behind n8n's human review of tool calls.
+// approved, once, behind n8n's human review of tool calls. The agent (n8n's AI Agent, v3.1) talks
+// to n8n's own OpenAI Chat Model node pointed at a scripted model on loopback
+// (sandbox/offline/chatModel.mjs); the Create Payout tool is gated by the review variant n8n
+// generates for the Send Email node (emailSendHitlTool), whose mail goes to a local SMTP catcher
+// (sandbox/offline/mailbox.mjs); the test "clicks" the mail's links as a person would. Payouts are
+// counted by the sandbox's record of POST /transactions. Workflow: test/e2e/lib/agent.mjs.
 //
-// FINDINGS (filled from the runs below)
+// Why e-mail as the review channel: of the nodes with a send-and-wait operation in 2.41.1 (Slack,
+// Telegram, Discord, Teams, Gmail, Outlook, WhatsApp, Google Chat, Email…), only the Send Email node
+// reaches its channel through a protocol a loopback stand-in can speak with no dependency and no
+// vendor API to imitate: plain SMTP, answered by ~100 lines over node:net. Its links are the same
+// signed resume URLs every send-and-wait channel sends.
+//
+// WHAT n8n 2.41.1 DOES (measured by these tests; figures in the report of issue 44)
+// - The links: `<N8N_WEBHOOK_URL>webhook-waiting/<execution id>/<review node's id>?approved=true|false
+//   &signature=<64 hex>`. The signature is an HMAC-SHA256 (instance's hmacSignatureSecret) of the
+//   path and query without the signature (n8n-core signature-helpers.js): no token per wait, no
+//   expiry, nothing of the run in it. A link with another link's signature (Approve with the
+//   Decline's) is refused: 401.
+// - While the review is pending the execution's status is `waiting` (waitTill 3000-01-01, no limit
+//   set); the agent's model ran once, the review node once, the payout tool not at all.
+// - A link opened by a client whose User-Agent `isbot` calls a bot (Node's fetch sends "node")
+//   answers 200 with an empty page and resumes nothing: the execution stays waiting. Only a
+//   browser-like User-Agent resumes it.
+// - Approve: the gated tool runs with the model's toolParameters, then the agent calls the model
+//   again (a second model request holding the tool's result) and the execution ends `success`
+//   with the model's final text.
+// - Decline: the model gets, as the tool's result, "User rejected the tool call to <node name>
+//   (id: <tool call id>). STOP what you are doing and wait for the user to tell you how to
+//   proceed. The tool is still available if needed."; the agent calls the model again.
+// - The same link a second time, after the execution ended: 200, n8n's "no action required" page
+//   (send-and-wait-no-action-required); nothing runs again.
+// - A second review of the same node in the same execution: its links are byte for byte those of
+//   the first review (same execution, same node, same query): the first mail's Approve link
+//   approves the second call.
+// - A restart while the review is pending (SIGTERM, the same database): at start-up n8n's execution
+//   recovery (crash recovery mode "extensive", the default) amends the waiting execution: it never
+//   logged n8n.workflow.success/failed, and the AI Agent logged n8n.node.started without run data
+//   (the agent's run is saved when it ends), so the agent gets a crashed run and the execution the
+//   error "Workflow did not finish, possible out-of-memory issue", while its saved status stays
+//   `waiting`. The Approve link then answers 409 "The execution "<id>" has finished with error.":
+//   nothing is paid, and the agent can no longer be resumed.
+// - n8n's default review Message `{{ $tool.parameters }}` renders as "[object Object]": the
+//   reviewer reads the tool's name but not the amount, customer or reference. A Message with
+//   `{{ JSON.stringify($tool.parameters) }}` shows them.
 import { ACCOUNT_IDS } from '../../sandbox/accounts.mjs';
 import { scenarioMarker, startChatModel } from '../../sandbox/offline/chatModel.mjs';
 import { startMailbox } from '../../sandbox/offline/mailbox.mjs';
 import {
-	AGENT,
 	agentAnswer,
 	agentReviewWorkflow,
 	clickLink,
 	createAgentCredentials,
 	nodeRuns,
 	PAYOUT_TOOL,
+	REVIEW_NODE,
 	reviewLinks,
 	startAgentRun,
 } from './lib/agent.mjs';
 import {
+	INSTALL_TIMEOUT,
 	activateWorkflow,
 	createPerson,
 	createWorkflowViaApi,
@@ -28,8 +71,8 @@ import {
 	sharedState,
 	testE2e,
 	uniqueId,
-	waitFor,
 } from './lib/n8n-e2e.mjs';
+import { ownN8n } from './lib/own-n8n.mjs';
 import { endedExecution, getExecution, untilWaiting } from './lib/waiting.mjs';
 
 const TIMEOUT = 300_000;
@@ -44,11 +87,20 @@ let creds;
 /** @param {any} state */
 const serverOf = (state) => ({ n8nUrl: state.n8nUrl, apiKey: state.apiKey });
 
+/** A Message that shows the tool's parameters (n8n's default renders them as "[object Object]"). */
+const JSON_MESSAGE =
+	'=The agent wants to run this tool: {{ $tool.name }}\n\nInput:\n{{ JSON.stringify($tool.parameters) }}';
+
 /**
- * A customer in the sandbox, the agent's workflow created and published; returns what a scenario needs.
- * @param {any} state @param {string} label @param {{message?: string, describe?: boolean}} [options]
+ * A customer in the sandbox and the agent's workflow, created and published.
+ * @param {any} state @param {string} label
+ * @param {{message?: string, describe?: boolean, credentials?: {id: string, name: string}, agentCreds?: typeof creds}} [options]
  */
-async function setUp(state, label, options = {}) {
+async function setUp(
+	state,
+	label,
+	{ credentials = state.credentials, agentCreds = creds, ...options } = {},
+) {
 	const seed = (Date.now() % 100000) + Math.floor(Math.random() * 1000);
 	const person = samplePerson(seed, `Agent Payee ${seed}`, {
 		email: `payee-${seed}@example.com`,
@@ -59,9 +111,9 @@ async function setUp(state, label, options = {}) {
 	const reviewTo = `reviewer-${path}@example.com`;
 	const workflow = agentReviewWorkflow({
 		path,
-		facilitaPay: state.credentials,
-		openAi: creds.openAi,
-		smtp: creds.smtp,
+		facilitaPay: credentials,
+		openAi: agentCreds.openAi,
+		smtp: agentCreds.smtp,
 		reviewTo,
 		...options,
 	});
@@ -70,7 +122,32 @@ async function setUp(state, label, options = {}) {
 	return { subjectId, name: person.social_name, path, reviewTo, workflowId: created.id };
 }
 
-/** POSTs to /transactions the sandbox received after `mark`. @param {any} state @param {number} mark */
+/**
+ * Scripts the model and starts the agent: its chat input asks to pay `amount` under reference
+ * `key`; `steps` are the model's answers (see chatModel.mjs).
+ * @param {any} state @param {Awaited<ReturnType<typeof setUp>>} setup
+ * @param {(args: {customerId: string, amount: string, idempotency_key: string}) => any[]} steps
+ * @param {{amount?: string, label?: string}} [options]
+ */
+async function begin(state, setup, steps, { amount = '64.10', label = 'run' } = {}) {
+	const scenario = uniqueId(label);
+	const key = `invoice-${scenario}`;
+	const args = { customerId: setup.subjectId, amount, idempotency_key: key };
+	model.script(scenario, steps(args));
+	const mark = await sandboxMark(state);
+	const started = Date.now();
+	const executionId = await startAgentRun(
+		state.n8nUrl,
+		setup.path,
+		`Pay ${setup.name} ${amount} USD for invoice ${key}. ${scenarioMarker(scenario)}`,
+	);
+	return { scenario, key, args, mark, started, executionId };
+}
+
+/** A tool call of the payout tool. @param {object} args */
+const payStep = (args) => ({ tools: [{ tool: /^Pay_out$/, args }] });
+
+/** POSTs of payouts (from the USD cash-out account) the sandbox received after `mark`. @param {any} state @param {number} mark */
 const payoutsAfter = async (state, mark) =>
 	(
 		await sandboxRequests({ after: mark, method: 'POST', pathPrefix: '/transactions' }, state)
@@ -78,16 +155,17 @@ const payoutsAfter = async (state, mark) =>
 
 /** The n-th (1-based) review mail to `reviewTo`. @param {string} reviewTo @param {number} [nth] */
 const reviewMail = (reviewTo, nth = 1) =>
-	mailbox.waitForMessage(
-		(m) =>
-			m.to.includes(reviewTo) &&
-			mailbox
-				.messages()
-				.filter((x) => x.to.includes(reviewTo))
-				.indexOf(m) ===
-				nth - 1,
-		{ timeoutMs: 180_000 },
-	);
+	mailbox
+		.waitForMessage(() => mailbox.messages().filter((m) => m.to.includes(reviewTo)).length >= nth, {
+			timeoutMs: 180_000,
+		})
+		.then(() => mailbox.messages().filter((m) => m.to.includes(reviewTo))[nth - 1]);
+
+/** The execution's review is pending: waiting, with the mail sent. @param {any} state @param {string} executionId */
+const pending = (state, executionId) => untilWaiting(serverOf(state), executionId, 180_000);
+
+/** @param {number} ms */
+const seconds = (ms) => `${(ms / 1000).toFixed(1)} s`;
 
 describeE2e('An AI agent pays out behind n8n human review (issue 44)', () => {
 	beforeAll(async () => {
@@ -107,69 +185,295 @@ describeE2e('An AI agent pays out behind n8n human review (issue 44)', () => {
 	});
 
 	testE2e(
-		'approve: the payout is sent once, after the approval; the agent answers',
+		'approve: nothing is paid while the review is pending; after Approve the payout is sent once, the agent answers',
 		['sandbox', 'node'],
 		async (state) => {
 			const setup = await setUp(state, 'approve');
-			const scenario = uniqueId('approve');
-			const key = `invoice-${scenario}`;
-			model.script(scenario, [
+			const run = await begin(
+				state,
+				setup,
+				(args) => [payStep(args), { text: 'Paid 64.10 USD.' }],
 				{
-					tools: [
-						{
-							tool: /^Pay_out$/,
-							args: { customerId: setup.subjectId, amount: '64.10', idempotency_key: key },
-						},
-					],
+					label: 'approve',
 				},
-				{ text: 'Paid 64.10 USD.' },
-			]);
-			const mark = await sandboxMark(state);
-			const started = Date.now();
-			const executionId = await startAgentRun(
-				state.n8nUrl,
-				setup.path,
-				`Pay ${setup.name} 64.10 USD for invoice ${key}. ${scenarioMarker(scenario)}`,
 			);
 			const mail = await reviewMail(setup.reviewTo);
-			const mailedMs = Date.now() - started;
-			const waiting = await untilWaiting(serverOf(state), executionId, 120_000);
-			console.log(
-				`REVIEW MAIL (approve): subject ${JSON.stringify(mail.subject)}\n${mail.text}\nlinks: ${JSON.stringify(mail.links, null, 1)}`,
+			const mailedMs = Date.now() - run.started;
+			const waiting = await pending(state, run.executionId);
+			expect(waiting.status).toBe('waiting');
+			expect(nodeRuns(waiting)).toMatchObject({ [REVIEW_NODE]: 1 });
+			expect(nodeRuns(waiting)[PAYOUT_TOOL]).toBeUndefined();
+			expect(await payoutsAfter(state, run.mark)).toHaveLength(0);
+			// The links n8n sends: the execution's id and the review node's id, a signature.
+			const { approve, decline } = reviewLinks(mail);
+			const linkShape = new RegExp(
+				`^${state.n8nUrl}/webhook-waiting/${run.executionId}/review\\?approved=(true|false)&signature=[0-9a-f]{64}$`,
 			);
+			expect(approve).toMatch(linkShape);
+			expect(decline).toMatch(linkShape);
 			console.log(
-				`execution ${executionId} while the review is pending: status ${waiting.status}, waitTill ${waiting.waitTill}, runs ${JSON.stringify(nodeRuns(waiting))}`,
+				`approve: mail after ${seconds(mailedMs)}; pending execution ${run.executionId}: status ${waiting.status}, waitTill ${waiting.waitTill}, node runs ${JSON.stringify(nodeRuns(waiting))}\nlinks: ${approve}\n       ${decline}`,
 			);
-			expect(await payoutsAfter(state, mark)).toHaveLength(0);
 
-			const { approve } = reviewLinks(mail);
+			// Opened by a link checker (Node's own User-Agent, "node"): n8n answers and does nothing.
+			const bot = await clickLink(approve, { userAgent: null });
+			expect({ status: bot.status, text: bot.text }).toEqual({ status: 200, text: '' });
+			expect((await getExecution(serverOf(state), run.executionId)).status).toBe('waiting');
+
+			// Approve with the Decline's signature: refused.
+			const forged = await clickLink(
+				approve.replace(/signature=\w+/, decline.match(/signature=\w+/)?.[0] ?? ''),
+			);
+			expect(forged.status).toBe(401);
+			expect((await getExecution(serverOf(state), run.executionId)).status).toBe('waiting');
+
+			const clickedAt = Date.now();
 			const click = await clickLink(approve);
-			console.log(
-				`approve click: HTTP ${click.status} in ${click.ms} ms: ${click.text.slice(0, 200)}`,
-			);
-			const ended = await endedExecution(serverOf(state), executionId, 180_000);
-			console.log(
-				`ended: ${ended.status}; runs ${JSON.stringify(nodeRuns(ended))}; answer ${JSON.stringify(agentAnswer(ended))}; mail after ${mailedMs} ms, all ${Date.now() - started} ms`,
-			);
-			console.log(
-				`model requests: ${JSON.stringify(
-					model
-						.requests(scenario)
-						.map((r) => ({
-							step: r.step,
-							tools: (r.body.tools ?? []).map((t) => t.function.name),
-							last: r.body.messages.at(-1),
-						})),
-					null,
-					1,
-				).slice(0, 3000)}`,
-			);
+			expect(click.status).toBe(200);
+			const ended = await endedExecution(serverOf(state), run.executionId, 180_000);
 			expect(ended.status).toBe('success');
-			expect(agentAnswer(ended)).toContain('Paid 64.10 USD.');
-			const payouts = await payoutsAfter(state, mark);
+			expect(agentAnswer(ended)).toBe('Paid 64.10 USD.');
+			const payouts = await payoutsAfter(state, run.mark);
 			expect(payouts.map((r) => r.body.transaction.value)).toEqual(['64.10']);
 			expect(payouts[0].body.transaction.subject_id).toBe(setup.subjectId);
+			// The agent called the model again after the tool ran: 2 requests, the 2nd with the payout.
+			const requests = model.requests(run.scenario);
+			expect(requests.map((r) => r.step)).toEqual([0, 1]);
+			expect(model.toolResults(run.scenario)[0].content).toContain('"value":"64.10"');
+			console.log(
+				`approve: bot click HTTP ${bot.status} (${bot.ms} ms, still waiting); forged HTTP ${forged.status}; approve click HTTP ${click.status} in ${click.ms} ms; ended ${ended.status} ${seconds(Date.now() - clickedAt)} after the click; ${payouts.length} payout; node runs ${JSON.stringify(nodeRuns(ended))}; model requests ${requests.length}; answer ${JSON.stringify(agentAnswer(ended))}`,
+			);
 		},
 		TIMEOUT,
 	);
+
+	testE2e(
+		'deny: nothing is paid; the model receives the denial as the tool result',
+		['sandbox', 'node'],
+		async (state) => {
+			const setup = await setUp(state, 'deny');
+			const run = await begin(
+				state,
+				setup,
+				(args) => [payStep(args), { text: 'The payout was not approved; nothing was paid.' }],
+				{ label: 'deny', amount: '71.20' },
+			);
+			const mail = await reviewMail(setup.reviewTo);
+			await pending(state, run.executionId);
+			const click = await clickLink(reviewLinks(mail).decline);
+			expect(click.status).toBe(200);
+			const ended = await endedExecution(serverOf(state), run.executionId, 180_000);
+			expect(ended.status).toBe('success');
+			expect(await payoutsAfter(state, run.mark)).toHaveLength(0);
+			expect(nodeRuns(ended)[PAYOUT_TOOL]).toBeUndefined();
+			const results = model.toolResults(run.scenario);
+			expect(results).toHaveLength(1);
+			expect(results[0].content).toMatch(/User rejected the tool call to Pay out \(id: call_\w+\)/);
+			expect(agentAnswer(ended)).toBe('The payout was not approved; nothing was paid.');
+			console.log(
+				`deny: decline click HTTP ${click.status}; ended ${ended.status}; 0 payouts; the model received: ${results[0].content}`,
+			);
+		},
+		TIMEOUT,
+	);
+
+	testE2e(
+		'the Approve link called twice (double click, then a replay after the end): one payout',
+		['sandbox', 'node'],
+		async (state) => {
+			const setup = await setUp(state, 'twice');
+			const run = await begin(state, setup, (args) => [payStep(args), { text: 'Paid.' }], {
+				label: 'twice',
+				amount: '12.34',
+			});
+			const mail = await reviewMail(setup.reviewTo);
+			await pending(state, run.executionId);
+			const { approve } = reviewLinks(mail);
+			// A double click: two requests at once.
+			const [first, second] = await Promise.all([clickLink(approve), clickLink(approve)]);
+			const ended = await endedExecution(serverOf(state), run.executionId, 180_000);
+			expect(ended.status).toBe('success');
+			// A replay once the execution ended.
+			const replay = await clickLink(approve);
+			expect(replay.status).toBe(200);
+			expect(replay.text).toMatch(/no action required|already|closed/i);
+			const payouts = await payoutsAfter(state, run.mark);
+			expect(payouts.map((r) => r.body.transaction.value)).toEqual(['12.34']);
+			expect(nodeRuns(await getExecution(serverOf(state), run.executionId))).toMatchObject({
+				[PAYOUT_TOOL]: 1,
+				[REVIEW_NODE]: 1,
+			});
+			const title = (/** @type {string} */ html) =>
+				(
+					html.match(/<title>([^<]*)<\/title>/i)?.[1] ?? html.replace(/\s+/g, ' ').slice(0, 120)
+				).trim();
+			console.log(
+				`twice: double click → HTTP ${first.status} "${title(first.text)}" and HTTP ${second.status} "${title(second.text)}"; replay after the end → HTTP ${replay.status} "${title(replay.text)}" (${replay.text.match(/no action required[^<]*/i)?.[0] ?? ''}); ${payouts.length} payout`,
+			);
+		},
+		TIMEOUT,
+	);
+
+	testE2e(
+		"the model asks for the same payout again (same idempotency_key) after the approval and the second call is approved too: one payout; the first mail's link approves the second review",
+		['sandbox', 'node'],
+		async (state) => {
+			const setup = await setUp(state, 'again', { message: JSON_MESSAGE });
+			const run = await begin(
+				state,
+				setup,
+				(args) => [payStep(args), payStep(args), { text: 'Paid once.' }],
+				{ label: 'again', amount: '45.00' },
+			);
+			const firstMail = await reviewMail(setup.reviewTo, 1);
+			await pending(state, run.executionId);
+			const firstLinks = reviewLinks(firstMail);
+			expect((await clickLink(firstLinks.approve)).status).toBe(200);
+			// The second review of the same node, in the same execution.
+			const secondMail = await reviewMail(setup.reviewTo, 2);
+			const waitingAgain = await pending(state, run.executionId);
+			expect(nodeRuns(waitingAgain)).toMatchObject({ [REVIEW_NODE]: 2, [PAYOUT_TOOL]: 1 });
+			const secondLinks = reviewLinks(secondMail);
+			expect(secondLinks).toEqual(firstLinks);
+			expect(secondMail.text).toContain(run.key);
+			// The person opens the first mail again and clicks its Approve: it approves the second call.
+			const again = await clickLink(firstLinks.approve);
+			expect(again.status).toBe(200);
+			const ended = await endedExecution(serverOf(state), run.executionId, 180_000);
+			expect(ended.status).toBe('success');
+			expect(nodeRuns(ended)).toMatchObject({ [REVIEW_NODE]: 2, [PAYOUT_TOOL]: 2 });
+			const payouts = await payoutsAfter(state, run.mark);
+			expect(payouts.map((r) => r.body.transaction.value)).toEqual(['45.00']);
+			const results = model.toolResults(run.scenario);
+			expect(results).toHaveLength(2);
+			expect(results[0].content).not.toContain('alreadyDone');
+			expect(results[1].content).toContain('"alreadyDone":true');
+			expect(agentAnswer(ended)).toBe('Paid once.');
+			console.log(
+				`again: 2 reviews, both approved (the 2nd with the 1st mail's link, HTTP ${again.status}); same links in both mails: ${JSON.stringify(secondLinks) === JSON.stringify(firstLinks)}; payout tool ran ${nodeRuns(ended)[PAYOUT_TOOL]} times; ${payouts.length} payout; 2nd tool result: ${results[1].content.slice(0, 160)}`,
+			);
+		},
+		TIMEOUT,
+	);
+
+	testE2e(
+		'the review mail a person reads: printed; with the default Message it names the tool but shows the parameters as [object Object]',
+		['sandbox', 'node'],
+		async (state) => {
+			const byDefault = await setUp(state, 'mail-default');
+			const shown = await setUp(state, 'mail-json', { message: JSON_MESSAGE });
+			const runs = [];
+			for (const setup of [byDefault, shown]) {
+				const run = await begin(state, setup, (args) => [payStep(args), { text: 'Not paid.' }], {
+					label: 'mail',
+					amount: '88.80',
+				});
+				const mail = await reviewMail(setup.reviewTo);
+				await pending(state, run.executionId);
+				runs.push({ setup, run, mail });
+			}
+			const [plain, json] = runs;
+			console.log(
+				`REVIEW MAIL with n8n's default Message (subject ${JSON.stringify(plain.mail.subject)}):\n${plain.mail.text}\n--- HTML body ---\n${plain.mail.html}`,
+			);
+			console.log(
+				`REVIEW MAIL with Message {{ JSON.stringify($tool.parameters) }} (subject ${JSON.stringify(json.mail.subject)}):\n${json.mail.text}`,
+			);
+			expect(plain.mail.subject).toBe('Approve a payout?');
+			expect(plain.mail.text).toContain('The agent wants to run this tool: Pay_out');
+			expect(plain.mail.text).toContain('[object Object]');
+			expect(plain.mail.text).not.toContain('88.80');
+			expect(json.mail.text).toContain('The agent wants to run this tool: Pay_out');
+			for (const part of [
+				'"amount":"88.80"',
+				`"customerId":"${json.setup.subjectId}"`,
+				`"idempotency_key":"${json.run.key}"`,
+			])
+				expect(json.mail.text).toContain(part);
+			// Neither says where the money goes (fixed in the node, not a parameter of the model).
+			expect(json.mail.text).not.toContain(ACCOUNT_IDS.brlCustomer);
+			for (const { run, mail } of runs) {
+				expect((await clickLink(reviewLinks(mail).decline)).status).toBe(200);
+				await endedExecution(serverOf(state), run.executionId, 180_000);
+				expect(await payoutsAfter(state, run.mark)).toHaveLength(0);
+			}
+		},
+		TIMEOUT,
+	);
+
+	describe('n8n restarted while the approval is pending', () => {
+		/** @type {Awaited<ReturnType<typeof ownN8n>>} */
+		let own;
+		/** @type {typeof creds} */
+		let ownCreds;
+
+		beforeAll(async () => {
+			if (!e2eEnabled()) return;
+			own = await ownN8n(sharedState(), {
+				version: 'v2',
+				suffix: 'agent-review',
+				sandbox: { id: 'facilitapay-agent-review', name: 'FacilitaPay Agent Review Sandbox' },
+			});
+			ownCreds = await createAgentCredentials(own.state, {
+				modelUrl: model.url,
+				mailPort: mailbox.port,
+				suffix: 'own',
+			});
+		}, INSTALL_TIMEOUT);
+
+		afterAll(async () => {
+			await own?.stop().catch(() => undefined);
+			await own?.sb.close().catch(() => undefined);
+		});
+
+		testE2e(
+			'approved after a restart: n8n 2.41.1 has marked the waiting agent crashed at start-up, the Approve link answers 409 and nothing is paid (the agent cannot be resumed)',
+			['sandbox', 'node'],
+			async () => {
+				const state = own.state;
+				const setup = await setUp(state, 'restart', {
+					credentials: own.sb.credentials,
+					agentCreds: ownCreds,
+				});
+				const run = await begin(
+					state,
+					setup,
+					(args) => [payStep(args), { text: 'Paid after the restart.' }],
+					{ label: 'restart', amount: '33.30' },
+				);
+				const mail = await reviewMail(setup.reviewTo);
+				const before = await pending(state, run.executionId);
+				expect(before.data?.resultData?.error).toBeUndefined();
+				const stoppedAt = Date.now();
+				await own.restart();
+				const restartMs = Date.now() - stoppedAt;
+				// At start-up n8n's execution recovery (package n8n, eventbus/message-event-bus.js
+				// performStartupRecovery → execution-recovery.service.js amend) reads the event log: a
+				// waiting execution never logged n8n.workflow.success/failed, so it is "unfinished"; the
+				// AI Agent logged n8n.node.started but has no run data yet (its run is saved when it
+				// ends), so recovery gives it a crashed run and the execution a WorkflowCrashedError,
+				// while the saved status stays `waiting`.
+				const afterRestart = await getExecution(serverOf(state), run.executionId);
+				const agentRun = afterRestart.data?.resultData?.runData?.['AI Agent']?.[0];
+				expect(afterRestart.status).toBe('waiting');
+				expect(afterRestart.data?.resultData?.error?.message).toBe(
+					'Workflow did not finish, possible out-of-memory issue',
+				);
+				expect(agentRun?.executionStatus).toBe('crashed');
+				const click = await clickLink(reviewLinks(mail).approve);
+				expect(click.status).toBe(409);
+				expect(click.json?.message).toBe(
+					`The execution "${run.executionId}" has finished with error.`,
+				);
+				const later = await getExecution(serverOf(state), run.executionId);
+				expect(nodeRuns(later)[PAYOUT_TOOL]).toBeUndefined();
+				expect(await payoutsAfter(state, run.mark)).toHaveLength(0);
+				expect(model.requests(run.scenario)).toHaveLength(1);
+				console.log(
+					`restart: n8n restarted in ${seconds(restartMs)}; execution ${run.executionId} after it: status ${afterRestart.status}, error ${JSON.stringify(afterRestart.data?.resultData?.error?.message)}, AI Agent run ${agentRun?.executionStatus}; approve click HTTP ${click.status} ${click.text.slice(0, 160)}; status then ${later.status}; 0 payouts; model requests ${model.requests(run.scenario).length}`,
+				);
+			},
+			INSTALL_TIMEOUT,
+		);
+	});
 });
