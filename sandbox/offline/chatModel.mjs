@@ -21,7 +21,8 @@
  * A tool step names the tool by a pattern matched against the names in the request's `tools`
  * (the first match wins; no match fails the request with HTTP 400 so the test sees why). When that
  * tool's schema is the one n8n gives a tool behind human review ({toolParameters, hitlParameters}),
- * `args` are put under `toolParameters` (and `hitlParameters` gets `hitl`, default {}), unless the
+ * `args` (an object, or a function of the request's body, e.g. to copy what an earlier tool
+ * answered) are put under `toolParameters` (and `hitlParameters` gets `hitl`, default {}), unless the
  * step says `raw: true`.
  *
  * Answers are non-streaming JSON, or server-sent events when the request asks for `stream: true`.
@@ -33,7 +34,7 @@ export const scenarioMarker = (id) => `[scenario:${id}]`;
 const MARKER = /\[scenario:([\w.:-]+)\]/;
 
 /**
- * @typedef {{tool: RegExp|string, args?: Record<string, unknown>, hitl?: Record<string, unknown>, raw?: boolean, id?: string}} ToolCallStep
+ * @typedef {{tool: RegExp|string, args?: Record<string, unknown>|((request: any) => Record<string, unknown>), hitl?: Record<string, unknown>, raw?: boolean, id?: string}} ToolCallStep
  * @typedef {{tools: ToolCallStep[]} | {text: string}} Step
  * @typedef {{scenario: string|null, step: number, at: number, body: any, answer: any}} RecordedRequest
  */
@@ -92,7 +93,7 @@ export async function startChatModel({ port = 0, modelName = 'scripted-model' } 
 			});
 		}
 		const chosen = script[step] ?? endOfScript(script);
-		const message = assistantMessage(chosen, body.tools ?? []);
+		const message = assistantMessage(chosen, body.tools ?? [], body);
 		if ('error' in message) {
 			record.answer = message;
 			return send(response, 400, { error: { message: message.error } });
@@ -129,8 +130,8 @@ export async function startChatModel({ port = 0, modelName = 'scripted-model' } 
 		return null;
 	}
 
-	/** @param {Step} step @param {any[]} tools */
-	function assistantMessage(step, tools) {
+	/** @param {Step} step @param {any[]} tools @param {any} body */
+	function assistantMessage(step, tools, body) {
 		if ('text' in step) return { role: 'assistant', content: step.text, refusal: null };
 		const names = tools.map((t) => t?.function?.name).filter(Boolean);
 		const toolCalls = [];
@@ -143,10 +144,9 @@ export async function startChatModel({ port = 0, modelName = 'scripted-model' } 
 				};
 			const properties = tool.function.parameters?.properties ?? {};
 			const gated = 'toolParameters' in properties && 'hitlParameters' in properties;
+			const given = typeof call.args === 'function' ? call.args(body) : (call.args ?? {});
 			const args =
-				gated && !call.raw
-					? { toolParameters: call.args ?? {}, hitlParameters: call.hitl ?? {} }
-					: (call.args ?? {});
+				gated && !call.raw ? { toolParameters: given, hitlParameters: call.hitl ?? {} } : given;
 			toolCalls.push({
 				id: call.id ?? `call_${calls + 1}_${index}`,
 				type: 'function',

@@ -175,7 +175,10 @@ function collectParts(headers, body, bodies) {
 		}
 		return;
 	}
-	const decoded = decodeBody(body, headers['content-transfer-encoding'] ?? '');
+	const decoded = decodeBody(body, headers['content-transfer-encoding'] ?? '').replace(
+		/\r\n/g,
+		'\n',
+	);
 	if (type.startsWith('text/html')) bodies.html += decoded;
 	else if (type.startsWith('text/plain')) bodies.text += decoded;
 }

@@ -29,6 +29,10 @@
 // - Decline: the model gets, as the tool's result, "User rejected the tool call to <node name>
 //   (id: <tool call id>). STOP what you are doing and wait for the user to tell you how to
 //   proceed. The tool is still available if needed."; the agent calls the model again.
+// - The same link twice at once (a double click): one resumes the execution; the other answers 409
+//   "The execution "<id>" is running already." or, when both read it still waiting, 500 "There was
+//   a problem executing the workflow" (n8n logs "Execution is already being resumed by another
+//   process"): the payout tool runs once either way.
 // - The same link a second time, after the execution ended: 200, n8n's "no action required" page
 //   (send-and-wait-no-action-required); nothing runs again.
 // - A second review of the same node in the same execution: its links are byte for byte those of
@@ -55,6 +59,7 @@ import {
 	nodeRuns,
 	PAYOUT_TOOL,
 	REVIEW_NODE,
+	REVIEWED_TEXT_MESSAGE,
 	reviewLinks,
 	startAgentRun,
 } from './lib/agent.mjs';
@@ -166,6 +171,36 @@ const pending = (state, executionId) => untilWaiting(serverOf(state), executionI
 
 /** @param {number} ms */
 const seconds = (ms) => `${(ms / 1000).toFixed(1)} s`;
+
+/**
+ * An n8n of this file's own (see own-n8n.mjs: one that can be restarted) with `env`, its own
+ * sandbox, and the model's and mailbox's credentials; started before the block's first test,
+ * stopped after its last.
+ * @param {string} suffix @param {Record<string, string>} env
+ */
+function useOwnN8n(suffix, env) {
+	/** @type {{own: Awaited<ReturnType<typeof ownN8n>>, creds: typeof creds}} */
+	const n8n = /** @type {any} */ ({});
+	beforeAll(async () => {
+		if (!e2eEnabled()) return;
+		n8n.own = await ownN8n(sharedState(), {
+			version: 'v2',
+			suffix,
+			env,
+			sandbox: { id: `facilitapay-${suffix}`, name: `FacilitaPay ${suffix} Sandbox` },
+		});
+		n8n.creds = await createAgentCredentials(n8n.own.state, {
+			modelUrl: model.url,
+			mailPort: mailbox.port,
+			suffix,
+		});
+	}, INSTALL_TIMEOUT);
+	afterAll(async () => {
+		await n8n.own?.stop().catch(() => undefined);
+		await n8n.own?.sb.close().catch(() => undefined);
+	});
+	return n8n;
+}
 
 describeE2e('An AI agent pays out behind n8n human review (issue 44)', () => {
 	beforeAll(async () => {
@@ -291,6 +326,13 @@ describeE2e('An AI agent pays out behind n8n human review (issue 44)', () => {
 			const { approve } = reviewLinks(mail);
 			// A double click: two requests at once.
 			const [first, second] = await Promise.all([clickLink(approve), clickLink(approve)]);
+			// One resumes it ("Action recorded"); the other loses the race: 409 when it reads the
+			// execution running, 500 when both read it waiting and n8n's claim refuses the second
+			// ("Execution is already being resumed by another process" in n8n's log). Both seen.
+			const [won, lost] = [first, second].sort((a, b) => a.status - b.status);
+			expect(won.status).toBe(200);
+			expect(won.text).toContain('Action recorded');
+			expect([409, 500]).toContain(lost.status);
 			const ended = await endedExecution(serverOf(state), run.executionId, 180_000);
 			expect(ended.status).toBe('success');
 			// A replay once the execution ended.
@@ -401,39 +443,83 @@ describeE2e('An AI agent pays out behind n8n human review (issue 44)', () => {
 		TIMEOUT,
 	);
 
-	describe('n8n restarted while the approval is pending', () => {
-		/** @type {Awaited<ReturnType<typeof ownN8n>>} */
-		let own;
-		/** @type {typeof creds} */
-		let ownCreds;
-
-		beforeAll(async () => {
-			if (!e2eEnabled()) return;
-			own = await ownN8n(sharedState(), {
-				version: 'v2',
-				suffix: 'agent-review',
-				sandbox: { id: 'facilitapay-agent-review', name: 'FacilitaPay Agent Review Sandbox' },
+	testE2e(
+		'Describe payout, then the gated payout with its words: the mail names the amount, currency, recipient and customer in words; approved → one payout; without words the mail tells the reviewer to deny',
+		['sandbox', 'node'],
+		async (state) => {
+			const setup = await setUp(state, 'describe', {
+				describe: true,
+				requireReviewedText: true,
+				message: REVIEWED_TEXT_MESSAGE,
 			});
-			ownCreds = await createAgentCredentials(own.state, {
-				modelUrl: model.url,
-				mailPort: mailbox.port,
-				suffix: 'own',
+			/** The `review` of the last tool result in a request to the model. @param {any} body */
+			const reviewIn = (body) => {
+				const last = body.messages.filter((/** @type {any} */ m) => m.role === 'tool').at(-1);
+				const parsed = JSON.parse(typeof last.content === 'string' ? last.content : '[]');
+				return (Array.isArray(parsed) ? parsed[0] : parsed)?.review;
+			};
+			const run = await begin(
+				state,
+				setup,
+				(args) => [
+					{ tools: [{ tool: /^Describe_payout$/, args }] },
+					{ tools: [{ tool: /^Pay_out$/, args: (body) => ({ ...args, review: reviewIn(body) }) }] },
+					{ text: 'Paid as described.' },
+				],
+				{ label: 'describe', amount: '45.60' },
+			);
+			const mail = await reviewMail(setup.reviewTo);
+			await pending(state, run.executionId);
+			const described = reviewIn(model.requests(run.scenario)[1].body);
+			console.log(
+				`REVIEW MAIL with the payout in words (subject ${JSON.stringify(mail.subject)}):\n${mail.text}`,
+			);
+			expect(typeof described).toBe('string');
+			expect(mail.text).toContain(described);
+			expect(mail.text).toContain('Payout of USD 45.60');
+			expect(mail.text).toContain('converted to BRL');
+			expect(mail.text).toContain(`for customer ${setup.name}`);
+			expect(mail.text).toMatch(/ to (Maria da Silva \(|bank account …)/);
+			expect(mail.text).toContain(`Reference: ${run.key}`);
+			expect(await payoutsAfter(state, run.mark)).toHaveLength(0);
+			expect((await clickLink(reviewLinks(mail).approve)).status).toBe(200);
+			const ended = await endedExecution(serverOf(state), run.executionId, 180_000);
+			expect(ended.status).toBe('success');
+			expect(agentAnswer(ended)).toBe('Paid as described.');
+			const payouts = await payoutsAfter(state, run.mark);
+			expect(payouts.map((r) => r.body.transaction.value)).toEqual(['45.60']);
+
+			// A model that skips Describe payout: the mail says so; the reviewer denies; nothing paid.
+			const skip = await begin(state, setup, (args) => [payStep(args), { text: 'Not paid.' }], {
+				label: 'nowords',
+				amount: '45.70',
 			});
-		}, INSTALL_TIMEOUT);
+			const bare = await reviewMail(setup.reviewTo, 2);
+			await pending(state, skip.executionId);
+			expect(bare.text).toContain(
+				'The agent did not describe this payout in words: deny it and ask it to call Describe payout first.',
+			);
+			expect((await clickLink(reviewLinks(bare).decline)).status).toBe(200);
+			await endedExecution(serverOf(state), skip.executionId, 180_000);
+			expect(await payoutsAfter(state, skip.mark)).toHaveLength(0);
+			console.log(
+				`describe: ${payouts.length} payout after the approval of the described payout; the mail without words: ${JSON.stringify(bare.text.split('\n').slice(0, 3).join(' / '))}; declined, 0 payouts`,
+			);
+		},
+		TIMEOUT,
+	);
 
-		afterAll(async () => {
-			await own?.stop().catch(() => undefined);
-			await own?.sb.close().catch(() => undefined);
-		});
-
+	describe('n8n restarted while the approval is pending (crash recovery "extensive", the default)', () => {
+		const n8n = useOwnN8n('agent-review', {});
 		testE2e(
 			'approved after a restart: n8n 2.41.1 has marked the waiting agent crashed at start-up, the Approve link answers 409 and nothing is paid (the agent cannot be resumed)',
 			['sandbox', 'node'],
 			async () => {
+				const own = n8n.own;
 				const state = own.state;
 				const setup = await setUp(state, 'restart', {
 					credentials: own.sb.credentials,
-					agentCreds: ownCreds,
+					agentCreds: n8n.creds,
 				});
 				const run = await begin(
 					state,
@@ -471,6 +557,51 @@ describeE2e('An AI agent pays out behind n8n human review (issue 44)', () => {
 				expect(model.requests(run.scenario)).toHaveLength(1);
 				console.log(
 					`restart: n8n restarted in ${seconds(restartMs)}; execution ${run.executionId} after it: status ${afterRestart.status}, error ${JSON.stringify(afterRestart.data?.resultData?.error?.message)}, AI Agent run ${agentRun?.executionStatus}; approve click HTTP ${click.status} ${click.text.slice(0, 160)}; status then ${later.status}; 0 payouts; model requests ${model.requests(run.scenario).length}`,
+				);
+			},
+			INSTALL_TIMEOUT,
+		);
+	});
+
+	describe('n8n restarted while the approval is pending, with N8N_EVENTBUS_RECOVERY_MODE=simple', () => {
+		// "simple" recovery marks only executions still new/running/unknown as crashed and amends
+		// no data: a waiting execution is left as it was.
+		const n8n = useOwnN8n('agent-review-simple', { N8N_EVENTBUS_RECOVERY_MODE: 'simple' });
+
+		testE2e(
+			'approved after the restart: one payout, the agent answers',
+			['sandbox', 'node'],
+			async () => {
+				const own = n8n.own;
+				const state = own.state;
+				const setup = await setUp(state, 'restart-simple', {
+					credentials: own.sb.credentials,
+					agentCreds: n8n.creds,
+				});
+				const run = await begin(
+					state,
+					setup,
+					(args) => [payStep(args), { text: 'Paid after the restart.' }],
+					{ label: 'restart-simple', amount: '33.40' },
+				);
+				const mail = await reviewMail(setup.reviewTo);
+				await pending(state, run.executionId);
+				const stoppedAt = Date.now();
+				await own.restart();
+				const restartMs = Date.now() - stoppedAt;
+				const afterRestart = await getExecution(serverOf(state), run.executionId);
+				expect(afterRestart.status).toBe('waiting');
+				expect(afterRestart.data?.resultData?.error).toBeUndefined();
+				expect(await payoutsAfter(state, run.mark)).toHaveLength(0);
+				const click = await clickLink(reviewLinks(mail).approve);
+				expect(click.status).toBe(200);
+				const ended = await endedExecution(serverOf(state), run.executionId, 180_000);
+				expect(ended.status).toBe('success');
+				expect(agentAnswer(ended)).toBe('Paid after the restart.');
+				const payouts = await payoutsAfter(state, run.mark);
+				expect(payouts.map((r) => r.body.transaction.value)).toEqual(['33.40']);
+				console.log(
+					`restart (simple recovery): n8n restarted in ${seconds(restartMs)}; execution ${run.executionId} still ${afterRestart.status}, no error; approve click HTTP ${click.status}; ended ${ended.status}; ${payouts.length} payout; answer ${JSON.stringify(agentAnswer(ended))}`,
 				);
 			},
 			INSTALL_TIMEOUT,

@@ -24,6 +24,12 @@ export const DESCRIBE_TOOL = 'Describe payout';
 export const TOOL_TYPE = `${NODE_TYPES.action}Tool`;
 /** The review variant n8n 2.41.1 generates for the Send Email node (its send-and-wait operation). */
 export const EMAIL_REVIEW_TYPE = 'n8n-nodes-base.emailSendHitlTool';
+/**
+ * A review Message that shows the payout in words (the Reviewed Text the model passes on from
+ * Describe payout), or tells the reviewer to deny when there are none, then the parameters.
+ */
+export const REVIEWED_TEXT_MESSAGE =
+	"={{ $tool.parameters.review || 'The agent did not describe this payout in words: deny it and ask it to call Describe payout first.' }}\n\nInput:\n{{ JSON.stringify($tool.parameters) }}";
 /** n8n's default Message of a review node (hitl-tools.js in package `n8n`), kept when not told. */
 export const DEFAULT_REVIEW_MESSAGE =
 	'=The agent wants to run this tool: {{ $tool.name }}\n\nInput:\n{{ $tool.parameters }}';
@@ -219,7 +225,7 @@ export function agentReviewWorkflow({
 						type: TOOL_TYPE,
 						typeVersion: 1,
 						position: [1000, 260],
-						parameters: { ...payout, operation: 'describeForReview' },
+						parameters: { ...payout, operation: 'describeForReview', reviewOf: 'createPayout' },
 						credentials: fp,
 					},
 				]
