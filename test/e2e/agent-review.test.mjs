@@ -45,6 +45,11 @@
 //   error "Workflow did not finish, possible out-of-memory issue", while its saved status stays
 //   `waiting`. The Approve link then answers 409 "The execution "<id>" has finished with error.":
 //   nothing is paid, and the agent can no longer be resumed.
+// - The agent's maxIterations (N): with only direct tools, N model calls, then "Max iterations (N)
+//   reached" (probed with N = 1, 2); with one reviewed and approved payout among the tool calls,
+//   N + 1 model calls (N = 1, 2, 3): the reviewed call's round is not counted. With N = 1, Pay out
+//   (reviewed, approved, paid) then Get transaction, the agent's 3rd model call is refused: the
+//   execution ends `error` although the payout was made.
 // - n8n's default review Message `{{ $tool.parameters }}` renders as "[object Object]": the
 //   reviewer reads the tool's name but not the amount, customer or reference. A Message with
 //   `{{ JSON.stringify($tool.parameters) }}` shows them.
@@ -504,6 +509,43 @@ describeE2e('An AI agent pays out behind n8n human review (issue 44)', () => {
 			expect(await payoutsAfter(state, skip.mark)).toHaveLength(0);
 			console.log(
 				`describe: ${payouts.length} payout after the approval of the described payout; the mail without words: ${JSON.stringify(bare.text.split('\n').slice(0, 3).join(' / '))}; declined, 0 payouts`,
+			);
+		},
+		TIMEOUT,
+	);
+
+	testE2e(
+		'maxIterations 1: the reviewed payout is paid once, one more tool call is allowed, then the execution ends in error (paid all the same)',
+		['sandbox', 'node'],
+		async (state) => {
+			const setup = await setUp(state, 'iterations', { maxIterations: 1 });
+			const lookup = (/** @type {string} */ id) => ({
+				tools: [{ tool: /^Get_transaction$/, args: { transactionId: id } }],
+			});
+			const run = await begin(
+				state,
+				setup,
+				(args) => [
+					payStep(args),
+					lookup('00000000-0000-4000-8000-000000000000'),
+					{ text: 'Paid.' },
+				],
+				{ label: 'iterations', amount: '11.00' },
+			);
+			const mail = await reviewMail(setup.reviewTo);
+			await pending(state, run.executionId);
+			expect((await clickLink(reviewLinks(mail).approve)).status).toBe(200);
+			const ended = await endedExecution(serverOf(state), run.executionId, 180_000);
+			expect(ended.status).toBe('error');
+			expect(ended.data?.resultData?.error?.message).toBe(
+				'Max iterations (1) reached. The agent could not complete the task within the allowed number of iterations.',
+			);
+			expect(nodeRuns(ended)).toMatchObject({ [PAYOUT_TOOL]: 1, 'Get transaction': 1 });
+			expect(model.requests(run.scenario)).toHaveLength(2);
+			const payouts = await payoutsAfter(state, run.mark);
+			expect(payouts.map((r) => r.body.transaction.value)).toEqual(['11.00']);
+			console.log(
+				`maxIterations 1: model requests ${model.requests(run.scenario).length}; node runs ${JSON.stringify(nodeRuns(ended))}; ended ${ended.status}: ${ended.data?.resultData?.error?.message}; ${payouts.length} payout`,
 			);
 		},
 		TIMEOUT,
