@@ -6,11 +6,14 @@
 // (sandbox/offline/mailbox.mjs); the test "clicks" the mail's links as a person would. Payouts are
 // counted by the sandbox's record of POST /transactions. Workflow: test/e2e/lib/agent.mjs.
 //
-// Why e-mail as the review channel: of the nodes with a send-and-wait operation in 2.41.1 (Slack,
-// Telegram, Discord, Teams, Gmail, Outlook, WhatsApp, Google Chat, Email…), only the Send Email node
-// reaches its channel through a protocol a loopback stand-in can speak with no dependency and no
-// vendor API to imitate: plain SMTP, answered by ~100 lines over node:net. Its links are the same
-// signed resume URLs every send-and-wait channel sends.
+// Why e-mail as the review channel: the nodes with a send-and-wait operation in 2.41.1 (so with a
+// review variant) are Send Email, Slack, Telegram, Discord, Microsoft Teams, Outlook, Gmail, Google
+// Chat, WhatsApp (n8n-nodes-base) and the Chat node of @n8n/n8n-nodes-langchain. All but two reach
+// a vendor's API, which a stand-in would have to imitate; the Chat node asks in n8n's own chat
+// (a chat session and a chat client: not tried). Send Email speaks plain SMTP to a host
+// the credential names: a catcher of ~250 lines over node:net, no dependency. The other channels
+// build their links with the same helpers (getSendAndWaitConfig / getSignedResumeUrl in 2.41.1's
+// sources), so what is measured here about the links should hold there (not run).
 //
 // WHAT n8n 2.41.1 DOES (measured by these tests; figures in the report of issue 44)
 // - The links: `<N8N_WEBHOOK_URL>webhook-waiting/<execution id>/<review node's id>?approved=true|false
@@ -44,7 +47,9 @@
 //   (the agent's run is saved when it ends), so the agent gets a crashed run and the execution the
 //   error "Workflow did not finish, possible out-of-memory issue", while its saved status stays
 //   `waiting`. The Approve link then answers 409 "The execution "<id>" has finished with error.":
-//   nothing is paid, and the agent can no longer be resumed.
+//   nothing is paid, and the agent can no longer be resumed. With N8N_EVENTBUS_RECOVERY_MODE=simple
+//   (recovery marks only new/running/unknown executions crashed and amends no data) the waiting
+//   execution is left alone: approved after the restart, it pays once and the agent answers.
 // - The agent's maxIterations (N): with only direct tools, N model calls, then "Max iterations (N)
 //   reached" (probed with N = 1, 2); with one reviewed and approved payout among the tool calls,
 //   N + 1 model calls (N = 1, 2, 3): the reviewed call's round is not counted. With N = 1, Pay out
