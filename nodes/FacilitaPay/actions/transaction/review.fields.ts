@@ -1,5 +1,8 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
+import { createHash } from 'crypto';
+
+import { customDataOf } from '../../money/chain';
 
 import { apiRequest } from '../../transport';
 import type { Read } from '../../money/reads';
@@ -50,6 +53,39 @@ export function reviewFields(kind: ReviewKind): INodeProperties[] {
 			description: `Whether an item without the reviewed text is refused (nothing sent), so that nobody approves this ${OPERATION_WORDS[kind]} from IDs alone`,
 		},
 	];
+}
+
+/** The execution's custom data key of the words a tool call of this execution was approved for. */
+export const REVIEWED_MARK = 'facilitapay_reviewed';
+
+/**
+ * As an AI agent's tool, one execution sends the money of one approved text (asked again, the same
+ * text passes: the Idempotency Key keeps it once). n8n 2.41.1 gives every review of one review
+ * node in one execution the same Approve link (the execution, the node, `approved=true`, one
+ * signature), so the link of an earlier review, opened again, approves whatever the agent asks
+ * next: a second, different request of the execution is refused, and the person asks again in a
+ * new message (a new execution, new links). The mark is a hash of the words, in the execution's
+ * custom data (kept with the execution while it waits). Without custom data (not offered by this
+ * n8n) there is no mark.
+ */
+function onePerExecution(ctx: IExecuteFunctions, i: number, what: string, words: string): void {
+	if (!ctx.getNode().type.endsWith('Tool')) return;
+	const data = customDataOf(ctx);
+	if (!data) return;
+	const mark = createHash('sha256')
+		.update(words.replace(/\s+/g, ' ').trim())
+		.digest('base64url')
+		.slice(0, 22);
+	const earlier = data.get(REVIEWED_MARK);
+	if (typeof earlier === 'string' && earlier !== '' && earlier !== mark) {
+		refuse(
+			ctx,
+			i,
+			`This execution already sent the money of another approved request, so this ${what} was not sent`,
+			`n8n sends the same Approve link for every review of one review node in one execution: the approval of the earlier request, opened again, would approve this one without anyone reading it. Ask for this ${what} in a new message (a new execution), where its review gets links of its own.`,
+		);
+	}
+	data.set(REVIEWED_MARK, mark);
 }
 
 /** Reads of FacilitaPay for one item, outside the run's pool (a handful, before anything is sent). */
@@ -115,7 +151,10 @@ export async function checkReviewedText(
 			`${now.problem} The ${what} is sent only once its approved words are confirmed; run it again when FacilitaPay answers.`,
 		);
 	}
-	if ([now.review, ...(now.alsoAccepted ?? [])].some((words) => sameReview(given, words))) return;
+	if ([now.review, ...(now.alsoAccepted ?? [])].some((words) => sameReview(given, words))) {
+		onePerExecution(ctx, i, what, given);
+		return;
+	}
 	refuse(
 		ctx,
 		i,

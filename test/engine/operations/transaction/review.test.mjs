@@ -234,6 +234,65 @@ describe('Reviewed Text on a money operation', () => {
 		expect(posts(requests)).toHaveLength(1);
 	});
 
+	it('as a tool, one execution sends one approved request: asked again with the same words, once; other words in the same execution, refused (n8n’s Approve link of an earlier review approves the next one)', async () => {
+		const { replies, held } = facilitaPay();
+		const wordsFor = async (fields) =>
+			(await describeRun(payout(fields), replies)).items[0].json.review;
+		const first = await op.run({
+			nodeType: 'facilitaPayTool',
+			parameters: {
+				resource: 'transaction',
+				operation: 'createPayout',
+				...payout({ reviewedText: await wordsFor({}) }),
+			},
+			replies,
+		});
+		expect(first.error).toBeUndefined();
+		expect(first.customData.facilitapay_reviewed).toMatch(/^[\w-]{22}$/);
+		const same = await op.run({
+			nodeType: 'facilitaPayTool',
+			customData: first.customData,
+			parameters: {
+				resource: 'transaction',
+				operation: 'createPayout',
+				...payout({ reviewedText: await wordsFor({}) }),
+			},
+			replies,
+		});
+		expect(same.error).toBeUndefined();
+		expect(same.items[0].json.alreadyDone).toBe(true);
+		const other = await op.run({
+			nodeType: 'facilitaPayTool',
+			customData: first.customData,
+			parameters: {
+				resource: 'transaction',
+				operation: 'createPayout',
+				...payout({
+					value: '20.00',
+					idempotencyKey: 'INV-8',
+					reviewedText: await wordsFor({ value: '20.00', idempotencyKey: 'INV-8' }),
+				}),
+			},
+			replies,
+		});
+		expect(other.error.message).toMatch(
+			/^This execution already sent the money of another approved request, so this payout was not sent/,
+		);
+		expect(other.error.description).toMatch(/new message/);
+		expect(held.created).toHaveLength(1);
+		// The action node in a workflow (many items, one approval each) has no such rule.
+		const plain = await payoutRun(
+			payout({
+				value: '20.00',
+				idempotencyKey: 'INV-8',
+				reviewedText: await wordsFor({ value: '20.00', idempotencyKey: 'INV-8' }),
+			}),
+			replies,
+		);
+		expect(plain.error).toBeUndefined();
+		expect(held.created).toHaveLength(2);
+	});
+
 	it('Cancel with the approved words of its transaction: sent once', async () => {
 		const { replies } = facilitaPay();
 		const record = {
