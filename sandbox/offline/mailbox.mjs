@@ -229,6 +229,7 @@ function linksOf(html) {
 function htmlToText(html) {
 	return unescapeHtml(
 		html
+			.replace(/<head[\s\S]*?<\/head>/gi, '')
 			.replace(/<style[\s\S]*?<\/style>/gi, '')
 			.replace(/<br\s*\/?>/gi, '\n')
 			.replace(/<\/(p|div|tr|h\d)>/gi, '\n')

@@ -81,6 +81,7 @@ import {
 	describeE2e,
 	e2eEnabled,
 	samplePerson,
+	sandboxApi,
 	sandboxMark,
 	sandboxRequests,
 	sharedState,
@@ -462,6 +463,24 @@ describeE2e('An AI agent pays out behind n8n human review (issue 44)', () => {
 				requireReviewedText: true,
 				message: REVIEWED_TEXT_MESSAGE,
 			});
+			// An earlier payout of this customer to the account (a fixture, straight to the sandbox):
+			// FacilitaPay's record of it names the account's holder, which the words then give.
+			const earlier = await sandboxApi(
+				'POST',
+				'/transactions',
+				{
+					transaction: {
+						subject_id: setup.subjectId,
+						value: '10.00',
+						currency: 'USD',
+						exchange_currency: 'BRL',
+						from_bank_account_id: ACCOUNT_IDS.usdCashOut,
+						to_bank_account_id: ACCOUNT_IDS.brlCustomer,
+					},
+				},
+				state,
+			);
+			expect(earlier.status).toBeLessThan(300);
 			/** The `review` of the last tool result in a request to the model. @param {any} body */
 			const reviewIn = (body) => {
 				const last = body.messages.filter((/** @type {any} */ m) => m.role === 'tool').at(-1);
@@ -489,7 +508,9 @@ describeE2e('An AI agent pays out behind n8n human review (issue 44)', () => {
 			expect(mail.text).toContain('Payout of USD 45.60');
 			expect(mail.text).toContain('converted to BRL');
 			expect(mail.text).toContain(`for customer ${setup.name}`);
-			expect(mail.text).toMatch(/ to (Maria da Silva \(|bank account …)/);
+			expect(mail.text).toContain(
+				' to Maria da Silva (Nu Pagamentos S.A. 260, branch 0001, account …',
+			);
 			expect(mail.text).toContain(`Reference: ${run.key}`);
 			expect(await payoutsAfter(state, run.mark)).toHaveLength(0);
 			expect((await clickLink(reviewLinks(mail).approve)).status).toBe(200);
