@@ -2,6 +2,7 @@ import type { INodeProperties, INodeType } from 'n8n-workflow';
 
 import { FacilitaPay } from '../../../nodes/FacilitaPay/FacilitaPay.node';
 import { FacilitaPayTrigger } from '../../../nodes/FacilitaPayTrigger/FacilitaPayTrigger.node';
+import agentPayout from '../../../examples/agent-payout-review.json';
 import catchUp from '../../../examples/catch-up-missed-events.json';
 import collectPix from '../../../examples/collect-pix-payment.json';
 import onboard from '../../../examples/onboard-customer.json';
@@ -25,6 +26,7 @@ interface Example {
 }
 
 const examples: Example[] = [
+	['agent-payout-review.json', agentPayout],
 	['catch-up-missed-events.json', catchUp],
 	['collect-pix-payment.json', collectPix],
 	['onboard-customer.json', onboard],
