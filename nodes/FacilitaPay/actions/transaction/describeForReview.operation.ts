@@ -103,7 +103,7 @@ export async function prepare(this: IExecuteFunctions, i: number): Promise<ItemW
 					},
 				);
 			}
-			return described;
+			return { review: described.review, facts: described.facts };
 		},
 		output: (data) => [
 			{

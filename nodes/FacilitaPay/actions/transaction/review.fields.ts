@@ -113,7 +113,13 @@ export function reviewRequestOf(
 }
 
 function refuse(ctx: IExecuteFunctions, i: number, message: string, description: string): never {
-	throw new NodeOperationError(ctx.getNode(), message, { itemIndex: i, description });
+	// As a tool, only the message reaches the model (n8n hands it the error's message alone): it
+	// carries the description too, so the agent can tell the person why.
+	const asTool = ctx.getNode().type.endsWith('Tool');
+	throw new NodeOperationError(ctx.getNode(), asTool ? `${message}. ${description}` : message, {
+		itemIndex: i,
+		description,
+	});
 }
 
 /**
