@@ -155,7 +155,16 @@ async function main() {
 	}
 
 	const examples = await importChangedContent(credentials);
-	n8n = await startN8n({ version: 'v2', userFolder, port: n8nPort, brokerPort });
+	// A human review of an AI agent's tool call pending across a restart survives only with n8n's
+	// simple crash recovery: the default (extensive) marks the waiting agent crashed at start-up
+	// (docs/money.md, AI agents and money). Set N8N_EVENTBUS_RECOVERY_MODE to choose otherwise.
+	n8n = await startN8n({
+		version: 'v2',
+		userFolder,
+		port: n8nPort,
+		brokerPort,
+		env: { N8N_EVENTBUS_RECOVERY_MODE: process.env.N8N_EVENTBUS_RECOVERY_MODE ?? 'simple' },
+	});
 	const { created } = await setupOwner(`http://127.0.0.1:${n8nPort}`);
 
 	const lines = [
