@@ -59,8 +59,7 @@
 //   reviewer reads the tool's name but not the amount, customer or reference. A Message with
 //   `{{ JSON.stringify($tool.parameters) }}` shows them.
 import { ACCOUNT_IDS } from '../../sandbox/accounts.mjs';
-import { scenarioMarker, startChatModel } from '../../sandbox/offline/chatModel.mjs';
-import { startMailbox } from '../../sandbox/offline/mailbox.mjs';
+import { scenarioMarker } from '../../sandbox/offline/chatModel.mjs';
 import {
 	agentAnswer,
 	agentReviewWorkflow,
@@ -68,6 +67,9 @@ import {
 	createAgentCredentials,
 	nodeRuns,
 	PAYOUT_TOOL,
+	payoutsAfter,
+	reviewIn,
+	useOfflineAgentParts,
 	REVIEW_NODE,
 	REVIEWED_TEXT_MESSAGE,
 	reviewLinks,
@@ -83,7 +85,6 @@ import {
 	samplePerson,
 	sandboxApi,
 	sandboxMark,
-	sandboxRequests,
 	sharedState,
 	testE2e,
 	uniqueId,
@@ -93,12 +94,7 @@ import { endedExecution, getExecution, untilWaiting } from './lib/waiting.mjs';
 
 const TIMEOUT = 300_000;
 
-/** @type {Awaited<ReturnType<typeof startChatModel>>} */
-let model;
-/** @type {Awaited<ReturnType<typeof startMailbox>>} */
-let mailbox;
-/** @type {{openAi: {id: string, name: string}, smtp: {id: string, name: string}}} */
-let creds;
+const offline = useOfflineAgentParts('shared');
 
 /** @param {any} state */
 const serverOf = (state) => ({ n8nUrl: state.n8nUrl, apiKey: state.apiKey });
@@ -110,12 +106,12 @@ const JSON_MESSAGE =
 /**
  * A customer in the sandbox and the agent's workflow, created and published.
  * @param {any} state @param {string} label
- * @param {{message?: string, describe?: boolean, credentials?: {id: string, name: string}, agentCreds?: typeof creds}} [options]
+ * @param {{message?: string, describe?: boolean, credentials?: {id: string, name: string}, agentCreds?: typeof offline.creds}} [options]
  */
 async function setUp(
 	state,
 	label,
-	{ credentials = state.credentials, agentCreds = creds, ...options } = {},
+	{ credentials = state.credentials, agentCreds = offline.creds, ...options } = {},
 ) {
 	const seed = (Date.now() % 100000) + Math.floor(Math.random() * 1000);
 	const person = samplePerson(seed, `Agent Payee ${seed}`, {
@@ -149,7 +145,7 @@ async function begin(state, setup, steps, { amount = '64.10', label = 'run' } = 
 	const scenario = uniqueId(label);
 	const key = `invoice-${scenario}`;
 	const args = { customerId: setup.subjectId, amount, idempotency_key: key };
-	model.script(scenario, steps(args));
+	offline.model.script(scenario, steps(args));
 	const mark = await sandboxMark(state);
 	const started = Date.now();
 	const executionId = await startAgentRun(
@@ -163,19 +159,16 @@ async function begin(state, setup, steps, { amount = '64.10', label = 'run' } = 
 /** A tool call of the payout tool. @param {object} args */
 const payStep = (args) => ({ tools: [{ tool: /^Pay_out$/, args }] });
 
-/** POSTs of payouts (from the USD cash-out account) the sandbox received after `mark`. @param {any} state @param {number} mark */
-const payoutsAfter = async (state, mark) =>
-	(
-		await sandboxRequests({ after: mark, method: 'POST', pathPrefix: '/transactions' }, state)
-	).filter((r) => r.body?.transaction?.from_bank_account_id === ACCOUNT_IDS.usdCashOut);
-
 /** The n-th (1-based) review mail to `reviewTo`. @param {string} reviewTo @param {number} [nth] */
 const reviewMail = (reviewTo, nth = 1) =>
-	mailbox
-		.waitForMessage(() => mailbox.messages().filter((m) => m.to.includes(reviewTo)).length >= nth, {
-			timeoutMs: 180_000,
-		})
-		.then(() => mailbox.messages().filter((m) => m.to.includes(reviewTo))[nth - 1]);
+	offline.mailbox
+		.waitForMessage(
+			() => offline.mailbox.messages().filter((m) => m.to.includes(reviewTo)).length >= nth,
+			{
+				timeoutMs: 180_000,
+			},
+		)
+		.then(() => offline.mailbox.messages().filter((m) => m.to.includes(reviewTo))[nth - 1]);
 
 /** The execution's review is pending: waiting, with the mail sent. @param {any} state @param {string} executionId */
 const pending = (state, executionId) => untilWaiting(serverOf(state), executionId, 180_000);
@@ -190,7 +183,7 @@ const seconds = (ms) => `${(ms / 1000).toFixed(1)} s`;
  * @param {string} suffix @param {Record<string, string>} env
  */
 function useOwnN8n(suffix, env) {
-	/** @type {{own: Awaited<ReturnType<typeof ownN8n>>, creds: typeof creds}} */
+	/** @type {{own: Awaited<ReturnType<typeof ownN8n>>, creds: typeof offline.creds}} */
 	const n8n = /** @type {any} */ ({});
 	beforeAll(async () => {
 		if (!e2eEnabled()) return;
@@ -201,8 +194,8 @@ function useOwnN8n(suffix, env) {
 			sandbox: { id: `facilitapay-${suffix}`, name: `FacilitaPay ${suffix} Sandbox` },
 		});
 		n8n.creds = await createAgentCredentials(n8n.own.state, {
-			modelUrl: model.url,
-			mailPort: mailbox.port,
+			modelUrl: offline.model.url,
+			mailPort: offline.mailbox.port,
 			suffix,
 		});
 	}, INSTALL_TIMEOUT);
@@ -214,22 +207,6 @@ function useOwnN8n(suffix, env) {
 }
 
 describeE2e('An AI agent pays out behind n8n human review (issue 44)', () => {
-	beforeAll(async () => {
-		if (!e2eEnabled()) return;
-		model = await startChatModel();
-		mailbox = await startMailbox();
-		creds = await createAgentCredentials(sharedState(), {
-			modelUrl: model.url,
-			mailPort: mailbox.port,
-			suffix: uniqueId('shared'),
-		});
-	}, 120_000);
-
-	afterAll(async () => {
-		await model?.close();
-		await mailbox?.close();
-	});
-
 	testE2e(
 		'approve: nothing is paid while the review is pending; after Approve the payout is sent once, the agent answers',
 		['sandbox', 'node'],
@@ -283,9 +260,9 @@ describeE2e('An AI agent pays out behind n8n human review (issue 44)', () => {
 			expect(payouts.map((r) => r.body.transaction.value)).toEqual(['64.10']);
 			expect(payouts[0].body.transaction.subject_id).toBe(setup.subjectId);
 			// The agent called the model again after the tool ran: 2 requests, the 2nd with the payout.
-			const requests = model.requests(run.scenario);
+			const requests = offline.model.requests(run.scenario);
 			expect(requests.map((r) => r.step)).toEqual([0, 1]);
-			expect(model.toolResults(run.scenario)[0].content).toContain('"value":"64.10"');
+			expect(offline.model.toolResults(run.scenario)[0].content).toContain('"value":"64.10"');
 			console.log(
 				`approve: bot click HTTP ${bot.status} (${bot.ms} ms, still waiting); forged HTTP ${forged.status}; approve click HTTP ${click.status} in ${click.ms} ms; ended ${ended.status} ${seconds(Date.now() - clickedAt)} after the click; ${payouts.length} payout; node runs ${JSON.stringify(nodeRuns(ended))}; model requests ${requests.length}; answer ${JSON.stringify(agentAnswer(ended))}`,
 			);
@@ -312,7 +289,7 @@ describeE2e('An AI agent pays out behind n8n human review (issue 44)', () => {
 			expect(ended.status).toBe('success');
 			expect(await payoutsAfter(state, run.mark)).toHaveLength(0);
 			expect(nodeRuns(ended)[PAYOUT_TOOL]).toBeUndefined();
-			const results = model.toolResults(run.scenario);
+			const results = offline.model.toolResults(run.scenario);
 			expect(results).toHaveLength(1);
 			expect(results[0].content).toMatch(/User rejected the tool call to Pay out \(id: call_\w+\)/);
 			expect(agentAnswer(ended)).toBe('The payout was not approved; nothing was paid.');
@@ -397,7 +374,7 @@ describeE2e('An AI agent pays out behind n8n human review (issue 44)', () => {
 			expect(nodeRuns(ended)).toMatchObject({ [REVIEW_NODE]: 2, [PAYOUT_TOOL]: 2 });
 			const payouts = await payoutsAfter(state, run.mark);
 			expect(payouts.map((r) => r.body.transaction.value)).toEqual(['45.00']);
-			const results = model.toolResults(run.scenario);
+			const results = offline.model.toolResults(run.scenario);
 			expect(results).toHaveLength(2);
 			expect(results[0].content).not.toContain('alreadyDone');
 			expect(results[1].content).toContain('"alreadyDone":true');
@@ -481,7 +458,7 @@ describeE2e('An AI agent pays out behind n8n human review (issue 44)', () => {
 				state,
 			);
 			expect(earlier.status).toBeLessThan(300);
-			/** The `review` of the last tool result in a request to the model. @param {any} body */
+			/** The `review` of the last tool result in a request to the offline.model. @param {any} body */
 			const reviewIn = (body) => {
 				const last = body.messages.filter((/** @type {any} */ m) => m.role === 'tool').at(-1);
 				const parsed = JSON.parse(typeof last.content === 'string' ? last.content : '[]');
@@ -499,7 +476,7 @@ describeE2e('An AI agent pays out behind n8n human review (issue 44)', () => {
 			);
 			const mail = await reviewMail(setup.reviewTo);
 			await pending(state, run.executionId);
-			const described = reviewIn(model.requests(run.scenario)[1].body);
+			const described = reviewIn(offline.model.requests(run.scenario)[1].body);
 			console.log(
 				`REVIEW MAIL with the payout in words (subject ${JSON.stringify(mail.subject)}):\n${mail.text}`,
 			);
@@ -567,11 +544,11 @@ describeE2e('An AI agent pays out behind n8n human review (issue 44)', () => {
 				'Max iterations (1) reached. The agent could not complete the task within the allowed number of iterations.',
 			);
 			expect(nodeRuns(ended)).toMatchObject({ [PAYOUT_TOOL]: 1, 'Get transaction': 1 });
-			expect(model.requests(run.scenario)).toHaveLength(2);
+			expect(offline.model.requests(run.scenario)).toHaveLength(2);
 			const payouts = await payoutsAfter(state, run.mark);
 			expect(payouts.map((r) => r.body.transaction.value)).toEqual(['11.00']);
 			console.log(
-				`maxIterations 1: model requests ${model.requests(run.scenario).length}; node runs ${JSON.stringify(nodeRuns(ended))}; ended ${ended.status}: ${ended.data?.resultData?.error?.message}; ${payouts.length} payout`,
+				`maxIterations 1: model requests ${offline.model.requests(run.scenario).length}; node runs ${JSON.stringify(nodeRuns(ended))}; ended ${ended.status}: ${ended.data?.resultData?.error?.message}; ${payouts.length} payout`,
 			);
 		},
 		TIMEOUT,
@@ -622,9 +599,9 @@ describeE2e('An AI agent pays out behind n8n human review (issue 44)', () => {
 				const later = await getExecution(serverOf(state), run.executionId);
 				expect(nodeRuns(later)[PAYOUT_TOOL]).toBeUndefined();
 				expect(await payoutsAfter(state, run.mark)).toHaveLength(0);
-				expect(model.requests(run.scenario)).toHaveLength(1);
+				expect(offline.model.requests(run.scenario)).toHaveLength(1);
 				console.log(
-					`restart: n8n restarted in ${seconds(restartMs)}; execution ${run.executionId} after it: status ${afterRestart.status}, error ${JSON.stringify(afterRestart.data?.resultData?.error?.message)}, AI Agent run ${agentRun?.executionStatus}; approve click HTTP ${click.status} ${click.text.slice(0, 160)}; status then ${later.status}; 0 payouts; model requests ${model.requests(run.scenario).length}`,
+					`restart: n8n restarted in ${seconds(restartMs)}; execution ${run.executionId} after it: status ${afterRestart.status}, error ${JSON.stringify(afterRestart.data?.resultData?.error?.message)}, AI Agent run ${agentRun?.executionStatus}; approve click HTTP ${click.status} ${click.text.slice(0, 160)}; status then ${later.status}; 0 payouts; model requests ${offline.model.requests(run.scenario).length}`,
 				);
 			},
 			INSTALL_TIMEOUT,

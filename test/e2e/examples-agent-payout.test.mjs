@@ -6,14 +6,16 @@
 // credentials point at the scripted model and the local mailbox (sandbox/offline/). The tools, the
 // review node, its Message, the system message and Require Reviewed Text are the example's.
 import { ACCOUNT_IDS } from '../../sandbox/accounts.mjs';
-import { scenarioMarker, startChatModel } from '../../sandbox/offline/chatModel.mjs';
-import { startMailbox } from '../../sandbox/offline/mailbox.mjs';
+import { scenarioMarker } from '../../sandbox/offline/chatModel.mjs';
 import {
 	agentAnswer,
+	chatWebhookNodes,
 	clickLink,
-	createAgentCredentials,
+	payoutsAfter,
+	reviewIn,
 	reviewLinks,
 	startAgentRun,
+	useOfflineAgentParts,
 } from './lib/agent.mjs';
 import { loadExample } from './lib/examples.mjs';
 import {
@@ -22,13 +24,10 @@ import {
 	createPerson,
 	createWorkflowViaApi,
 	describeE2e,
-	e2eEnabled,
 	recordCoverage,
 	samplePerson,
 	sandboxApi,
 	sandboxMark,
-	sandboxRequests,
-	sharedState,
 	testE2e,
 	uniqueId,
 } from './lib/n8n-e2e.mjs';
@@ -39,12 +38,7 @@ const TRIGGER = 'When chat message received';
 const AGENT = 'AI Agent';
 const REVIEW = 'Ask a person to approve';
 
-/** @type {Awaited<ReturnType<typeof startChatModel>>} */
-let model;
-/** @type {Awaited<ReturnType<typeof startMailbox>>} */
-let mailbox;
-/** @type {{openAi: {id: string, name: string}, smtp: {id: string, name: string}}} */
-let creds;
+const offline = useOfflineAgentParts('example');
 
 /** @param {any} state */
 const serverOf = (state) => ({ n8nUrl: state.n8nUrl, apiKey: state.apiKey });
@@ -58,8 +52,8 @@ function exampleForTest(state, path, reviewTo) {
 	const nodes = workflow.nodes.map((/** @type {any} */ node) => {
 		const copy = structuredClone(node);
 		if (copy.credentials?.[CREDENTIAL_TYPE]) copy.credentials[CREDENTIAL_TYPE] = state.credentials;
-		if (copy.credentials?.openAiApi) copy.credentials.openAiApi = creds.openAi;
-		if (copy.credentials?.smtp) copy.credentials.smtp = creds.smtp;
+		if (copy.credentials?.openAiApi) copy.credentials.openAiApi = offline.creds.openAi;
+		if (copy.credentials?.smtp) copy.credentials.smtp = offline.creds.smtp;
 		if (copy.name === REVIEW) copy.parameters.toEmail = reviewTo;
 		if (copy.name === AGENT)
 			Object.assign(copy.parameters, {
@@ -70,31 +64,7 @@ function exampleForTest(state, path, reviewTo) {
 	});
 	const trigger = nodes.findIndex((/** @type {any} */ n) => n.name === TRIGGER);
 	const [x, y] = nodes[trigger].position;
-	nodes.splice(
-		trigger,
-		1,
-		{
-			id: 'chat-webhook',
-			name: 'Chat',
-			type: 'n8n-nodes-base.webhook',
-			typeVersion: 2.1,
-			position: [x - 220, y],
-			webhookId: `wh-${path}`,
-			parameters: { httpMethod: 'POST', path, responseMode: 'responseNode', options: {} },
-		},
-		{
-			id: 'started',
-			name: 'Started',
-			type: 'n8n-nodes-base.respondToWebhook',
-			typeVersion: 1.5,
-			position: [x, y],
-			parameters: {
-				respondWith: 'json',
-				responseBody: '={{ JSON.stringify({ execution_id: $execution.id }) }}',
-				options: {},
-			},
-		},
-	);
+	nodes.splice(trigger, 1, ...chatWebhookNodes(path, [x - 220, y]));
 	const connections = { ...workflow.connections };
 	delete connections[TRIGGER];
 	connections.Chat = { main: [[{ node: 'Started', type: 'main', index: 0 }]] };
@@ -108,13 +78,6 @@ function exampleForTest(state, path, reviewTo) {
 		connections,
 		pinData: {},
 	};
-}
-
-/** The `review` of the newest tool result in a model request (Describe payout's answer). @param {any} body */
-function reviewIn(body) {
-	const last = body.messages.filter((/** @type {any} */ m) => m.role === 'tool').at(-1);
-	const parsed = JSON.parse(typeof last.content === 'string' ? last.content : '[]');
-	return (Array.isArray(parsed) ? parsed[0] : parsed)?.review;
 }
 
 /**
@@ -173,16 +136,10 @@ const describedPayout = (args) => [
 	},
 ];
 
-/** POSTs of payouts (from the USD cash-out account) after `mark`. @param {any} state @param {number} mark */
-const payoutsAfter = async (state, mark) =>
-	(
-		await sandboxRequests({ after: mark, method: 'POST', pathPrefix: '/transactions' }, state)
-	).filter((r) => r.body?.transaction?.from_bank_account_id === ACCOUNT_IDS.usdCashOut);
-
 /** The n-th (1-based) mail to `to`. @param {string} to @param {number} [nth] */
 const mailTo = async (to, nth = 1) => {
-	const mine = () => mailbox.messages().filter((m) => m.to.includes(to));
-	await mailbox.waitForMessage(() => mine().length >= nth, { timeoutMs: 180_000 });
+	const mine = () => offline.mailbox.messages().filter((m) => m.to.includes(to));
+	await offline.mailbox.waitForMessage(() => mine().length >= nth, { timeoutMs: 180_000 });
 	return mine()[nth - 1];
 };
 
@@ -193,7 +150,7 @@ const mailTo = async (to, nth = 1) => {
 async function begin(state, setup, label, steps) {
 	const scenario = uniqueId(label);
 	const key = `INV-${scenario}`;
-	model.script(scenario, steps(key));
+	offline.model.script(scenario, steps(key));
 	const mark = await sandboxMark(state);
 	const executionId = await startAgentRun(
 		state.n8nUrl,
@@ -204,22 +161,6 @@ async function begin(state, setup, label, steps) {
 }
 
 describeE2e('Example: An agent pays out, a person approves (issue 44)', () => {
-	beforeAll(async () => {
-		if (!e2eEnabled()) return;
-		model = await startChatModel();
-		mailbox = await startMailbox();
-		creds = await createAgentCredentials(sharedState(), {
-			modelUrl: model.url,
-			mailPort: mailbox.port,
-			suffix: uniqueId('example'),
-		});
-	}, 120_000);
-
-	afterAll(async () => {
-		await model?.close();
-		await mailbox?.close();
-	});
-
 	testE2e(
 		'the reviewer reads the payout in words (amount, currency, recipient, customer, reference); Approve pays it once',
 		['sandbox', 'node'],
@@ -274,7 +215,7 @@ describeE2e('Example: An agent pays out, a person approves (issue 44)', () => {
 			expect((await clickLink(reviewLinks(mail).approve)).status).toBe(200);
 			const ended = await endedExecution(serverOf(state), run.executionId, 180_000);
 			expect(await payoutsAfter(state, run.mark)).toHaveLength(0);
-			const told = model
+			const told = offline.model
 				.toolResults(run.scenario)
 				.map((r) => r.content)
 				.join('\n');
@@ -309,7 +250,7 @@ describeE2e('Example: An agent pays out, a person approves (issue 44)', () => {
 			const ended = await endedExecution(serverOf(state), run.executionId, 180_000);
 			const payouts = await payoutsAfter(state, run.mark);
 			expect(payouts.map((r) => r.body.transaction.value)).toEqual(['30.00']);
-			const told = model
+			const told = offline.model
 				.toolResults(run.scenario)
 				.map((r) => r.content)
 				.join('\n');

@@ -12,7 +12,10 @@
 // the request body's `chatInput`, what the Chat Trigger would hand over.
 import { CREDENTIAL_TYPE, NODE_TYPES } from '../../../scripts/n8n-runtime.mjs';
 import { ACCOUNT_IDS } from '../../../sandbox/accounts.mjs';
-import { readAnswer, waitFor } from './state.mjs';
+import { startChatModel } from '../../../sandbox/offline/chatModel.mjs';
+import { startMailbox } from '../../../sandbox/offline/mailbox.mjs';
+import { sandboxRequests } from './sandbox.mjs';
+import { e2eEnabled, readAnswer, sharedState, uniqueId, waitFor } from './state.mjs';
 
 export const AGENT = 'AI Agent';
 export const MODEL_NODE = 'OpenAI Chat Model';
@@ -122,27 +125,7 @@ export function agentReviewWorkflow({
 	const fp = { [CREDENTIAL_TYPE]: facilitaPay };
 	const payout = payoutToolParameters();
 	const nodes = [
-		{
-			id: 'chat-webhook',
-			name: 'Chat',
-			type: 'n8n-nodes-base.webhook',
-			typeVersion: 2.1,
-			position: [0, 0],
-			webhookId: `wh-${path}`,
-			parameters: { httpMethod: 'POST', path, responseMode: 'responseNode', options: {} },
-		},
-		{
-			id: 'started',
-			name: 'Started',
-			type: 'n8n-nodes-base.respondToWebhook',
-			typeVersion: 1.5,
-			position: [220, 0],
-			parameters: {
-				respondWith: 'json',
-				responseBody: '={{ JSON.stringify({ execution_id: $execution.id }) }}',
-				options: {},
-			},
-		},
+		...chatWebhookNodes(path, [0, 0]),
 		{
 			id: 'agent',
 			name: AGENT,
@@ -321,3 +304,74 @@ export function nodeRuns(execution) {
 	const runData = execution?.data?.resultData?.runData ?? {};
 	return Object.fromEntries(Object.entries(runData).map(([name, runs]) => [name, runs.length]));
 }
+
+/**
+ * For the calling file's describe block: the scripted model, the mailbox and their credentials in
+ * the shared n8n, started before its first test and closed after its last. Read them from the
+ * returned object's `model`, `mailbox` and `creds` inside tests.
+ * @param {string} suffix names the credentials
+ */
+export function useOfflineAgentParts(suffix) {
+	/** @type {{model: Awaited<ReturnType<typeof startChatModel>>, mailbox: Awaited<ReturnType<typeof startMailbox>>, creds: Awaited<ReturnType<typeof createAgentCredentials>>}} */
+	const parts = /** @type {any} */ ({});
+	beforeAll(async () => {
+		if (!e2eEnabled()) return;
+		parts.model = await startChatModel();
+		parts.mailbox = await startMailbox();
+		parts.creds = await createAgentCredentials(sharedState(), {
+			modelUrl: parts.model.url,
+			mailPort: parts.mailbox.port,
+			suffix: uniqueId(suffix),
+		});
+	}, 120_000);
+	afterAll(async () => {
+		await parts.model?.close();
+		await parts.mailbox?.close();
+	});
+	return parts;
+}
+
+/**
+ * The Webhook (POST /webhook/<path>, body {chatInput}) and Respond {execution_id} nodes that start
+ * an agent's execution in the server, the first at `position`. The review makes the execution
+ * wait, so it cannot run in `n8n execute`, and the public API cannot start one.
+ * @param {string} path @param {[number, number]} position
+ */
+export function chatWebhookNodes(path, [x, y]) {
+	return [
+		{
+			id: 'chat-webhook',
+			name: 'Chat',
+			type: 'n8n-nodes-base.webhook',
+			typeVersion: 2.1,
+			position: [x, y],
+			webhookId: `wh-${path}`,
+			parameters: { httpMethod: 'POST', path, responseMode: 'responseNode', options: {} },
+		},
+		{
+			id: 'started',
+			name: 'Started',
+			type: 'n8n-nodes-base.respondToWebhook',
+			typeVersion: 1.5,
+			position: [x + 220, y],
+			parameters: {
+				respondWith: 'json',
+				responseBody: '={{ JSON.stringify({ execution_id: $execution.id }) }}',
+				options: {},
+			},
+		},
+	];
+}
+
+/** The `review` of the newest tool result in a request to the model (Describe payout's answer). @param {any} body */
+export function reviewIn(body) {
+	const last = body.messages.filter((/** @type {any} */ m) => m.role === 'tool').at(-1);
+	const parsed = JSON.parse(typeof last.content === 'string' ? last.content : '[]');
+	return (Array.isArray(parsed) ? parsed[0] : parsed)?.review;
+}
+
+/** POSTs of payouts (from the USD cash-out account) the sandbox received after `mark`. @param {any} state @param {number} mark */
+export const payoutsAfter = async (state, mark) =>
+	(
+		await sandboxRequests({ after: mark, method: 'POST', pathPrefix: '/transactions' }, state)
+	).filter((r) => r.body?.transaction?.from_bank_account_id === ACCOUNT_IDS.usdCashOut);
