@@ -19,7 +19,9 @@ export default async function globalTeardown() {
 		.catch((/** @type {Error} */ error) => log(`stopping the sandbox: ${error.message}`));
 	if (shared.userFolder) {
 		try {
-			for (const line of coverageSummary(shared.userFolder)) process.stdout.write(`${line}\n`);
+			// In a lane of `npm test`, the lanes' sum is printed by scripts/test.mjs.
+			if (!process.env.FACILITAPAY_E2E_COVERAGE_FILE)
+				for (const line of coverageSummary(shared.userFolder)) process.stdout.write(`${line}\n`);
 		} catch (error) {
 			log(`operation coverage: ${/** @type {Error} */ (error).message}`);
 		}

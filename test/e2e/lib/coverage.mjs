@@ -25,8 +25,14 @@ export function allOperations() {
 	return result;
 }
 
-/** File in the run folder where tests note the operations they ran in a real n8n. @param {E2eState} state */
-export const coverageFile = (state) => path.join(state.userFolder, 'operations-covered.jsonl');
+/**
+ * File where tests note the operations they ran in a real n8n: the run folder's, or the one
+ * `npm test` gives all its e2e lanes (FACILITAPAY_E2E_COVERAGE_FILE; it prints their sum).
+ * @param {E2eState} state
+ */
+export const coverageFile = (state) =>
+	process.env.FACILITAPAY_E2E_COVERAGE_FILE ??
+	path.join(state.userFolder, 'operations-covered.jsonl');
 
 /**
  * Notes that these operations ran in a real n8n with asserted outputs and requests (the global
@@ -41,11 +47,14 @@ export function recordCoverage(operations, { n8n } = {}, state = sharedState()) 
 }
 
 /**
- * "real-n8n operations covered: N/M" lines, one per n8n, from the run's coverage file.
+ * "real-n8n operations covered: N/M" lines, one per n8n, from the run's coverage file (a run
+ * folder, or a coverage file itself: `.jsonl`).
  * @param {string} userFolder
  */
 export function coverageSummary(userFolder) {
-	const file = path.join(userFolder, 'operations-covered.jsonl');
+	const file = userFolder.endsWith('.jsonl')
+		? userFolder
+		: path.join(userFolder, 'operations-covered.jsonl');
 	if (!fs.existsSync(file)) return [];
 	const all = allOperations();
 	/** @type {Map<string, Set<string>>} */
