@@ -94,6 +94,9 @@ function runPart(name, label, command, args, env = {}) {
 	return new Promise((resolve) => {
 		child.on('exit', (code, signal) => {
 			children.delete(child);
+			// Its last lines (written just before it ended), then no more watching.
+			const entry = watched.get(logFile);
+			if (entry) echoNewLines(logFile, entry);
 			watched.delete(logFile);
 			const seconds = ((Date.now() - started) / 1000).toFixed(1);
 			process.stdout.write(`\n== ${label}: output\n${fs.readFileSync(logFile, 'utf8')}\n`);
