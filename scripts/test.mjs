@@ -6,7 +6,7 @@
 //     own shared n8n, sandbox, user folder and ports, its files one after another
 //     (scripts/e2e-lanes.mjs says which file goes where; a new file is picked up on its own);
 //   - the queue-mode tests (one real queue-mode n8n: Redis, Postgres, main, two workers, webhook
-//     processor; test/queue/), its files one after another.
+//     processor; test/queue/), its files one after another, after the unit tests.
 // Most of the real-n8n time is waiting (n8n starting, limits of minutes), so the parts overlap it.
 // Each part writes to .cache/test-logs/<part>.log, printed in full when the part ends (the PASS/FAIL
 // lines as they come). Extra arguments go to every jest run (e.g. `npm test -- --coverage`).
@@ -244,6 +244,9 @@ if (e2eOn) {
 if (queueOn) {
 	running.push(
 		(async () => {
+			// After the unit tests: started beside them (and the lanes' n8n starts), the cluster's main
+			// closed the first API call's connection (1-trigger.test.mjs, 2026-12-06).
+			await fastAndEngine;
 			const label = 'queue-mode tests (Redis, Postgres, main, 2 workers, webhook processor)';
 			const queue = await jestPart(
 				'queue',
