@@ -64,18 +64,16 @@ export const REVIEWED_MARK = 'facilitapay_reviewed';
  * node in one execution the same Approve link (the execution, the node, `approved=true`, one
  * signature), so the link of an earlier review, opened again, approves whatever the agent asks
  * next: a second, different request of the execution is refused, and the person asks again in a
- * new message (a new execution, new links). The mark is a hash of the words, in the execution's
+ * new message (a new execution, new links). The mark is a hash of the request (operation, body,
+ * transaction, Idempotency Key: not its words, which the payment itself may change), in the execution's
  * custom data (kept with the execution while it waits). Without custom data (not offered by this
  * n8n) there is no mark.
  */
-function onePerExecution(ctx: IExecuteFunctions, i: number, what: string, words: string): void {
+function onePerExecution(ctx: IExecuteFunctions, i: number, what: string, request: string): void {
 	if (!ctx.getNode().type.endsWith('Tool')) return;
 	const data = customDataOf(ctx);
 	if (!data) return;
-	const mark = createHash('sha256')
-		.update(words.replace(/\s+/g, ' ').trim())
-		.digest('base64url')
-		.slice(0, 22);
+	const mark = createHash('sha256').update(request).digest('base64url').slice(0, 22);
 	const earlier = data.get(REVIEWED_MARK);
 	if (typeof earlier === 'string' && earlier !== '' && earlier !== mark) {
 		refuse(
@@ -145,10 +143,8 @@ export async function checkReviewedText(
 			`Call the Describe for Review tool with exactly these fields first, then call this tool again with its text, unchanged, as "review", so that the person approving reads the ${what} in words.`,
 		);
 	}
-	const now = await describeRequest(
-		readerFor(ctx, i),
-		reviewRequestOf(ctx, i, kind, work.request.body, transactionId),
-	);
+	const request = reviewRequestOf(ctx, i, kind, work.request.body, transactionId);
+	const now = await describeRequest(readerFor(ctx, i), request);
 	if ('problem' in now) {
 		refuse(
 			ctx,
@@ -158,7 +154,7 @@ export async function checkReviewedText(
 		);
 	}
 	if ([now.review, ...(now.alsoAccepted ?? [])].some((words) => sameReview(given, words))) {
-		onePerExecution(ctx, i, what, given);
+		onePerExecution(ctx, i, what, JSON.stringify(request));
 		return;
 	}
 	refuse(

@@ -293,6 +293,39 @@ describe('Reviewed Text on a money operation', () => {
 		expect(held.created).toHaveLength(2);
 	});
 
+	it('as a tool, the same payout described again with other words (its holder known since): still the one request of the execution, kept once', async () => {
+		const never = facilitaPay({ paidBefore: false });
+		const first = await op.run({
+			nodeType: 'facilitaPayTool',
+			parameters: {
+				resource: 'transaction',
+				operation: 'createPayout',
+				...payout({
+					reviewedText: (await describeRun(payout(), never.replies)).items[0].json.review,
+				}),
+			},
+			replies: never.replies,
+		});
+		expect(first.error).toBeUndefined();
+		const known = facilitaPay();
+		known.held.records.push(...never.held.records);
+		const words = (await describeRun(payout(), known.replies)).items[0].json.review;
+		expect(words).toContain('to Maria da Silva (Itaú');
+		const again = await op.run({
+			nodeType: 'facilitaPayTool',
+			customData: first.customData,
+			parameters: {
+				resource: 'transaction',
+				operation: 'createPayout',
+				...payout({ reviewedText: words }),
+			},
+			replies: known.replies,
+		});
+		expect(again.error).toBeUndefined();
+		expect(again.items[0].json.alreadyDone).toBe(true);
+		expect(never.held.created.length + known.held.created.length).toBe(1);
+	});
+
 	it('Cancel with the approved words of its transaction: sent once', async () => {
 		const { replies } = facilitaPay();
 		const record = {
