@@ -206,6 +206,31 @@ function useOwnN8n(suffix, env) {
 	return n8n;
 }
 
+/**
+ * On the block's own n8n: a payout whose review is pending (mail sent, execution waiting, no error
+ * yet), then n8n restarted on the same database.
+ * @param {ReturnType<typeof useOwnN8n>} n8n @param {string} label @param {string} amount
+ */
+async function pendingThenRestart(n8n, label, amount) {
+	const state = n8n.own.state;
+	const setup = await setUp(state, label, {
+		credentials: n8n.own.sb.credentials,
+		agentCreds: n8n.creds,
+	});
+	const run = await begin(
+		state,
+		setup,
+		(args) => [payStep(args), { text: 'Paid after the restart.' }],
+		{ label, amount },
+	);
+	const mail = await reviewMail(setup.reviewTo);
+	const before = await pending(state, run.executionId);
+	expect(before.data?.resultData?.error).toBeUndefined();
+	const stoppedAt = Date.now();
+	await n8n.own.restart();
+	return { state, run, mail, restartMs: Date.now() - stoppedAt };
+}
+
 describeE2e('An AI agent pays out behind n8n human review (issue 44)', () => {
 	testE2e(
 		'approve: nothing is paid while the review is pending; after Approve the payout is sent once, the agent answers',
@@ -560,24 +585,7 @@ describeE2e('An AI agent pays out behind n8n human review (issue 44)', () => {
 			'approved after a restart: n8n 2.41.1 has marked the waiting agent crashed at start-up, the Approve link answers 409 and nothing is paid (the agent cannot be resumed)',
 			['sandbox', 'node'],
 			async () => {
-				const own = n8n.own;
-				const state = own.state;
-				const setup = await setUp(state, 'restart', {
-					credentials: own.sb.credentials,
-					agentCreds: n8n.creds,
-				});
-				const run = await begin(
-					state,
-					setup,
-					(args) => [payStep(args), { text: 'Paid after the restart.' }],
-					{ label: 'restart', amount: '33.30' },
-				);
-				const mail = await reviewMail(setup.reviewTo);
-				const before = await pending(state, run.executionId);
-				expect(before.data?.resultData?.error).toBeUndefined();
-				const stoppedAt = Date.now();
-				await own.restart();
-				const restartMs = Date.now() - stoppedAt;
+				const { state, run, mail, restartMs } = await pendingThenRestart(n8n, 'restart', '33.30');
 				// At start-up n8n's execution recovery (package n8n, eventbus/message-event-bus.js
 				// performStartupRecovery → execution-recovery.service.js amend) reads the event log: a
 				// waiting execution never logged n8n.workflow.success/failed, so it is "unfinished"; the
@@ -617,23 +625,11 @@ describeE2e('An AI agent pays out behind n8n human review (issue 44)', () => {
 			'approved after the restart: one payout, the agent answers',
 			['sandbox', 'node'],
 			async () => {
-				const own = n8n.own;
-				const state = own.state;
-				const setup = await setUp(state, 'restart-simple', {
-					credentials: own.sb.credentials,
-					agentCreds: n8n.creds,
-				});
-				const run = await begin(
-					state,
-					setup,
-					(args) => [payStep(args), { text: 'Paid after the restart.' }],
-					{ label: 'restart-simple', amount: '33.40' },
+				const { state, run, mail, restartMs } = await pendingThenRestart(
+					n8n,
+					'restart-simple',
+					'33.40',
 				);
-				const mail = await reviewMail(setup.reviewTo);
-				await pending(state, run.executionId);
-				const stoppedAt = Date.now();
-				await own.restart();
-				const restartMs = Date.now() - stoppedAt;
 				const afterRestart = await getExecution(serverOf(state), run.executionId);
 				expect(afterRestart.status).toBe('waiting');
 				expect(afterRestart.data?.resultData?.error).toBeUndefined();

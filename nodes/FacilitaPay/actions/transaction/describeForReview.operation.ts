@@ -15,7 +15,7 @@ import { describeRequest } from './review.words';
  * Transaction > Describe for Review: a payout, PIX charge, refund or cancel in words, for the person
  * who approves it in n8n's human review of an AI agent's tool calls: amount and currency, who
  * receives it, the customer, the reference that keeps it once. It reads FacilitaPay and sends
- * nothing. The money operation given the text (its tool-only Reviewed Text) writes it again right
+ * nothing. The money operation given the text (its Reviewed Text) writes it again right
  * before sending and sends only when it is the same.
  */
 const OPERATION = 'describeForReview';
