@@ -14,6 +14,14 @@ export const AFTER_FAILURE_MS = 5_000;
 export const LOOK_BACK_EVERY_MS = 30_000;
 /** How often FacilitaPay's failed list is read for records that started but are still listed. */
 export const FAILED_SWEEP_EVERY_MS = 60_000;
+/**
+ * How often the reader reads n8n's credentials again, to tell when they reach another account than
+ * the one the URL was registered with (log/deaf.ts). Not at every pass: outside an execution, n8n
+ * 2.x answers each read from its database, decrypts it and builds an expression isolate for it
+ * (credentials-helper.js getDecrypted, l. 301-403), on the cores the webhook requests of a burst
+ * need. The reader's requests use its run's credentials, read once (transport's credentialsOf).
+ */
+export const ACCOUNT_CHECK_EVERY_MS = 60_000;
 
 /** When the next read may start, given when the last one started and whether a delivery prompted. */
 export function nextReadAt(lastReadAt: number, prompted: boolean, failed = false): number {

@@ -2,7 +2,13 @@ import type { IDataObject, ITriggerFunctions } from 'n8n-workflow';
 import { NodeOperationError, sleep } from 'n8n-workflow';
 
 import type { ApiRequest, FacilitaPayContext, RunState } from '../../FacilitaPay/transport';
-import { accountOf, apiRequest, beginRun, CREDENTIAL_TYPE } from '../../FacilitaPay/transport';
+import {
+	accountOf,
+	accountOfRun,
+	apiRequest,
+	beginRun,
+	CREDENTIAL_TYPE,
+} from '../../FacilitaPay/transport';
 import { publishLogPage } from '../../FacilitaPay/logFeed';
 import { isEventSelected } from '../events';
 import { clock } from '../../FacilitaPay/clock';
@@ -13,6 +19,7 @@ import type { Notice } from './deaf';
 import { DeafWatch } from './deaf';
 import { attachObjects } from './objects';
 import {
+	ACCOUNT_CHECK_EVERY_MS,
 	FAILED_SWEEP_EVERY_MS,
 	isDue,
 	KYC_GRACE_MS,
@@ -54,12 +61,21 @@ export const EMIT_CONCURRENCY = 8;
 export interface ReaderDeps {
 	now(): number;
 	wait(ms: number): Promise<void>;
+	/**
+	 * Lets n8n's event loop run between two emits (a macrotask): n8n saves the workflow's static
+	 * data at each emit while it is marked changed, and the mark is cleared only once that save is
+	 * written, so emits in one go each write it again (a page of 100: 100 writes of the whole static
+	 * data, and the deliveries' answers wait behind them in the database). Between emits the first
+	 * save lands, and the page costs a few writes. Tests give one that needs no clock.
+	 */
+	yieldToLoop(): Promise<void>;
 	request(ctx: ITriggerFunctions, request: ApiRequest, run: RunState): Promise<unknown>;
 }
 
 export const realDeps: ReaderDeps = {
 	now: () => Date.now(),
 	wait: async (ms) => await sleep(ms),
+	yieldToLoop: async () => await sleep(0),
 	request: async (ctx, request, run) =>
 		await apiRequest.call(ctx as unknown as FacilitaPayContext, request, undefined, run),
 };
@@ -103,8 +119,11 @@ export class LogReader {
 	/** Whether the log lists KYC payloads (then it settles them, and no subject is read). */
 	private kycListed = false;
 	private sweptAt: number | undefined;
-	/** The account the credentials reach now (read at each pass): the log feed's key. */
+	/** The account this reader reads the log of (its run's credentials): the log feed's key. */
 	private account: string | undefined;
+	/** The account the credentials reach now, read again once per ACCOUNT_CHECK_EVERY_MS. */
+	private credentialsAccount: string | undefined;
+	private accountCheckedAt: number | undefined;
 	private readonly run: RunState = beginRun({ concurrency: EMIT_CONCURRENCY, timeoutMs: 30_000 });
 	/** What tells the user when this workflow hears nothing (log/deaf.ts). */
 	private readonly watch = new DeafWatch(() => this.currentUrl());
@@ -256,16 +275,36 @@ export class LogReader {
 		}
 	}
 
+	/**
+	 * The account the reader's requests reach (its run's credentials, read once and shared with
+	 * every request: free after the first pass), and, once per ACCOUNT_CHECK_EVERY_MS, the account
+	 * the credentials reach now (a read of n8n's credentials; see ACCOUNT_CHECK_EVERY_MS).
+	 */
+	private async readAccounts(): Promise<void> {
+		try {
+			this.account = await accountOfRun(this.ctx as unknown as FacilitaPayContext, this.run);
+		} catch {
+			this.account = undefined;
+		}
+		const now = this.deps.now();
+		if (!isDue(this.accountCheckedAt, ACCOUNT_CHECK_EVERY_MS, now)) return;
+		this.accountCheckedAt = now;
+		this.credentialsAccount = await this.currentAccount();
+	}
+
 	/** One pass: every page after the cursor, then the look back and the failed sweep when due. */
 	async cycle(): Promise<void> {
 		const staticData = this.ctx.getWorkflowStaticData('node');
 		const ours = productionUrls(staticData, this.ctx.getInstanceId());
-		this.account = await this.currentAccount();
+		await this.readAccounts();
 		this.lastReadAt = this.deps.now();
 		this.prompted = false;
 		if (ours.length === 0) return;
 		const registered = staticData.registeredAccount;
-		this.watch.account(this.account, typeof registered === 'string' ? registered : undefined);
+		this.watch.account(
+			this.credentialsAccount,
+			typeof registered === 'string' ? registered : undefined,
+		);
 		const isOurs = urlMatcher(ours);
 		const registeredAfter = readServiceTime(staticData.registeredAfterAt);
 		let state = await this.state(staticData);
@@ -382,7 +421,10 @@ export class LogReader {
 	 */
 	private async startAll(records: LogRecord[]): Promise<void> {
 		if (!this.options.attachObjects) {
-			for (const record of records) this.emit(record, {});
+			for (const [index, record] of records.entries()) {
+				if (index > 0) await this.deps.yieldToLoop();
+				this.emit(record, {});
+			}
 			return;
 		}
 		for (let at = 0; at < records.length; at += EMIT_CONCURRENCY) {
@@ -397,7 +439,10 @@ export class LogReader {
 						),
 				),
 			);
-			batch.forEach((record, index) => this.emit(record, attached[index]));
+			for (const [index, record] of batch.entries()) {
+				if (at + index > 0) await this.deps.yieldToLoop();
+				this.emit(record, attached[index]);
+			}
 		}
 	}
 

@@ -174,6 +174,9 @@ export class FakeTime implements ReaderDeps {
 			this.sleepers.push({ until: this.at + ms, wake: resolve }),
 		);
 
+	/** Between two emits: a promise turn (the fake context saves nothing). */
+	yieldToLoop = async () => await Promise.resolve();
+
 	request: ReaderDeps['request'] = async (ctx, request, run) =>
 		await this.request_(ctx, request, run);
 

@@ -1,6 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { clock } from '../../../nodes/FacilitaPay/clock';
+import { onLogPage, resetLogFeed } from '../../../nodes/FacilitaPay/logFeed';
 import { accountOf } from '../../../nodes/FacilitaPay/transport';
 import type { ReaderDeps } from '../../../nodes/FacilitaPayTrigger/log';
 import {
@@ -47,7 +48,10 @@ beforeEach(() => {
 	resetProcessState();
 	jest.spyOn(clock, 'now').mockReturnValue(new Date('2031-03-04T05:06:07.000Z'));
 });
-afterEach(() => jest.restoreAllMocks());
+afterEach(() => {
+	jest.restoreAllMocks();
+	resetLogFeed();
+});
 
 describe('deliveries the log lists nothing for', () => {
 	it('20 over 2 minutes: told within 5 minutes, once, that they may be forged; n8n log too', async () => {
@@ -240,6 +244,62 @@ describe('the credentials reach another account', () => {
 		expect(notices()[0].message).toMatch(
 			/another FacilitaPay service \(https:\/\/sandbox\.test\) than .* \(https:\/\/api\.facilitapay\.com\)/,
 		);
+		await stop();
+	});
+});
+
+/** Makes the harness's n8n answer each read of the credentials with what `current()` is then. */
+function credentialsRead(ctx: { getCredentials: unknown }, current: () => IDataObject): jest.Mock {
+	const read = jest.fn(async () => current());
+	ctx.getCredentials = read;
+	return read;
+}
+
+describe('credentials edited while the workflow is published', () => {
+	it('told within a minute, once; the reader reads on with the credentials it started with', async () => {
+		const { log, reader, time, notices, emitted, ctx, stop } = setup();
+		const pages: string[] = [];
+		onLogPage((account) => pages.push(account));
+		let now: IDataObject = credentials;
+		credentialsRead(ctx, () => now);
+		reader.start();
+		await time.advance(10_000, 500);
+		expect(notices()).toEqual([]);
+		now = { ...credentials, accessToken: 'a-token-of-another-user' };
+		await time.advance(MINUTE + 3_000, 500);
+		expect(notices()).toHaveLength(1);
+		expect(notices()[0].message).toMatch(/another user or with another token/);
+		// Its requests still reach the registered account, whose log lists the events.
+		log.add(PRODUCTION_URL, identified('tx-after-the-edit'));
+		reader.prompt();
+		await time.advance(1_000, 100);
+		expect(emitted.map((items) => items[0].transaction_id)).toEqual(['tx-after-the-edit']);
+		await time.advance(5 * MINUTE, 5_000);
+		expect(notices()).toHaveLength(1);
+		// The pages it offers in the process are keyed by the account they were read from.
+		expect(new Set(pages)).toEqual(new Set([accountOf(credentials)]));
+		await stop();
+	});
+});
+
+describe("n8n's credentials, read outside an execution (n8n 2.x builds an expression isolate per read)", () => {
+	it('are read once a minute, not at every pass: a 60 s burst of deliveries (120 passes) reads them at most 3 times', async () => {
+		const { log, reader, time, ctx, stop } = setup();
+		const read = credentialsRead(ctx, () => credentials);
+		reader.start();
+		for (let tick = 0; tick < 600; tick++) {
+			log.add(PRODUCTION_URL, identified(`tx-${tick}`));
+			reader.prompt();
+			await time.advance(100, 100);
+		}
+		const passes = log
+			.lines()
+			.filter((line) => line.includes('last_id') && !line.includes('desc')).length;
+		expect(passes).toBeGreaterThanOrEqual(100);
+		// The reader's run (its requests) once, then the account check at 0 s and at 60 s.
+		expect(read.mock.calls.length).toBeLessThanOrEqual(3);
+		await time.advance(5 * MINUTE, 1_000);
+		expect(read.mock.calls.length).toBeLessThanOrEqual(3 + 5);
 		await stop();
 	});
 });
