@@ -1,4 +1,4 @@
-import type { IDataObject } from 'n8n-workflow';
+import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 
 import { clock } from '../../../nodes/FacilitaPay/clock';
 import type { ReaderDeps } from '../../../nodes/FacilitaPayTrigger/log';
@@ -111,6 +111,30 @@ describe('one event = one record', () => {
 			cursor: log.records.at(-1)!.id,
 			started: [first.id, log.records.at(-1)!.id],
 		});
+	});
+
+	it("emits a page's records one event-loop turn apart, in the log's order, the page's cursor kept before the first", async () => {
+		// n8n saves the whole static data at each emit while it is marked changed, and clears the
+		// mark once the write lands: emits in one go would each write it again (reader.ts yieldToLoop).
+		const log = new FakeLog();
+		for (const id of ['tx-1', 'tx-2', 'tx-3', 'tx-4']) log.add(PRODUCTION_URL, identified(id));
+		const { reader: r, emitted, staticData, time, ctx } = reader(log, {
+			staticData: published(null),
+		});
+		const emittedAtEachTurn: number[] = [];
+		const cursorAtEachEmit: unknown[] = [];
+		time.yieldToLoop = async () => {
+			emittedAtEachTurn.push(emitted.length);
+			await Promise.resolve();
+		};
+		jest.mocked(ctx.emit).mockImplementation((data: INodeExecutionData[][]) => {
+			cursorAtEachEmit.push(readLogState(staticData)?.cursor);
+			emitted.push(data[0].map((item) => item.json));
+		});
+		await r.cycle();
+		expect(transactionIds(emitted)).toEqual(['tx-1', 'tx-2', 'tx-3', 'tx-4']);
+		expect(emittedAtEachTurn).toEqual([1, 2, 3]);
+		expect(cursorAtEachEmit).toEqual(Array(4).fill(log.records.at(-1)!.id));
 	});
 
 	it('a replay, a redelivery or a restart (a new reader on the same static data) starts nothing again', async () => {
