@@ -118,7 +118,13 @@ describe('one event = one record', () => {
 		// mark once the write lands: emits in one go would each write it again (reader.ts yieldToLoop).
 		const log = new FakeLog();
 		for (const id of ['tx-1', 'tx-2', 'tx-3', 'tx-4']) log.add(PRODUCTION_URL, identified(id));
-		const { reader: r, emitted, staticData, time, ctx } = reader(log, {
+		const {
+			reader: r,
+			emitted,
+			staticData,
+			time,
+			ctx,
+		} = reader(log, {
 			staticData: published(null),
 		});
 		const emittedAtEachTurn: number[] = [];
