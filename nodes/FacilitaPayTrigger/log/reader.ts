@@ -326,17 +326,14 @@ export class LogReader {
 				this.kycListed = true;
 				this.kycPending.clear();
 			}
-			state = {
-				...state,
-				cursor: verdict.cursor,
+			state = await this.startAll(verdict.start, state, (kept, batch, last) => ({
+				// The page's cursor with its last batch; before, the batch's last record.
+				cursor: last ? verdict.cursor : batch[batch.length - 1].id,
 				started: withStarted(
-					state.started,
-					verdict.start.map((record) => record.id),
+					kept.started,
+					batch.map((record) => record.id),
 				),
-			};
-			// Kept before the executions start: n8n saves the static data as it starts each one.
-			writeLogState(staticData, state);
-			await this.startAll(verdict.start);
+			}));
 			await this.markSuccessful(verdict.markSuccessful);
 			if (this.stopped) return;
 			if (!readOnNow(page.length, this.fullPage)) {
@@ -353,15 +350,12 @@ export class LogReader {
 			const recent = await this.read({ order_by: 'desc', per_page: String(PER_PAGE) });
 			const missed = missedBehind(recent, state, isOurs, wanted);
 			if (missed.length > 0) {
-				state = {
-					...state,
+				state = await this.startAll(missed, state, (kept, batch) => ({
 					started: withStarted(
-						state.started,
-						missed.map((r) => r.id),
+						kept.started,
+						batch.map((r) => r.id),
 					),
-				};
-				writeLogState(staticData, state);
-				await this.startAll(missed);
+				}));
 				await this.markSuccessful(missed.filter((record) => record.failed_at));
 			}
 		}
@@ -416,34 +410,45 @@ export class LogReader {
 	}
 
 	/**
-	 * Starts one execution per record, in the log's order (objects read first when asked, for a
-	 * few records at once).
+	 * Starts one execution per record, in the log's order, EMIT_CONCURRENCY at a time (their objects
+	 * read first when asked). Before each batch starts, the state that covers it (`keep`: its
+	 * records started, the cursor past them) is kept in the static data, which n8n saves at the
+	 * batch's first emit: nothing starts twice, and what a crash of n8n right then can lose is at
+	 * most the batch not yet started (docs/trigger.md, Limits), not the page. Between two emits
+	 * the event loop runs (deps.yieldToLoop). Stops between batches once the reader is stopped: the
+	 * rest stays after the kept cursor and starts at the next activation. Returns the state kept.
 	 */
-	private async startAll(records: LogRecord[]): Promise<void> {
-		if (!this.options.attachObjects) {
-			for (const [index, record] of records.entries()) {
-				if (index > 0) await this.deps.yieldToLoop();
-				this.emit(record, {});
-			}
-			return;
-		}
-		for (let at = 0; at < records.length; at += EMIT_CONCURRENCY) {
+	private async startAll(
+		records: LogRecord[],
+		state: LogState,
+		keep: (kept: LogState, batch: LogRecord[], last: boolean) => Partial<LogState>,
+	): Promise<LogState> {
+		const staticData = this.ctx.getWorkflowStaticData('node');
+		let kept = state;
+		for (let at = 0; at === 0 || at < records.length; at += EMIT_CONCURRENCY) {
+			if (at > 0 && this.stopped) break;
 			const batch = records.slice(at, at + EMIT_CONCURRENCY);
-			const attached = await Promise.all(
-				batch.map(
-					async (record) =>
-						await attachObjects(
-							this.ctx as unknown as FacilitaPayContext,
-							{ ...record.notification, type: typeOf(record.notification) },
-							this.run,
+			const attached = this.options.attachObjects
+				? await Promise.all(
+						batch.map(
+							async (record) =>
+								await attachObjects(
+									this.ctx as unknown as FacilitaPayContext,
+									{ ...record.notification, type: typeOf(record.notification) },
+									this.run,
+								),
 						),
-				),
-			);
+					)
+				: batch.map(() => ({}));
+			if (at > 0) await this.deps.yieldToLoop();
+			kept = { ...kept, ...keep(kept, batch, at + EMIT_CONCURRENCY >= records.length) };
+			writeLogState(staticData, kept);
 			for (const [index, record] of batch.entries()) {
-				if (at + index > 0) await this.deps.yieldToLoop();
+				if (index > 0) await this.deps.yieldToLoop();
 				this.emit(record, attached[index]);
 			}
 		}
+		return kept;
 	}
 
 	private emit(record: LogRecord, attached: IDataObject): void {

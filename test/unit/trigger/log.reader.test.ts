@@ -113,11 +113,14 @@ describe('one event = one record', () => {
 		});
 	});
 
-	it("emits a page's records one event-loop turn apart, in the log's order, the page's cursor kept before the first", async () => {
+	it("emits a page's records one event-loop turn apart, in the log's order, 8 at a time, each batch kept (cursor past it, started) before it starts", async () => {
 		// n8n saves the whole static data at each emit while it is marked changed, and clears the
-		// mark once the write lands: emits in one go would each write it again (reader.ts yieldToLoop).
+		// mark once the write lands: emits in one go would each write it again (reader.ts
+		// yieldToLoop). The state is kept per batch: a crash of n8n loses at most a batch, not a page.
 		const log = new FakeLog();
-		for (const id of ['tx-1', 'tx-2', 'tx-3', 'tx-4']) log.add(PRODUCTION_URL, identified(id));
+		const ids = Array.from({ length: 10 }, (_, n) => `tx-${n + 1}`);
+		for (const id of ids) log.add(PRODUCTION_URL, identified(id));
+		log.add(OTHER_URL, identified('tx-stranger'));
 		const {
 			reader: r,
 			emitted,
@@ -128,19 +131,26 @@ describe('one event = one record', () => {
 			staticData: published(null),
 		});
 		const emittedAtEachTurn: number[] = [];
-		const cursorAtEachEmit: unknown[] = [];
+		const keptAtEachEmit: Array<{ cursor: unknown; started: number }> = [];
 		time.yieldToLoop = async () => {
 			emittedAtEachTurn.push(emitted.length);
 			await Promise.resolve();
 		};
 		jest.mocked(ctx.emit).mockImplementation((data: INodeExecutionData[][]) => {
-			cursorAtEachEmit.push(readLogState(staticData)?.cursor);
+			const kept = readLogState(staticData);
+			keptAtEachEmit.push({ cursor: kept?.cursor, started: kept?.started.length ?? 0 });
 			emitted.push(data[0].map((item) => item.json));
 		});
 		await r.cycle();
-		expect(transactionIds(emitted)).toEqual(['tx-1', 'tx-2', 'tx-3', 'tx-4']);
-		expect(emittedAtEachTurn).toEqual([1, 2, 3]);
-		expect(cursorAtEachEmit).toEqual(Array(4).fill(log.records.at(-1)!.id));
+		expect(transactionIds(emitted)).toEqual(ids);
+		expect(emittedAtEachTurn).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9]);
+		const eighth = log.records[7].id;
+		const pageEnd = log.records.at(-1)!.id; // the stranger's record, past the last of ours
+		expect(keptAtEachEmit).toEqual([
+			...Array(8).fill({ cursor: eighth, started: 8 }),
+			...Array(2).fill({ cursor: pageEnd, started: 10 }),
+		]);
+		expect(readLogState(staticData)).toMatchObject({ cursor: pageEnd });
 	});
 
 	it('a replay, a redelivery or a restart (a new reader on the same static data) starts nothing again', async () => {
