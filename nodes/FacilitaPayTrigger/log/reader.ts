@@ -425,6 +425,7 @@ export class LogReader {
 	): Promise<LogState> {
 		const staticData = this.ctx.getWorkflowStaticData('node');
 		let kept = state;
+		// At least one pass: a page with nothing to start still keeps its cursor (past others' records).
 		for (let at = 0; at === 0 || at < records.length; at += EMIT_CONCURRENCY) {
 			if (at > 0 && this.stopped) break;
 			const batch = records.slice(at, at + EMIT_CONCURRENCY);

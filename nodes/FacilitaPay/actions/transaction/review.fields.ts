@@ -70,7 +70,7 @@ export const REVIEWED_MARK = 'facilitapay_reviewed';
  * n8n) there is no mark.
  */
 function onePerExecution(ctx: IExecuteFunctions, i: number, what: string, request: string): void {
-	if (!ctx.getNode().type.endsWith('Tool')) return;
+	if (!isTool(ctx)) return;
 	const data = customDataOf(ctx);
 	if (!data) return;
 	const mark = createHash('sha256').update(request).digest('base64url').slice(0, 22);
@@ -110,14 +110,22 @@ export function reviewRequestOf(
 	};
 }
 
+/** Whether this node runs as an AI agent's tool (n8n gives the tool variant the type `…Tool`). */
+function isTool(ctx: IExecuteFunctions): boolean {
+	return ctx.getNode().type.endsWith('Tool');
+}
+
 function refuse(ctx: IExecuteFunctions, i: number, message: string, description: string): never {
 	// As a tool, only the message reaches the model (n8n hands it the error's message alone): it
 	// carries the description too, so the agent can tell the person why.
-	const asTool = ctx.getNode().type.endsWith('Tool');
-	throw new NodeOperationError(ctx.getNode(), asTool ? `${message}. ${description}` : message, {
-		itemIndex: i,
-		description,
-	});
+	throw new NodeOperationError(
+		ctx.getNode(),
+		isTool(ctx) ? `${message}. ${description}` : message,
+		{
+			itemIndex: i,
+			description,
+		},
+	);
 }
 
 /**
